@@ -1,0 +1,200 @@
+"""Diagnostics: spans, the error-code registry, and rustc-style rendering (text and JSON).
+This module is the bottom layer: it imports nothing else from the package."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+import attrs
+
+
+@attrs.frozen(order=True)
+class Span:
+    """A region of one source file; lines and columns are 1-based, `end_col` is exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    @classmethod
+    def point(cls, file: str, line: int, col: int) -> "Span":
+        return cls(file, line, col, line, col + 1)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+# The registry: every code the tool can emit, with a one-line description.
+# Codes are grouped: E0xx syntax and input, E1xx names, E2xx types, E3xx declarations,
+# E4xx effects and tool bodies, E5xx modules, E6xx seeds, E7xx constraints, Wxxx warnings.
+CODES: dict[str, str] = {
+    "E001": "the text does not follow the grammar at this point",
+    "E002": "a character that cannot start any token",
+    "E003": "the file ends in the middle of a declaration",
+    "E004": "the file is not valid UTF-8 text",
+    "E005": "an expression or block is nested too deeply",
+    "E006": "a string literal contains an unknown escape sequence",
+    "E007": "a date, time or datetime literal names no real moment",
+    "E008": "a clause is given twice in one tool header",
+    "E009": "the file cannot be read",
+    "E101": "a name that is not defined in this scope",
+    "E102": "a type name that is not defined",
+    "E103": "a record has no field of this name",
+    "E104": "a service of this name is not defined or not in scope",
+    "E105": "a service has no state of this name",
+    "E106": "an enum has no member of this name",
+    "E107": "a value pool of this name is not defined",
+    "E108": "a tool of this name is not defined",
+    "E109": "a function of this name is not defined",
+    "E110": "a placeholder in a message or `say` phrase names nothing in scope",
+    "E111": "a name is defined twice",
+    "E201": "a value of one type is used where another is expected",
+    "E202": "an operator is applied to operands of the wrong types",
+    "E203": "a function is called with the wrong number of arguments",
+    "E204": "a value is indexed, iterated or accessed as something it is not",
+    "E205": "a comparison of values that can never be equal",
+    "E301": "a record stored in a table has no key field",
+    "E302": "a record declares more than one key field",
+    "E303": "a key field has a type that cannot be a key",
+    "E304": "a state table holds something that is not a record",
+    "E305": "an enum declares no member or the same member twice",
+    "E306": "a type alias refers to itself",
+    "E307": "a default value does not fit its declared type",
+    "E308": "a declaration is not allowed here",
+    "E401": "one tool writes the same field twice",
+    "E402": "an insert leaves a required field without a value",
+    "E403": "a tool writes state that belongs to another service",
+    "E404": "a tool changes the key of a row",
+    "E405": "a simulated tool has a body statement that only ordinary tools may have",
+    "E406": "an ordinary tool uses a contract statement that only simulated tools may have",
+    "E407": "a tool declares a result but does not return one, or returns twice",
+    "E408": "a statement comes after `return`",
+    "E409": "a `let` name shadows another name in scope",
+    "E501": "an imported file or module does not exist",
+    "E502": "modules import each other in a cycle",
+    "E503": "a world is declared more than once in the files checked together",
+    "E601": "a seed names a table or field that does not exist",
+    "E602": "a seed generator does not fit the field it fills",
+    "E603": "a seed range is empty or has mismatched bounds",
+    "E604": "a seed reference does not name a table with a key",
+    "E701": "an `untouched` clause does not name a table",
+    "E702": "an `order` clause names tools that do not exist or share no argument",
+    "E703": "a constraint condition is not a boolean",
+    "W001": "a service is declared but no world uses it",
+    "W002": "a tool has no `say` phrase, so instructions cannot mention it",
+}
+
+
+@attrs.frozen
+class Label:
+    """A secondary span with a short note, shown under the main snippet."""
+
+    span: Span
+    message: str
+
+
+@attrs.frozen
+class Diagnostic:
+    code: str
+    message: str
+    span: Span
+    severity: str = "error"
+    labels: tuple[Label, ...] = ()
+    notes: tuple[str, ...] = ()
+    help: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"unregistered diagnostic code {self.code}")
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def sort_key(self) -> tuple:
+        s = self.span
+        return (s.file, s.line, s.col, self.code, self.message)
+
+    def to_json(self) -> dict:
+        s = self.span
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "file": s.file,
+            "line": s.line,
+            "column": s.col,
+            "end_line": s.end_line,
+            "end_column": s.end_col,
+            "help": self.help,
+            "notes": list(self.notes),
+        }
+
+
+class SourceCache:
+    """Source text by file name, so snippets can be rendered after parsing."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, list[str]] = {}
+
+    def add(self, file: str, text: str) -> None:
+        self._texts[file] = text.splitlines()
+
+    def merge(self, other: "SourceCache") -> None:
+        self._texts.update(other._texts)
+
+    def line(self, file: str, line: int) -> str | None:
+        lines = self._texts.get(file)
+        if lines is None or not 1 <= line <= len(lines):
+            return None
+        return lines[line - 1]
+
+
+_SNIPPET_WIDTH = 120
+
+
+def _clip(text: str, col: int, width: int) -> tuple[str, int]:
+    """Cut a long line to a window around `col` (1-based); returns the text and the new column."""
+    text = text.expandtabs(4) if "\t" in text else text
+    if len(text) <= width:
+        return text, col
+    start = max(0, min(col - 1 - width // 2, len(text) - width))
+    clipped = text[start : start + width]
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if start + width < len(text) else ""
+    return prefix + clipped + suffix, col - start + len(prefix)
+
+
+def render_text(diag: Diagnostic, sources: SourceCache) -> str:
+    """rustc-style: `error[E101]: message`, the location, the line with a caret, notes, help."""
+    s = diag.span
+    out = [f"{diag.severity}[{diag.code}]: {diag.message}", f"  --> {s.file}:{s.line}:{s.col}"]
+    src = sources.line(s.file, s.line)
+    if src is not None:
+        gutter = str(s.line)
+        pad = " " * len(gutter)
+        shown, col = _clip(src, s.col, _SNIPPET_WIDTH)
+        width = (s.end_col - s.col) if s.end_line == s.line else len(src) - s.col + 1
+        width = max(1, min(width, len(shown) - col + 1 if len(shown) >= col else 1))
+        out += [f"{pad} |", f"{gutter} | {shown}", f"{pad} | {' ' * (col - 1)}{'^' * width}"]
+    for label in diag.labels:
+        out.append(f"  = note: {label.message} ({label.span})")
+    for note in diag.notes:
+        out.append(f"  = note: {note}")
+    if diag.help:
+        out.append(f"  = help: {diag.help}")
+    return "\n".join(out)
+
+
+def render_json(diags: Iterable[Diagnostic]) -> str:
+    return json.dumps([d.to_json() for d in diags], indent=2, ensure_ascii=False)
+
+
+def sort_diagnostics(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+    unique: dict[tuple, Diagnostic] = {}
+    for d in diags:
+        unique.setdefault((d.sort_key(), d.severity), d)
+    return sorted(unique.values(), key=Diagnostic.sort_key)

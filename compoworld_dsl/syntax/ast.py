@@ -1,0 +1,520 @@
+"""The abstract syntax tree: one frozen attrs class per construct, each with a span.
+Spans are excluded from equality so that parse → format → parse compares equal."""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+from ..diagnostics import Span
+
+
+def node(cls):
+    """Decorate an AST class: frozen, slotted, span not compared."""
+    return attrs.frozen(cls, eq=True, hash=False)
+
+
+def _span() -> Span:
+    return attrs.field(eq=False, repr=False, kw_only=True)
+
+
+# ─────────────────────────── types ───────────────────────────
+
+
+@node
+class NamedType:
+    path: tuple[str, ...]
+    span: Span = _span()
+
+    @property
+    def name(self) -> str:
+        return ".".join(self.path)
+
+
+@node
+class ListType:
+    elem: "TypeExpr"
+    span: Span = _span()
+
+
+@node
+class TableType:
+    elem: "TypeExpr"
+    span: Span = _span()
+
+
+TypeExpr = Union[NamedType, ListType, TableType]
+
+# ─────────────────────────── expressions ───────────────────────────
+
+# Literal kinds: int, decimal, string, date, time, datetime, bool, name (a bare name in a
+# constant position, resolved later to an enum member).
+LITERAL_KINDS = ("int", "decimal", "string", "date", "time", "datetime", "bool", "name")
+
+
+@node
+class Literal:
+    kind: str
+    value: object  # int for int, str for decimal/string/date/time/datetime/name, bool for bool
+    span: Span = _span()
+
+
+@node
+class Var:
+    name: str
+    span: Span = _span()
+
+
+@node
+class Field:
+    obj: "Expr"
+    name: str
+    span: Span = _span()
+
+
+@node
+class Index:
+    obj: "Expr"
+    key: "Expr"
+    span: Span = _span()
+
+
+@node
+class Arg:
+    name: str | None
+    value: "Expr"
+    span: Span = _span()
+
+
+@node
+class Call:
+    func: str
+    args: tuple[Arg, ...]
+    span: Span = _span()
+
+
+@node
+class ListLit:
+    items: tuple["Expr", ...]
+    span: Span = _span()
+
+
+@node
+class Unary:
+    op: str  # "-" or "not"
+    operand: "Expr"
+    span: Span = _span()
+
+
+@node
+class Binary:
+    # arithmetic + - * / %, comparison == != < <= > >=, and, or, implies, in, not in, contains
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@node
+class Cond:
+    test: "Expr"
+    then: "Expr"
+    else_: "Expr"
+    span: Span = _span()
+
+
+@node
+class Quant:
+    kind: str  # "forall" or "exists"
+    var: str
+    domain: "Expr"
+    where: "Expr | None"
+    body: "Expr | None"  # None for exists
+    span: Span = _span()
+
+
+@node
+class Select:
+    kind: str  # count, filter, latest, earliest
+    var: str
+    domain: "Expr"
+    where: "Expr | None"
+    by: "Expr | None"
+    span: Span = _span()
+
+
+@node
+class Project:
+    kind: str  # sum, min, max, map
+    expr: "Expr"
+    var: str
+    domain: "Expr"
+    where: "Expr | None"
+    span: Span = _span()
+
+
+Expr = Union[Literal, Var, Field, Index, Call, ListLit, Unary, Binary, Cond, Quant, Select, Project]
+
+# ─────────────────────────── declarations ───────────────────────────
+
+
+@node
+class ImportModule:
+    path: tuple[str, ...]
+    span: Span = _span()
+
+
+@node
+class ImportFile:
+    path: str
+    span: Span = _span()
+
+
+@node
+class TypeDecl:
+    name: str
+    type: TypeExpr
+    span: Span = _span()
+
+
+@node
+class EnumMember:
+    name: str
+    span: Span = _span()
+
+
+@node
+class EnumDecl:
+    name: str
+    members: tuple[EnumMember, ...]
+    span: Span = _span()
+
+
+@node
+class PoolDecl:
+    name: str
+    values: tuple[Literal, ...]
+    span: Span = _span()
+
+
+@node
+class FieldDecl:
+    name: str
+    type: TypeExpr
+    is_key: bool
+    default: Literal | None
+    span: Span = _span()
+
+
+@node
+class RecordDecl:
+    name: str
+    fields: tuple[FieldDecl, ...]
+    span: Span = _span()
+
+
+@node
+class StateDecl:
+    name: str
+    type: TypeExpr
+    default: Literal | None
+    span: Span = _span()
+
+
+# Seed generators
+
+
+@node
+class GenConst:
+    value: Literal
+    span: Span = _span()
+
+
+@node
+class GenRange:
+    lo: Literal
+    hi: Literal
+    span: Span = _span()
+
+
+@node
+class GenPickPool:
+    pool: str
+    span: Span = _span()
+
+
+@node
+class GenPickList:
+    values: tuple[Literal, ...]
+    span: Span = _span()
+
+
+@node
+class Weight:
+    value: Literal
+    weight: int
+    span: Span = _span()
+
+
+@node
+class GenWeighted:
+    weights: tuple[Weight, ...]
+    span: Span = _span()
+
+
+@node
+class GenRef:
+    path: tuple[str, ...]
+    span: Span = _span()
+
+
+@node
+class GenFormat:
+    template: str
+    args: tuple["SeedGen", ...]
+    span: Span = _span()
+
+
+SeedGen = Union[GenConst, GenRange, GenPickPool, GenPickList, GenWeighted, GenRef, GenFormat]
+
+
+@node
+class SeedField:
+    name: str
+    gen: SeedGen
+    span: Span = _span()
+
+
+@node
+class SeedDecl:
+    name: str
+    gen: SeedGen
+    rows: tuple[SeedField, ...] | None  # None for a scalar seed
+    span: Span = _span()
+
+
+# Tools
+
+
+@node
+class Param:
+    name: str
+    type: TypeExpr
+    default: Literal | None
+    span: Span = _span()
+
+
+@node
+class FieldInit:
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class KeyTarget:
+    table: str
+    key: Expr
+    span: Span = _span()
+
+
+@node
+class FilterTarget:
+    var: str
+    table: str
+    where: Expr
+    span: Span = _span()
+
+
+Target = Union[KeyTarget, FilterTarget]
+
+
+@node
+class Require:
+    cond: Expr
+    kind: str  # not_found, invalid, conflict, forbidden
+    message: str
+    span: Span = _span()
+
+
+@node
+class Let:
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class Insert:
+    table: str
+    fields: tuple[FieldInit, ...]
+    bind: str | None  # `let n = insert notes {...}` binds the new row
+    span: Span = _span()
+
+
+@node
+class Update:
+    target: Target
+    fields: tuple[FieldInit, ...]
+    span: Span = _span()
+
+
+@node
+class Delete:
+    target: Target
+    span: Span = _span()
+
+
+@node
+class Set:
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class Return:
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class Modifies:
+    table: str
+    fields: tuple[str, ...] | None  # None: any field, and rows may be inserted or deleted
+    span: Span = _span()
+
+
+@node
+class Ensures:
+    cond: Expr
+    span: Span = _span()
+
+
+Stmt = Union[Require, Let, Insert, Update, Delete, Set, Return, Modifies, Ensures]
+
+
+@node
+class ToolDecl:
+    name: str
+    simulated: bool
+    params: tuple[Param, ...]
+    result: TypeExpr | None
+    description: str | None
+    say: str | None
+    consumes: tuple[NamedType, ...] | None
+    produces: tuple[NamedType, ...] | None
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+# Constraints
+
+
+@node
+class Untouched:
+    var: str | None  # None for the short form, where bare names are the row's fields
+    table: tuple[str, ...]
+    where: Expr | None
+    span: Span = _span()
+
+
+@node
+class ForallClause:
+    var: str
+    domain: tuple[str, ...]
+    where: Expr | None
+    body: tuple["Clause", ...]
+    span: Span = _span()
+
+
+@node
+class IfClause:
+    cond: Expr
+    then: tuple["Clause", ...]
+    else_: tuple["Clause", ...] | None
+    span: Span = _span()
+
+
+@node
+class Invariant:
+    expr: Expr
+    span: Span = _span()
+
+
+@node
+class OrderClause:
+    tool: tuple[str, ...]
+    after: tuple[str, ...]
+    on: tuple[str, ...]
+    span: Span = _span()
+
+
+Clause = Union[Untouched, ForallClause, IfClause, Invariant, OrderClause]
+
+
+@node
+class ConstraintDecl:
+    name: str
+    description: str | None
+    clauses: tuple[Clause, ...]
+    is_rule: bool  # written as `rule NAME "..." { expr }`
+    span: Span = _span()
+
+
+ServiceMember = Union[RecordDecl, StateDecl, SeedDecl, ToolDecl, ConstraintDecl]
+
+
+@node
+class ServiceDecl:
+    name: str
+    description: str | None
+    members: tuple[ServiceMember, ...]
+    span: Span = _span()
+
+
+@node
+class UseDecl:
+    modules: tuple[tuple[str, ...], ...]
+    span: Span = _span()
+
+
+@node
+class WorldDecl:
+    name: str
+    description: str | None
+    members: tuple[Union[UseDecl, ConstraintDecl], ...]
+    span: Span = _span()
+
+
+Item = Union[ImportModule, ImportFile, TypeDecl, EnumDecl, PoolDecl, ServiceDecl, WorldDecl, ConstraintDecl]
+
+
+@node
+class Module:
+    items: tuple[Item, ...]
+    span: Span = _span()
+
+
+def children(n: object) -> list[object]:
+    """The AST nodes directly below `n` (in field order), for generic walks."""
+    out: list[object] = []
+    for f in attrs.fields(type(n)):
+        if f.name == "span":
+            continue
+        v = getattr(n, f.name)
+        if isinstance(v, tuple):
+            out.extend(x for x in v if attrs.has(type(x)))
+        elif attrs.has(type(v)):
+            out.append(v)
+    return out
+
+
+def walk(root: object):
+    """Every node below and including `root`, pre-order, without recursion."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(children(n)))

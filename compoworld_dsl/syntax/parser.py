@@ -1,0 +1,863 @@
+"""Parse `.world` text into the AST and turn every Lark error into our diagnostics.
+No Lark `Tree` or `Token` leaves this module; it does no name or type checking."""
+
+from __future__ import annotations
+
+import functools
+import re
+from datetime import date, datetime, time
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from ..diagnostics import Diagnostic, Span
+from ..resources import grammar_path
+from . import ast as A
+
+# Deeper trees than this are refused: every later pass walks them recursively.
+MAX_NESTING = 120
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        strict=True,
+        propagate_positions=True,
+        maybe_placeholders=False,
+        start=["module", "expr"],
+    )
+
+
+class ParseFailure(Exception):
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__(diagnostics[0].message if diagnostics else "parse failure")
+        self.diagnostics = diagnostics
+
+
+# ─────────────────────────── strings ───────────────────────────
+
+_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+
+
+def decode_string(raw: str) -> tuple[str, int | None]:
+    """Decode a quoted literal. Returns the value and the offset of a bad escape, if any."""
+    body = raw[1:-1]
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        nxt = body[i + 1] if i + 1 < len(body) else ""
+        if nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        elif nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", body[i + 2 : i + 6]):
+            out.append(chr(int(body[i + 2 : i + 6], 16)))
+            i += 6
+        else:
+            return "".join(out), i + 1
+    return "".join(out), None
+
+
+def encode_string(value: str) -> str:
+    """The canonical quoted form of a string value (the inverse of `decode_string`)."""
+    out = ['"']
+    for c in value:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\0":
+            out.append("\\0")
+        elif ord(c) < 32 or c in "\u2028\u2029\x7f":
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+# ─────────────────────────── tree → AST ───────────────────────────
+
+
+class _Builder(Transformer):
+    """Bottom-up conversion; collects diagnostics for problems the grammar cannot express."""
+
+    def __init__(self, file: str):
+        super().__init__(visit_tokens=False)
+        self.file = file
+        self.diagnostics: list[Diagnostic] = []
+
+    # helpers
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span.point(self.file, 1, 1)
+        return Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> Span:
+        return Span(self.file, tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def _string(self, tok: Token) -> str:
+        value, bad = decode_string(str(tok))
+        if bad is not None:
+            col = tok.column + bad
+            self.diagnostics.append(
+                Diagnostic(
+                    "E006",
+                    f"unknown escape sequence `{str(tok)[bad:bad + 2]}` in a string",
+                    Span(self.file, tok.line, col, tok.line, col + 2),
+                    help='use one of \\" \\\\ \\n \\t \\r \\0 \\uXXXX',
+                )
+            )
+        return value
+
+    def _literal(self, kind: str, tok: Token, value: object = None, span: Span | None = None) -> A.Literal:
+        span = span or self._tok_span(tok)
+        text = str(tok)
+        if value is None:
+            if kind == "int":
+                value = int(text)
+            elif kind == "string":
+                value = self._string(tok)
+            else:
+                value = text
+        if kind in ("date", "time", "datetime"):
+            self._check_moment(kind, text, span)
+        return A.Literal(kind, value, span=span)
+
+    def _check_moment(self, kind: str, text: str, span: Span) -> None:
+        try:
+            if kind == "date":
+                date.fromisoformat(text)
+            elif kind == "time":
+                time.fromisoformat(text)
+            else:
+                datetime.fromisoformat(text)
+        except ValueError:
+            self.diagnostics.append(
+                Diagnostic("E007", f"`{text}` is not a real {kind}", span, help="dates are YYYY-MM-DD, times HH:MM")
+            )
+
+    @staticmethod
+    def _names(children) -> list[str]:
+        return [str(c) for c in children if isinstance(c, Token) and c.type == "NAME"]
+
+    @staticmethod
+    def _opt_string(children) -> Token | None:
+        for c in children:
+            if isinstance(c, Token) and c.type == "STRING":
+                return c
+        return None
+
+    def _desc(self, children) -> str | None:
+        tok = self._opt_string(children)
+        return None if tok is None else self._string(tok)
+
+    @staticmethod
+    def _nodes(children, *types) -> list:
+        return [c for c in children if isinstance(c, types)]
+
+    # files
+    @v_args(meta=True)
+    def module(self, meta, children):
+        return A.Module(tuple(children), span=self._span(meta))
+
+    @v_args(meta=True)
+    def import_module(self, meta, children):
+        return A.ImportModule(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def import_file(self, meta, children):
+        return A.ImportFile(self._string(children[0]), span=self._span(meta))
+
+    def dotted(self, children):
+        return tuple(str(c) for c in children)
+
+    expr_path = dotted
+
+    # types
+    @v_args(meta=True)
+    def type_decl(self, meta, children):
+        return A.TypeDecl(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def enum_decl(self, meta, children):
+        name, *members = children
+        return A.EnumDecl(str(name), tuple(A.EnumMember(str(m), span=self._tok_span(m)) for m in members), span=self._span(meta))
+
+    @v_args(meta=True)
+    def pool_decl(self, meta, children):
+        return A.PoolDecl(str(children[0]), tuple(children[1:]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def named_type(self, meta, children):
+        return A.NamedType(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def list_type(self, meta, children):
+        return A.ListType(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def table_type(self, meta, children):
+        return A.TableType(children[0], span=self._span(meta))
+
+    # constants
+    def const_int(self, c):
+        return self._literal("int", c[0])
+
+    def const_decimal(self, c):
+        return self._literal("decimal", c[0])
+
+    @v_args(meta=True)
+    def const_neg_int(self, meta, c):
+        return self._literal("int", c[0], -int(str(c[0])), self._span(meta))
+
+    @v_args(meta=True)
+    def const_neg_decimal(self, meta, c):
+        return self._literal("decimal", c[0], "-" + str(c[0]), self._span(meta))
+
+    def const_string(self, c):
+        return self._literal("string", c[0])
+
+    def const_date(self, c):
+        return self._literal("date", c[0])
+
+    def const_time(self, c):
+        return self._literal("time", c[0])
+
+    def const_datetime(self, c):
+        return self._literal("datetime", c[0])
+
+    @v_args(meta=True)
+    def const_true(self, meta, c):
+        return A.Literal("bool", True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def const_false(self, meta, c):
+        return A.Literal("bool", False, span=self._span(meta))
+
+    def const_name(self, c):
+        return A.Literal("name", str(c[0]), span=self._tok_span(c[0]))
+
+    # services
+    @v_args(meta=True)
+    def service_decl(self, meta, children):
+        members = tuple(c for c in children if not isinstance(c, Token))
+        return A.ServiceDecl(str(children[0]), self._desc(children[1:2]), members, span=self._span(meta))
+
+    @v_args(meta=True)
+    def record_decl(self, meta, children):
+        return A.RecordDecl(str(children[0]), tuple(children[1:]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def field_decl(self, meta, children):
+        is_key = isinstance(children[0], Token) and children[0].type == "KEY"
+        rest = children[1:] if is_key else children
+        default = rest[2] if len(rest) > 2 else None
+        return A.FieldDecl(str(rest[0]), rest[1], is_key, default, span=self._span(meta))
+
+    @v_args(meta=True)
+    def state_decl(self, meta, children):
+        default = children[2] if len(children) > 2 else None
+        return A.StateDecl(str(children[0]), children[1], default, span=self._span(meta))
+
+    @v_args(meta=True)
+    def seed_decl(self, meta, children):
+        rows = children[2] if len(children) > 2 else None
+        return A.SeedDecl(str(children[0]), children[1], rows, span=self._span(meta))
+
+    def seed_rows(self, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def seed_field(self, meta, children):
+        return A.SeedField(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def gen_const(self, meta, c):
+        return A.GenConst(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def gen_range(self, meta, c):
+        return A.GenRange(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def gen_pick_pool(self, meta, c):
+        return A.GenPickPool(str(c[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def gen_pick_list(self, meta, c):
+        return A.GenPickList(tuple(c), span=self._span(meta))
+
+    @v_args(meta=True)
+    def gen_weighted(self, meta, c):
+        return A.GenWeighted(tuple(c), span=self._span(meta))
+
+    @v_args(meta=True)
+    def weight(self, meta, c):
+        return A.Weight(c[0], int(str(c[1])), span=self._span(meta))
+
+    @v_args(meta=True)
+    def gen_ref(self, meta, c):
+        return A.GenRef(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def gen_format(self, meta, c):
+        return A.GenFormat(self._string(c[0]), tuple(c[1:]), span=self._span(meta))
+
+    # tools
+    @v_args(meta=True)
+    def tool_decl(self, meta, children):
+        simulated = isinstance(children[0], Token) and children[0].type == "SIMULATED"
+        rest = children[1:] if simulated else children
+        name = str(rest[0])
+        params: tuple = ()
+        result = None
+        clauses: dict[str, object] = {}
+        body: list = []
+        for c in rest[1:]:
+            if isinstance(c, tuple) and c and c[0] == "params":
+                params = c[1]
+            elif isinstance(c, tuple) and c and c[0] == "result":
+                result = c[1]
+            elif isinstance(c, tuple) and c and c[0] == "clause":
+                _, kind, value, span = c
+                if kind in clauses:
+                    self.diagnostics.append(
+                        Diagnostic("E008", f"tool `{name}` has more than one {kind} clause", span, help=f"keep one {kind} clause")
+                    )
+                else:
+                    clauses[kind] = value
+            else:
+                body.append(c)
+        return A.ToolDecl(
+            name,
+            simulated,
+            params,
+            result,
+            clauses.get("description"),
+            clauses.get("say"),
+            clauses.get("consumes"),
+            clauses.get("produces"),
+            tuple(body),
+            span=self._span(meta),
+        )
+
+    def params(self, children):
+        return ("params", tuple(children))
+
+    @v_args(meta=True)
+    def param(self, meta, c):
+        default = c[2] if len(c) > 2 else None
+        return A.Param(str(c[0]), c[1], default, span=self._span(meta))
+
+    def result(self, c):
+        return ("result", c[0])
+
+    @v_args(meta=True)
+    def tool_doc(self, meta, c):
+        return ("clause", "description", self._string(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def tool_say(self, meta, c):
+        return ("clause", "say", self._string(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def tool_consumes(self, meta, c):
+        return ("clause", "consumes", c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def tool_produces(self, meta, c):
+        return ("clause", "produces", c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def type_list(self, meta, c):
+        # Each dotted name becomes a NamedType; the list's span is the best we have per item.
+        return tuple(A.NamedType(p, span=self._span(meta)) for p in c)
+
+    def error_kind(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def require_stmt(self, meta, c):
+        return A.Require(c[0], c[1], self._string(c[2]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, c):
+        return A.Let(str(c[0]), c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def insert_let_stmt(self, meta, c):
+        return A.Insert(str(c[1]), c[2], str(c[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def insert_stmt(self, meta, c):
+        return A.Insert(str(c[0]), c[1], None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def update_stmt(self, meta, c):
+        return A.Update(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def delete_stmt(self, meta, c):
+        return A.Delete(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def set_stmt(self, meta, c):
+        return A.Set(str(c[0]), c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, c):
+        return A.Return(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def modifies_stmt(self, meta, c):
+        fields = c[1] if len(c) > 1 else None
+        return A.Modifies(str(c[0]), fields, span=self._span(meta))
+
+    @v_args(meta=True)
+    def ensures_stmt(self, meta, c):
+        return A.Ensures(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def key_target(self, meta, c):
+        return A.KeyTarget(str(c[0]), c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def filter_target(self, meta, c):
+        return A.FilterTarget(str(c[0]), str(c[1]), c[2], span=self._span(meta))
+
+    def field_inits(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def field_init(self, meta, c):
+        return A.FieldInit(str(c[0]), c[1], span=self._span(meta))
+
+    def field_names(self, c):
+        return tuple(str(x) for x in c)
+
+    # constraints
+    @v_args(meta=True)
+    def constraint_decl(self, meta, c):
+        clauses = tuple(x for x in c[1:] if not isinstance(x, Token))
+        return A.ConstraintDecl(str(c[0]), self._desc(c[1:2]), clauses, False, span=self._span(meta))
+
+    @v_args(meta=True)
+    def rule_decl(self, meta, c):
+        expr = c[-1]
+        clause = A.Invariant(expr, span=expr.span)
+        return A.ConstraintDecl(str(c[0]), self._desc(c[1:2]), (clause,), True, span=self._span(meta))
+
+    def where(self, c):
+        return ("where", c[0])
+
+    @staticmethod
+    def _where(children):
+        for c in children:
+            if isinstance(c, tuple) and len(c) == 2 and c[0] == "where":
+                return c[1]
+        return None
+
+    @v_args(meta=True)
+    def untouched_bound(self, meta, c):
+        return A.Untouched(str(c[0]), c[1], self._where(c), span=self._span(meta))
+
+    @v_args(meta=True)
+    def untouched_short(self, meta, c):
+        return A.Untouched(None, c[0], self._where(c), span=self._span(meta))
+
+    @v_args(meta=True)
+    def forall_clause(self, meta, c):
+        body = tuple(x for x in c[2:] if not isinstance(x, tuple) or not x or x[0] != "where")
+        return A.ForallClause(str(c[0]), c[1], self._where(c), body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def if_clause(self, meta, c):
+        cond, *rest = c
+        else_ = None
+        if rest and isinstance(rest[-1], tuple) and rest[-1] and rest[-1][0] == "else":
+            else_ = rest[-1][1]
+            rest = rest[:-1]
+        return A.IfClause(cond, tuple(rest), else_, span=self._span(meta))
+
+    def else_clauses(self, c):
+        return ("else", tuple(c))
+
+    @v_args(meta=True)
+    def invariant_clause(self, meta, c):
+        return A.Invariant(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def order_clause(self, meta, c):
+        on = c[2] if len(c) > 2 else ()
+        return A.OrderClause(c[0], c[1], on, span=self._span(meta))
+
+    def on_args(self, c):
+        return tuple(str(x) for x in c)
+
+    # worlds
+    @v_args(meta=True)
+    def world_decl(self, meta, children):
+        members = tuple(c for c in children if not isinstance(c, Token))
+        return A.WorldDecl(str(children[0]), self._desc(children[1:2]), members, span=self._span(meta))
+
+    @v_args(meta=True)
+    def use_decl(self, meta, c):
+        return A.UseDecl(tuple(c), span=self._span(meta))
+
+    # expressions
+    @v_args(meta=True)
+    def cond(self, meta, c):
+        return A.Cond(c[0], c[1], c[2], span=self._span(meta))
+
+    def _binary(self, op, meta, c):
+        return A.Binary(op, c[0], c[-1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def implies(self, meta, c):
+        return self._binary("implies", meta, c)
+
+    @v_args(meta=True)
+    def or_op(self, meta, c):
+        return self._binary("or", meta, c)
+
+    @v_args(meta=True)
+    def and_op(self, meta, c):
+        return self._binary("and", meta, c)
+
+    @v_args(meta=True)
+    def not_op(self, meta, c):
+        return A.Unary("not", c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def compare(self, meta, c):
+        return A.Binary(str(c[1]), c[0], c[2], span=self._span(meta))
+
+    arith = compare
+
+    @v_args(meta=True)
+    def member(self, meta, c):
+        return self._binary("in", meta, c)
+
+    @v_args(meta=True)
+    def not_member(self, meta, c):
+        return self._binary("not in", meta, c)
+
+    @v_args(meta=True)
+    def contains(self, meta, c):
+        return self._binary("contains", meta, c)
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return A.Unary("-", c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def field(self, meta, c):
+        return A.Field(c[0], str(c[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return A.Index(c[0], c[1], span=self._span(meta))
+
+    def int_lit(self, c):
+        return self._literal("int", c[0])
+
+    def decimal_lit(self, c):
+        return self._literal("decimal", c[0])
+
+    def string_lit(self, c):
+        return self._literal("string", c[0])
+
+    def date_lit(self, c):
+        return self._literal("date", c[0])
+
+    def time_lit(self, c):
+        return self._literal("time", c[0])
+
+    def datetime_lit(self, c):
+        return self._literal("datetime", c[0])
+
+    @v_args(meta=True)
+    def true_lit(self, meta, c):
+        return A.Literal("bool", True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def false_lit(self, meta, c):
+        return A.Literal("bool", False, span=self._span(meta))
+
+    def var(self, c):
+        return A.Var(str(c[0]), span=self._tok_span(c[0]))
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        args = c[1] if len(c) > 1 else ()
+        return A.Call(str(c[0]), args, span=self._span(meta))
+
+    def args(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def pos_arg(self, meta, c):
+        return A.Arg(None, c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def named_arg(self, meta, c):
+        return A.Arg(str(c[0]), c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def list_lit(self, meta, c):
+        return A.ListLit(tuple(c), span=self._span(meta))
+
+    def select_kind(self, c):
+        return ("kind", str(c[0]))
+
+    project_kind = select_kind
+
+    def by(self, c):
+        return ("by", c[0])
+
+    @v_args(meta=True)
+    def forall(self, meta, c):
+        return A.Quant("forall", str(c[0]), c[1], self._where(c), c[-1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def exists(self, meta, c):
+        return A.Quant("exists", str(c[0]), c[1], self._where(c), None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def select(self, meta, c):
+        by = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "by"), None)
+        return A.Select(c[0][1], str(c[1]), c[2], self._where(c), by, span=self._span(meta))
+
+    @v_args(meta=True)
+    def project(self, meta, c):
+        return A.Project(c[0][1], c[1], str(c[2]), c[3], self._where(c), span=self._span(meta))
+
+
+# ─────────────────────────── errors ───────────────────────────
+
+# Labelled bad inputs: Lark's match_examples finds the label whose parser state matches.
+ERROR_EXAMPLES: dict[str, list[str]] = {
+    "missing `}` to close the block": [
+        "service s { record R { key id: id }",
+        "service s { tool t() { return 1 }",
+        "world w { use stdlib.matters",
+        "enum E { a, b",
+    ],
+    "missing `:` between a field name and its type": [
+        "service s { record R { key id id } }",
+        "service s { state rows table[R] }",
+    ],
+    "a tool needs a parameter list in parentheses": [
+        "service s { tool t { } }",
+        "service s { tool t -> int { } }",
+    ],
+    "a `require` needs `else KIND \"message\"`": [
+        "service s { tool t() { require x > 1 } }",
+        "service s { tool t() { require x > 1 else } }",
+        'service s { tool t() { require x > 1 else oops "m" } }',
+        "service s { tool t() { require x > 1 else not_found } }",
+    ],
+    "an expression is incomplete": [
+        "service s { tool t() { return 1 + } }",
+        "service s { tool t() { return (1 } }",
+        "service s { tool t() { let x = } }",
+    ],
+    "a top-level item must be `import`, `type`, `enum`, `pool`, `service`, `world`, `constraint` or `rule`": [
+        "record R { }",
+        "tool t() { }",
+        "x = 1",
+    ],
+}
+
+_TOKEN_WORDS = {
+    "RBRACE": "`}`",
+    "LBRACE": "`{`",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "LSQB": "`[`",
+    "RSQB": "`]`",
+    "COLON": "`:`",
+    "COMMA": "`,`",
+    "EQUAL": "`=`",
+    "NAME": "a name",
+    "STRING": "a string",
+    "INT": "a number",
+    "DECIMAL": "a number",
+    "$END": "the end of the file",
+}
+
+
+def _describe_expected(expected: set[str], lark: Lark) -> str:
+    words = set()
+    for name in expected:
+        if name in _TOKEN_WORDS:
+            words.add(_TOKEN_WORDS[name])
+            continue
+        try:
+            pattern = lark.get_terminal(name).pattern
+        except KeyError:
+            words.add(name.lower())
+            continue
+        if pattern.type == "str":
+            words.add(f"`{pattern.value}`")
+        else:
+            words.add(name.lower())
+    shown = sorted(words)
+    if len(shown) > 8:
+        shown = shown[:8] + ["…"]
+    return ", ".join(shown)
+
+
+def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str, start: str) -> Diagnostic:
+    lark = _lark()
+    line = getattr(err, "line", None) or 1
+    col = getattr(err, "column", None) or 1
+    if line < 1:
+        line, col = 1, 1
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        return Diagnostic(
+            "E002",
+            f"unexpected character `{ch}`" if ch.isprintable() else f"unexpected character U+{ord(ch):04X}",
+            Span.point(file, line, col),
+            help="remove it, or put it inside a string",
+        )
+    label = None
+    try:
+        label = err.match_examples(functools.partial(lark.parse, start="module"), ERROR_EXAMPLES, use_accepts=True)
+    except Exception:  # match_examples re-parses examples; a failure there must not hide the real error
+        label = None
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+        expected = _describe_expected(set(err.expected), lark)
+        return Diagnostic(
+            "E003",
+            "unexpected end of file",
+            Span.point(file, line, col),
+            notes=(f"expected {expected}",) if expected else (),
+            help=label or "finish the declaration that is still open",
+        )
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    span = Span(file, line, col, getattr(tok, "end_line", None) or line, getattr(tok, "end_column", None) or col + 1)
+    expected = _describe_expected(set(err.expected), lark)
+    return Diagnostic(
+        "E001",
+        f"unexpected `{tok}`",
+        span,
+        notes=(f"expected {expected}",) if expected else (),
+        help=label or "check the syntax in docs/language.md",
+    )
+
+
+def _tree_depth(tree: Tree) -> tuple[int, Tree | None]:
+    """The depth of a Lark tree and its deepest subtree, computed without recursion."""
+    best, deepest = 0, None
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        t, d = stack.pop()
+        if d > best:
+            best, deepest = d, t
+        for c in t.children:
+            if isinstance(c, Tree):
+                stack.append((c, d + 1))
+    return best, deepest
+
+
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _keyword_as_name(err: UnexpectedInput) -> bool:
+    """Keywords are reserved only where they mean something.
+
+    LALR merges the lookaheads of states with the same core, so the lexer may take a field
+    called `state` or `count` for the keyword. Where the parser cannot use the keyword but
+    could use a name, feed the word again as a NAME and carry on.
+    """
+    if not isinstance(err, UnexpectedToken):
+        return False
+    tok = err.token
+    if tok.type == "NAME" or not _NAME_RE.match(str(tok)) or "NAME" not in err.expected:
+        return False
+    err.interactive_parser.feed_token(Token.new_borrow_pos("NAME", str(tok), tok))
+    return True
+
+
+def _decode(data: bytes | str, file: str) -> tuple[str | None, Diagnostic | None]:
+    if isinstance(data, str):
+        return data, None
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as e:
+        before = data[: e.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        return None, Diagnostic(
+            "E004",
+            f"byte 0x{data[e.start]:02x} is not valid UTF-8",
+            Span.point(file, line, col),
+            help="save the file as UTF-8",
+        )
+
+
+def _parse(data: bytes | str, file: str, start: str):
+    text, bad = _decode(data, file)
+    if bad is not None:
+        raise ParseFailure([bad])
+    assert text is not None
+    if "\0" in text:
+        pos = text.index("\0")
+        line = text.count("\n", 0, pos) + 1
+        col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        raise ParseFailure([Diagnostic("E002", "unexpected character U+0000", Span.point(file, line, col), help="remove the NUL byte")])
+    try:
+        tree = _lark().parse(text, start=start, on_error=_keyword_as_name)
+    except UnexpectedInput as err:
+        raise ParseFailure([_syntax_diagnostic(err, file, text, start)]) from None
+    except RecursionError:
+        raise ParseFailure([Diagnostic("E005", "the file is nested too deeply to parse", Span.point(file, 1, 1))]) from None
+    depth, deepest = _tree_depth(tree)
+    if depth > MAX_NESTING:
+        meta = deepest.meta if deepest is not None else None
+        line = getattr(meta, "line", 1) if meta and not meta.empty else 1
+        col = getattr(meta, "column", 1) if meta and not meta.empty else 1
+        raise ParseFailure(
+            [
+                Diagnostic(
+                    "E005",
+                    f"nesting is {depth} levels deep; the limit is {MAX_NESTING}",
+                    Span.point(file, line, col),
+                    help="split the expression with `let` or a helper rule",
+                )
+            ]
+        )
+    builder = _Builder(file)
+    try:
+        result = builder.transform(tree)
+    except VisitError as e:  # a bug in a builder method, not bad input; keep the original
+        raise e.orig_exc from None
+    if builder.diagnostics:
+        raise ParseFailure(builder.diagnostics)
+    return result
+
+
+def parse_module(data: bytes | str, file: str = "<input>") -> A.Module:
+    """Parse a whole `.world` file. Raises ParseFailure with diagnostics on bad input."""
+    return _parse(data, file, "module")
+
+
+def parse_expr(data: bytes | str, file: str = "<expr>") -> A.Expr:
+    """Parse one expression (a fragment start symbol, for tests and tools)."""
+    return _parse(data, file, "expr")
