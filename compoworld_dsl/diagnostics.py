@@ -30,6 +30,7 @@ class Span:
 # The registry: every code the tool can emit, with a one-line description.
 # Codes are grouped: E0xx syntax and input, E1xx names, E2xx types, E3xx declarations,
 # E4xx effects and tool bodies, E5xx modules, E6xx seeds, E7xx constraints, Wxxx warnings.
+# A code, once released, keeps its meaning; retired codes are not reused.
 CODES: dict[str, str] = {
     "E001": "the text does not follow the grammar at this point",
     "E002": "a character that cannot start any token",
@@ -63,7 +64,6 @@ CODES: dict[str, str] = {
     "E305": "an enum declares no member or the same member twice",
     "E306": "a type alias refers to itself",
     "E307": "a default value does not fit its declared type",
-    "E308": "a declaration is not allowed here",
     "E401": "one tool writes the same field twice",
     "E402": "an insert leaves a required field without a value",
     "E403": "a tool writes state that belongs to another service",
@@ -80,11 +80,66 @@ CODES: dict[str, str] = {
     "E602": "a seed generator does not fit the field it fills",
     "E603": "a seed range is empty or has mismatched bounds",
     "E604": "a seed reference does not name a table with a key",
-    "E701": "an `untouched` clause does not name a table",
+    "E701": "an `untouched` or `forall` clause ranges over something that is not a table",
     "E702": "an `order` clause names tools that do not exist or share no argument",
-    "E703": "a constraint condition is not a boolean",
-    "W001": "a service is declared but no world uses it",
+    "E703": "a constraint's condition or invariant is not true-or-false",
     "W002": "a tool has no `say` phrase, so instructions cannot mention it",
+}
+
+# The hint shown when a diagnostic carries no more specific `help`: every error has one.
+HINTS: dict[str, str] = {
+    "E001": "check the syntax in docs/language.md",
+    "E002": "remove the character, or put it inside a string",
+    "E003": "finish the declaration that is still open",
+    "E004": "save the file as UTF-8",
+    "E005": "split the expression with `let` or a helper rule",
+    "E006": 'use one of \\" \\\\ \\n \\t \\r \\0 \\uXXXX',
+    "E007": "dates are YYYY-MM-DD, times HH:MM, datetimes YYYY-MM-DDTHH:MM",
+    "E008": "keep one clause of each kind",
+    "E009": "check the path and the file's permissions",
+    "E101": "declare the name, or check its spelling",
+    "E102": "declare the type with `type`, `enum` or `record`, or import the module that does",
+    "E103": "check the record's declaration for the field names it has",
+    "E104": "name a service declared in a module this file imports or uses",
+    "E105": "check the service's `state` declarations",
+    "E106": "check the enum's declaration for its members",
+    "E107": "declare it with `pool NAME = [...]`",
+    "E108": "name the tool as `service.tool`",
+    "E109": "see the table of built-in functions in docs/language.md",
+    "E110": "a placeholder names a parameter or `let`, as `{name}` or `{name.field}`; `{{` gives a brace",
+    "E111": "rename one of them",
+    "E201": "convert the value, or change the declared type",
+    "E202": "see which operators apply to which types in docs/language.md",
+    "E203": "check the function's parameters in docs/language.md",
+    "E204": "index tables by key and lists by position; iterate over tables and lists",
+    "E205": "compare values of the same type",
+    "E301": "mark one field of the record with `key`",
+    "E302": "keep one `key` field",
+    "E303": "keys are id, text, int or email, or a `type` alias of one",
+    "E304": "declare a `record` and use `table[Record]`",
+    "E305": "list each member once",
+    "E306": "define the alias in terms of a built-in type",
+    "E307": "write a constant of the declared type",
+    "E401": "combine the writes into one",
+    "E402": "give every field a value, or a default in the record",
+    "E403": "call a tool of the service that owns the state",
+    "E404": "insert a new row and delete the old one",
+    "E405": "a simulated tool declares a contract: `require`, `modifies` and `ensures`",
+    "E406": "mark the tool `simulated`, or write its effects as statements",
+    "E407": "return exactly once, at the end, when the tool declares `-> TYPE`",
+    "E408": "move the statement before the `return`",
+    "E409": "pick another name",
+    "E501": "check the path; `stdlib.x` names stdlib/x.world, `a.b` names a/b.world next to this file",
+    "E502": "move the shared declarations into a module that both import",
+    "E503": "check each world file on its own; a world file must not import another",
+    "E601": "seed a state that the service declares, with fields its record has",
+    "E602": "use a generator that makes values of the field's type",
+    "E603": "write the low bound first; both bounds of one kind",
+    "E604": "refer to a table whose record has a `key`",
+    "E701": "name a table as `service.table`",
+    "E702": "name two tools as `service.tool`, and `on` parameters that both take",
+    "E703": "write a condition that is true or false",
+    "W002": 'add `say "..."` so sampled instructions can mention the tool',
 }
 
 
@@ -111,6 +166,10 @@ class Diagnostic:
             raise ValueError(f"unregistered diagnostic code {self.code}")
 
     @property
+    def hint(self) -> str | None:
+        return self.help or HINTS.get(self.code)
+
+    @property
     def is_error(self) -> bool:
         return self.severity == "error"
 
@@ -129,7 +188,7 @@ class Diagnostic:
             "column": s.col,
             "end_line": s.end_line,
             "end_column": s.end_col,
-            "help": self.help,
+            "help": self.hint,
             "notes": list(self.notes),
         }
 
@@ -184,8 +243,8 @@ def render_text(diag: Diagnostic, sources: SourceCache) -> str:
         out.append(f"  = note: {label.message} ({label.span})")
     for note in diag.notes:
         out.append(f"  = note: {note}")
-    if diag.help:
-        out.append(f"  = help: {diag.help}")
+    if diag.hint:
+        out.append(f"  = help: {diag.hint}")
     return "\n".join(out)
 
 

@@ -3,31 +3,24 @@ Read-only lookups; nothing here parses or caches file contents."""
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
-_REPO_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGE = Path(__file__).resolve().parent
+_REPO_ROOT = _PACKAGE.parent
 
 
-def _packaged(name: str) -> Path | None:
-    # In an installed wheel, pyproject maps grammar/ and stdlib/ into these subpackages.
-    try:
-        root = resources.files(f"compoworld_dsl.{name}")
-    except (ModuleNotFoundError, TypeError):
-        return None
-    path = Path(str(root))
-    return path if path.is_dir() else None
+def _data_dir(name: str, pattern: str) -> Path:
+    # An installed wheel carries grammar/ and stdlib/ inside the package (pyproject maps
+    # them there); a checkout or an editable install reads them from the repository root.
+    packaged = _PACKAGE / name
+    if packaged.is_dir() and any(packaged.glob(pattern)):
+        return packaged
+    return _REPO_ROOT / name
 
 
 def grammar_path() -> Path:
-    packaged = _packaged("grammar")
-    if packaged is not None and (packaged / "world.lark").is_file():
-        return packaged / "world.lark"
-    return _REPO_ROOT / "grammar" / "world.lark"
+    return _data_dir("grammar", "*.lark") / "world.lark"
 
 
 def stdlib_dir() -> Path:
-    packaged = _packaged("stdlib")
-    if packaged is not None and any(packaged.glob("*.world")):
-        return packaged
-    return _REPO_ROOT / "stdlib"
+    return _data_dir("stdlib", "*.world")

@@ -482,7 +482,7 @@ class Checker:
             for a in gen.args:
                 self._check_gen(a, UNKNOWN, what, svc)
 
-    def _table_from_path(self, path: tuple[str, ...], svc: Service | None, span: Span) -> TableT | None:
+    def _table_from_path(self, path: tuple[str, ...], svc: Service | None, span: Span, not_table: str = "E204") -> TableT | None:
         """`table` (own service) or `service.table` → the table type, reporting what is wrong."""
         if len(path) == 1:
             if svc is not None and path[0] in svc.state:
@@ -506,7 +506,7 @@ class Checker:
         if isinstance(t, T.UnknownT):
             return None
         if not isinstance(t, TableT):
-            self.error("E204", f"`{'.'.join(path)}` is a `{t}`, not a table", span)
+            self.error(not_table, f"`{'.'.join(path)}` is a `{t}`, not a table", span)
             return None
         return t
 
@@ -530,7 +530,7 @@ class Checker:
         tool = Tool(decl.name, svc.name, decl, params, result, [], [])
 
         if decl.say is not None:
-            self._check_template(decl.say, scope, decl.span, "`say` phrase")
+            self._check_template(decl.say, scope, decl.say_span or decl.span, "`say` phrase")
         else:
             self.warn("W002", f"tool `{decl.name}` has no `say` phrase", decl.span, help='add `say "..."` so sampled instructions can mention it')
 
@@ -611,10 +611,12 @@ class Checker:
             elif isinstance(stmt, A.Update):
                 rec, inner = self._target(stmt.target, svc, scope, "update")
                 if rec is not None:
-                    for fi in stmt.fields:
-                        key = (stmt.target.table, fi.name)
+                    # a field repeated inside this statement is reported by _check_field_inits
+                    for name in dict.fromkeys(fi.name for fi in stmt.fields):
+                        key = (stmt.target.table, name)
                         if key in tool.writes:
-                            self.error("E401", f"tool `{decl.name}` writes `{stmt.target.table}.{fi.name}` twice", fi.span, help="combine the writes into one")
+                            span = next(fi.span for fi in stmt.fields if fi.name == name)
+                            self.error("E401", f"tool `{decl.name}` writes `{stmt.target.table}.{name}` twice", span, help="combine the writes into one update")
                         tool.writes.add(key)
                     self._check_field_inits(stmt.fields, rec, inner, insert=False, span=stmt.span)
             elif isinstance(stmt, A.Delete):
@@ -739,8 +741,10 @@ class Checker:
             self.error("E201", f"{what} must be an email address, found {e.value!r}", e.span)
         return found
 
-    def expect_bool(self, e: A.Expr, scope: Scope, what: str) -> None:
-        self.expect(e, T.BOOL, scope, what)
+    def expect_bool(self, e: A.Expr, scope: Scope, what: str, code: str = "E201") -> None:
+        found = self.infer(e, scope, T.BOOL)
+        if not T.fits(T.BOOL, found):
+            self.error(code, f"{what} must be `bool`, found `{found}`", e.span)
 
     def infer(self, e: A.Expr, scope: Scope, expected: Type | None = None) -> Type:
         method = getattr(self, "infer_" + type(e).__name__)
@@ -1060,27 +1064,27 @@ class Checker:
 
     def _check_clause(self, clause: A.Clause, scope: Scope) -> None:
         if isinstance(clause, A.Untouched):
-            table = self._table_from_path(clause.table, scope.service, clause.span)
+            table = self._table_from_path(clause.table, scope.service, clause.span, "E701")
             if table is None:
                 if clause.where is not None:
                     self.infer(clause.where, scope)
                 return
             inner = scope.bind(clause.var, table.record) if clause.var else attrs.evolve(scope, row=table.record)
             if clause.where is not None:
-                self.expect_bool(clause.where, inner, "an `untouched` filter")
+                self.expect_bool(clause.where, inner, "an `untouched` filter", "E703")
         elif isinstance(clause, A.ForallClause):
-            table = self._table_from_path(clause.domain, scope.service, clause.span)
+            table = self._table_from_path(clause.domain, scope.service, clause.span, "E701")
             inner = scope.bind(clause.var, table.record if table else UNKNOWN)
             if clause.where is not None:
-                self.expect_bool(clause.where, inner, "a `where` filter")
+                self.expect_bool(clause.where, inner, "a `where` filter", "E703")
             for c in clause.body:
                 self._check_clause(c, inner)
         elif isinstance(clause, A.IfClause):
-            self.expect_bool(clause.cond, scope, "an `if` condition")
+            self.expect_bool(clause.cond, scope, "an `if` condition", "E703")
             for c in clause.then + (clause.else_ or ()):
                 self._check_clause(c, scope)
         elif isinstance(clause, A.Invariant):
-            self.expect_bool(clause.expr, scope, "an invariant")
+            self.expect_bool(clause.expr, scope, "an invariant", "E703")
         elif isinstance(clause, A.OrderClause):
             first = self._tool_from_path(clause.tool, scope.service, clause.span)
             then = self._tool_from_path(clause.after, scope.service, clause.span)

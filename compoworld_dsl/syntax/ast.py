@@ -407,6 +407,8 @@ class ToolDecl:
     produces: tuple[NamedType, ...] | None
     body: tuple[Stmt, ...]
     span: Span = _span()
+    # where the `say` phrase sits, so placeholder errors point at it (None when absent)
+    say_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 # Constraints

@@ -323,6 +323,7 @@ class _Builder(Transformer):
         params: tuple = ()
         result = None
         clauses: dict[str, object] = {}
+        spans: dict[str, Span] = {}
         body: list = []
         for c in rest[1:]:
             if isinstance(c, tuple) and c and c[0] == "params":
@@ -337,6 +338,7 @@ class _Builder(Transformer):
                     )
                 else:
                     clauses[kind] = value
+                    spans[kind] = span
             else:
                 body.append(c)
         return A.ToolDecl(
@@ -350,6 +352,7 @@ class _Builder(Transformer):
             clauses.get("produces"),
             tuple(body),
             span=self._span(meta),
+            say_span=spans.get("say"),
         )
 
     def params(self, children):
