@@ -74,6 +74,7 @@ class Scope:
     service: Service | None = None
     names: dict[str, Type] = attrs.field(factory=dict)
     row: RecordT | None = None  # short-form `untouched t where field == ...`
+    in_tool: bool = False  # tool bodies may read only their own service's state
 
     def bind(self, name: str, t: Type) -> "Scope":
         return attrs.evolve(self, names={**self.names, name: t})
@@ -171,7 +172,9 @@ class Checker:
                     elif self._declare(item.name, mod.path, item.span, "type"):
                         self.alias_decls[item.name] = (item, mod.path)
                 elif isinstance(item, A.EnumDecl):
-                    if self._declare(item.name, mod.path, item.span, "enum"):
+                    if item.name in T.PRIMITIVES:
+                        self.error("E111", f"enum `{item.name}` has the name of a built-in type", item.span, help="pick another name")
+                    elif self._declare(item.name, mod.path, item.span, "enum"):
                         seen: dict[str, A.EnumMember] = {}
                         for m in item.members:
                             if m.name in seen:
@@ -210,6 +213,13 @@ class Checker:
                 self.error("E306", f"type `{name}` is defined in terms of itself", decl.span)
                 return None
             resolving.add(name)
+            if isinstance(decl.type, A.NamedType) and any(decl.type.path[-1] == r.name for r in decl_records(self.modules)):
+                self.error("E102", f"`type {name}` names record `{decl.type.name}`; aliases name built-in types or other aliases", decl.type.span, help="use the record's name directly")
+                base = UNKNOWN
+                resolving.discard(name)
+                alias = Alias(name, base)
+                self.model.aliases[name] = alias
+                return alias
             base = self.resolve_type(decl.type, path, None, alias_resolver=resolve)
             resolving.discard(name)
             if base is None:
@@ -275,6 +285,9 @@ class Checker:
                 if isinstance(m, A.RecordDecl):
                     if m.name in svc.records:
                         self.error("E111", f"record `{m.name}` is defined twice in service `{svc.name}`", m.span)
+                        continue
+                    if m.name in T.PRIMITIVES or m.name in self.alias_decls or m.name in self.model.enums:
+                        self.error("E111", f"record `{m.name}` has the name of another type", m.span, help="pick another name")
                         continue
                     rec = RecordT(m.name, svc.name)
                     svc.records[m.name] = rec
@@ -385,6 +398,9 @@ class Checker:
                 svc.tools[m.name] = tool
             elif isinstance(m, A.ConstraintDecl):
                 svc.constraints.append(m)
+        for var in svc.state.values():
+            if not isinstance(var.type, (TableT, T.UnknownT)) and var.default is None and var.name not in svc.seeds:
+                self.error("E606", f"state `{var.name}` has no initial value", var.span)
         # constraints last: they may name any tool of the service
         names: set[str] = set()
         for c in svc.constraints:
@@ -420,6 +436,20 @@ class Checker:
                     self.error("E601", f"record `{rec.name}` has no field `{f.name}`", f.span, help=_suggest(f.name, rec.fields))
                     continue
                 self._check_gen(f.gen, ft, f"field `{f.name}`", svc)
+            unfilled = [
+                name
+                for name, ft in rec.fields.items()
+                if name not in seen and name not in rec.defaults and name != rec.key and not isinstance(T.base_of(ft), ListT)
+            ]
+            if rec.key and rec.key not in seen and T.prim_name(rec.fields.get(rec.key, UNKNOWN)) not in ("id", None):
+                unfilled.insert(0, rec.key)  # only `id` keys are generated
+            if unfilled:
+                self.error(
+                    "E605",
+                    f"seed of `{decl.name}` leaves {', '.join(f'`{n}`' for n in unfilled)} without a generator",
+                    decl.span,
+                    help="add a generator for each field, or give the field a default in the record",
+                )
         else:
             if decl.rows is not None:
                 self.error("E602", f"`{decl.name}` is a single value, not a table; drop `rows {{ ... }}`", decl.span)
@@ -464,6 +494,8 @@ class Checker:
                 if w.weight <= 0:
                     self.error("E603", "a weight must be positive", w.span)
         elif isinstance(gen, A.GenRef):
+            if len(gen.path) == 2:
+                self._check_visible(gen.path[0], Path(svc.module), gen.span, "service")
             table = self._table_from_path(gen.path, svc, gen.span)
             if table is None:
                 return
@@ -480,7 +512,9 @@ class Checker:
             if n != len(gen.args) or len(placeholders(gen.template)) != n:
                 self.error("E203", f"format string has {len(placeholders(gen.template))} `{{}}` placeholders but {len(gen.args)} generators", gen.span, help="use `{}` once per generator")
             for a in gen.args:
-                self._check_gen(a, UNKNOWN, what, svc)
+                # a range inside format makes values of its bounds' own type
+                natural = _LITERAL_TYPES.get(a.lo.kind, UNKNOWN) if isinstance(a, A.GenRange) else UNKNOWN
+                self._check_gen(a, natural, what, svc)
 
     def _table_from_path(self, path: tuple[str, ...], svc: Service | None, span: Span, not_table: str = "E204") -> TableT | None:
         """`table` (own service) or `service.table` → the table type, reporting what is wrong."""
@@ -513,7 +547,7 @@ class Checker:
     # tools
 
     def _check_tool(self, svc: Service, decl: A.ToolDecl, module: Path) -> Tool:
-        scope = Scope(module, svc)
+        scope = Scope(module, svc, in_tool=True)
         params: list[tuple[str, Type]] = []
         for p in decl.params:
             pt = self.resolve_type(p.type, module, svc)
@@ -658,7 +692,8 @@ class Checker:
                 elif _is_scalar(svc, stmt.table):
                     tool.writes.add((stmt.table, ""))
             elif isinstance(stmt, A.Ensures):
-                self.expect_bool(stmt.cond, scope.bind("result", tool.result), "an `ensures` condition")
+                inner = scope if isinstance(tool.result, T.NoneT) else scope.bind("result", tool.result)
+                self.expect_bool(stmt.cond, inner, "an `ensures` condition")
         if returned is None and not decl.simulated and not isinstance(tool.result, T.NoneT):
             self.error("E407", f"tool `{decl.name}` declares result `{tool.result}` but never returns", decl.span, help="end the body with `return ...`")
 
@@ -686,6 +721,14 @@ class Checker:
         return var.type.record
 
     def _target(self, target: A.Target, svc: Service, scope: Scope, verb: str) -> tuple[RecordT | None, Scope]:
+        if isinstance(target, A.FilterTarget) and target.table not in svc.state and target.var in svc.state:
+            self.error(
+                "E105",
+                f"service `{svc.name}` has no state `{target.table}`",
+                target.span,
+                help=f"the form is `{target.table} in {target.var} where ...` reversed: write `{verb.split()[0]} {target.table} in {target.var}` as `{verb.split()[0]} ROW in TABLE where ...`",
+            )
+            return None, scope
         rec = self._own_table(target.table, svc, target.span, verb)
         if rec is None:
             if isinstance(target, A.KeyTarget):
@@ -757,19 +800,35 @@ class Checker:
 
     def infer_Var(self, e: A.Var, scope: Scope, expected: Type | None) -> Type:
         name = e.name
+        b = T.base_of(expected) if expected is not None else None
+        if scope.row is not None and name in scope.row.fields:
+            if name in scope.names or (isinstance(b, EnumT) and name in b.members):
+                other = "a name bound here" if name in scope.names else f"a member of `{b.name}`"
+                self.error(
+                    "E101",
+                    f"`{name}` is both a field of `{scope.row.name}` and {other}",
+                    e.span,
+                    help=f"bind the row (`untouched r in ... where r.{name} == ...`) or qualify the other name",
+                )
+                return UNKNOWN
+            return scope.row.fields[name]
         if name in scope.names:
             return scope.names[name]
-        if scope.row is not None and name in scope.row.fields:
-            return scope.row.fields[name]
         if scope.service is not None and name in scope.service.state:
             return scope.service.state[name].type
         if name in self.model.services:
+            if scope.in_tool and scope.service is not None and name != scope.service.name:
+                self.error(
+                    "E410",
+                    f"tools of `{scope.service.name}` cannot read the state of service `{name}`",
+                    e.span,
+                )
+                return UNKNOWN
             self._check_visible(name, scope.module, e.span, "service")
             return ServiceRef(name)
         if name in self.model.enums:
             self._check_visible(name, scope.module, e.span, "enum")
             return EnumRef(self.model.enums[name])
-        b = T.base_of(expected) if expected is not None else None
         if isinstance(b, EnumT) and name in b.members:
             return b
         owners = [en for en in self.model.enums.values() if name in en.members]
@@ -1162,6 +1221,10 @@ class Checker:
 
 
 # ─────────────────────────── small helpers ───────────────────────────
+
+
+def decl_records(modules) -> list[A.RecordDecl]:
+    return [m for mod in modules for i in mod.ast.items if isinstance(i, A.ServiceDecl) for m in i.members if isinstance(m, A.RecordDecl)]
 
 
 def _const_key(lit: A.Literal):
