@@ -1,0 +1,729 @@
+"""Generate a readable Python module for a checked world: one class per service, one method per tool.
+World text reaches the output only as `repr()` literals or validated identifiers; nothing is eval'd."""
+
+from __future__ import annotations
+
+import keyword
+import re
+import sys
+import types as pytypes
+from fractions import Fraction
+from pathlib import Path
+
+from .. import __version__
+from ..check import types as T
+from ..check.checker import placeholders
+from ..check.model import Model, Service, Tool
+from ..runtime import values as V
+from ..syntax import ast as A
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class CodegenError(Exception):
+    """The model holds something the generator cannot express (a checker gap, not user error)."""
+
+
+def tstr(t: T.Type | None) -> str | None:
+    """The runtime's type descriptor for a checker type."""
+    if t is None or isinstance(t, T.NoneT):
+        return None
+    if isinstance(t, T.Prim):
+        return t.name
+    if isinstance(t, T.Alias):
+        return f"alias:{t.name}:{tstr(t.base)}"
+    if isinstance(t, T.EnumT):
+        return f"enum:{t.name}"
+    if isinstance(t, T.RecordT):
+        return f"record:{t.service}.{t.name}"
+    if isinstance(t, T.ListT):
+        return f"list:{tstr(t.elem)}"
+    raise CodegenError(f"no runtime descriptor for type {t}")
+
+
+def const_value(lit: A.Literal, t: T.Type) -> object:
+    """A constant from the source, in the runtime's internal representation for type `t`."""
+    base = T.prim_name(t)
+    if lit.kind == "int":
+        return Fraction(lit.value) if base in ("decimal", "money") else lit.value
+    if lit.kind == "decimal":
+        return Fraction(str(lit.value))
+    if lit.kind == "date":
+        return V.date_from_iso(str(lit.value))
+    if lit.kind == "time":
+        return V.time_from_iso(str(lit.value))
+    if lit.kind == "datetime":
+        return V.datetime_from_iso(str(lit.value))
+    return lit.value  # string, bool, enum member name
+
+
+def py_literal(value: object) -> str:
+    """Python source for an internal value; `repr` makes any string safe to embed."""
+    if isinstance(value, Fraction):
+        return f"_F({value.numerator}, {value.denominator})" if value.denominator != 1 else f"_F({value.numerator})"
+    if isinstance(value, tuple):
+        return "(" + "".join(py_literal(v) + ", " for v in value) + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    raise CodegenError(f"cannot embed {type(value).__name__}")
+
+
+def safe_comment(text: str) -> str:
+    """One line of text fit for a `#` comment: no newlines or other control characters."""
+    return "".join(c if c.isprintable() else "?" for c in text)[:200]
+
+
+def class_name(service: str, taken: set[str]) -> str:
+    base = "".join(p[:1].upper() + p[1:] for p in service.split("_") if p) or "Service"
+    name = base + "Service" if not base.endswith("Service") else base
+    if not _IDENT.match(name) or keyword.iskeyword(name):
+        name = "Service_" + str(len(taken))
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
+def method_name(tool: str) -> str:
+    """Tools keep their own names as methods unless that would clash with Python or the base class."""
+    if keyword.iskeyword(tool) or tool.startswith("_") or tool in ("name", "description", "source", "tools", "simulate"):
+        return "tool_" + tool
+    return tool
+
+
+def local(name: str) -> str:
+    return "v_" + name
+
+
+class _Tool:
+    """Per-tool compilation context: local names and their types."""
+
+    def __init__(self, gen: "PythonGenerator", svc: Service, tool: Tool):
+        self.gen = gen
+        self.svc = svc
+        self.tool = tool
+        self.locals: dict[str, T.Type] = dict(tool.params)
+        self.tmp = 0
+
+    def fresh(self, stem: str) -> str:
+        self.tmp += 1
+        return f"_{stem}{self.tmp}"
+
+
+class PythonGenerator:
+    def __init__(self, model: Model, source: str = "<memory>"):
+        self.model = model
+        self.source = source
+        self.lines: list[str] = []
+        world = model.world
+        self.service_names = list(world.services) if world else list(model.services)
+        self.consts: dict[str, str] = {}  # constant expression → module-level name
+
+    # ─────────────────────────── module ───────────────────────────
+
+    def generate(self) -> str:
+        world = self.model.world
+        body: list[str] = []
+        taken: set[str] = set()
+        classes = []
+        for sname in self.service_names:
+            svc = self.model.services[sname]
+            cname = class_name(sname, taken)
+            classes.append(cname)
+            body.extend(self._service(svc, cname))
+        head = [
+            f'"""World `{safe_comment(world.name) if world else "(no world)"}`, generated by worldc {__version__} from {safe_comment(self.source)}.',
+            "",
+            "Do not edit: change the .world files and compile again. Each class is one service and",
+            "each method one tool; the comment above each names the .world line it came from.",
+            '"""',
+            "",
+            "from fractions import Fraction as _F",
+            "",
+            "from compoworld_dsl.runtime import service as _rt",
+            "from compoworld_dsl.runtime import values as _v",
+            "from compoworld_dsl.runtime.service import ToolError as _ToolError",
+            "from compoworld_dsl.runtime.world import CompiledWorld as _CompiledWorld",
+            "",
+        ]
+        if self.consts:
+            head.append("# Constants written in the .world files, in the runtime's representation.")
+            for expr, name in self.consts.items():
+                head.append(f"{name} = {expr}")
+            head.append("")
+        head += self._types()
+        tail = [
+            "",
+            "WORLD = _CompiledWorld(",
+            f"    name={world.name if world else ''!r},",
+            f"    description={(world.description or '') if world else ''!r},",
+            f"    services=[{', '.join(classes)}],",
+            "    types=TYPES,",
+            "    state=STATE,",
+            "    seeds=SEEDS,",
+            f"    source={self.source!r},",
+            ")",
+            "",
+        ]
+        return "\n".join(head + body + self._state_and_seeds() + tail)
+
+    def _types(self) -> list[str]:
+        enums = {e.name: e.members for e in self.model.enums.values()}
+        records, keys = {}, {}
+        for s in self.model.services.values():
+            for r in s.records.values():
+                records[f"{s.name}.{r.name}"] = {f: tstr(ft) for f, ft in r.fields.items()}
+                keys[f"{s.name}.{r.name}"] = r.key
+        return [
+            "TYPES = _rt.Types(",
+            f"    enums={py_literal(enums)},",
+            f"    records={py_literal(records)},",
+            f"    keys={py_literal(keys)},",
+            ")",
+            "",
+        ]
+
+    def _state_and_seeds(self) -> list[str]:
+        state: dict[str, dict] = {}
+        seeds: dict[str, dict] = {}
+        for sname in self.service_names:
+            svc = self.model.services[sname]
+            for var in svc.state.values():
+                q = f"{sname}.{var.name}"
+                if isinstance(var.type, T.TableT):
+                    rec = var.type.record
+                    state[q] = {
+                        "kind": "table",
+                        "record": f"{rec.service}.{rec.name}",
+                        "key": rec.key,
+                        "prefix": rec.name.lower(),
+                        "defaults": {f: const_value(d, rec.fields[f]) for f, d in rec.defaults.items()},
+                    }
+                else:
+                    state[q] = {
+                        "kind": "scalar",
+                        "type": tstr(var.type),
+                        "default": const_value(var.default, var.type) if var.default is not None else None,
+                    }
+            for seed in svc.seeds.values():
+                var = svc.state.get(seed.name)
+                if var is None:
+                    continue
+                q = f"{sname}.{seed.name}"
+                if isinstance(var.type, T.TableT):
+                    rec = var.type.record
+                    refs = [".".join(_ref_path(g.path, sname)) for f in seed.rows for g in _gens(f.gen) if isinstance(g, A.GenRef)]
+                    seeds[q] = {
+                        "count": self._gen(seed.gen, T.INT, sname),
+                        "fields": {f.name: self._gen(f.gen, rec.fields[f.name], sname) for f in seed.rows},
+                        "refs": sorted(set(refs)),
+                    }
+                else:
+                    seeds[q] = {"gen": self._gen(seed.gen, var.type, sname), "refs": []}
+        return ["", f"STATE = {py_literal(state)}", "", f"SEEDS = {py_literal(seeds)}"]
+
+    def _gen(self, g: A.SeedGen, t: T.Type, sname: str) -> tuple:
+        if isinstance(g, A.GenConst):
+            return ("const", const_value(g.value, t))
+        if isinstance(g, A.GenRange):
+            kind = T.prim_name(t) or {"int": "int", "decimal": "decimal", "date": "date", "time": "time", "datetime": "datetime"}[g.lo.kind]
+            if isinstance(t, T.UnknownT):
+                t = T.Prim(kind)
+            return ("range", const_value(g.lo, t), const_value(g.hi, t), kind)
+        if isinstance(g, A.GenPickPool):
+            return ("pick", tuple(const_value(v, t) for v in self.model.pools[g.pool].values))
+        if isinstance(g, A.GenPickList):
+            return ("pick", tuple(const_value(v, t) for v in g.values))
+        if isinstance(g, A.GenWeighted):
+            return ("weighted", tuple((const_value(w.value, t), w.weight) for w in g.weights))
+        if isinstance(g, A.GenRef):
+            return ("ref", ".".join(_ref_path(g.path, sname)))
+        if isinstance(g, A.GenFormat):
+            pieces = _template_pieces(g.template)
+            gens, gtypes = [], []
+            for a in g.args:
+                at = _natural_type(a, self.model)
+                gens.append(self._gen(a, at, sname))
+                gtypes.append(tstr(at) or "text")
+            return ("format", tuple(p for p in pieces if isinstance(p, str)), tuple(gens), tuple(gtypes))
+        raise CodegenError(f"unknown generator {type(g).__name__}")
+
+    def const(self, value: object, comment: str) -> str:
+        expr = py_literal(value)
+        if isinstance(value, (int, str, bool)) and not comment:
+            return expr
+        name = self.consts.get(expr + "  # " + comment)
+        if name is None:
+            name = f"_C{len(self.consts)}"
+            self.consts[expr + "  # " + comment] = name
+        return name
+
+    # ─────────────────────────── services and tools ───────────────────────────
+
+    def _service(self, svc: Service, cname: str) -> list[str]:
+        span = svc.decl.span
+        out = [
+            "",
+            "",
+            f"# {safe_comment(span.file)}:{span.line}  service {svc.name}",
+            f"class {cname}(_rt.Service):",
+            f"    name = {svc.name!r}",
+            f"    description = {(svc.description or '')!r}",
+            f"    source = {f'{span.file}:{span.line}'!r}",
+        ]
+        modifies = {}
+        for tool in svc.tools.values():
+            entries = []
+            for st in tool.decl.body:
+                if isinstance(st, A.Modifies) and isinstance(svc.state[st.table].type, T.TableT):
+                    rec = svc.state[st.table].type.record
+                    entries.append((f"{svc.name}.{st.table}", st.fields or tuple(f for f in rec.fields if f != rec.key), tstr(rec.fields[rec.key])))
+            if entries:
+                modifies[tool.name] = tuple(entries)
+        if modifies:
+            out.append(f"    modifies = {py_literal(modifies)}")
+        for tool in svc.tools.values():
+            out.append("")
+            out.extend("    " + line if line else "" for line in self._tool(svc, tool))
+        return out
+
+    def _tool(self, svc: Service, tool: Tool) -> list[str]:
+        ctx = _Tool(self, svc, tool)
+        decl = tool.decl
+        defaults = {p.name: const_value(p.default, dict(tool.params)[p.name]) for p in decl.params if p.default is not None}
+        spec = [
+            f"name={tool.name!r}",
+            f"description={(decl.description or '')!r}",
+            f"say={decl.say!r}",
+            f"params={py_literal(tuple((n, tstr(t)) for n, t in tool.params))}",
+            f"defaults={py_literal(defaults)}",
+            f"result={tstr(tool.result)!r}",
+            f"simulated={decl.simulated!r}",
+            f"consumes={py_literal(tuple(a.name for a in tool.consumes))}",
+            f"produces={py_literal(tuple(a.name for a in tool.produces))}",
+            f"source={f'{decl.span.file}:{decl.span.line}'!r}",
+        ]
+        out = [f"# {safe_comment(decl.span.file)}:{decl.span.line}  tool {tool.name}"]
+        out.append("@_rt.tool(" + ", ".join(spec) + ")")
+        params = "".join(f", {local(n)}" for n, _ in tool.params)
+        out.append(f"def {method_name(tool.name)}(self, tx{params}):")
+        body: list[str] = []
+        for stmt in decl.body:
+            if not isinstance(stmt, A.Ensures):
+                body.extend(self._stmt(stmt, ctx))
+        if decl.simulated:
+            # The simulator answers; its answer must keep the tool's `ensures` contract.
+            body.append(f"v_result = self.simulate(tx, {tool.name!r}, {{{', '.join(f'{n!r}: {local(n)}' for n, _ in tool.params)}}})")
+            ctx.locals["result"] = tool.result
+            for stmt in decl.body:
+                if isinstance(stmt, A.Ensures):
+                    body.append(f"if not ({self.ex(stmt.cond, ctx)}):  # line {stmt.span.line}")
+                    body.append(f"    raise _ToolError('invalid', {f'the simulator broke the contract of {tool.name} (line {stmt.span.line})'!r})")
+            body.append("return v_result")
+        if not body:
+            body.append("return None")
+        out.extend("    " + line for line in body)
+        return out
+
+    # ─────────────────────────── statements ───────────────────────────
+
+    def _stmt(self, s: A.Stmt, ctx: _Tool) -> list[str]:
+        where = f"# line {s.span.line}"
+        if isinstance(s, A.Require):
+            msg = self.message(s.message, ctx)
+            return [f"if not ({self.ex(s.cond, ctx)}):  {where}", f"    raise _ToolError({s.kind!r}, {msg})"]
+        if isinstance(s, A.Let):
+            ctx.locals[s.name] = self.model.type_of(s.value)
+            return [f"{local(s.name)} = {self.ex(s.value, ctx)}  {where}"]
+        if isinstance(s, A.Insert):
+            return self._insert(s, ctx, where)
+        if isinstance(s, A.Update):
+            return self._update(s, ctx, where)
+        if isinstance(s, A.Delete):
+            table = f"{ctx.svc.name}.{s.target.table}"
+            rec = self._record_of(ctx.svc, s.target.table)
+            if isinstance(s.target, A.KeyTarget):
+                k = ctx.fresh("k")
+                return [
+                    f"{k} = {self.ex(s.target.key, ctx)}  {where}",
+                    f"_rt.lookup(tx, {table!r}, {k}, {rec.name!r})",
+                    f"tx.remove({table!r}, {k})",
+                ]
+            var = local(s.target.var)
+            ctx.locals[s.target.var] = rec
+            keys = ctx.fresh("keys")
+            return [
+                f"{keys} = [{var}[{rec.key!r}] for {var} in tx.rows({table!r}) if {self.ex(s.target.where, ctx)}]  {where}",
+                f"for _k in {keys}:",
+                f"    tx.remove({table!r}, _k)",
+            ]
+        if isinstance(s, A.Set):
+            return [f"tx.set_scalar({f'{ctx.svc.name}.{s.name}'!r}, {self.ex(s.value, ctx)})  {where}"]
+        if isinstance(s, A.Return):
+            return [f"return {self.ex(s.value, ctx)}  {where}"]
+        if isinstance(s, (A.Modifies, A.Ensures)):
+            return []  # contracts of simulated tools: enforced by the simulator
+        raise CodegenError(f"unknown statement {type(s).__name__}")
+
+    def _record_of(self, svc: Service, table: str) -> T.RecordT:
+        t = svc.state[table].type
+        assert isinstance(t, T.TableT)
+        return t.record
+
+    def _insert(self, s: A.Insert, ctx: _Tool, where: str) -> list[str]:
+        table = f"{ctx.svc.name}.{s.table}"
+        rec = self._record_of(ctx.svc, s.table)
+        given = {fi.name: fi.value for fi in s.fields}
+        row = ctx.fresh("row")
+        out = []
+        items = []
+        for f, ft in rec.fields.items():
+            if f in given:
+                items.append(f"{f!r}: {self.ex(given[f], ctx)}")
+            elif f in rec.defaults:
+                items.append(f"{f!r}: {self.const(const_value(rec.defaults[f], ft), rec.defaults[f].kind if rec.defaults[f].kind in ('date', 'time', 'datetime', 'decimal') else '')}")
+            elif isinstance(T.base_of(ft), T.ListT):
+                items.append(f"{f!r}: ()")
+        out.append(f"{row} = {{{', '.join(items)}}}  {where}")
+        if rec.key not in given:
+            out.append(f"{row}[{rec.key!r}] = _rt.next_id(tx, {table!r}, {rec.name.lower()!r})")
+        else:
+            out.append(f"if tx.has({table!r}, {row}[{rec.key!r}]):")
+            out.append(f"    raise _ToolError('conflict', {f'{rec.name} '!r} + str({row}[{rec.key!r}]) + ' already exists')")
+        out.append(f"tx.put({table!r}, {row}[{rec.key!r}], {row})")
+        if s.bind:
+            ctx.locals[s.bind] = rec
+            out.append(f"{local(s.bind)} = {row}")
+        return out
+
+    def _update(self, s: A.Update, ctx: _Tool, where: str) -> list[str]:
+        table = f"{ctx.svc.name}.{s.target.table}"
+        rec = self._record_of(ctx.svc, s.target.table)
+        if isinstance(s.target, A.KeyTarget):
+            k, old = ctx.fresh("k"), ctx.fresh("old")
+            fields = ", ".join(f"{fi.name!r}: {self.ex(fi.value, ctx)}" for fi in s.fields)
+            return [
+                f"{k} = {self.ex(s.target.key, ctx)}  {where}",
+                f"{old} = _rt.lookup(tx, {table!r}, {k}, {rec.name!r})",
+                f"tx.put({table!r}, {k}, {{**{old}, {fields}}})",
+            ]
+        var = local(s.target.var)
+        ctx.locals[s.target.var] = rec
+        fields = ", ".join(f"{fi.name!r}: {self.ex(fi.value, ctx)}" for fi in s.fields)
+        news = ctx.fresh("new")
+        # every new row is computed from the old state before any is stored
+        return [
+            f"{news} = [{{**{var}, {fields}}} for {var} in tx.rows({table!r}) if {self.ex(s.target.where, ctx)}]  {where}",
+            f"for _r in {news}:",
+            f"    tx.put({table!r}, _r[{rec.key!r}], _r)",
+        ]
+
+    def message(self, template: str, ctx: _Tool) -> str:
+        parts = []
+        for piece in _template_pieces(template):
+            if isinstance(piece, str):
+                if piece:
+                    parts.append(repr(piece))
+                continue
+            path = piece[0]
+            t = ctx.locals.get(path[0])
+            expr = local(path[0])
+            for f in path[1:]:
+                rec = T.base_of(t)
+                t = rec.fields[f] if isinstance(rec, T.RecordT) else T.UNKNOWN
+                expr += f"[{f!r}]"
+            parts.append(f"_rt.text({expr}, {tstr(t)!r}, TYPES)")
+        return " + ".join(parts) if parts else "''"
+
+    # ─────────────────────────── expressions ───────────────────────────
+
+    def ex(self, e: A.Expr, ctx: _Tool) -> str:
+        return getattr(self, "ex_" + type(e).__name__)(e, ctx)
+
+    def ex_Literal(self, e: A.Literal, ctx: _Tool) -> str:
+        t = self.model.type_of(e) or T.UNKNOWN
+        if e.kind in ("date", "time", "datetime", "decimal"):
+            return self.const(const_value(e, t), f"{e.value}")
+        return py_literal(const_value(e, t))
+
+    def _table_ref(self, e: A.Expr, ctx: _Tool) -> str | None:
+        """'service.table' when `e` names a state table, else None."""
+        if isinstance(e, A.Var) and e.name not in ctx.locals and e.name in ctx.svc.state:
+            return f"{ctx.svc.name}.{e.name}"
+        if isinstance(e, A.Field) and isinstance(self.model.type_of(e.obj), T.ServiceRef):
+            return f"{self.model.type_of(e.obj).name}.{e.name}"
+        return None
+
+    def ex_Var(self, e: A.Var, ctx: _Tool) -> str:
+        if e.name in ctx.locals:
+            return local(e.name)
+        table = self._table_ref(e, ctx)
+        if table is not None:
+            var = ctx.svc.state[e.name]
+            if isinstance(var.type, T.TableT):
+                return f"tx.table({table!r})"
+            return f"tx.scalar({table!r})"
+        t = self.model.type_of(e)
+        if isinstance(t, T.EnumT):
+            return repr(e.name)
+        raise CodegenError(f"cannot compile name {e.name} at {e.span}")
+
+    def ex_Field(self, e: A.Field, ctx: _Tool) -> str:
+        ot = self.model.type_of(e.obj)
+        if isinstance(ot, T.ServiceRef):
+            svc = self.model.services[ot.name]
+            kind = "table" if isinstance(svc.state[e.name].type, T.TableT) else "scalar"
+            return f"tx.{kind}({f'{ot.name}.{e.name}'!r})"
+        if isinstance(ot, T.EnumRef):
+            return repr(e.name)
+        return f"{self.ex(e.obj, ctx)}[{e.name!r}]"
+
+    def ex_Index(self, e: A.Index, ctx: _Tool) -> str:
+        ot = self.model.type_of(e.obj)
+        if isinstance(ot, T.TableT):
+            table = self._table_ref(e.obj, ctx)
+            return f"_rt.lookup(tx, {table!r}, {self.ex(e.key, ctx)}, {ot.record.name!r})"
+        return f"_rt.list_at({self.ex(e.obj, ctx)}, {self.ex(e.key, ctx)})"
+
+    def ex_ListLit(self, e: A.ListLit, ctx: _Tool) -> str:
+        return "(" + "".join(self.ex(i, ctx) + ", " for i in e.items) + ")"
+
+    def ex_Unary(self, e: A.Unary, ctx: _Tool) -> str:
+        if e.op == "not":
+            return f"(not {self.ex(e.operand, ctx)})"
+        return f"(-{self.ex(e.operand, ctx)})"
+
+    def ex_Cond(self, e: A.Cond, ctx: _Tool) -> str:
+        return f"({self.ex(e.then, ctx)} if {self.ex(e.test, ctx)} else {self.ex(e.else_, ctx)})"
+
+    def ex_Binary(self, e: A.Binary, ctx: _Tool) -> str:
+        op = e.op
+        a, b = self.ex(e.left, ctx), self.ex(e.right, ctx)
+        if op in ("and", "or"):
+            return f"({a} {op} {b})"
+        if op == "implies":
+            return f"((not {a}) or {b})"
+        if op in ("in", "not in"):
+            rt = self.model.type_of(e.right)
+            neg = "not " if op == "not in" else ""
+            return f"({a} {neg}in {b})"
+        if op == "contains":
+            return f"({b} in {a})"
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            return f"({a} {op} {b})"
+        lt, rt = T.prim_name(self.model.type_of(e.left)), T.prim_name(self.model.type_of(e.right))
+        if op == "/":
+            return f"_rt.div({a}, {b}, {lt == rt == 'int'})"
+        if op == "%":
+            return f"_rt.mod({a}, {b})"
+        if op in ("+", "-") and lt == "date" and rt == "duration":
+            return f"_v.add_days({a}, {'-' if op == '-' else ''}{b})"
+        if op == "+" and lt == "duration" and rt == "date":
+            return f"_v.add_days({b}, {a})"
+        if op in ("+", "-") and lt == "time" and rt == "duration":
+            return f"_v.time_add({a}, {'-' if op == '-' else ''}{b})"
+        if op == "+" and lt == "duration" and rt == "time":
+            return f"_v.time_add({b}, {a})"
+        if op == "-" and lt == rt == "date":
+            return f"(({a} - {b}) * {V.MINUTES_PER_DAY})"
+        return f"({a} {op} {b})"
+
+    def _domain(self, e: A.Expr, ctx: _Tool) -> tuple[str, str | None]:
+        """Python iterable for a quantifier/aggregate domain, and the key field if it is a table."""
+        t = self.model.type_of(e)
+        if isinstance(t, T.TableT):
+            return f"{self.ex(e, ctx)}.values()", t.record.key
+        return self.ex(e, ctx), None
+
+    def _bind(self, var: str, elem: T.Type, ctx: _Tool):
+        saved = ctx.locals.get(var)
+        ctx.locals[var] = elem
+        return saved
+
+    def _elem(self, e: A.Expr) -> T.Type:
+        t = self.model.type_of(e)
+        if isinstance(t, T.TableT):
+            return t.record
+        b = T.base_of(t)
+        return b.elem if isinstance(b, T.ListT) else T.UNKNOWN
+
+    def _scoped(self, var: str, domain: A.Expr, ctx: _Tool, fn):
+        had = var in ctx.locals
+        saved = ctx.locals.get(var)
+        ctx.locals[var] = self._elem(domain)
+        try:
+            return fn()
+        finally:
+            if had:
+                ctx.locals[var] = saved
+            else:
+                del ctx.locals[var]
+
+    def ex_Quant(self, e: A.Quant, ctx: _Tool) -> str:
+        dom, _ = self._domain(e.domain, ctx)
+        v = local(e.var)
+
+        def build():
+            cond = f" if {self.ex(e.where, ctx)}" if e.where is not None else ""
+            if e.kind == "exists":
+                return f"any(True for {v} in {dom}{cond})"
+            return f"all({self.ex(e.body, ctx)} for {v} in {dom}{cond})"
+
+        return self._scoped(e.var, e.domain, ctx, build)
+
+    def ex_Select(self, e: A.Select, ctx: _Tool) -> str:
+        dom, key = self._domain(e.domain, ctx)
+        v = local(e.var)
+        elem = self._elem(e.domain)
+
+        def build():
+            cond = f" if {self.ex(e.where, ctx)}" if e.where is not None else ""
+            rows = f"[{v} for {v} in {dom}{cond}]"
+            keyfn = f"(lambda {v}: {v}[{key!r}])" if key else f"(lambda {v}: {v})"
+            by = f"(lambda {v}: {self.ex(e.by, ctx)})" if e.by is not None else "None"
+            if e.kind == "count":
+                return f"sum(1 for {v} in {dom}{cond})"
+            if e.kind == "filter":
+                return f"_rt.ordered({rows}, {by}, {keyfn})"
+            what = elem.name if isinstance(elem, T.RecordT) else "value"
+            return f"_rt.pick_extreme({rows}, {by}, {keyfn}, {e.kind == 'latest'}, {('matching ' + what)!r})"
+
+        return self._scoped(e.var, e.domain, ctx, build)
+
+    def ex_Project(self, e: A.Project, ctx: _Tool) -> str:
+        dom, _ = self._domain(e.domain, ctx)
+        v = local(e.var)
+
+        def build():
+            cond = f" if {self.ex(e.where, ctx)}" if e.where is not None else ""
+            item = self.ex(e.expr, ctx)
+            if e.kind == "sum":
+                zero = "0" if T.prim_name(self.model.type_of(e)) == "int" else "_F(0)"
+                return f"sum(({item} for {v} in {dom}{cond}), {zero})"
+            if e.kind == "map":
+                return f"tuple({item} for {v} in {dom}{cond})"
+            return f"_rt.extreme([{item} for {v} in {dom}{cond}], {e.kind == 'max'}, 'matching value')"
+
+        return self._scoped(e.var, e.domain, ctx, build)
+
+    def ex_Call(self, e: A.Call, ctx: _Tool) -> str:
+        t = self.model.type_of(e)
+        if isinstance(t, T.RecordT) and e.func == t.name:
+            given = {a.name: self.ex(a.value, ctx) for a in e.args}
+            items = []
+            for f, ft in t.fields.items():
+                if f in given:
+                    items.append(f"{f!r}: {given[f]}")
+                elif f in t.defaults:
+                    items.append(f"{f!r}: {py_literal(const_value(t.defaults[f], ft))}")
+                else:
+                    items.append(f"{f!r}: ()")
+            return "{" + ", ".join(items) + "}"
+        args = [self.ex(a.value, ctx) for a in e.args]
+        f = e.func
+        if f in ("lower", "upper", "trim"):
+            return f"_v.{f}({args[0]})"
+        if f == "len":
+            return f"len({args[0]})"
+        if f == "starts_with":
+            return f"{args[0]}.startswith({args[1]})"
+        if f == "ends_with":
+            return f"{args[0]}.endswith({args[1]})"
+        if f == "abs":
+            return f"abs({args[0]})"
+        if f in ("days", "weeks", "hours", "minutes"):
+            factor = {"days": 1440, "weeks": 10080, "hours": 60, "minutes": 1}[f]
+            return f"({args[0]} * {factor})" if factor != 1 else args[0]
+        if f == "date":
+            return f"({args[0]} // {V.MINUTES_PER_DAY})"
+        if f == "days_between":
+            return f"({args[1]} - {args[0]})"
+        if f in ("year", "month", "day"):
+            return f"_v.civil_from_days({args[0]})[{('year', 'month', 'day').index(f)}]"
+        if f == "str":
+            return f"_rt.text({args[0]}, {tstr(self.model.type_of(e.args[0].value))!r}, TYPES)"
+        if f == "format":
+            template = e.args[0].value
+            if not (isinstance(template, A.Literal) and template.kind == "string"):
+                raise CodegenError("format templates are string literals")
+            pieces = [p for p in _template_pieces(str(template.value)) if isinstance(p, str)]
+            parts = [repr(pieces[0])]
+            for i, a in enumerate(e.args[1:]):
+                parts.append(f"_rt.text({args[i + 1]}, {tstr(self.model.type_of(a.value))!r}, TYPES)")
+                parts.append(repr(pieces[i + 1]))
+            return "(" + " + ".join(parts) + ")"
+        raise CodegenError(f"unknown function {f}")
+
+
+# ─────────────────────────── helpers ───────────────────────────
+
+
+def _template_pieces(template: str) -> list:
+    """Split a template into literal strings and placeholder paths: "a {x.y} b" → ["a ", (("x","y"),), " b"].
+
+    The result always alternates str, placeholder, str, ... and starts and ends with a str.
+    """
+    out: list = []
+    buf: list[str] = []
+    i = 0
+    while i < len(template):
+        c = template[i]
+        if template.startswith("{{", i) or template.startswith("}}", i):
+            buf.append(c)
+            i += 2
+            continue
+        if c == "{":
+            j = template.index("}", i)
+            out.append("".join(buf))
+            buf = []
+            inner = template[i + 1 : j].strip()
+            out.append((tuple(inner.split(".")) if inner else (),))
+            i = j + 1
+            continue
+        buf.append(c)
+        i += 1
+    out.append("".join(buf))
+    return out
+
+
+def _gens(g: A.SeedGen):
+    yield g
+    if isinstance(g, A.GenFormat):
+        for a in g.args:
+            yield from _gens(a)
+
+
+def _ref_path(path: tuple[str, ...], sname: str) -> tuple[str, ...]:
+    return path if len(path) == 2 else (sname, path[0])
+
+
+def _natural_type(g: A.SeedGen, model: Model) -> T.Type:
+    if isinstance(g, A.GenRange):
+        return {"int": T.INT, "decimal": T.DECIMAL, "date": T.DATE, "time": T.TIME, "datetime": T.DATETIME}.get(g.lo.kind, T.TEXT)
+    if isinstance(g, A.GenConst):
+        return {"int": T.INT, "decimal": T.DECIMAL, "date": T.DATE, "time": T.TIME, "datetime": T.DATETIME, "bool": T.BOOL}.get(g.value.kind, T.TEXT)
+    if isinstance(g, A.GenPickPool):
+        vals = model.pools[g.pool].values
+        return _natural_type(A.GenConst(vals[0], span=g.span), model) if vals else T.TEXT
+    if isinstance(g, A.GenPickList):
+        return _natural_type(A.GenConst(g.values[0], span=g.span), model) if g.values else T.TEXT
+    if isinstance(g, A.GenRef):
+        return T.ID
+    return T.TEXT
+
+
+def generate_python(model: Model, source: str = "<memory>") -> str:
+    return PythonGenerator(model, source).generate()
+
+
+def load_world(model: Model, source: str = "<memory>"):
+    """Compile in memory and return the `CompiledWorld` (what the sampler uses)."""
+    code = generate_python(model, source)
+    module = pytypes.ModuleType(f"compoworld_generated_{abs(hash(source))}")
+    module.__file__ = f"<worldc:{source}>"
+    exec(compile(code, module.__file__, "exec"), module.__dict__)  # noqa: S102 - our own generated code
+    return module.WORLD

@@ -1,0 +1,377 @@
+"""Tool calls on compiled services: argument validation, typed errors, atomic effects, JSON results.
+Generated code subclasses `Service` and uses the helpers here; nothing here knows a particular world."""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+from typing import Any, Callable
+
+import attrs
+
+from . import values as V
+from .state import State, Tx
+
+ERROR_CODES = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class ToolError(Exception):
+    """A typed failure of a tool call; the call changes no state."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+    @property
+    def code(self) -> int:
+        return ERROR_CODES[self.kind]
+
+
+# ─────────────────────────── type descriptors ───────────────────────────
+# Generated code describes types as small strings: "text", "int", "money", "date", ...,
+# "alias:MatterId:id", "enum:TaskState", "list:<type>", "record:<service>.<Record>".
+
+
+@attrs.frozen
+class Types:
+    """The world's enums and records, so values can be converted to and from JSON."""
+
+    enums: dict[str, tuple[str, ...]]
+    records: dict[str, dict[str, str]]  # "service.Record" → field → type
+    keys: dict[str, str | None]  # "service.Record" → key field
+
+    def base(self, t: str) -> str:
+        while t.startswith("alias:"):
+            t = t.split(":", 2)[2]
+        return t
+
+    def schema(self, t: str) -> dict:
+        """JSON Schema for a value of type `t`."""
+        b = self.base(t)
+        if b in ("text", "id"):
+            return {"type": "string"}
+        if b == "email":
+            return {"type": "string", "format": "email"}
+        if b in ("int", "duration"):
+            return {"type": "integer"}
+        if b in ("decimal", "money"):
+            return {"type": "number"}
+        if b == "bool":
+            return {"type": "boolean"}
+        if b == "date":
+            return {"type": "string", "format": "date"}
+        if b == "time":
+            return {"type": "string", "pattern": r"^\d{2}:\d{2}$"}
+        if b == "datetime":
+            return {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$"}
+        if b.startswith("enum:"):
+            return {"type": "string", "enum": list(self.enums[b[5:]])}
+        if b.startswith("list:"):
+            return {"type": "array", "items": self.schema(b[5:])}
+        if b.startswith("record:"):
+            fields = self.records[b[7:]]
+            return {
+                "type": "object",
+                "properties": {f: self.schema(ft) for f, ft in fields.items()},
+                "required": list(fields),
+                "additionalProperties": False,
+            }
+        raise KeyError(t)
+
+    def from_json(self, t: str, value: Any, where: str) -> Any:
+        """Convert and validate one JSON value; raises ToolError(invalid) naming `where`."""
+        b = self.base(t)
+
+        def bad(expected: str) -> ToolError:
+            shown = repr(value)
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+            return ToolError("invalid", f"`{where}` must be {expected}, got {shown}")
+
+        if b in ("text", "id", "email"):
+            if not isinstance(value, str):
+                raise bad("a string")
+            if b == "email" and not _EMAIL.match(value):
+                raise bad("an email address")
+            return value
+        if b in ("int", "duration"):
+            if isinstance(value, bool) or not isinstance(value, int):
+                if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+                    return int(value)
+                raise bad("an integer")
+            return value
+        if b in ("decimal", "money"):
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                raise bad("a number")
+            try:
+                f = Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
+            except (ValueError, ZeroDivisionError):
+                raise bad("a number") from None
+            return f
+        if b == "bool":
+            if not isinstance(value, bool):
+                raise bad("true or false")
+            return value
+        if b == "date":
+            if not isinstance(value, str) or not _DATE.match(value):
+                raise bad("a date (YYYY-MM-DD)")
+            try:
+                return V.date_from_iso(value)
+            except ValueError:
+                raise bad("a real date") from None
+        if b == "time":
+            try:
+                return V.time_from_iso(value) if isinstance(value, str) else _raise(bad("a time (HH:MM)"))
+            except ValueError:
+                raise bad("a time (HH:MM)") from None
+        if b == "datetime":
+            try:
+                return V.datetime_from_iso(value) if isinstance(value, str) else _raise(bad("a datetime"))
+            except ValueError:
+                raise bad("a datetime (YYYY-MM-DDTHH:MM)") from None
+        if b.startswith("enum:"):
+            members = self.enums[b[5:]]
+            if value not in members:
+                raise bad("one of " + ", ".join(members))
+            return value
+        if b.startswith("list:"):
+            if not isinstance(value, list):
+                raise bad("a list")
+            return tuple(self.from_json(b[5:], v, f"{where}[{i}]") for i, v in enumerate(value))
+        if b.startswith("record:"):
+            fields = self.records[b[7:]]
+            if not isinstance(value, dict):
+                raise bad("an object")
+            extra = set(value) - set(fields)
+            if extra:
+                raise ToolError("invalid", f"`{where}` has unknown field `{sorted(extra)[0]}`")
+            missing = [f for f in fields if f not in value]
+            if missing:
+                raise ToolError("invalid", f"`{where}` lacks field `{missing[0]}`")
+            return {f: self.from_json(ft, value[f], f"{where}.{f}") for f, ft in fields.items()}
+        raise KeyError(t)
+
+    def to_json(self, t: str, value: Any) -> Any:
+        b = self.base(t)
+        if value is None:
+            return None
+        if b in ("decimal", "money"):
+            return V.decimal_to_json(value)
+        if b == "date":
+            return V.date_to_iso(value)
+        if b == "time":
+            return V.time_to_iso(value)
+        if b == "datetime":
+            return V.datetime_to_iso(value)
+        if b.startswith("list:"):
+            return [self.to_json(b[5:], v) for v in value]
+        if b.startswith("record:"):
+            fields = self.records[b[7:]]
+            return {f: self.to_json(ft, value[f]) for f, ft in fields.items()}
+        return value
+
+
+def _raise(e: Exception):
+    raise e
+
+
+# ─────────────────────────── tools and services ───────────────────────────
+
+
+@attrs.frozen
+class ToolSpec:
+    name: str
+    service: str
+    description: str
+    say: str | None
+    params: tuple[tuple[str, str], ...]  # (name, type)
+    defaults: dict[str, Any]  # param → internal default value
+    result: str | None
+    simulated: bool
+    consumes: tuple[str, ...]
+    produces: tuple[str, ...]
+    source: str  # "file:line"
+    method: str  # the Python method implementing it
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.service}.{self.name}"
+
+
+def tool(**spec) -> Callable:
+    """Mark a generated method as a tool and attach its spec (read by `Service.__init_subclass__`)."""
+
+    def mark(fn):
+        fn.__tool_spec__ = spec
+        return fn
+
+    return mark
+
+
+class Service:
+    """Base class of generated services. Subclasses set `name`, `description`, `state` and tools."""
+
+    name: str = ""
+    description: str = ""
+    source: str = ""
+    tools: dict[str, ToolSpec] = {}
+    # set by CompiledWorld: the world's simulator answers `simulated` tools
+    simulator: "Simulator | None" = None
+    # "tool" → tuple of (table, fields) the tool may modify, from its `modifies` lines
+    modifies: dict = {}
+
+    def simulate(self, tx: Tx, tool: str, args: dict) -> Any:
+        if self.simulator is None:
+            raise ToolError("forbidden", f"tool `{tool}` is simulated and no simulator is configured")
+        return self.simulator.run(self, tx, self.tools[tool], args)
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        tools = {}
+        for attr, fn in list(vars(cls).items()):
+            spec = getattr(fn, "__tool_spec__", None)
+            if spec is not None:
+                ts = ToolSpec(service=cls.name, method=attr, **spec)
+                tools[ts.name] = ts
+        cls.tools = tools
+
+
+# ─────────────────────────── helpers used by generated code ───────────────────────────
+
+
+def lookup(tx: Tx, table: str, key: Any, record: str) -> dict:
+    row = tx.get(table, key)
+    if row is None:
+        raise ToolError("not_found", f"no {record} {key}")
+    return row
+
+
+def list_at(items: tuple, i: int) -> Any:
+    if not 0 <= i < len(items):
+        raise ToolError("invalid", f"index {i} is outside a list of {len(items)}")
+    return items[i]
+
+
+def pick_extreme(rows: list, by: Callable, key: Callable, latest: bool, what: str) -> Any:
+    """latest/earliest: the row with the largest/smallest `by`; ties go to the larger/smaller key."""
+    if not rows:
+        raise ToolError("not_found", f"no {what}")
+    if latest:
+        return max(rows, key=lambda r: (by(r), key(r)))
+    return min(rows, key=lambda r: (by(r), key(r)))
+
+
+def extreme(values: list, largest: bool, what: str) -> Any:
+    if not values:
+        raise ToolError("not_found", f"no {what}")
+    return max(values) if largest else min(values)
+
+
+def ordered(rows: list, by: Callable | None, key: Callable) -> tuple:
+    """Filter results come in a fixed order: by `by` when given, then by key."""
+    if by is None:
+        return tuple(sorted(rows, key=key))
+    return tuple(sorted(rows, key=lambda r: (by(r), key(r))))
+
+
+def div(a, b, ints: bool):
+    try:
+        return V.int_div(a, b) if ints else V.dec_div(a, b)
+    except V.DivisionByZero:
+        raise ToolError("invalid", "division by zero") from None
+
+
+def mod(a, b):
+    try:
+        return V.int_mod(a, b)
+    except V.DivisionByZero:
+        raise ToolError("invalid", "division by zero") from None
+
+
+def text(value: Any, t: str, types: Types) -> str:
+    """How a value reads inside a message or `format`: the JSON form, without quotes."""
+    j = types.to_json(t, value)
+    if isinstance(j, bool):
+        return "true" if j else "false"
+    if isinstance(j, list):
+        return ", ".join(str(x) for x in j)
+    return str(j)
+
+
+def next_id(tx: Tx, table: str, prefix: str) -> str:
+    while True:
+        key = f"{prefix}-{tx.bump(table)}"
+        if not tx.has(table, key):
+            return key
+
+
+class Simulator:
+    """Produces results (and declared modifications) for `simulated` tools.
+
+    The default is deterministic: values derive from a hash of the tool and its arguments, so
+    replays agree. An LLM-backed simulator can subclass this and override `result`.
+    """
+
+    def __init__(self, types: Types):
+        self.types = types
+
+    def run(self, service: Service, tx: Tx, spec: ToolSpec, args: dict) -> Any:
+        import hashlib
+
+        seed = hashlib.sha256(repr((spec.qualified, sorted((k, repr(v)) for k, v in args.items()))).encode()).hexdigest()
+        for table, fields, key_type in service.modifies.get(spec.name, ()):
+            # Modify the row named by an argument of the table's key type, if any.
+            for (pname, ptype), value in zip(spec.params, args.values()):
+                if ptype == key_type and tx.has(table, value):
+                    row = dict(tx.get(table, value))
+                    rec = self.types.records[table_record(self.types, table, row)]
+                    for f in fields:
+                        row[f] = self.value(rec[f], f"{seed}/{f}", spec)
+                    tx.put(table, value, row)
+                    break
+        return self.result(spec, args, seed)
+
+    def result(self, spec: ToolSpec, args: dict, seed: str) -> Any:
+        return self.value(spec.result, seed, spec) if spec.result else None
+
+    def value(self, t: str, seed: str, spec: ToolSpec) -> Any:
+        b = self.types.base(t)
+        n = int(seed[:8], 16)
+        if b in ("text", "id"):
+            return f"{spec.name.replace('_', ' ')} ({seed[:6]})"
+        if b == "email":
+            return f"sim-{seed[:6]}@example.com"
+        if b in ("int", "duration"):
+            return n % 100
+        if b in ("decimal", "money"):
+            return Fraction(n % 100000, 100)
+        if b == "bool":
+            return n % 2 == 0
+        if b == "date":
+            return 20089 + n % 365  # a day in 2025
+        if b == "time":
+            return (n % 48) * 30
+        if b == "datetime":
+            return (20089 + n % 365) * 1440 + (n % 48) * 30
+        if b.startswith("enum:"):
+            members = self.types.enums[b[5:]]
+            return members[n % len(members)]
+        if b.startswith("list:"):
+            return (self.value(b[5:], seed[8:] + seed[:8], spec),)
+        if b.startswith("record:"):
+            fields = self.types.records[b[7:]]
+            return {f: self.value(ft, f"{seed}/{f}", spec) for f, ft in fields.items()}
+        raise KeyError(t)
+
+
+def table_record(types: Types, table: str, row: dict) -> str:
+    """The record name of a table's rows ("service.Record"), found by the row's fields."""
+    service = table.split(".", 1)[0]
+    for name, fields in types.records.items():
+        if name.startswith(service + ".") and set(fields) == set(row):
+            return name
+    raise KeyError(table)

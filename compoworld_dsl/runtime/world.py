@@ -1,0 +1,195 @@
+"""A compiled world at run time: its services, seeded initial states, and the tool-call entry point.
+Deterministic: the same seed gives the same state; a failed call leaves the state untouched."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import values as V
+from .service import Service, Simulator, ToolError, ToolSpec, Types, next_id
+from .state import State, Tx
+
+MAX_ARGUMENT_BYTES = 64 * 1024
+
+
+class CompiledWorld:
+    """What a generated module's `WORLD` object is: built from the module's data and classes."""
+
+    def __init__(self, name: str, description: str, services: list[type[Service]], types: Types, state: dict, seeds: dict, source: str):
+        self.name = name
+        self.description = description
+        self.services: dict[str, Service] = {cls.name: cls() for cls in services}
+        self.types = types
+        self.set_simulator(Simulator(types))
+        self.state_decl = state  # "svc.name" → {"kind": "table"|"scalar", "type": ..., "default": ..., "prefix": ...}
+        self.seeds = seeds  # "svc.name" → seed spec
+        self.source = source
+        self.tools: dict[str, ToolSpec] = {}
+        for svc in self.services.values():
+            for spec in svc.tools.values():
+                self.tools[spec.qualified] = spec
+
+    def set_simulator(self, simulator: Simulator) -> None:
+        for svc in self.services.values():
+            svc.simulator = simulator
+
+    # ─── state ───
+
+    def empty_state(self) -> State:
+        st = State()
+        for name, decl in self.state_decl.items():
+            if decl["kind"] == "table":
+                st.tables[name] = {}
+                st.counters[name] = 1
+            else:
+                st.scalars[name] = decl.get("default")
+        return st
+
+    def initial_state(self, seed: int | str = 0) -> State:
+        """The seeded initial state. Each table draws from its own stream, named by seed and table,
+        so adding a table to a world does not change the rows of the others."""
+        st = self.empty_state()
+        for name in self.seed_order():
+            spec = self.seeds[name]
+            rng = random.Random(f"{seed}/{name}")
+            decl = self.state_decl[name]
+            if decl["kind"] == "scalar":
+                st.scalars[name] = _generate(spec["gen"], rng, st, self.types)
+                continue
+            tx = Tx(st)
+            count = _generate(spec["count"], rng, st, self.types)
+            record, key = decl["record"], decl["key"]
+            fields = self.types.records[record]
+            defaults = decl.get("defaults", {})
+            for _ in range(count):
+                row = {}
+                for f, ft in fields.items():
+                    if f in spec["fields"]:
+                        row[f] = _generate(spec["fields"][f], rng, st, self.types)
+                    elif f in defaults:
+                        row[f] = defaults[f]
+                    elif self.types.base(ft).startswith("list:"):
+                        row[f] = ()
+                if key not in spec["fields"]:
+                    row[key] = next_id(tx, name, decl["prefix"])
+                if tx.has(name, row[key]):
+                    continue  # a drawn key that repeats: keys stay unique, so the table is smaller
+                tx.put(name, row[key], row)
+            tx.commit()
+        return st
+
+    def seed_order(self) -> list[str]:
+        """Seeded tables in an order where every `ref` target comes first (stable otherwise)."""
+        order: list[str] = []
+        done: set[str] = set()
+
+        def visit(name: str, stack: tuple = ()) -> None:
+            if name in done or name in stack:
+                return
+            for dep in self.seeds[name].get("refs", ()):
+                if dep in self.seeds:
+                    visit(dep, stack + (name,))
+            done.add(name)
+            order.append(name)
+
+        for name in self.seeds:
+            visit(name)
+        return order
+
+    # ─── calls ───
+
+    def resolve(self, tool: str) -> ToolSpec | None:
+        if tool in self.tools:
+            return self.tools[tool]
+        matches = [s for s in self.tools.values() if s.name == tool]
+        return matches[0] if len(matches) == 1 else None
+
+    def call(self, state: State, tool: str, arguments: Any) -> dict:
+        """Run one tool call. Returns the gateway envelope; changes `state` only on success."""
+        try:
+            data = self.call_raw(state, tool, arguments)
+        except ToolError as e:
+            return {"success": False, "error": {"code": e.code, "message": e.message}}
+        return {"success": True, "data": data}
+
+    def call_raw(self, state: State, tool: str, arguments: Any) -> Any:
+        spec = self.resolve(tool) if isinstance(tool, str) else None
+        if spec is None:
+            raise ToolError("not_found", f"no tool named {str(tool)[:80]!r}")
+        args = self.convert_arguments(spec, arguments)
+        tx = Tx(state)
+        method = getattr(self.services[spec.service], spec.method)
+        result = method(tx, **args)
+        tx.commit()
+        return self.types.to_json(spec.result, result) if spec.result else None
+
+    def convert_arguments(self, spec: ToolSpec, arguments: Any) -> dict:
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise ToolError("invalid", "arguments must be a JSON object")
+        names = [p for p, _ in spec.params]
+        extra = [a for a in arguments if a not in names]
+        if extra:
+            raise ToolError("invalid", f"`{spec.name}` takes no argument `{str(extra[0])[:60]}`; it takes {', '.join(names) or 'nothing'}")
+        out = {}
+        for pname, ptype in spec.params:
+            if pname in arguments:
+                out[_py(pname)] = self.types.from_json(ptype, arguments[pname], pname)
+            elif pname in spec.defaults:
+                out[_py(pname)] = spec.defaults[pname]
+            else:
+                raise ToolError("invalid", f"`{spec.name}` needs argument `{pname}`")
+        return out
+
+    def schema(self, tool: str) -> dict:
+        spec = self.resolve(tool)
+        if spec is None:
+            raise KeyError(tool)
+        props = {p: self.types.schema(t) for p, t in spec.params}
+        required = [p for p, _ in spec.params if p not in spec.defaults]
+        return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+def _py(name: str) -> str:
+    """The Python parameter name generated code uses for a `.world` name."""
+    return "v_" + name
+
+
+def _generate(gen: tuple, rng: random.Random, st: State, types: Types) -> Any:
+    kind = gen[0]
+    if kind == "const":
+        return gen[1]
+    if kind == "range":
+        _, lo, hi, t = gen
+        if t in ("decimal", "money"):
+            cents = rng.randint(int(lo * 100), int(hi * 100))
+            from fractions import Fraction
+
+            return Fraction(cents, 100)
+        return rng.randint(lo, hi)
+    if kind == "pick":
+        return rng.choice(gen[1])
+    if kind == "weighted":
+        values = [v for v, _ in gen[1]]
+        weights = [w for _, w in gen[1]]
+        return rng.choices(values, weights=weights, k=1)[0]
+    if kind == "ref":
+        keys = list(st.tables.get(gen[1], {}))
+        if not keys:
+            return f"{gen[1]}-none"
+        return rng.choice(keys)
+    if kind == "format":
+        _, pieces, gens, gtypes = gen
+        parts = [pieces[0]]
+        for i, g in enumerate(gens):
+            parts.append(_render(_generate(g, rng, st, types), gtypes[i], types))
+            parts.append(pieces[i + 1])
+        return "".join(parts)
+    raise ValueError(f"unknown generator {kind}")
+
+
+def _render(value: Any, t: str, types: Types) -> str:
+    j = types.to_json(t, value)
+    return str(j).lower() if isinstance(j, bool) else str(j)
