@@ -125,6 +125,58 @@ def cmd_fmt(args) -> int:
     return status
 
 
+def _load_checked(path: str):
+    """Check one world file; print diagnostics; return the model or None."""
+    from .check import check_paths
+
+    if not Path(path).is_file():
+        print(f"worldc: error: no such file: {path}", file=sys.stderr)
+        return None, EXIT_USAGE
+    program = check_paths([path])
+    if not program.ok:
+        _print_diagnostics(program.diagnostics, program.sources, "text")
+        return None, EXIT_FAILED
+    return program.model, EXIT_OK
+
+
+def cmd_compile(args) -> int:
+    from .codegen.package import write_package
+
+    model, status = _load_checked(args.path)
+    if model is None:
+        return status
+    name = model.world.name if model.world else Path(args.path).stem
+    out = Path(args.output) if args.output else Path("build") / name
+    write_package(model, out, source=args.path)
+    print(f"wrote {out}/ (import it with the folder above on sys.path: `from {out.name} import WORLD`)", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_graph(args) -> int:
+    from .graph import build_graph, to_dot, to_mermaid
+
+    model, status = _load_checked(args.path)
+    if model is None:
+        return status
+    g = build_graph(model)
+    if args.stats:
+        stats = g.stats()
+        if args.format == "json":
+            print(json.dumps(stats, indent=2))
+        else:
+            for k, v in stats.items():
+                shown = f"{len(v)}" + (f"  ({', '.join(v[:8])}{', …' if len(v) > 8 else ''})" if v else "") if isinstance(v, list) else v
+                print(f"{k.replace('_', ' ')}: {shown}")
+        return EXIT_OK
+    if args.format == "dot":
+        sys.stdout.write(to_dot(g))
+    elif args.format == "mermaid":
+        sys.stdout.write(to_mermaid(g))
+    else:
+        print(json.dumps(g.to_json(), indent=2))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="worldc", description="Compile .world files into practice worlds for tool-using agents.")
     p.add_argument("--version", action="version", version=f"worldc {__version__}")
@@ -140,6 +192,17 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("paths", nargs="+", metavar="PATH")
     f.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file would change")
     f.set_defaults(func=cmd_fmt)
+
+    c = sub.add_parser("compile", help="compile a world into an importable Python package")
+    c.add_argument("path", metavar="PATH", help="a .world file")
+    c.add_argument("-o", "--output", metavar="DIR", help="the package folder to write (default: build/WORLD)")
+    c.set_defaults(func=cmd_compile)
+
+    g = sub.add_parser("graph", help="print the typed dependency graph of a world")
+    g.add_argument("path", metavar="PATH", help="a .world file")
+    g.add_argument("--format", choices=("json", "dot", "mermaid"), default="json")
+    g.add_argument("--stats", action="store_true", help="counts instead of the graph: services, tools, edges, unreachable and unfed tools")
+    g.set_defaults(func=cmd_graph)
     return p
 
 
