@@ -206,7 +206,8 @@ class SourceCache:
         self._texts: dict[str, list[str]] = {}
 
     def add(self, file: str, text: str) -> None:
-        self._texts[file] = text.splitlines()
+        # Lines end at "\n" only, as the parser counts them (not at \r, \f or U+2028).
+        self._texts[file] = [line.removesuffix("\r") for line in text.split("\n")]
 
     def merge(self, other: "SourceCache") -> None:
         self._texts.update(other._texts)

@@ -380,7 +380,7 @@ class Checker:
             self.error(code, f"{what} must be `{expected}`, found `{found}`", lit.span)
             return False
         if T.prim_name(expected) == "email" and lit.kind == "string" and not _EMAIL.match(str(lit.value)):
-            self.error("E201", f"{what} must be an email address, found {lit.value!r}", lit.span)
+            self.error(code, f"{what} must be an email address, found {lit.value!r}", lit.span)
             return False
         return True
 
@@ -611,7 +611,7 @@ class Checker:
             if decl.simulated and isinstance(stmt, (A.Let, A.Insert, A.Update, A.Delete, A.Set, A.Return)):
                 self.error(
                     "E405",
-                    f"simulated tool `{decl.name}` cannot have a `{_stmt_word(stmt)}` statement",
+                    f"simulated tool `{decl.name}` cannot have {_article(_stmt_word(stmt))} `{_stmt_word(stmt)}` statement",
                     stmt.span,
                     help="a simulated tool declares a contract: `require`, `modifies` and `ensures`",
                 )
@@ -1250,6 +1250,10 @@ def _is_scalar(svc: Service, name: str) -> bool:
     return var is not None and not isinstance(var.type, TableT)
 
 
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
 def _stmt_word(stmt) -> str:
     return {
         A.Let: "let",
@@ -1268,10 +1272,13 @@ def _arith(op: str, a: Type, b: Type) -> Type | None:
     if pa is None or pb is None:
         return None
     if pa in T.NUMERIC and pb in T.NUMERIC:
+        # an Amount plus 5 (or plus another Amount) is still an Amount, on either side
+        if isinstance(a, Alias) and T.fits(a, b, literal=True):
+            return a
+        if isinstance(b, Alias) and T.fits(b, a, literal=True):
+            return b
         if pa == pb == "int":
             return T.INT
-        if isinstance(a, Alias) and T.fits(a, b, literal=True):
-            return a  # an Amount plus 5 is still an Amount
         return T.MONEY if "money" in (pa, pb) else T.DECIMAL
     if op == "+" and pa == pb == "text":
         return T.TEXT
@@ -1300,10 +1307,10 @@ def _arith_help(op: str, a: Type, b: Type) -> str | None:
 
 
 def _conversion_help(expected: Type, found: Type) -> str | None:
-    if isinstance(expected, Alias) and T.fits(T.base_of(expected), found):
-        return f"`{expected.name}` is a distinct type; pass a value that is already a `{expected.name}`"
     if isinstance(found, Alias) and isinstance(expected, Alias):
         return f"`{found.name}` and `{expected.name}` are distinct nominal types"
+    if isinstance(expected, Alias) and T.fits(T.base_of(expected), found):
+        return f"`{expected.name}` is a distinct type; pass a value that is already a `{expected.name}`"
     if T.prim_name(expected) == "text" and T.prim_name(found) is not None:
         return "convert with `str(...)`"
     return None

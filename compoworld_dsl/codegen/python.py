@@ -391,9 +391,8 @@ class PythonGenerator:
         out.append(f"{row} = {{{', '.join(items)}}}  {where}")
         if rec.key not in given:
             out.append(f"{row}[{rec.key!r}] = _rt.next_id(tx, {table!r}, {rec.name.lower()!r})")
-        else:
-            out.append(f"if tx.has({table!r}, {row}[{rec.key!r}]):")
-            out.append(f"    raise _ToolError('conflict', {f'{rec.name} '!r} + str({row}[{rec.key!r}]) + ' already exists')")
+        out.append(f"if tx.has({table!r}, {row}[{rec.key!r}]):")
+        out.append(f"    raise _ToolError('conflict', {f'{rec.name} '!r} + str({row}[{rec.key!r}]) + ' already exists')")
         out.append(f"tx.put({table!r}, {row}[{rec.key!r}], {row})")
         if s.bind:
             ctx.locals[s.bind] = rec

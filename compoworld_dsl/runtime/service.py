@@ -13,6 +13,7 @@ import attrs
 from . import values as V
 from .state import State, Tx
 
+MAX_CHAR = 0x2FFFF  # the largest character Z3's strings hold; text beyond it is refused
 ERROR_CODES = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -95,6 +96,8 @@ class Types:
         if b in ("text", "id", "email"):
             if not isinstance(value, str):
                 raise bad("a string")
+            if any(ord(c) > MAX_CHAR for c in value):
+                raise bad("text without characters above U+2FFFF")
             if b == "email" and not _EMAIL.match(value):
                 raise bad("an email address")
             return value
@@ -303,10 +306,9 @@ def text(value: Any, t: str, types: Types) -> str:
 
 
 def next_id(tx: Tx, table: str, prefix: str) -> str:
-    while True:
-        key = f"{prefix}-{tx.bump(table)}"
-        if not tx.has(table, key):
-            return key
+    """`prefix-N` from the table's counter. No search for a free number: the Z3 encoding
+    mirrors this exactly, and a taken key is a `conflict` like any other insert."""
+    return f"{prefix}-{tx.bump(table)}"
 
 
 class Simulator:

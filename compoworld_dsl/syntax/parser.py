@@ -659,7 +659,12 @@ ERROR_EXAMPLES: dict[str, list[str]] = {
     ],
     "missing `:` between a field name and its type": [
         "service s { record R { key id id } }",
+        'service s "d" { record R { key id id } }',
+        "service s { record R { id text } }",
+        'service s "d" { record R { id text } }',
+        "service s { record R { key id: id  n int } }",
         "service s { state rows table[R] }",
+        'service s "d" { state rows table[R] }',
     ],
     "a tool needs a parameter list in parentheses": [
         "service s { tool t { } }",

@@ -1,0 +1,696 @@
+"""Encode tools as Z3 transitions: pre-state and arguments → checks, post-state and result.
+Mirrors the runtime's value semantics exactly (runtime/values.py); a differential test keeps them equal."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from fractions import Fraction
+from typing import Any
+
+import attrs
+import z3
+
+from ..check import types as T
+from ..check.model import Model, Service, Tool
+from ..diagnostics import Span
+from ..runtime import values as V
+from ..runtime.state import State
+from ..syntax import ast as A
+
+
+class EncodingUnsupported(Exception):
+    """A construct the Z3 encoding does not model (named, so callers can report it)."""
+
+
+# ─────────────────────────── symbolic values ───────────────────────────
+
+
+@attrs.define
+class Slot:
+    present: z3.BoolRef
+    fields: dict[str, Any]
+
+
+@attrs.define
+class SymState:
+    tables: dict[str, list[Slot]]
+    scalars: dict[str, Any]
+    counters: dict[str, Any]
+
+    def copy(self) -> "SymState":
+        return SymState(
+            {t: [Slot(s.present, dict(s.fields)) for s in slots] for t, slots in self.tables.items()},
+            dict(self.scalars),
+            dict(self.counters),
+        )
+
+
+@attrs.define
+class SymList:
+    """A list whose membership is symbolic: (condition, value, sort key or None) per candidate."""
+
+    items: list[tuple[Any, Any, tuple | None]]
+
+
+@attrs.frozen
+class Check:
+    """One way a call can fail, in evaluation order; `fails` is true exactly when it fails here."""
+
+    label: str
+    kind: str
+    fails: Any
+    span: Span
+
+
+@attrs.define
+class Transition:
+    tool: str
+    checks: list[Check]
+    post: SymState
+    result: Any
+    overflow: Any  # true when an insert found no free slot: the bound was too small
+    fresh: list  # free variables a simulated tool introduces
+    assumptions: list = attrs.field(factory=list)  # what a simulator's answer satisfies (its `ensures`)
+
+    def contract(self):
+        """A simulated tool's answer keeps its `ensures` whenever the call succeeds."""
+        return z3.Implies(self.ok, z3.And(self.assumptions)) if self.assumptions else z3.BoolVal(True)
+
+    @property
+    def ok(self):
+        return z3.And([z3.Not(c.fails) for c in self.checks]) if self.checks else z3.BoolVal(True)
+
+    def error_kind(self):
+        """A string term: "" when the call succeeds, else the kind of the first failing check."""
+        term = z3.StringVal("")
+        for c in reversed(self.checks):
+            term = z3.If(c.fails, z3.StringVal(c.kind), term)
+        return term
+
+
+MAX_CHAR = 0x2FFFF  # Z3's unicode strings stop here; the runtime refuses text beyond it too
+_PLAIN = re.compile(r"[ -\[\]-~]*\Z")  # printable ASCII without a backslash: nothing to escape
+
+
+def zstr(value: str) -> z3.SeqRef:
+    """A Z3 string constant holding exactly `value` (escapes everything Z3 would interpret)."""
+    if _PLAIN.match(value):
+        return z3.StringVal(value)
+    if any(ord(c) > MAX_CHAR for c in value):
+        raise EncodingUnsupported("a character above U+2FFFF")
+    return z3.StringVal("".join(c if 32 <= ord(c) < 127 and c != "\\" else f"\\u{{{ord(c):x}}}" for c in value))
+
+
+def pystr(v: z3.SeqRef) -> str:
+    """The exact Python string of a Z3 string value (by code points, no escape parsing)."""
+    ctx, ast = v.ctx_ref(), v.as_ast()
+    n = z3.Z3_get_string_length(ctx, ast)
+    buf = (ctypes.c_uint * n)()
+    z3.Z3_get_string_contents(ctx, ast, n, buf)
+    return "".join(map(chr, buf))
+
+
+def _bool(x) -> z3.BoolRef:
+    return x if isinstance(x, z3.BoolRef) else z3.BoolVal(bool(x))
+
+
+def merge(c, a, b):
+    """If c then a else b, for terms, records (dicts) and symbolic lists."""
+    if isinstance(a, dict):
+        return {f: merge(c, a[f], b[f]) for f in a}
+    if isinstance(a, SymList) or isinstance(b, SymList):
+        items = [(z3.And(c, ca), va, ka) for ca, va, ka in a.items] + [(z3.And(z3.Not(c), cb), vb, kb) for cb, vb, kb in b.items]
+        return SymList(items)
+    return z3.If(c, a, b)
+
+
+def lex_less(a: tuple, b: tuple):
+    """(a1, a2, ...) < (b1, b2, ...) lexicographically, as a Z3 boolean."""
+    if not a:
+        return z3.BoolVal(False)
+    return z3.Or(a[0] < b[0], z3.And(a[0] == b[0], lex_less(a[1:], b[1:])))
+
+
+_STRING_FUNCS = {"lower": V.lower, "upper": V.upper, "trim": V.trim}
+
+
+def string_func(name: str, s):
+    """lower/upper/trim. On a ground string Z3 gets the exact value (computed by the runtime's own
+    function); on a symbolic one, an uninterpreted function. That over-approximates: an `unsat`
+    stays sound, and a `sat` witness is replayed on the Python services before it is trusted.
+    (Z3's seq.map does not reduce on ground strings, and str.replace_all crashes this binding.)"""
+    g = z3.simplify(s)
+    if z3.is_string_value(g):
+        return zstr(_STRING_FUNCS[name](pystr(g)))
+    return z3.Function(f"{name}_ascii", z3.StringSort(), z3.StringSort())(s)
+
+
+def _pad2(n):
+    return z3.If(n < 10, z3.Concat(z3.StringVal("0"), z3.IntToStr(n)), z3.IntToStr(n))
+
+
+def civil_from_days(z):
+    """(year, month, day) of a day number, with the same integer steps in Z3 as the calendar."""
+    z = z + 719468
+    era = z / 146097  # SMT div floors for positive divisors, like Python's //
+    doe = z - era * 146097
+    yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    mp = (5 * doy + 2) / 153
+    d = doy - (153 * mp + 2) / 5 + 1
+    m = z3.If(mp < 10, mp + 3, mp - 9)
+    return z3.If(m <= 2, y + 1, y), m, d
+
+
+# ─────────────────────────── the encoder ───────────────────────────
+
+
+class WorldEncoding:
+    """Sorts, state conversion and tool encoding for one checked world."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        world = model.world
+        self.service_names = list(world.services) if world else list(model.services)
+        self.tables: dict[str, T.RecordT] = {}
+        self.scalars: dict[str, T.Type] = {}
+        for s in self.service_names:
+            for var in model.services[s].state.values():
+                if isinstance(var.type, T.TableT):
+                    self.tables[f"{s}.{var.name}"] = var.type.record
+                else:
+                    self.scalars[f"{s}.{var.name}"] = var.type
+
+    # sorts and values
+
+    def sort(self, t: T.Type):
+        p = T.prim_name(t)
+        if p in ("text", "id", "email"):
+            return z3.StringSort()
+        if p in ("int", "date", "time", "datetime", "duration"):
+            return z3.IntSort()
+        if p in ("decimal", "money"):
+            return z3.RealSort()
+        if p == "bool":
+            return z3.BoolSort()
+        if isinstance(T.base_of(t), T.EnumT):
+            return z3.StringSort()
+        raise EncodingUnsupported(f"no Z3 sort for `{t}`")
+
+    def value(self, t: T.Type, v: Any):
+        """A Z3 constant for an internal runtime value."""
+        b = T.base_of(t)
+        if isinstance(b, T.ListT):
+            return SymList([(z3.BoolVal(True), self.value(b.elem, x), None) for x in v])
+        if isinstance(b, T.RecordT):
+            return {f: self.value(ft, v[f]) for f, ft in b.fields.items()}
+        p = T.prim_name(t)
+        if p in ("decimal", "money"):
+            f = Fraction(v)
+            return z3.RealVal(f"{f.numerator}/{f.denominator}")
+        if p == "bool":
+            return z3.BoolVal(bool(v))
+        if p in ("int", "date", "time", "datetime", "duration"):
+            return z3.IntVal(int(v))
+        return zstr(str(v))
+
+    def var(self, t: T.Type, name: str):
+        b = T.base_of(t)
+        if isinstance(b, T.RecordT):
+            return {f: self.var(ft, f"{name}.{f}") for f, ft in b.fields.items()}
+        return z3.Const(name, self.sort(t))
+
+    def domain(self, t: T.Type, term) -> z3.BoolRef:
+        """What a well-formed value of type `t` satisfies (enum members, clock ranges)."""
+        b = T.base_of(t)
+        if isinstance(b, T.RecordT):
+            return z3.And([self.domain(ft, term[f]) for f, ft in b.fields.items()])
+        if isinstance(b, T.EnumT):
+            return z3.Or([term == z3.StringVal(m) for m in b.members])
+        if T.prim_name(t) == "time":
+            return z3.And(term >= 0, term < V.MINUTES_PER_DAY)
+        return z3.BoolVal(True)
+
+    def state_from(self, st: State, spare: int = 2) -> SymState:
+        """The Z3 image of a concrete state, with `spare` empty slots per table for inserts."""
+        tables = {}
+        for name, rec in self.tables.items():
+            slots = [Slot(z3.BoolVal(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}) for row in st.tables.get(name, {}).values()]
+            for _ in range(spare):
+                slots.append(Slot(z3.BoolVal(False), {f: self._blank(ft) for f, ft in rec.fields.items()}))
+            tables[name] = slots
+        scalars = {n: self.value(t, st.scalars[n]) for n, t in self.scalars.items()}
+        counters = {n: z3.IntVal(st.counters.get(n, 1)) for n in self.tables}
+        return SymState(tables, scalars, counters)
+
+    def _blank(self, t: T.Type):
+        s = self.sort(t)
+        if s == z3.StringSort():
+            return z3.StringVal("")
+        if s == z3.BoolSort():
+            return z3.BoolVal(False)
+        if s == z3.RealSort():
+            return z3.RealVal(0)
+        return z3.IntVal(0)
+
+    def concrete_state(self, sym: SymState, model: z3.ModelRef | None = None, only: set[str] | None = None) -> State:
+        """Evaluate a symbolic state back into a runtime State (ground terms, or under a model).
+        `only` limits the work to some tables (the others come back empty)."""
+        st = State()
+        for name, rec in self.tables.items():
+            if only is not None and name not in only:
+                continue
+            rows = {}
+            for slot in sym.tables[name]:
+                if not self.concrete(T.BOOL, slot.present, model):
+                    continue
+                row = {f: self.concrete(ft, slot.fields[f], model) for f, ft in rec.fields.items()}
+                rows[row[rec.key]] = row
+            st.tables[name] = rows
+        for n, t in self.scalars.items():
+            st.scalars[n] = self.concrete(t, sym.scalars[n], model)
+        for n in self.tables:
+            st.counters[n] = self.concrete(T.INT, sym.counters[n], model)
+        return st
+
+    def concrete(self, t: T.Type, term, model: z3.ModelRef | None = None):
+        b = T.base_of(t)
+        if isinstance(b, T.RecordT):
+            return {f: self.concrete(ft, term[f], model) for f, ft in b.fields.items()}
+        if isinstance(term, SymList):
+            kept = []
+            for cond, v, key in term.items:
+                if self.concrete(T.BOOL, cond, model):
+                    k = tuple(self.concrete(None, x, model) for x in key) if key is not None else None
+                    kept.append((k, self.concrete(b.elem if isinstance(b, T.ListT) else T.UNKNOWN, v, model)))
+            if kept and kept[0][0] is not None:
+                kept.sort(key=lambda kv: kv[0])
+            return tuple(v for _, v in kept)
+        v = model.eval(term, model_completion=True) if model is not None else z3.simplify(term)
+        if z3.is_true(v):
+            return True
+        if z3.is_false(v):
+            return False
+        if z3.is_int_value(v):
+            return v.as_long()
+        if z3.is_rational_value(v):
+            return Fraction(v.numerator_as_long(), v.denominator_as_long())
+        if z3.is_string_value(v):
+            return pystr(v)
+        raise EncodingUnsupported(f"term did not reduce to a value: {v}")
+
+    # tools
+
+    def encode(self, tool: Tool, pre: SymState, args: dict[str, Any]) -> Transition:
+        return _ToolEncoder(self, self.model.services[tool.service], tool).run(pre, args)
+
+
+class _ToolEncoder:
+    def __init__(self, enc: WorldEncoding, svc: Service, tool: Tool):
+        self.enc = enc
+        self.model = enc.model
+        self.svc = svc
+        self.tool = tool
+        self.checks: list[Check] = []
+        self.overflow = z3.BoolVal(False)
+        self.fresh: list = []
+        self.assumptions: list = []
+        self.n_require = 0
+
+    def label(self, what: str, span: Span) -> str:
+        return f"{self.tool.qualified}: {what} ({span.file}:{span.line})"
+
+    def fail(self, cond, kind: str, what: str, span: Span, guard) -> None:
+        self.checks.append(Check(self.label(what, span), kind, z3.simplify(z3.And(guard, cond)), span))
+
+    def run(self, pre: SymState, args: dict[str, Any]) -> Transition:
+        st = pre.copy()
+        env = dict(args)
+        result = None
+        decl = self.tool.decl
+        for stmt in decl.body:
+            if isinstance(stmt, A.Return):
+                result = self.ev(stmt.value, env, st, z3.BoolVal(True))
+                break
+            if isinstance(stmt, A.Ensures):
+                continue
+            st = self.stmt(stmt, env, st)
+        if decl.simulated:
+            result = self.simulated(env, st)
+        return Transition(self.tool.qualified, self.checks, st, result, self.overflow, self.fresh, self.assumptions)
+
+    def simulated(self, env: dict, st: SymState):
+        """A simulator may return anything that keeps `ensures`, and change what `modifies` names."""
+        n = len(self.fresh)
+        result = None
+        if not isinstance(self.tool.result, T.NoneT):
+            result = self.enc.var(self.tool.result, f"{self.tool.qualified}.result#{n}")
+            self.fresh.append(result)
+        for stmt in self.tool.decl.body:
+            if isinstance(stmt, A.Modifies) and f"{self.svc.name}.{stmt.table}" in st.tables:
+                rec = self.enc.tables[f"{self.svc.name}.{stmt.table}"]
+                fields = stmt.fields or tuple(f for f in rec.fields if f != rec.key)
+                for i, slot in enumerate(st.tables[f"{self.svc.name}.{stmt.table}"]):
+                    for f in fields:
+                        v = self.enc.var(rec.fields[f], f"{self.tool.qualified}.{stmt.table}[{i}].{f}#{n}")
+                        self.fresh.append(v)
+                        slot.fields[f] = v
+        env = dict(env)
+        env["result"] = result
+        for stmt in self.tool.decl.body:
+            if isinstance(stmt, A.Ensures):
+                self.assumptions.append(self.ev(stmt.cond, env, st, z3.BoolVal(True)))
+        return result
+
+    # statements
+
+    def stmt(self, s: A.Stmt, env: dict, st: SymState) -> SymState:
+        true = z3.BoolVal(True)
+        if isinstance(s, A.Require):
+            self.n_require += 1
+            cond = self.ev(s.cond, env, st, true)
+            self.fail(z3.Not(cond), s.kind, f"precondition {self.n_require}", s.span, true)
+            return st
+        if isinstance(s, A.Let):
+            env[s.name] = self.ev(s.value, env, st, true)
+            return st
+        if isinstance(s, A.Set):
+            st.scalars[f"{self.svc.name}.{s.name}"] = self.ev(s.value, env, st, true)
+            return st
+        if isinstance(s, A.Modifies):
+            return st
+        table = f"{self.svc.name}.{s.table if isinstance(s, A.Insert) else s.target.table}"
+        rec = self.enc.tables[table]
+        slots = st.tables[table]
+        if isinstance(s, A.Insert):
+            given = {fi.name: self.ev(fi.value, env, st, true) for fi in s.fields}
+            row = {}
+            for f, ft in rec.fields.items():
+                if f in given:
+                    row[f] = given[f]
+                elif f in rec.defaults:
+                    from ..codegen.python import const_value
+
+                    row[f] = self.enc.value(ft, const_value(rec.defaults[f], ft))
+                elif isinstance(T.base_of(ft), T.ListT):
+                    row[f] = SymList([])
+            if rec.key not in given:
+                counter = st.counters[table]
+                row[rec.key] = z3.Concat(z3.StringVal(rec.name.lower() + "-"), z3.IntToStr(counter))
+                st.counters[table] = counter + 1
+            key = row[rec.key]
+            exists = z3.Or([z3.And(sl.present, sl.fields[rec.key] == key) for sl in slots]) if slots else z3.BoolVal(False)
+            self.fail(exists, "conflict", f"insert into `{s.table}`: the key is taken", s.span, true)
+            # the new row goes to the first free slot
+            taken = z3.BoolVal(False)
+            for sl in slots:
+                here = z3.And(z3.Not(sl.present), z3.Not(taken))
+                for f in rec.fields:
+                    sl.fields[f] = merge(here, row[f], sl.fields[f])
+                taken = z3.Or(taken, here)
+                sl.present = z3.Or(sl.present, here)
+            self.overflow = z3.Or(self.overflow, z3.Not(taken))
+            if s.bind:
+                env[s.bind] = row
+            return st
+        if isinstance(s.target, A.KeyTarget):
+            key = self.ev(s.target.key, env, st, true)
+            matches = [z3.And(sl.present, sl.fields[rec.key] == key) for sl in slots]
+            self.fail(z3.Not(z3.Or(matches)) if matches else true, "not_found", f"`{s.target.table}[...]` names no row", s.span, true)
+            if isinstance(s, A.Update):
+                values = {fi.name: self.ev(fi.value, env, st, true) for fi in s.fields}
+                for sl, m in zip(slots, matches):
+                    for f, v in values.items():
+                        sl.fields[f] = merge(m, v, sl.fields[f])
+            else:
+                for sl, m in zip(slots, matches):
+                    sl.present = z3.And(sl.present, z3.Not(m))
+            return st
+        # bulk: every matching row, each computed from the state before the statement
+        before = st.copy()
+        for i, sl in enumerate(slots):
+            old = before.tables[table][i]
+            inner = dict(env)
+            inner[s.target.var] = dict(old.fields)
+            where = self.ev(s.target.where, inner, before, old.present)
+            m = z3.And(old.present, where)
+            if isinstance(s, A.Update):
+                for fi in s.fields:
+                    sl.fields[fi.name] = merge(m, self.ev(fi.value, inner, before, m), sl.fields[fi.name])
+            else:
+                sl.present = z3.And(sl.present, z3.Not(m))
+        return st
+
+    # expressions
+
+    def ev(self, e: A.Expr, env: dict, st: SymState, guard):
+        return getattr(self, "ev_" + type(e).__name__)(e, env, st, guard)
+
+    def ev_Literal(self, e: A.Literal, env, st, guard):
+        from ..codegen.python import const_value
+
+        t = self.model.type_of(e) or T.UNKNOWN
+        return self.enc.value(t, const_value(e, t))
+
+    def _table(self, e: A.Expr, env) -> str | None:
+        if isinstance(e, A.Var) and e.name not in env and e.name in self.svc.state:
+            return f"{self.svc.name}.{e.name}"
+        if isinstance(e, A.Field) and isinstance(self.model.type_of(e.obj), T.ServiceRef):
+            return f"{self.model.type_of(e.obj).name}.{e.name}"
+        return None
+
+    def ev_Var(self, e: A.Var, env, st, guard):
+        if e.name in env:
+            return env[e.name]
+        ref = self._table(e, env)
+        if ref is not None:
+            if ref in st.tables:
+                return ("table", ref)
+            return st.scalars[ref]
+        t = self.model.type_of(e)
+        if isinstance(t, T.EnumT):
+            return z3.StringVal(e.name)
+        raise EncodingUnsupported(f"name `{e.name}`")
+
+    def ev_Field(self, e: A.Field, env, st, guard):
+        ot = self.model.type_of(e.obj)
+        if isinstance(ot, T.ServiceRef):
+            ref = f"{ot.name}.{e.name}"
+            return ("table", ref) if ref in st.tables else st.scalars[ref]
+        if isinstance(ot, T.EnumRef):
+            return z3.StringVal(e.name)
+        return self.ev(e.obj, env, st, guard)[e.name]
+
+    def ev_Index(self, e: A.Index, env, st, guard):
+        obj = self.ev(e.obj, env, st, guard)
+        key = self.ev(e.key, env, st, guard)
+        if isinstance(obj, tuple) and obj[0] == "table":
+            rec = self.enc.tables[obj[1]]
+            slots = st.tables[obj[1]]
+            matches = [z3.And(sl.present, sl.fields[rec.key] == key) for sl in slots]
+            self.fail(z3.Not(z3.Or(matches)) if matches else z3.BoolVal(True), "not_found", f"no `{rec.name}` with that key", e.span, guard)
+            row = {f: self.enc._blank(ft) for f, ft in rec.fields.items()}
+            for sl, m in reversed(list(zip(slots, matches))):
+                row = merge(m, dict(sl.fields), row)
+            return row
+        raise EncodingUnsupported("indexing a list by position")
+
+    def ev_ListLit(self, e: A.ListLit, env, st, guard):
+        return SymList([(z3.BoolVal(True), self.ev(i, env, st, guard), None) for i in e.items])
+
+    def ev_Unary(self, e: A.Unary, env, st, guard):
+        v = self.ev(e.operand, env, st, guard)
+        return z3.Not(v) if e.op == "not" else -v
+
+    def ev_Cond(self, e: A.Cond, env, st, guard):
+        c = self.ev(e.test, env, st, guard)
+        a = self.ev(e.then, env, st, z3.And(guard, c))
+        b = self.ev(e.else_, env, st, z3.And(guard, z3.Not(c)))
+        return merge(c, a, b)
+
+    def ev_Binary(self, e: A.Binary, env, st, guard):
+        op = e.op
+        if op in ("and", "or", "implies"):
+            a = self.ev(e.left, env, st, guard)
+            inner = z3.And(guard, z3.Not(a)) if op == "or" else z3.And(guard, a)
+            b = self.ev(e.right, env, st, inner)
+            return z3.And(a, b) if op == "and" else z3.Or(a, b) if op == "or" else z3.Implies(a, b)
+        a = self.ev(e.left, env, st, guard)
+        b = self.ev(e.right, env, st, guard)
+        if op in ("in", "not in"):
+            r = self._member(a, b, st)
+            return z3.Not(r) if op == "not in" else r
+        if op == "contains":
+            if isinstance(a, SymList):
+                return self._member(b, a, st)
+            return z3.Contains(a, b)
+        if op == "==":
+            return a == b
+        if op == "!=":
+            return a != b
+        if op in ("<", "<=", ">", ">="):
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        lt, rt = T.prim_name(self.model.type_of(e.left)), T.prim_name(self.model.type_of(e.right))
+        if op in ("/", "%"):
+            self.fail(b == 0, "invalid", "division by zero", e.span, guard)
+            if op == "%":
+                return a % b
+            if lt == rt == "int":
+                return a / b
+            return z3.ToReal(a) / b if lt == "int" else a / (z3.ToReal(b) if rt == "int" else b)
+        if lt == "date" and rt == "duration":
+            return a + b / V.MINUTES_PER_DAY if op == "+" else a + (-b) / V.MINUTES_PER_DAY
+        if lt == "duration" and rt == "date":
+            return b + a / V.MINUTES_PER_DAY
+        if lt == "time" and rt == "duration":
+            return (a + b) % V.MINUTES_PER_DAY if op == "+" else (a - b) % V.MINUTES_PER_DAY
+        if lt == "duration" and rt == "time":
+            return (b + a) % V.MINUTES_PER_DAY
+        if op == "-" and lt == rt == "date":
+            return (a - b) * V.MINUTES_PER_DAY
+        if op == "+" and lt == rt == "text":
+            return z3.Concat(a, b)
+        return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b}[op]()
+
+    def _member(self, x, coll, st):
+        if isinstance(coll, tuple) and coll[0] == "table":
+            rec = self.enc.tables[coll[1]]
+            slots = st.tables[coll[1]]
+            return z3.Or([z3.And(sl.present, sl.fields[rec.key] == x) for sl in slots]) if slots else z3.BoolVal(False)
+        if isinstance(coll, SymList):
+            return z3.Or([z3.And(c, v == x) for c, v, _ in coll.items]) if coll.items else z3.BoolVal(False)
+        raise EncodingUnsupported("membership in this collection")
+
+    def _items(self, domain: A.Expr, env, st, guard):
+        """(presence, element) candidates of a table or list domain."""
+        d = self.ev(domain, env, st, guard)
+        if isinstance(d, tuple) and d[0] == "table":
+            rec = self.enc.tables[d[1]]
+            return [(sl.present, dict(sl.fields), sl.fields[rec.key]) for sl in st.tables[d[1]]]
+        if isinstance(d, SymList):
+            return [(c, v, None) for c, v, _ in d.items]
+        raise EncodingUnsupported("iterating over this value")
+
+    def _filtered(self, var, domain, where, env, st, guard):
+        out = []
+        for present, elem, key in self._items(domain, env, st, guard):
+            inner = dict(env)
+            inner[var] = elem
+            g = z3.And(guard, present)
+            cond = present if where is None else z3.And(present, self.ev(where, inner, st, g))
+            out.append((cond, elem, key, inner))
+        return out
+
+    def ev_Quant(self, e: A.Quant, env, st, guard):
+        rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
+        if e.kind == "exists":
+            return z3.Or([c for c, *_ in rows]) if rows else z3.BoolVal(False)
+        parts = [z3.Implies(c, self.ev(e.body, inner, st, z3.And(guard, c))) for c, _, _, inner in rows]
+        return z3.And(parts) if parts else z3.BoolVal(True)
+
+    def ev_Select(self, e: A.Select, env, st, guard):
+        rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
+        if e.kind == "count":
+            return z3.Sum([z3.If(c, 1, 0) for c, *_ in rows]) if rows else z3.IntVal(0)
+        keyed = []
+        for c, elem, key, inner in rows:
+            by = self.ev(e.by, inner, st, z3.And(guard, c)) if e.by is not None else None
+            sort = tuple(x for x in (by, key if key is not None else elem) if x is not None)
+            keyed.append((c, elem, sort))
+        if e.kind == "filter":
+            return SymList(keyed)
+        # latest/earliest: the best candidate by (by, key)
+        latest = e.kind == "latest"
+        self.fail(z3.Not(z3.Or([c for c, *_ in keyed])) if keyed else z3.BoolVal(True), "not_found", f"`{e.kind}` over no rows", e.span, guard)
+        if not keyed:
+            raise EncodingUnsupported(f"`{e.kind}` over an empty domain")
+        best_c, best, best_k = keyed[0]
+        for c, elem, k in keyed[1:]:
+            better = lex_less(best_k, k) if latest else lex_less(k, best_k)
+            take = z3.And(c, z3.Or(z3.Not(best_c), better))
+            best = merge(take, elem, best)
+            best_k = tuple(z3.If(take, a, b) for a, b in zip(k, best_k))
+            best_c = z3.Or(best_c, c)
+        return best
+
+    def ev_Project(self, e: A.Project, env, st, guard):
+        rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
+        vals = [(c, self.ev(e.expr, inner, st, z3.And(guard, c))) for c, _, _, inner in rows]
+        if e.kind == "map":
+            return SymList([(c, v, None) for c, v in vals])
+        if e.kind == "sum":
+            zero = z3.IntVal(0) if T.prim_name(self.model.type_of(e)) == "int" else z3.RealVal(0)
+            return z3.Sum([z3.If(c, v, zero) for c, v in vals]) if vals else zero
+        self.fail(z3.Not(z3.Or([c for c, _ in vals])) if vals else z3.BoolVal(True), "not_found", f"`{e.kind}` over no values", e.span, guard)
+        if not vals:
+            raise EncodingUnsupported(f"`{e.kind}` over an empty domain")
+        best_c, best = vals[0]
+        for c, v in vals[1:]:
+            better = v > best if e.kind == "max" else v < best
+            take = z3.And(c, z3.Or(z3.Not(best_c), better))
+            best = z3.If(take, v, best)
+            best_c = z3.Or(best_c, c)
+        return best
+
+    def ev_Call(self, e: A.Call, env, st, guard):
+        t = self.model.type_of(e)
+        if isinstance(t, T.RecordT) and e.func == t.name:
+            from ..codegen.python import const_value
+
+            given = {a.name: self.ev(a.value, env, st, guard) for a in e.args}
+            return {f: given[f] if f in given else self.enc.value(ft, const_value(t.defaults[f], ft)) if f in t.defaults else SymList([]) for f, ft in t.fields.items()}
+        args = [self.ev(a.value, env, st, guard) for a in e.args]
+        f = e.func
+        if f in ("lower", "upper", "trim"):
+            return string_func(f, args[0])
+        if f == "len":
+            if isinstance(args[0], SymList):
+                return z3.Sum([z3.If(c, 1, 0) for c, _, _ in args[0].items]) if args[0].items else z3.IntVal(0)
+            return z3.Length(args[0])
+        if f == "starts_with":
+            return z3.PrefixOf(args[1], args[0])
+        if f == "ends_with":
+            return z3.SuffixOf(args[1], args[0])
+        if f == "abs":
+            return z3.If(args[0] < 0, -args[0], args[0])
+        if f in ("days", "weeks", "hours", "minutes"):
+            return args[0] * {"days": 1440, "weeks": 10080, "hours": 60, "minutes": 1}[f]
+        if f == "date":
+            return args[0] / V.MINUTES_PER_DAY
+        if f == "days_between":
+            return args[1] - args[0]
+        if f in ("year", "month", "day"):
+            return civil_from_days(args[0])[("year", "month", "day").index(f)]
+        if f == "str":
+            return self.text(args[0], self.model.type_of(e.args[0].value))
+        if f == "format":
+            from ..codegen.python import _template_pieces
+
+            pieces = [p for p in _template_pieces(str(e.args[0].value.value)) if isinstance(p, str)]
+            out = z3.StringVal(pieces[0])
+            for i, a in enumerate(e.args[1:]):
+                out = z3.Concat(out, self.text(args[i + 1], self.model.type_of(a.value)), z3.StringVal(pieces[i + 1]))
+            return out
+        raise EncodingUnsupported(f"function `{f}`")
+
+    def text(self, v, t: T.Type):
+        """The runtime's `text()` rendering, in Z3."""
+        p = T.prim_name(t)
+        if p in ("text", "id", "email") or isinstance(T.base_of(t), T.EnumT):
+            return v
+        if p in ("int", "duration"):
+            return z3.If(v >= 0, z3.IntToStr(v), z3.Concat(z3.StringVal("-"), z3.IntToStr(-v)))
+        if p == "bool":
+            return z3.If(v, z3.StringVal("true"), z3.StringVal("false"))
+        if p == "date":
+            y, m, d = civil_from_days(v)
+            return z3.Concat(z3.IntToStr(y), z3.StringVal("-"), _pad2(m), z3.StringVal("-"), _pad2(d))
+        if p == "time":
+            return z3.Concat(_pad2(v / 60), z3.StringVal(":"), _pad2(v % 60))
+        if p == "datetime":
+            y, m, d = civil_from_days(v / V.MINUTES_PER_DAY)
+            t_ = v % V.MINUTES_PER_DAY
+            return z3.Concat(z3.IntToStr(y), z3.StringVal("-"), _pad2(m), z3.StringVal("-"), _pad2(d), z3.StringVal("T"), _pad2(t_ / 60), z3.StringVal(":"), _pad2(t_ % 60))
+        raise EncodingUnsupported(f"rendering `{t}` as text")
