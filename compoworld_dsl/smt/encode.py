@@ -694,3 +694,18 @@ class _ToolEncoder:
             t_ = v % V.MINUTES_PER_DAY
             return z3.Concat(z3.IntToStr(y), z3.StringVal("-"), _pad2(m), z3.StringVal("-"), _pad2(d), z3.StringVal("T"), _pad2(t_ / 60), z3.StringVal(":"), _pad2(t_ % 60))
         raise EncodingUnsupported(f"rendering `{t}` as text")
+
+
+def assert_success(solver: z3.Solver, tr: Transition, tag: str = "") -> dict[str, Check]:
+    """Assert that the call succeeds, one tracked assertion per check, so an unsat core names the
+    precondition at fault. Returns the tracking label → check map (labels get `tag` in front
+    when one solver holds several calls)."""
+    labels: dict[str, Check] = {}
+    for c in tr.checks:
+        name = f"{tag}{c.label}"
+        if name in labels:  # the same check reached twice (e.g. a lookup inside a loop)
+            name = f"{name} #{len(labels)}"
+        labels[name] = c
+        solver.assert_and_track(z3.Not(c.fails), z3.Bool(name))
+    solver.add(z3.Not(tr.overflow))
+    return labels

@@ -1,0 +1,159 @@
+"""Compiled services at run time: seeding, snapshots, atomic calls, validation, hostile input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compoworld_dsl.check import check_paths, check_source
+from compoworld_dsl.codegen.package import write_package
+from compoworld_dsl.codegen.python import generate_python, load_world
+from compoworld_dsl.runtime.state import diff
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def toy():
+    program = check_paths([ROOT / "worlds" / "toy.world"])
+    assert program.ok
+    return load_world(program.model)
+
+
+def compile_text(text: str):
+    program = check_source(text, "t.world")
+    assert program.ok, [(d.code, d.message) for d in program.errors]
+    return load_world(program.model)
+
+
+def test_seeding_is_deterministic_and_per_table(toy):
+    a, b, c = toy.initial_state(7), toy.initial_state(7), toy.initial_state(8)
+    assert a.tables == b.tables and a.scalars == b.scalars
+    assert a.tables != c.tables
+    # each table has its own stream: the files table does not depend on the tasks table
+    assert toy.initial_state("x").tables["files.files"] == toy.initial_state("x").tables["files.files"]
+
+
+def test_snapshot_restore_and_diff(toy):
+    state = toy.initial_state(1)
+    snap = state.snapshot()
+    task = next(iter(k for k, r in state.tables["tasks.tasks"].items() if r["state"] != "done"))
+    assert toy.call(state, "tasks.close_task", {"id": task})["success"]
+    new = toy.call(state, "tasks.add_task", {"title": "Prep", "due": "2025-03-20"})["data"]
+    d = diff(snap, state)
+    kinds = {(c.table, c.key, c.kind, c.fields) for c in d.rows}
+    assert kinds == {("tasks.tasks", task, "updated", ("state",)), ("tasks.tasks", new, "inserted", ())}
+    state.restore(snap)
+    assert diff(snap, state).empty
+
+
+def test_a_failed_call_changes_nothing_even_after_an_effect():
+    world = compile_text(
+        """
+        service s {
+          record R { key id: id  n: int }
+          state rows: table[R]
+          state total: int = 0
+          tool add_then_fail(n: int) -> int say "x" {
+            let r = insert rows { n: n }
+            set total = total + n
+            require n < 10 else invalid "too big: {n}"
+            return r.n
+          }
+        }
+        """
+    )
+    state = world.initial_state(0)
+    before = state.snapshot()
+    res = world.call(state, "s.add_then_fail", {"n": 50})
+    assert res == {"success": False, "error": {"code": 400, "message": "too big: 50"}}
+    assert diff(before, state).empty and state.counters == before.counters
+    assert world.call(state, "add_then_fail", {"n": 3}) == {"success": True, "data": 3}
+    assert state.scalars["s.total"] == 3
+
+
+@pytest.mark.parametrize(
+    "tool,args,code",
+    [
+        ("nope.nothing", {}, 404),
+        ("tasks.add_task", {"title": "x"}, 400),  # missing argument
+        ("tasks.add_task", {"title": "x", "due": "2025-03-20", "extra": 1}, 400),
+        ("tasks.add_task", {"title": 5, "due": "2025-03-20"}, 400),
+        ("tasks.add_task", {"title": "x", "due": "2025-02-30"}, 400),
+        ("tasks.add_task", {"title": "x", "due": "20-03-2025"}, 400),
+        ("tasks.add_task", ["not", "an", "object"], 400),
+        ("tasks.add_task", {"title": "x" * 10 + "\U00030000", "due": "2025-03-20"}, 400),
+        ("calendar.schedule_event", {"title": "x", "day": "2025-03-20", "start": "25:00"}, 400),
+        ("calendar.schedule_event", {"title": "x", "day": "2025-03-20", "start": "09:00", "minutes": True}, 400),
+        ("tasks.close_task", {"id": "task-999"}, 404),
+    ],
+)
+def test_bad_calls_get_error_envelopes_and_change_nothing(toy, tool, args, code):
+    state = toy.initial_state(2)
+    before = state.snapshot()
+    res = toy.call(state, tool, args)
+    assert res["success"] is False and res["error"]["code"] == code, res
+    assert isinstance(res["error"]["message"], str) and res["error"]["message"]
+    assert diff(before, state).empty
+
+
+def test_every_result_is_json(toy):
+    state = toy.initial_state(3)
+    for name, spec in toy.tools.items():
+        args = {}
+        for p, t in spec.params:
+            if t.endswith("FileId:id"):
+                args[p] = next(iter(state.tables["files.files"]))
+            elif t.endswith("TaskId:id"):
+                args[p] = next(iter(state.tables["tasks.tasks"]))
+            elif t.endswith("EventId:id"):
+                args[p] = next(iter(state.tables["calendar.events"]))
+            elif t == "date":
+                args[p] = "2025-03-21"
+            elif t == "time":
+                args[p] = "10:30"
+            elif t == "int":
+                args[p] = 30
+            else:
+                args[p] = "/notes" if "Folder" in t else "hello"
+        res = toy.call(state, name, args)
+        json.dumps(res)
+        assert set(res) in ({"success", "data"}, {"success", "error"})
+
+
+HOSTILE = (ROOT / "tests" / "fixtures" / "security" / "hostile.world").read_text()
+
+
+
+def test_hostile_names_and_strings_compile_to_safe_code_that_round_trips():
+    program = check_source(HOSTILE, "hostile.world")
+    assert program.ok, [(d.code, d.message) for d in program.errors]
+    code = generate_python(program.model, "hostile.world")
+    compile(code, "hostile", "exec")  # valid Python
+    world = load_world(program.model)
+    state = world.initial_state(0)
+    rows = list(state.tables["class.__class__"].values())
+    assert rows[0]["__import__"] == "\"); __import__('os').system('echo pwned') #"
+    res = world.call(state, "class.__init__", {"self": "x\\y\"", "lambda": 1})
+    assert res == {"success": True, "data": "__import__(\"os\").system(\"echo pwned\")\n'''\"\"\"\\x\\y\""}
+    err = world.call(state, "class.__init__", {"self": "s", "lambda": -1})
+    assert err["error"]["message"] == "bad \"s\" \\ -1\n'''"
+    assert world.call(state, "class.yield", {"x": "'\n"}) == {"success": True, "data": 1}
+    assert world.services["class"].description == 'a "quoted" description \\ with a backslash\nand a newline'
+
+
+def test_a_compiled_package_imports_without_the_parser(tmp_path):
+    program = check_paths([ROOT / "worlds" / "toy.world"])
+    write_package(program.model, tmp_path / "toy_pkg", source="worlds/toy.world")
+    probe = (
+        "import sys; from toy_pkg import WORLD; s = WORLD.initial_state(0);"
+        "r = WORLD.call(s, 'tasks.list_open_tasks', {});"
+        "bad = [m for m in sys.modules if m.startswith(('lark', 'z3', 'compoworld_dsl.syntax', 'compoworld_dsl.check'))];"
+        "print(r['success'], bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True []"
+    source_map = json.loads((tmp_path / "toy_pkg" / "source_map.json").read_text())
+    assert source_map["tasks"]["tools"]["close_task"].startswith("stdlib/tasks.world:")
