@@ -157,10 +157,17 @@ class Label:
     message: str
 
 
+def one_line(text: str) -> str:
+    """Messages are one line: control characters from decoded strings are shown escaped."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 @attrs.frozen
 class Diagnostic:
     code: str
-    message: str
+    message: str = attrs.field(converter=one_line)
     span: Span
     severity: str = "error"
     labels: tuple[Label, ...] = ()
@@ -224,7 +231,9 @@ _SNIPPET_WIDTH = 120
 
 def _clip(text: str, col: int, width: int) -> tuple[str, int]:
     """Cut a long line to a window around `col` (1-based); returns the text and the new column."""
-    text = text.expandtabs(4) if "\t" in text else text
+    if "\t" in text:  # expand tabs in the line and move the column with them
+        col = len(text[: col - 1].expandtabs(4)) + 1
+        text = text.expandtabs(4)
     if len(text) <= width:
         return text, col
     start = max(0, min(col - 1 - width // 2, len(text) - width))

@@ -354,6 +354,10 @@ class Checker:
             kinds = {v.kind for v in pool.values}
             if len(kinds) > 1:
                 self.error("E201", f"pool `{pool.name}` mixes values of different kinds ({', '.join(sorted(kinds))})", pool.span)
+            # bare names must be enum members even if no seed picks from the pool yet
+            for v in pool.values:
+                if v.kind == "name":
+                    self._const_type(v, None)
 
     # constants (defaults, pools, seeds)
 
@@ -496,7 +500,7 @@ class Checker:
         elif isinstance(gen, A.GenRef):
             if len(gen.path) == 2:
                 self._check_visible(gen.path[0], Path(svc.module), gen.span, "service")
-            table = self._table_from_path(gen.path, svc, gen.span)
+            table = self._table_from_path(gen.path, svc, gen.span, "E604")
             if table is None:
                 return
             if table.record.key is None:
@@ -626,7 +630,7 @@ class Checker:
                 continue
             if isinstance(stmt, A.Require):
                 self.expect_bool(stmt.cond, scope, "a `require` condition")
-                self._check_template(stmt.message, scope, stmt.span, "error message")
+                self._check_template(stmt.message, scope, stmt.message_span or stmt.span, "error message")
             elif isinstance(stmt, A.Let):
                 self._check_fresh(stmt.name, scope, svc, stmt.span)
                 t = self.infer(stmt.value, scope)
@@ -1190,14 +1194,14 @@ class Checker:
                 world.services.extend(i.name for i in mod.ast.items if isinstance(i, A.ServiceDecl) and i.name in self.model.services)
             for member in world.decl.members:
                 if isinstance(member, A.UseDecl):
-                    for dotted in member.modules:
+                    for i, dotted in enumerate(member.modules):
                         target = next((p for p, node in (mod.imports if mod else []) if node is member and self._module_matches(p, dotted)), None)
                         if target is None:
                             continue  # E501 already reported
                         used = self.all_modules[target]
                         declared = [i.name for i in (used.ast.items if used.ast else []) if isinstance(i, A.ServiceDecl)]
                         if not declared:
-                            self.error("E104", f"module `{'.'.join(dotted)}` declares no service to use", member.span)
+                            self.error("E104", f"module `{'.'.join(dotted)}` declares no service to use", member.span_of(i))
                         for s in declared:
                             if s not in world.services and s in self.model.services:
                                 world.services.append(s)

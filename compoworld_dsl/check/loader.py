@@ -93,7 +93,7 @@ class _Loader:
         return mod
 
     def _follow(self, mod: SourceModule, item: object) -> None:
-        targets: list[tuple[Path, object, str]] = []
+        targets: list[tuple] = []
         if isinstance(item, A.ImportModule):
             targets.append((resolve_module(item.path, mod.path), item, ".".join(item.path)))
         elif isinstance(item, A.ImportFile):
@@ -101,13 +101,15 @@ class _Loader:
         elif isinstance(item, A.WorldDecl):
             for member in item.members:
                 if isinstance(member, A.UseDecl):
-                    for dotted in member.modules:
-                        targets.append((resolve_module(dotted, mod.path), member, ".".join(dotted)))
-        for target, node, shown in targets:
+                    for i, dotted in enumerate(member.modules):
+                        targets.append((resolve_module(dotted, mod.path), member, ".".join(dotted), member.span_of(i)))
+        for entry in targets:
+            target, node, shown = entry[:3]
+            span = entry[3] if len(entry) > 3 else node.span
             if not target.is_file():
                 hint = "stdlib modules: " + ", ".join(sorted(p.stem for p in stdlib_dir().glob("*.world")))
                 self.diagnostics.append(
-                    Diagnostic("E501", f"module `{shown}` not found (looked for `{display_name(target)}`)", node.span, help=hint)
+                    Diagnostic("E501", f"module `{shown}` not found (looked for `{display_name(target)}`)", span, help=hint)
                 )
                 continue
             resolved = target.resolve()

@@ -336,6 +336,7 @@ class Require:
     kind: str  # not_found, invalid, conflict, forbidden
     message: str
     span: Span = _span()
+    message_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 @node
@@ -480,6 +481,11 @@ class ServiceDecl:
 class UseDecl:
     modules: tuple[tuple[str, ...], ...]
     span: Span = _span()
+    # one span per module, so an error about one module points at it
+    module_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
+
+    def span_of(self, i: int) -> Span:
+        return self.module_spans[i] if i < len(self.module_spans) else self.span
 
 
 @node

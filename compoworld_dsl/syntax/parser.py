@@ -382,17 +382,19 @@ class _Builder(Transformer):
     def tool_produces(self, meta, c):
         return ("clause", "produces", c[0], self._span(meta))
 
+    def type_list(self, c):
+        return tuple(c)
+
     @v_args(meta=True)
-    def type_list(self, meta, c):
-        # Each dotted name becomes a NamedType; the list's span is the best we have per item.
-        return tuple(A.NamedType(p, span=self._span(meta)) for p in c)
+    def type_ref(self, meta, c):
+        return A.NamedType(c[0], span=self._span(meta))
 
     def error_kind(self, c):
         return str(c[0])
 
     @v_args(meta=True)
     def require_stmt(self, meta, c):
-        return A.Require(c[0], c[1], self._string(c[2]), span=self._span(meta))
+        return A.Require(c[0], c[1], self._string(c[2]), span=self._span(meta), message_span=self._tok_span(c[2]))
 
     @v_args(meta=True)
     def let_stmt(self, meta, c):
@@ -516,7 +518,11 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def use_decl(self, meta, c):
-        return A.UseDecl(tuple(c), span=self._span(meta))
+        return A.UseDecl(tuple(p for p, _ in c), span=self._span(meta), module_spans=tuple(s for _, s in c))
+
+    @v_args(meta=True)
+    def use_item(self, meta, c):
+        return (c[0], self._span(meta))
 
     # expressions
     @v_args(meta=True)
@@ -688,6 +694,32 @@ ERROR_EXAMPLES: dict[str, list[str]] = {
     ],
 }
 
+_ERROR_KINDS = {"NOT_FOUND", "INVALID", "CONFLICT", "FORBIDDEN"}
+_EXPR_START = {"INT", "NAME", "LPAR", "STRING"}
+_TOP_LEVEL = {"IMPORT", "TYPE", "ENUM", "POOL", "SERVICE", "WORLD", "CONSTRAINT", "RULE", "$END"}
+_CLOSERS = {"RBRACE", "RPAR", "RSQB", "$END", "COMMA"}
+
+
+def _label_from_expected(err: UnexpectedInput) -> str | None:
+    """A catalogue label chosen from the expected-token set, which does not depend on what came
+    before the error (Lark's match_examples compares parser states, which do)."""
+    expected = set(getattr(err, "expected", ()) or ())
+    tok = getattr(err, "token", None)
+    tok_type = getattr(tok, "type", "$END")
+    labels = list(ERROR_EXAMPLES)
+    if expected & _ERROR_KINDS or expected == {"ELSE"}:
+        return labels[3]  # a `require` needs `else KIND "message"`
+    if expected == {"COLON"}:
+        return labels[1]  # missing `:`
+    if expected == {"LPAR"} and tok_type != "NAME":
+        return labels[2]  # a tool needs a parameter list
+    if expected == {"RPAR"} or (_EXPR_START <= expected and tok_type in _CLOSERS):
+        return labels[4]  # an expression is incomplete
+    if expected and expected <= _TOP_LEVEL:
+        return labels[5]  # a top-level item must be ...
+    return None
+
+
 _TOKEN_WORDS = {
     "RBRACE": "`}`",
     "LBRACE": "`{`",
@@ -741,11 +773,13 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str, start: str) -
             Span.point(file, line, col),
             help="remove it, or put it inside a string",
         )
-    label = None
-    try:
-        label = err.match_examples(functools.partial(lark.parse, start="module"), ERROR_EXAMPLES, use_accepts=True)
-    except Exception:  # match_examples re-parses examples; a failure there must not hide the real error
-        label = None
+    # What the parser expected says most; the catalogue of examples catches the rest.
+    label = _label_from_expected(err)
+    if label is None:
+        try:
+            label = err.match_examples(functools.partial(lark.parse, start="module"), ERROR_EXAMPLES, use_accepts=True)
+        except Exception:  # match_examples re-parses examples; a failure there must not hide the real error
+            label = None
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         lines = text.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
@@ -761,9 +795,10 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str, start: str) -
     tok = err.token
     span = Span(file, line, col, getattr(tok, "end_line", None) or line, getattr(tok, "end_column", None) or col + 1)
     expected = _describe_expected(set(err.expected), lark)
+    shown = str(tok) if len(str(tok)) <= 40 else str(tok)[:37] + "…"
     return Diagnostic(
         "E001",
-        f"unexpected `{tok}`",
+        f"unexpected `{shown}`",
         span,
         notes=(f"expected {expected}",) if expected else (),
         help=label or "check the syntax in docs/language.md",
@@ -811,7 +846,8 @@ def _decode(data: bytes | str, file: str) -> tuple[str | None, Diagnostic | None
     except UnicodeDecodeError as e:
         before = data[: e.start]
         line = before.count(b"\n") + 1
-        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        # columns count characters, as everywhere else (the line so far is valid UTF-8)
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
         return None, Diagnostic(
             "E004",
             f"byte 0x{data[e.start]:02x} is not valid UTF-8",
