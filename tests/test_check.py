@@ -28,7 +28,7 @@ def test_toy_world_services_and_tools(toy):
 def test_consumes_and_produces_are_derived_from_nominal_types(toy):
     read = toy.services["files"].tools["read_file"]
     assert [a.name for a in read.consumes] == ["FileId"]
-    assert [a.name for a in read.produces] == ["FileId", "FolderPath"]
+    assert [a.name for a in read.produces] == ["FileId", "FolderPath", "Day", "ClockTime"]
     write = toy.services["files"].tools["write_file"]
     assert [a.name for a in write.consumes] == ["FolderPath"]
     assert [a.name for a in write.produces] == ["FileId"]
