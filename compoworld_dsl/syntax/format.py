@@ -277,13 +277,18 @@ def _attach_trailing(module: A.Module, c: Comment, notes: _Notes) -> bool:
     elif isinstance(n, A.ToolDecl):
         slot = _tool_trail_slot(n, c.line_tokens)
         notes.add(n, "head" if slot == "open" else f"trail:{slot}", c)
-    elif isinstance(n, A.IfClause) and n.else_ is not None and (
-        (n.then and c.prev > _last(n.then[-1])) or (not n.then and "else" in c.line_tokens)
-    ):
+    elif isinstance(n, A.IfClause) and n.else_ is not None and _in_else_junction(n, c):
         notes.add(n, "else", c)
     else:
         notes.add(n, "head", c)
     return True
+
+
+def _in_else_junction(n: A.IfClause, c: Comment) -> bool:
+    """Whether a trailing comment follows code of `} else {` rather than of `if ... then {`."""
+    if n.then:
+        return c.prev > _last(n.then[-1])
+    return c.prev_token in ("}", "else") or "else" in c.line_tokens
 
 
 def _attach_own_line(module: A.Module, c: Comment, notes: _Notes) -> None:
@@ -511,8 +516,62 @@ def _stmt(s: A.Stmt) -> str:
     raise TypeError(f"not a statement: {type(s).__name__}")
 
 
+# Lines longer than this are broken at top-level `and`/`or`/`implies` and after a quantifier's
+# `:`, each continuation one level deeper. Other expressions stay on one line, however long.
+WIDTH = 100
+
+
+def _break(e: A.Expr, need: int, width: int) -> list[tuple[int, str]]:
+    """An expression as lines of (extra depth, text), each fitting `width` where it can."""
+    text = _expr(e, need)
+    if len(text) <= width:
+        return [(0, text)]
+    parens = _expr_level(e)[1] < need
+    inner = width - 2 if parens else width
+    if isinstance(e, A.Binary) and e.op in ("and", "or", "implies"):
+        _, left_need, right_need = _BINARY[e.op]
+        left = _break(e.left, left_need, inner)
+        right = _break(e.right, right_need, inner - len(INDENT) - len(e.op) - 1)
+        lines = left + [(1, f"{e.op} {right[0][1]}")] + [(d + 1, t) for d, t in right[1:]]
+    elif isinstance(e, A.Quant) and e.body is not None:
+        head = f"{e.kind}({e.var} in {_expr(e.domain, POSTFIX)}{_where(e.where)}:"
+        body = _break(e.body, COND, inner - len(INDENT))
+        lines = [(0, head)] + [(d + 1, t) for d, t in body]
+        lines[-1] = (lines[-1][0], lines[-1][1] + ")")
+    else:
+        return [(0, text)]
+    if parens:
+        lines[0] = (lines[0][0], "(" + lines[0][1])
+        lines[-1] = (lines[-1][0], lines[-1][1] + ")")
+    return lines
+
+
+def _wrap(prefix: str, e: A.Expr, suffix: str, depth: int) -> list[tuple[int, str]]:
+    """`prefix EXPR suffix` on one line if it fits, else broken by `_break`."""
+    one = f"{prefix}{_expr(e, COND)}{suffix}"
+    room = WIDTH - len(INDENT) * depth
+    if len(one) <= room:
+        return [(depth, one)]
+    lines = [(depth + d, t) for d, t in _break(e, COND, room - len(prefix))]
+    lines[0] = (lines[0][0], prefix + lines[0][1])
+    lines[-1] = (lines[-1][0], lines[-1][1] + suffix)
+    return lines
+
+
 def _leaf_lines(n, depth: int) -> list[tuple[int, str]]:
     """The lines of a node that has no block of its own, as (depth, text)."""
+    if isinstance(n, A.Require):
+        return _wrap("require ", n.cond, f" else {n.kind} {encode_string(n.message)}", depth)
+    if isinstance(n, A.Let):
+        return _wrap(f"let {n.name} = ", n.value, "", depth)
+    if isinstance(n, A.Set):
+        return _wrap(f"set {n.name} = ", n.value, "", depth)
+    if isinstance(n, A.Return):
+        return _wrap("return ", n.value, "", depth)
+    if isinstance(n, A.Ensures):
+        return _wrap("ensures ", n.cond, "", depth)
+    if isinstance(n, A.Invariant):
+        return _wrap("invariant ", n.expr, "", depth)
     if isinstance(n, A.PoolDecl):
         return _wrapped(n, n.values, depth, f"pool {n.name} = [", [format_literal(v) for v in n.values], "]")
     if isinstance(n, A.Insert):
@@ -617,7 +676,7 @@ class _Printer:
         for i, c in enumerate(comments):
             self.lines.append(INDENT * depth + c.text)
             self.emitted += 1
-            if c.blank_after and keep_blank_after or (c.blank_after and i + 1 < len(comments)):
+            if c.blank_after and (keep_blank_after or i + 1 < len(comments)):
                 self.lines.append("")
 
     def line(self, depth: int, text: str, trail: Sequence[Comment] = (), demote_depth: int | None = None) -> None:
@@ -660,7 +719,7 @@ class _Printer:
             members = ", ".join(m.name for m in n.members)
             self.line(depth, f"enum {n.name} {{ {members} }}", self.notes.get(n, "trail"))
         elif isinstance(n, A.ConstraintDecl) and _is_rule(n):
-            self.block(depth, n, [n.clauses[0]], lambda d, k: self.rule_body(d, k), compact=False)
+            self.block(depth, n, [n.clauses[0]], self.rule_body, compact=False)
         elif _blocks(n) is not None:
             self.block(depth, n, _kids(n), self.node_in_block(n))
         else:
@@ -698,10 +757,13 @@ class _Printer:
     def rule_body(self, depth: int, kids: list) -> None:
         inv = kids[0]
         self.comments(depth, self.notes.get(inv, "lead"))
-        self.line(depth, _expr(inv.expr, COND), self.notes.get(inv, "trail"))
+        *first, (last_depth, last) = _wrap("", inv.expr, "", depth)
+        for d, text in first:
+            self.lines.append(INDENT * d + text)
+        self.line(last_depth, last, self.notes.get(inv, "trail"))
 
-    def block(self, depth: int, n, kids: list, body, compact: bool = True, header: str | None = None) -> None:
-        header = _header(n) if header is None else header
+    def block(self, depth: int, n, kids: list, body, compact: bool = True) -> None:
+        header = _header(n)
         head, end, trail = self.notes.get(n, "head"), self.notes.get(n, "end"), self.notes.get(n, "trail")
         if compact and not kids and not head and not end:
             self.line(depth, header + " {}", trail, demote_depth=depth)
@@ -722,6 +784,9 @@ class _Printer:
         self.line(depth, header + " {", head, demote_depth=depth)
         self.members(depth + 1, n.then, spaced=False)
         self.end_comments(depth + 1, end0, after_content=bool(n.then))
+        if n.else_ is not None and not n.else_ and not els and not end1:
+            self.line(depth, "} else {}", trail, demote_depth=depth + 1)
+            return
         if n.else_ is not None:
             self.line(depth, "} else {", els, demote_depth=depth + 1)
             self.members(depth + 1, n.else_, spaced=False)
@@ -752,7 +817,7 @@ class _Printer:
                 self.line(depth + 1, text, notes.get(t, f"trail:{kind}"))
             self.comments(depth + 1, opening, keep_blank_after=False)
             if not t.body and not head and not end:
-                self.line(depth, "{}", trail, demote_depth=depth)
+                self.line(depth, "{}", trail, demote_depth=depth + 1)
                 return
             self.line(depth, "{", head, demote_depth=depth + 1)
         else:
