@@ -25,7 +25,7 @@ from compoworld_dsl.smt.encode import WorldEncoding
 
 ROOT = Path(__file__).resolve().parent.parent
 WORLDS = ["toy", "legal_ops"]
-EXAMPLES = int(os.environ.get("DIFF_EXAMPLES", "4"))
+EXAMPLES = int(os.environ.get("DIFF_EXAMPLES", "12"))
 
 _cache: dict = {}
 

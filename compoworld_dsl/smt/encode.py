@@ -34,16 +34,25 @@ class Slot:
 
 @attrs.define
 class SymState:
+    """Tables of slots, scalars and id counters as Z3 terms.
+
+    Copies share slot lists until one side writes a table (`writable`), so encoding a tool
+    costs what the tool touches, not the size of the world."""
+
     tables: dict[str, list[Slot]]
     scalars: dict[str, Any]
     counters: dict[str, Any]
+    _owned: set = attrs.field(factory=set, repr=False)
 
     def copy(self) -> "SymState":
-        return SymState(
-            {t: [Slot(s.present, dict(s.fields)) for s in slots] for t, slots in self.tables.items()},
-            dict(self.scalars),
-            dict(self.counters),
-        )
+        self._owned = set()  # from now on both copies share every table
+        return SymState(dict(self.tables), dict(self.scalars), dict(self.counters))
+
+    def writable(self, table: str) -> list[Slot]:
+        if table not in self._owned:
+            self.tables[table] = [Slot(s.present, dict(s.fields)) for s in self.tables[table]]
+            self._owned.add(table)
+        return self.tables[table]
 
 
 @attrs.define
@@ -352,7 +361,7 @@ class _ToolEncoder:
             if isinstance(stmt, A.Modifies) and f"{self.svc.name}.{stmt.table}" in st.tables:
                 rec = self.enc.tables[f"{self.svc.name}.{stmt.table}"]
                 fields = stmt.fields or tuple(f for f in rec.fields if f != rec.key)
-                for i, slot in enumerate(st.tables[f"{self.svc.name}.{stmt.table}"]):
+                for i, slot in enumerate(st.writable(f"{self.svc.name}.{stmt.table}")):
                     for f in fields:
                         v = self.enc.var(rec.fields[f], f"{self.tool.qualified}.{stmt.table}[{i}].{f}#{n}")
                         self.fresh.append(v)
@@ -383,7 +392,7 @@ class _ToolEncoder:
             return st
         table = f"{self.svc.name}.{s.table if isinstance(s, A.Insert) else s.target.table}"
         rec = self.enc.tables[table]
-        slots = st.tables[table]
+        slots = st.tables[table]  # read here; made writable just before the first write below
         if isinstance(s, A.Insert):
             given = {fi.name: self.ev(fi.value, env, st, true) for fi in s.fields}
             row = {}
@@ -405,7 +414,7 @@ class _ToolEncoder:
             self.fail(exists, "conflict", f"insert into `{s.table}`: the key is taken", s.span, true)
             # the new row goes to the first free slot
             taken = z3.BoolVal(False)
-            for sl in slots:
+            for sl in st.writable(table):
                 here = z3.And(z3.Not(sl.present), z3.Not(taken))
                 for f in rec.fields:
                     sl.fields[f] = merge(here, row[f], sl.fields[f])
@@ -421,16 +430,16 @@ class _ToolEncoder:
             self.fail(z3.Not(z3.Or(matches)) if matches else true, "not_found", f"`{s.target.table}[...]` names no row", s.span, true)
             if isinstance(s, A.Update):
                 values = {fi.name: self.ev(fi.value, env, st, true) for fi in s.fields}
-                for sl, m in zip(slots, matches):
+                for sl, m in zip(st.writable(table), matches):
                     for f, v in values.items():
                         sl.fields[f] = merge(m, v, sl.fields[f])
             else:
-                for sl, m in zip(slots, matches):
+                for sl, m in zip(st.writable(table), matches):
                     sl.present = z3.And(sl.present, z3.Not(m))
             return st
         # bulk: every matching row, each computed from the state before the statement
         before = st.copy()
-        for i, sl in enumerate(slots):
+        for i, sl in enumerate(st.writable(table)):
             old = before.tables[table][i]
             inner = dict(env)
             inner[s.target.var] = dict(old.fields)
