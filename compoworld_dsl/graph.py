@@ -40,6 +40,12 @@ class Graph:
             "edges": [{"source": e.source, "target": e.target, "type": e.type, "cross_service": e.cross_service} for e in self.edges],
         }
 
+    def by_service(self) -> dict[str, list[Node]]:
+        out: dict[str, list[Node]] = defaultdict(list)
+        for n in self.nodes:
+            out[n.service].append(n)
+        return out
+
     def successors(self) -> dict[str, list[Edge]]:
         out: dict[str, list[Edge]] = defaultdict(list)
         for e in self.edges:
@@ -87,10 +93,7 @@ def to_dot(g: Graph) -> str:
         return json.dumps(s)  # a DOT string: quotes and backslashes escaped
 
     lines = ["digraph world {", "  rankdir=LR;", "  node [shape=box, fontname=Helvetica];"]
-    by_service: dict[str, list[Node]] = defaultdict(list)
-    for n in g.nodes:
-        by_service[n.service].append(n)
-    for i, (svc, nodes) in enumerate(by_service.items()):
+    for i, (svc, nodes) in enumerate(g.by_service().items()):
         lines.append(f"  subgraph cluster_{i} {{")
         lines.append(f"    label={q(svc)};")
         for n in nodes:
@@ -110,10 +113,7 @@ def to_mermaid(g: Graph) -> str:
         return '"' + re.sub(r'["<>]', "_", s) + '"'
 
     lines = ["flowchart LR"]
-    by_service: dict[str, list[Node]] = defaultdict(list)
-    for n in g.nodes:
-        by_service[n.service].append(n)
-    for i, (svc, nodes) in enumerate(by_service.items()):
+    for i, (svc, nodes) in enumerate(g.by_service().items()):
         lines.append(f"  subgraph s{i}[{label(svc)}]")
         for n in nodes:
             lines.append(f"    {ids[n.id]}[{label(n.tool)}]")

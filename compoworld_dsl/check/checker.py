@@ -747,36 +747,43 @@ class Checker:
         return rec, inner
 
     def _check_field_inits(self, inits, rec: RecordT, scope: Scope, *, insert: bool, span: Span) -> None:
-        given: set[str] = set()
-        for fi in inits:
-            if fi.name in given:
-                self.error("E401", f"field `{fi.name}` is given twice", fi.span)
-            given.add(fi.name)
-            ft = rec.fields.get(fi.name)
-            if ft is None:
-                self.error("E103", f"record `{rec.name}` has no field `{fi.name}`", fi.span, help=_suggest(fi.name, rec.fields))
-                self.infer(fi.value, scope)
-                continue
-            if not insert and fi.name == rec.key:
-                self.error("E404", f"`{fi.name}` is the key of `{rec.name}` and cannot change", fi.span, help="insert a new row and delete the old one")
-            self.expect(fi.value, ft, scope, f"field `{fi.name}`")
+        given = self._check_named_fields([(fi.name, fi.value, fi.span) for fi in inits], rec, scope, key_fixed=not insert)
         if insert:
-            missing = []
-            for name, ft in rec.fields.items():
-                if name in given or name in rec.defaults:
-                    continue
-                if name == rec.key and T.prim_name(ft) == "id":
-                    continue  # generated when omitted
-                if isinstance(T.base_of(ft), ListT):
-                    continue  # an empty list
-                missing.append(name)
-            if missing:
-                self.error(
-                    "E402",
-                    f"insert into `{rec.name}` leaves {', '.join(f'`{m}`' for m in missing)} without a value",
-                    span,
-                    help="give every field a value, or a default in the record",
-                )
+            self._report_missing(rec, given, span, f"insert into `{rec.name}`", key_generated=True)
+
+    def _check_named_fields(self, items, rec: RecordT, scope: Scope, *, key_fixed: bool) -> set[str]:
+        """`field: value` pairs of an insert, update or record construction; returns the names given."""
+        given: set[str] = set()
+        for name, value, span in items:
+            if name in given:
+                self.error("E401", f"field `{name}` is given twice", span)
+            given.add(name)
+            ft = rec.fields.get(name)
+            if ft is None:
+                self.error("E103", f"record `{rec.name}` has no field `{name}`", span, help=_suggest(name, rec.fields))
+                self.infer(value, scope)
+                continue
+            if key_fixed and name == rec.key:
+                self.error("E404", f"`{name}` is the key of `{rec.name}` and cannot change", span, help="insert a new row and delete the old one")
+            self.expect(value, ft, scope, f"field `{name}`")
+        return given
+
+    def _report_missing(self, rec: RecordT, given: set[str], span: Span, what: str, *, key_generated: bool) -> None:
+        """E402 for fields with no value, no default and no natural empty value."""
+        missing = []
+        for name, ft in rec.fields.items():
+            if name in given or name in rec.defaults or isinstance(T.base_of(ft), ListT):
+                continue  # given, defaulted, or an empty list
+            if key_generated and name == rec.key and T.prim_name(ft) == "id":
+                continue  # generated when omitted
+            missing.append(name)
+        if missing:
+            self.error(
+                "E402",
+                f"{what} leaves {', '.join(f'`{m}`' for m in missing)} without a value",
+                span,
+                help="give every field a value, or a default in the record",
+            )
 
     # ─────────────────────────── expressions ───────────────────────────
 
@@ -1099,24 +1106,15 @@ class Checker:
         return owners[0].records[name] if len(owners) == 1 else None
 
     def _construct(self, e: A.Call, rec: RecordT, scope: Scope) -> Type:
-        given: set[str] = set()
+        named = []
         for a in e.args:
             if a.name is None:
                 self.error("E203", f"building a `{rec.name}` needs named fields: `{rec.name}(field: value, ...)`", a.span)
                 self.infer(a.value, scope)
-                continue
-            if a.name in given:
-                self.error("E401", f"field `{a.name}` is given twice", a.span)
-            given.add(a.name)
-            ft = rec.fields.get(a.name)
-            if ft is None:
-                self.error("E103", f"record `{rec.name}` has no field `{a.name}`", a.span, help=_suggest(a.name, rec.fields))
-                self.infer(a.value, scope)
-                continue
-            self.expect(a.value, ft, scope, f"field `{a.name}`")
-        missing = [f for f in rec.fields if f not in given and f not in rec.defaults and not isinstance(T.base_of(rec.fields[f]), ListT)]
-        if missing:
-            self.error("E402", f"`{rec.name}(...)` leaves {', '.join(f'`{m}`' for m in missing)} without a value", e.span)
+            else:
+                named.append((a.name, a.value, a.span))
+        given = self._check_named_fields(named, rec, scope, key_fixed=False)
+        self._report_missing(rec, given, e.span, f"`{rec.name}(...)`", key_generated=False)
         return rec
 
     # ─────────────────────────── constraints and worlds ───────────────────────────
