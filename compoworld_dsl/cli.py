@@ -177,6 +177,176 @@ def cmd_graph(args) -> int:
     return EXIT_OK
 
 
+def find_world(path: str | None) -> tuple[str | None, str]:
+    """The world file to use and how it was found: the PATH given (a file, or a folder holding
+    one world), else the current folder's one world, else the one package `worldc compile` left
+    under build/."""
+    import re
+
+    def worlds_in(folder: Path) -> list[Path]:
+        out = []
+        for f in sorted(folder.glob("*.world")):
+            try:
+                if re.search(r"^\s*world\s", f.read_text(encoding="utf-8", errors="replace"), re.M):
+                    out.append(f)
+            except OSError:
+                continue
+        return out
+
+    if path is not None:
+        p = Path(path)
+        if p.is_file():
+            return str(p), f"{p}"
+        if p.is_dir():
+            found = worlds_in(p)
+            if len(found) == 1:
+                return str(found[0]), f"{found[0]} (the one world in {p})"
+            return None, f"{p} holds {len(found)} worlds; name one"
+        return None, f"no such file or folder: {path}"
+    found = worlds_in(Path.cwd())
+    if len(found) == 1:
+        return str(found[0]), f"{found[0]} (the one world in this folder)"
+    if len(found) > 1:
+        return None, f"this folder holds {len(found)} worlds ({', '.join(f.name for f in found)}); name one"
+    maps = sorted(Path("build").glob("*/source_map.json"))
+    if len(maps) == 1:
+        src = json.loads(maps[0].read_text()).get("world_source")
+        if src and Path(src).is_file():
+            return src, f"{src} (compiled into {maps[0].parent})"
+    return None, "no world here: give a .world file, run in a folder holding one world, or run `worldc compile` first"
+
+
+def cmd_sample(args) -> int:
+    from .sample.run import Job, run
+    from .sample.sampler import CAPABILITIES
+
+    path, how = find_world(args.path)
+    if path is None:
+        print(f"worldc: error: {how}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.hops < 1 or args.hops > 32:
+        print("worldc: error: --hops takes 1 to 32", file=sys.stderr)
+        return EXIT_USAGE
+    caps = tuple(c.strip() for c in (args.capabilities or "").split(",") if c.strip())
+    unknown = [c for c in caps if c not in CAPABILITIES]
+    if unknown:
+        print(f"worldc: error: unknown capability {unknown[0]!r}; choose from {', '.join(CAPABILITIES)}", file=sys.stderr)
+        return EXIT_USAGE
+    model, status = _load_checked(path)
+    if model is None:
+        return status
+    seed = _parse_seed(args.seed)
+    if seed is None:
+        print(f"worldc: error: --seed takes an integer (decimal or 0x hex), got {args.seed!r}", file=sys.stderr)
+        return EXIT_USAGE
+    job = Job(path, args.hops, args.n, seed, caps, max(1, args.workers), args.max_attempts)
+    console = _stderr_console()
+    console.print(f"world: {how}")
+    out = Path(args.output) if args.output else None
+    progress, finish = _progress(console, args.n)
+    try:
+        report = run(job, out, progress)
+    finally:
+        finish()
+    _print_report(console, job, report, args)
+    return EXIT_OK if report.emitted >= job.count else EXIT_FAILED
+
+
+def _parse_seed(text: str) -> int | None:
+    try:
+        return int(text, 0)
+    except (TypeError, ValueError):
+        return None
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def _progress(console, total: int):
+    """A rich progress bar on a terminal; nothing when stderr is a file or pipe."""
+    if not console.is_terminal:
+        return None, lambda: None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn("sampling"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=console, transient=True)
+    bar.start()
+    tid = bar.add_task("sample", total=total, note="")
+
+    def update(report):
+        bar.update(tid, completed=report.emitted, note=f"{report.attempts} tried")
+
+    return update, bar.stop
+
+
+def _print_report(console, job, report, args) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="sampling report", show_header=True, header_style="bold")
+    table.add_column("")
+    table.add_column("count", justify="right")
+    table.add_column("example", overflow="fold")
+    table.add_row("attempted", str(report.attempts), "")
+    table.add_row("emitted", str(report.emitted), "")
+    for reason, n in sorted(report.rejected.items()):
+        table.add_row(f"rejected: {reason}", str(n), escape(report.examples.get(reason, "")[:160]))
+    console.print(table)
+    worker_seconds = max(report.seconds * job.workers, 1e-9)
+    rate = report.emitted / report.seconds if report.seconds else 0.0
+    console.print(f"{report.emitted} tasks in {report.seconds:.2f} s ({rate:.1f}/s); Z3 {report.z3_seconds:.2f} s ({100 * report.z3_seconds / worker_seconds:.0f}% of worker time)")
+    reproduce = f"worldc sample {job.path} --hops {job.hops} -n {job.count} --seed {job.seed:#x}"
+    if job.capabilities:
+        reproduce += f" --capabilities {','.join(job.capabilities)}"
+    console.print(escape(f"seed {job.seed:#x}; reproduce with: {reproduce}" + (f" -o {args.output}" if args.output else "")))
+    if report.emitted < job.count:
+        console.print(f"[bold red]only {report.emitted} of {job.count} tasks after {report.attempts} attempts[/]")
+
+
+def cmd_verify(args) -> int:
+    from .sample.run import load_sampler
+    from .sample.sampler import verify_task
+
+    if args.tasks is None:
+        world_arg, tasks_arg = None, args.path
+    else:
+        world_arg, tasks_arg = args.path, args.tasks
+    path, how = find_world(world_arg)
+    if path is None:
+        print(f"worldc: error: {how}", file=sys.stderr)
+        return EXIT_USAGE
+    tasks_path = Path(tasks_arg)
+    if not tasks_path.is_file():
+        print(f"worldc: error: no such file: {tasks_arg}", file=sys.stderr)
+        return EXIT_USAGE
+    model, status = _load_checked(path)
+    if model is None:
+        return status
+    sampler = load_sampler(path)
+    failures = 0
+    total = 0
+    with tasks_path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            total += 1
+            try:
+                task = json.loads(line)
+            except json.JSONDecodeError as e:
+                print(f"{tasks_path}:{lineno}: not JSON: {e.msg}", file=sys.stderr)
+                failures += 1
+                continue
+            tid = task.get("id", f"line {lineno}") if isinstance(task, dict) else f"line {lineno}"
+            problems = verify_task(sampler, task) if isinstance(task, dict) else ["not a JSON object"]
+            for p in problems:
+                print(f"{tasks_path}:{lineno}: task {tid}: {p}", file=sys.stderr)
+            failures += bool(problems)
+    print(f"{total - failures} of {total} tasks verified", file=sys.stderr)
+    return EXIT_OK if failures == 0 and total > 0 else EXIT_FAILED
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="worldc", description="Compile .world files into practice worlds for tool-using agents.")
     p.add_argument("--version", action="version", version=f"worldc {__version__}")
@@ -203,6 +373,22 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--format", choices=("json", "dot", "mermaid"), default="json")
     g.add_argument("--stats", action="store_true", help="counts instead of the graph: services, tools, edges, unreachable and unfed tools")
     g.set_defaults(func=cmd_graph)
+
+    sm = sub.add_parser("sample", help="sample verified multi-step tasks as JSONL")
+    sm.add_argument("path", nargs="?", metavar="PATH", help="a .world file (default: the one world here, or the compiled one)")
+    sm.add_argument("--hops", type=int, default=5, help="steps per task (default 5)")
+    sm.add_argument("-n", type=int, default=10, metavar="COUNT", help="tasks to emit (default 10)")
+    sm.add_argument("--seed", default="0", help="run seed, decimal or 0x hex (default 0)")
+    sm.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default: stdout)")
+    sm.add_argument("--workers", type=int, default=1, help="local processes; output is identical for any number")
+    sm.add_argument("--capabilities", metavar="LIST", help="keep tasks that have all of these, comma-separated")
+    sm.add_argument("--max-attempts", type=int, default=None, help="give up after this many attempts (default 50 per task)")
+    sm.set_defaults(func=cmd_sample)
+
+    v = sub.add_parser("verify", help="re-run every proof and replay of a task file")
+    v.add_argument("path", metavar="[PATH] TASKS.jsonl", help="the world (optional) and the task file")
+    v.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
+    v.set_defaults(func=cmd_verify)
     return p
 
 

@@ -38,7 +38,8 @@ def write_package(model: Model, out: Path, source: str) -> None:
             '"""A world compiled by worldc. `WORLD` runs it; see docs/compile.md."""\n\nfrom .world import WORLD  # noqa: F401\n',
             encoding="utf-8",
         )
-        (tmp / "source_map.json").write_text(json.dumps(source_map(model), indent=2) + "\n", encoding="utf-8")
+        smap = {"world_source": str(Path(source).resolve()), "services": source_map(model)}
+        (tmp / "source_map.json").write_text(json.dumps(smap, indent=2) + "\n", encoding="utf-8")
         if out.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
             os.replace(out, old / out.name)

@@ -243,6 +243,19 @@ class Service:
 # ─────────────────────────── helpers used by generated code ───────────────────────────
 
 
+@attrs.frozen
+class Constraint:
+    """A world rule, compiled: `check(before, after)` returns the rows that must stay untouched
+    (read from `before`) and whether each invariant holds (read from `after`). `orders` are
+    (tool, after_tool, shared_args) rules about the call log."""
+
+    name: str
+    description: str
+    source: str
+    check: Callable
+    orders: tuple = ()
+
+
 def lookup(tx: Tx, table: str, key: Any, record: str) -> dict:
     row = tx.get(table, key)
     if row is None:

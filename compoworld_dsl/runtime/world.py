@@ -16,7 +16,7 @@ MAX_ARGUMENT_BYTES = 64 * 1024
 class CompiledWorld:
     """What a generated module's `WORLD` object is: built from the module's data and classes."""
 
-    def __init__(self, name: str, description: str, services: list[type[Service]], types: Types, state: dict, seeds: dict, source: str):
+    def __init__(self, name: str, description: str, services: list[type[Service]], types: Types, state: dict, seeds: dict, source: str, constraints: dict | None = None):
         self.name = name
         self.description = description
         self.services: dict[str, Service] = {cls.name: cls() for cls in services}
@@ -25,6 +25,7 @@ class CompiledWorld:
         self.state_decl = state  # "svc.name" → {"kind": "table"|"scalar", "type": ..., "default": ..., "prefix": ...}
         self.seeds = seeds  # "svc.name" → seed spec
         self.source = source
+        self.constraints = constraints or {}
         self.tools: dict[str, ToolSpec] = {}
         for svc in self.services.values():
             for spec in svc.tools.values():

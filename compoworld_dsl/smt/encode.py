@@ -316,6 +316,9 @@ class WorldEncoding:
         return _ToolEncoder(self, self.model.services[tool.service], tool).run(pre, args)
 
 
+_ROW = "\0row"  # env key of the implicit row (not a valid name, so it never clashes)
+
+
 class _ToolEncoder:
     def __init__(self, enc: WorldEncoding, svc: Service, tool: Tool):
         self.enc = enc
@@ -464,13 +467,16 @@ class _ToolEncoder:
         return self.enc.value(t, const_value(e, t))
 
     def _table(self, e: A.Expr, env) -> str | None:
-        if isinstance(e, A.Var) and e.name not in env and e.name in self.svc.state:
+        if isinstance(e, A.Var) and e.name not in env and self.svc is not None and e.name in self.svc.state:
             return f"{self.svc.name}.{e.name}"
         if isinstance(e, A.Field) and isinstance(self.model.type_of(e.obj), T.ServiceRef):
             return f"{self.model.type_of(e.obj).name}.{e.name}"
         return None
 
     def ev_Var(self, e: A.Var, env, st, guard):
+        row = env.get(_ROW)
+        if row is not None and e.name in row:
+            return row[e.name]  # short-form `untouched`: bare names are the row's fields
         if e.name in env:
             return env[e.name]
         ref = self._table(e, env)
@@ -718,3 +724,112 @@ def assert_success(solver: z3.Solver, tr: Transition, tag: str = "") -> dict[str
         solver.assert_and_track(z3.Not(c.fails), z3.Bool(name))
     solver.add(z3.Not(tr.overflow))
     return labels
+
+
+class _ConstraintEncoder(_ToolEncoder):
+    """Evaluates a constraint over a (before, after) pair of symbolic states."""
+
+    def __init__(self, enc: WorldEncoding, svc: Service | None, name: str):
+        self.enc = enc
+        self.model = enc.model
+        self.svc = svc
+        self.tool = None
+        self.name = name
+        self.checks = []
+        self.overflow = z3.BoolVal(False)
+        self.fresh = []
+        self.assumptions = []
+        self.skip_untouched = False
+        self.written: set[str] | None = None
+
+    def label(self, what: str, span: Span) -> str:
+        return f"constraint {self.name}: {what} ({span.file}:{span.line})"
+
+    def violated(self, clauses, before: SymState, after: SymState, env: dict) -> list:
+        """Conditions under which some clause is broken (untouched rows read `before`)."""
+        out = []
+        true = z3.BoolVal(True)
+        for c in clauses:
+            if isinstance(c, A.Untouched) and self.skip_untouched:
+                continue
+            if isinstance(c, A.Invariant) and self.written is not None and not (_tables_in(self.model, c.expr, self.svc) & self.written):
+                continue  # nothing the walk writes can change it
+            if isinstance(c, A.Untouched):
+                table = ".".join(c.table) if len(c.table) == 2 else f"{self.svc.name}.{c.table[0]}"
+                rec = self.enc.tables[table]
+                for old, new in zip(before.tables[table], after.tables[table]):
+                    inner = dict(env)
+                    if c.var:
+                        inner[c.var] = dict(old.fields)
+                    else:
+                        inner[_ROW] = dict(old.fields)
+                    match = old.present if c.where is None else z3.And(old.present, self.ev(c.where, inner, before, old.present))
+                    changed = z3.Or(z3.Not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields])
+                    out.append(z3.And(match, changed))
+            elif isinstance(c, A.ForallClause):
+                table = ".".join(c.domain) if len(c.domain) == 2 else f"{self.svc.name}.{c.domain[0]}"
+                for slot in before.tables[table]:
+                    inner = dict(env)
+                    inner[c.var] = dict(slot.fields)
+                    cond = slot.present if c.where is None else z3.And(slot.present, self.ev(c.where, inner, before, slot.present))
+                    out += [z3.And(cond, v) for v in self.violated(c.body, before, after, inner)]
+            elif isinstance(c, A.IfClause):
+                cond = self.ev(c.cond, env, before, true)
+                out += [z3.And(cond, v) for v in self.violated(c.then, before, after, env)]
+                out += [z3.And(z3.Not(cond), v) for v in self.violated(c.else_ or (), before, after, env)]
+            elif isinstance(c, A.Invariant):
+                out.append(z3.Not(self.ev(c.expr, env, after, true)))
+        return out
+
+
+def constraint_violated(
+    enc: WorldEncoding,
+    decl: A.ConstraintDecl,
+    svc: Service | None,
+    name: str,
+    before: SymState,
+    after: SymState,
+    untouched: list[tuple[str, int]] | None = None,
+    written: set[str] | None = None,
+):
+    """A Z3 condition: the episode from `before` to `after` breaks this constraint's state clauses
+    (`order` clauses are about the call log and are not part of it).
+
+    When the caller knows the untouched rows already (they depend only on the concrete state
+    before: `untouched` as (table, slot)) and which tables the walk writes, only those slots and
+    the invariants over written tables are encoded — the rest cannot change."""
+    ce = _ConstraintEncoder(enc, svc, name)
+    ce.skip_untouched = untouched is not None
+    ce.written = written
+    parts = []
+    if untouched is not None:
+        for table, i in untouched:
+            if written is not None and table not in written:
+                continue
+            rec = enc.tables[table]
+            old, new = before.tables[table][i], after.tables[table][i]
+            parts.append(z3.Or(z3.Not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields]))
+    if _has_invariants(decl.clauses) or untouched is None:
+        parts += ce.violated(decl.clauses, before, after, {})
+    return z3.Or(parts) if parts else z3.BoolVal(False)
+
+
+def _has_invariants(clauses) -> bool:
+    for c in clauses:
+        if isinstance(c, A.Invariant):
+            return True
+        if isinstance(c, A.ForallClause) and _has_invariants(c.body):
+            return True
+        if isinstance(c, A.IfClause) and _has_invariants(c.then + (c.else_ or ())):
+            return True
+    return False
+
+
+def _tables_in(model: Model, e: A.Expr, svc: Service | None) -> set[str]:
+    out = set()
+    for n in A.walk(e):
+        if isinstance(n, A.Field) and isinstance(model.type_of(n.obj), T.ServiceRef):
+            out.add(f"{model.type_of(n.obj).name}.{n.name}")
+        elif isinstance(n, A.Var) and svc is not None and n.name in svc.state:
+            out.add(f"{svc.name}.{n.name}")
+    return out

@@ -1,0 +1,565 @@
+"""Build one task from one (seed, index): a walk, Z3 bindings and proofs, a replay, a checker.
+Deterministic: everything random comes from a generator named by the seed and the index."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from typing import Any
+
+import attrs
+import z3
+
+from ..check import types as T
+from ..check.model import Model, Tool
+from ..codegen.python import tstr
+from ..graph import build_graph
+from ..runtime.service import ToolError
+from ..runtime.state import State, Tx
+from ..runtime.world import CompiledWorld
+from ..smt.encode import EncodingUnsupported, WorldEncoding, assert_success, constraint_violated
+from ..syntax import ast as A
+from . import checker as C
+
+CAPABILITIES = (
+    "sequential-dependency",
+    "cross-env-constraint",
+    "conditional-branching",
+    "ranked-selection",
+    "data-transformation",
+    "idempotency-check",
+    "ordering",
+)
+REJECTIONS = ("no_walk", "unsat", "unknown", "unsupported", "replay_mismatch", "vacuous_constraint", "constraint_broken", "already_satisfied", "filtered")
+RLIMIT = 5_000_000  # Z3 resource limit per check: reproducible, unlike a wall-clock timeout
+MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
+
+
+class Rejected(Exception):
+    def __init__(self, reason: str, detail: str = ""):
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+@attrs.define
+class Step:
+    tool: Tool
+    # param → ("user", None) or ("step", (j, field or None)): where each argument comes from
+    sources: dict[str, tuple[str, Any]]
+
+
+def _words(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower()
+
+
+class Sampler:
+    """Everything per world that tasks share: tools, producers, constraint metadata, encodings."""
+
+    def __init__(self, model: Model, world: CompiledWorld, source: str):
+        self.model = model
+        self.world = world
+        self.source = source
+        self.enc = WorldEncoding(model)
+        self.graph = build_graph(model)
+        services = model.world.services if model.world else list(model.services)
+        self.services = services
+        self.tools = [t for s in services for t in model.services[s].tools.values() if not t.simulated]
+        self.mutating = {t.qualified for t in self.tools if t.writes or t.inserts or t.deletes}
+        self.features = {t.qualified: _features(t) for t in self.tools}
+        self.constraints = self._constraint_info()
+        self.z3_seconds = 0.0
+        self._sym_cache = None
+
+    # ─────────────────────────── constraints ───────────────────────────
+
+    def _constraint_info(self) -> list[dict]:
+        out = []
+        world = self.model.world
+        decls = [(c.name, c, None) for c in (world.constraints if world else [])]
+        for s in self.services:
+            svc = self.model.services[s]
+            decls += [(f"{s}.{c.name}", c, svc) for c in svc.constraints]
+        for name, decl, svc in decls:
+            tables = _tables_read(decl, svc, self.model)
+            orders = [c for c in _walk_clauses(decl.clauses) if isinstance(c, A.OrderClause)]
+            state_clauses = any(not isinstance(c, A.OrderClause) for c in _walk_clauses(decl.clauses))
+            out.append({"name": name, "decl": decl, "svc": svc, "tables": tables, "orders": orders, "state": state_clauses})
+        return out
+
+    # ─────────────────────────── walks ───────────────────────────
+
+    def walk(self, rng: random.Random, hops: int) -> list[Step]:
+        for _ in range(40):
+            steps = self._try_walk(rng, hops)
+            if steps is not None:
+                return steps
+        raise Rejected("no_walk", f"no {hops}-step walk found")
+
+    def _provides(self, tool: Tool) -> dict[str, str | None]:
+        """Nominal types a tool's result makes available: type → record field (None: the result)."""
+        r = tool.result
+        if isinstance(r, T.Alias):
+            return {r.name: None}
+        if isinstance(r, T.RecordT):
+            return {ft.name: f for f, ft in r.fields.items() if isinstance(ft, T.Alias)}
+        return {}
+
+    def _try_walk(self, rng: random.Random, hops: int) -> list[Step] | None:
+        steps: list[Step] = []
+        available: dict[str, tuple[int, str | None]] = {}
+        for k in range(hops):
+            last = k == hops - 1
+            if k == 0:
+                cands = [t for t in self.tools if t.consumes]
+            else:
+                cands = [t for t in self.tools if any(a.name in available for a in t.consumes)]
+            used = {s.tool.qualified for s in steps}
+            cands = [t for t in cands if t.qualified not in used or t.qualified in self.mutating and rng.random() < 0.2]
+            if last:
+                if not any(s.tool.qualified in self.mutating for s in steps):
+                    cands = [t for t in cands if t.qualified in self.mutating]
+                if hops >= 3 and len({s.tool.service for s in steps}) == 1:
+                    cands = [t for t in cands if t.service != steps[0].tool.service]
+            if not cands:
+                return None
+            prev_service = steps[-1].tool.service if steps else None
+            weights = [3.0 if t.service != prev_service and k else 1.0 for t in cands]
+            weights = [w * (2.0 if t.qualified in self.mutating else 1.0) for w, t in zip(weights, cands)]
+            tool = rng.choices(cands, weights=weights, k=1)[0]
+            sources = {}
+            for name, t in tool.params:
+                if isinstance(t, T.Alias) and t.name in available:
+                    sources[name] = ("step", available[t.name])
+                else:
+                    sources[name] = ("user", None)
+            steps.append(Step(tool, sources))
+            for tname, field in self._provides(tool).items():
+                available[tname] = (k, field)
+        if hops >= 3 and len({s.tool.service for s in steps}) < 2:
+            return None
+        if not any(s.tool.qualified in self.mutating for s in steps):
+            return None
+        return steps
+
+    # ─────────────────────────── Z3 ───────────────────────────
+
+    def _solver(self, seed: int) -> z3.Solver:
+        s = z3.Solver()
+        s.set("rlimit", RLIMIT)
+        s.set("random_seed", seed % (2**31))
+        return s
+
+    def _sym(self, state0: State, steps: list[Step]):
+        """The Z3 image of the seeded state, built once per task and shared by every chain
+        (encodings copy only the tables they write)."""
+        key = (id(state0), len(steps))
+        if self._sym_cache is None or self._sym_cache[0] != key:
+            self._sym_cache = (key, self.enc.state_from(state0, spare=len(steps) + 1), state0)
+        return self._sym_cache[1]
+
+    def _written(self, steps: list[Step]) -> set[str]:
+        written = {f"{s.tool.service}.{t}" for s in steps for t, f in s.tool.writes if f}
+        return written | {f"{s.tool.service}.{t}" for s in steps for t in s.tool.inserts | s.tool.deletes}
+
+    def _relevant(self, steps: list[Step]) -> list[dict]:
+        written = self._written(steps)
+        return [i for i in self.constraints if i["state"] and i["tables"] & written]
+
+    def violated(self, info: dict, state0: State, steps: list[Step], start, end):
+        """The constraint broken between the symbolic start and end of a walk. Its untouched rows
+        come from the compiled constraint run on the concrete start state."""
+        c = self.world.constraints[info["name"]]
+        try:
+            rows, _ = c.check(Tx(state0), Tx(state0))
+        except ToolError:
+            rows = None
+        slots = None
+        if rows is not None:
+            index = {t: {k: i for i, k in enumerate(state0.tables[t])} for t in {t for t, _ in rows}}
+            slots = sorted({(t, index[t][k]) for t, k in rows})
+        return constraint_violated(self.enc, info["decl"], info["svc"], info["name"], start, end, slots, self._written(steps))
+
+    def _chain(self, solver: z3.Solver, state0: State, steps: list[Step], bind: bool, tag: str = "") -> tuple[dict, list, Any]:
+        """Encode the walk from the concrete `state0`. With `bind`, arguments flow from earlier
+        results; without, every argument is free. Returns user variables, results, final state."""
+        sym = self._sym(state0, steps)
+        start = sym
+        user: dict[tuple[int, str], Any] = {}
+        results: list[Any] = []
+        for k, step in enumerate(steps):
+            args = {}
+            for name, t in step.tool.params:
+                src = step.sources[name]
+                if bind and src[0] == "step":
+                    j, field = src[1]
+                    args[name] = results[j][field] if field is not None else results[j]
+                else:
+                    v = self.enc.var(t, f"{tag}s{k + 1}.{name}")
+                    solver.add(self.enc.domain(t, v))
+                    user[(k, name)] = v
+                    args[name] = v
+            tr = self.enc.encode(step.tool, sym, args)
+            assert_success(solver, tr, f"{tag}step {k + 1} ")
+            results.append(tr.result)
+            sym = tr.post
+        return user, results, (start, sym)
+
+    def _check(self, solver: z3.Solver, *assumptions) -> Any:
+        t = time.perf_counter()
+        try:
+            return solver.check(*assumptions)
+        finally:
+            self.z3_seconds += time.perf_counter() - t
+
+    def bind(self, rng: random.Random, seed: int, state0: State, steps: list[Step]) -> tuple[dict, dict]:
+        """Z3 proves the walk satisfiable and chooses user-given arguments, randomised among the
+        witnesses by trying candidate values from the state in a seeded order."""
+        solver = self._solver(seed)
+        user, _, (start, end) = self._chain(solver, state0, steps, bind=True)
+        # the reference plan keeps the house rules: ask Z3 for arguments that do
+        for info in self._relevant(steps):
+            solver.assert_and_track(z3.Not(self.violated(info, state0, steps, start, end)), z3.Bool(f"house rule {info['name']}"))
+        res = self._check(solver)
+        if res == z3.unknown:
+            raise Rejected("unknown", solver.reason_unknown())
+        if res == z3.unsat:
+            core = sorted(str(b) for b in solver.unsat_core())
+            raise Rejected("unsat", "; ".join(core[:3]))
+        chosen = {}
+        for (k, name), var in user.items():
+            t = dict(steps[k].tool.params)[name]
+            cands = self._candidates(state0, t)
+            rng.shuffle(cands)
+            for value in cands[:6]:
+                term = self.enc.value(t, value)
+                if isinstance(term, dict):
+                    break
+                if self._check(solver, var == term) == z3.sat:
+                    solver.add(var == term)
+                    chosen[(k, name)] = value
+                    break
+        if self._check(solver) != z3.sat:
+            raise Rejected("unknown", "the walk became unsatisfiable while choosing values")
+        model = solver.model()
+        values = {}
+        for (k, name), var in user.items():
+            t = dict(steps[k].tool.params)[name]
+            values[(k, name)] = chosen[(k, name)] if (k, name) in chosen else self.enc.concrete(t, var, model)
+        proof = {"walk_satisfiable": {"result": "sat", "checks": sum(1 for _ in solver.assertions())}}
+        return values, proof
+
+    def _candidates(self, state: State, t: T.Type) -> list:
+        want = tstr(t)
+        b = T.base_of(t)
+        if isinstance(b, T.EnumT):
+            return list(b.members)
+        out = []
+        for table, rows in state.tables.items():
+            rec = self.world.types.records[self.world.state_decl[table]["record"]]
+            for f, ft in rec.items():
+                if ft == want:
+                    out.extend(r[f] for r in rows.values())
+        return sorted(set(out), key=repr)
+
+    # ─────────────────────────── replay ───────────────────────────
+
+    def replay(self, state0: State, steps: list[Step], values: dict) -> tuple[State, list[dict], list[Any]]:
+        state = state0.snapshot()
+        plan, results = [], []
+        for k, step in enumerate(steps):
+            spec = self.world.tools[step.tool.qualified]
+            args = {}
+            for name, t in step.tool.params:
+                src = step.sources[name]
+                if src[0] == "step":
+                    j, field = src[1]
+                    args[name] = results[j][field] if field is not None else results[j]
+                else:
+                    args[name] = values[(k, name)]
+            tx = Tx(state)
+            try:
+                result = getattr(self.world.services[spec.service], spec.method)(tx, **{"v_" + n: v for n, v in args.items()})
+            except ToolError as e:
+                raise Rejected("replay_mismatch", f"step {k + 1} {spec.qualified}: {e.kind}: {e.message}") from None
+            tx.commit()
+            results.append(result)
+            plan.append({"tool": spec.qualified, "arguments": {n: self.world.types.to_json(pt, args[n]) for n, pt in spec.params}})
+        return state, plan, results
+
+    # ─────────────────────────── constraints ───────────────────────────
+
+    def attach_constraints(self, seed: int, state0: State, final: State, steps: list[Step], plan: list[dict]) -> tuple[list[dict], dict, set]:
+        """Constraints relevant to the walk, each proven non-trivial (a plan over the task's tools
+        breaks it) and kept by the reference plan. Returns records, proofs and capabilities."""
+        tools_in_walk = [s.tool.qualified for s in steps]
+        attached, proofs, caps = [], {}, set()
+        relevant = self._relevant(steps)
+        free = None
+        for info in self.constraints:
+            if info in relevant:
+                if free is None:  # one free chain for all constraints, a push/pop per constraint
+                    free = self._solver(seed)
+                    _, _, (start, end) = self._chain(free, state0, steps, bind=False, tag="free ")
+                free.push()
+                free.add(self.violated(info, state0, steps, start, end))
+                res = self._check(free)
+                free.pop()
+                if res == z3.unknown:
+                    raise Rejected("unknown", f"constraint {info['name']}")
+                if res == z3.unsat:
+                    continue  # vacuous for this walk: nothing the task's tools can do breaks it
+                ok, why = C._constraint_holds(self.world, info["name"], state0, final)
+                if not ok:
+                    raise Rejected("constraint_broken", f"{info['name']}: {why}")
+                attached.append({"kind": "state", "name": info["name"], "description": info["decl"].description or ""})
+                proofs[info["name"]] = {"non_trivial": "sat: a plan over the task's tools breaks it", "kept_by_reference": True}
+                if len({t.split(".")[0] for t in info["tables"]}) >= 2:
+                    caps.add("cross-env-constraint")  # a rule of one service that binds another
+            for order in info["orders"]:
+                tool, after = ".".join(order.tool), ".".join(order.after)
+                if tool in tools_in_walk and after in tools_in_walk:
+                    rule = {"kind": "order", "name": info["name"], "description": info["decl"].description or "", "tool": tool, "after": after, "on": list(order.on)}
+                    calls = [(p["tool"], p["arguments"]) for p in plan]
+                    ok, why = C._order_holds(rule, calls)
+                    if not ok:
+                        raise Rejected("constraint_broken", f"{info['name']}: {why}")
+                    # non-trivial: the walk without the `after` steps still runs to the end
+                    skipped = [s for s in steps if s.tool.qualified != after]
+                    solver = self._solver(seed)
+                    self._chain(solver, state0, skipped, bind=False, tag="skip ")
+                    if self._check(solver) != z3.sat:
+                        continue
+                    attached.append(rule)
+                    proofs[info["name"]] = {"non_trivial": f"sat: {tool} can run without {after} first", "kept_by_reference": True}
+                    caps.add("ordering")
+        return attached, proofs, caps
+
+    # ─────────────────────────── the whole task ───────────────────────────
+
+    def task(self, seed: int, index: int, hops: int) -> dict:
+        rng = random.Random(f"{seed}:{index}")
+        task_seed = rng.randrange(2**32)
+        state0 = self.world.initial_state(task_seed)
+        steps = self.walk(rng, hops)
+        try:
+            values, proofs = self.bind(rng, task_seed, state0, steps)
+        except EncodingUnsupported as e:
+            raise Rejected("unsupported", str(e)) from None
+        final, plan, results = self.replay(state0, steps, values)
+        attached, cproofs, caps = self.attach_constraints(task_seed, state0, final, steps, plan)
+        last = steps[-1].tool
+        answer_type = None
+        if last.qualified not in self.mutating and not isinstance(last.result, T.NoneT):
+            answer_type = tstr(last.result)
+        checks = C.derive(self.world, state0, final, attached, results[-1] if answer_type else None, answer_type)
+        calls = [(p["tool"], p["arguments"]) for p in plan]
+        answer = self.world.types.to_json(answer_type, results[-1]) if answer_type else None
+        full = C.score(self.world, checks, state0, final, answer, calls)
+        if full["reward"] != 1:
+            raise Rejected("replay_mismatch", f"the reference plan fails its own checker: {full['failed'][:2]}")
+        empty = C.score(self.world, checks, state0, state0, None, [])
+        if empty["reward"] != 0:
+            raise Rejected("already_satisfied", "the empty plan passes the checker")
+        caps |= self._capabilities(steps)
+        services = sorted({s.tool.service for s in steps})
+        others = [s for s in self.services if s not in services]
+        distractors = sorted(random.Random(f"{seed}:{index}:distractors").sample(others, min(len(others), max(0, MAX_SERVICES - len(services)))))
+        proofs.update({"constraints": cproofs, "reference_passes": {"reward": 1, "checks": full["total"]}, "empty_plan_fails": {"failed": [f["id"] for f in empty["failed"]]}})
+        return {
+            "id": f"{self.model.world.name if self.model.world else 'world'}-h{hops}-s{seed}-{index:06d}",
+            "world": self.model.world.name if self.model.world else "",
+            "seed": task_seed,
+            "hops": hops,
+            "services": services,
+            "distractors": distractors,
+            "instruction": self.instruction(steps, values, attached, answer_type is not None),
+            "capabilities": [c for c in CAPABILITIES if c in caps],
+            "initial_state": {"seed": task_seed},
+            "reference_plan": plan,
+            "bindings": [{n: (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for s in steps],
+            "answer": answer,
+            "checker": {"checks": checks},
+            "constraints": attached,
+            "proofs": proofs,
+        }
+
+    def _capabilities(self, steps: list[Step]) -> set[str]:
+        caps = set()
+        if any(src[0] == "step" for s in steps for src in s.sources.values()):
+            caps.add("sequential-dependency")
+        for s in steps:
+            f = self.features[s.tool.qualified]
+            if "ranked" in f:
+                caps.add("ranked-selection")
+            if "transform" in f and s.tool.qualified in self.mutating:
+                caps.add("data-transformation")
+        return caps
+
+    # ─────────────────────────── instructions ───────────────────────────
+
+    def instruction(self, steps: list[Step], values: dict, constraints: list[dict], answer: bool) -> str:
+        parts = []
+        for k, step in enumerate(steps):
+            phrase = step.tool.decl.say or f"use {step.tool.name.replace('_', ' ')}"
+            types = dict(step.tool.params)
+
+            def fill(m, k=k, step=step, types=types):
+                name = m.group(1).strip().split(".")[0]
+                src = step.sources.get(name)
+                if src is None:
+                    return m.group(0)
+                if src[0] == "step":
+                    j, field = src[1]
+                    what = _words(field) if field else _words(types[name].name if isinstance(types[name], T.Alias) else name)
+                    noun = what.removesuffix(" id")
+                    if phrase[: m.start()].rstrip().lower().endswith(noun):
+                        return f"from step {j + 1}"  # "close the task {id}" → "close the task from step 1"
+                    return f"the {what} from step {j + 1}"
+                value = self.world.types.to_json(tstr(types[name]), values[(k, name)])
+                return f'"{value}"' if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+
+            text = re.sub(r"\{([^{}]*)\}", fill, phrase).replace("{{", "{").replace("}}", "}")
+            omitted = [n for n, src in step.sources.items() if src[0] == "user" and "{" + n + "}" not in phrase and n in types]
+            if omitted:
+                extras = ", ".join(f"{_words(n)} {self._shown(step, n, values, k)}" for n in omitted)
+                text += f" (with {extras})"
+            parts.append(f"{k + 1}. {text[:1].upper()}{text[1:]}.")
+        out = "Please do the following:\n" + "\n".join(parts)
+        if answer:
+            out += "\nThen report the result of the last step."
+        if constraints:
+            out += "\nHouse rules: " + " ".join(f"{c['description'] or c['name']}." for c in constraints)
+        return out
+
+    def _shown(self, step: Step, name: str, values: dict, k: int) -> str:
+        t = dict(step.tool.params)[name]
+        v = self.world.types.to_json(tstr(t), values[(k, name)])
+        return f'"{v}"' if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)
+
+
+# ─────────────────────────── AST helpers ───────────────────────────
+
+
+def _walk_clauses(clauses):
+    for c in clauses:
+        yield c
+        if isinstance(c, A.ForallClause):
+            yield from _walk_clauses(c.body)
+        elif isinstance(c, A.IfClause):
+            yield from _walk_clauses(c.then + (c.else_ or ()))
+
+
+def _tables_read(decl: A.ConstraintDecl, svc, model: Model) -> set[str]:
+    """Qualified tables a constraint mentions (its `untouched`/`forall` tables and `svc.table` reads)."""
+    out = set()
+    for c in _walk_clauses(decl.clauses):
+        if isinstance(c, A.Untouched):
+            out.add(".".join(c.table) if len(c.table) == 2 else f"{svc.name}.{c.table[0]}")
+        elif isinstance(c, A.ForallClause):
+            out.add(".".join(c.domain) if len(c.domain) == 2 else f"{svc.name}.{c.domain[0]}")
+    for n in A.walk(decl):
+        if isinstance(n, A.Field) and isinstance(model.type_of(n.obj), T.ServiceRef):
+            out.add(f"{model.type_of(n.obj).name}.{n.name}")
+        elif isinstance(n, A.Var) and svc is not None and n.name in svc.state:
+            out.add(f"{svc.name}.{n.name}")
+    return out
+
+
+def _features(tool: Tool) -> set[str]:
+    f = set()
+    for n in A.walk(tool.decl):
+        if isinstance(n, (A.Select,)) and n.kind in ("latest", "earliest"):
+            f.add("ranked")
+        if isinstance(n, A.Project) and n.kind in ("min", "max"):
+            f.add("ranked")
+        if isinstance(n, A.Binary) and n.op in ("+", "-", "*", "/", "%"):
+            f.add("transform")
+        if isinstance(n, A.Call) and n.func in ("format", "lower", "upper", "trim", "days", "weeks", "hours", "minutes"):
+            f.add("transform")
+    return f
+
+
+def verify_task(sampler: Sampler, task: dict) -> list[str]:
+    """Re-run every proof and the replay from the task record alone. Returns what fails."""
+    world = sampler.world
+    problems: list[str] = []
+    try:
+        seed = task["initial_state"]["seed"]
+        plan = task["reference_plan"]
+        checks = task["checker"]["checks"]
+    except (KeyError, TypeError) as e:
+        return [f"malformed task record: missing {e}"]
+    state0 = world.initial_state(seed)
+    state = state0.snapshot()
+    calls, last = [], None
+    steps: list[Step] = []
+    values: dict = {}
+    for k, call in enumerate(plan):
+        spec = world.resolve(call.get("tool", "")) if isinstance(call, dict) else None
+        if spec is None:
+            return [f"step {k + 1}: unknown tool {call.get('tool') if isinstance(call, dict) else call!r}"]
+        res = world.call(state, spec.qualified, call.get("arguments"))
+        if not res["success"]:
+            return [f"step {k + 1} {spec.qualified} fails on replay: {res['error']['message']}"]
+        calls.append((spec.qualified, call.get("arguments")))
+        last = res.get("data")
+        tool = sampler.model.services[spec.service].tools[spec.name]
+        steps.append(Step(tool, {n: ("user", None) for n, _ in tool.params}))
+        args = world.convert_arguments(spec, call.get("arguments"))
+        for n, _ in tool.params:
+            values[(k, n)] = args["v_" + n]
+    final = state
+    last_tool = steps[-1].tool if steps else None
+    answer_type = None
+    if last_tool is not None and last_tool.qualified not in sampler.mutating and not isinstance(last_tool.result, T.NoneT):
+        answer_type = tstr(last_tool.result)
+    if answer_type is not None and task.get("answer") != last:
+        problems.append("the recorded answer is not what the reference plan returns")
+    # the checker must be exactly what the replay derives: a loosened or edited checker differs
+    derived = C.derive(world, state0, final, task.get("constraints", []), None, None)
+    if answer_type is not None:
+        derived.append({"kind": "answer", "value": last})
+        derived[-1]["id"] = f"c{len(derived)}"
+    if derived != checks:
+        problems.append("the checker is not the one the reference plan derives")
+    full = C.score(world, checks, state0, final, task.get("answer"), calls)
+    if full["reward"] != 1:
+        problems.append(f"the reference plan fails the checker: {[f['id'] + ' ' + f['reason'] for f in full['failed']]}")
+    empty = C.score(world, checks, state0, state0, None, [])
+    if empty["reward"] != 0:
+        problems.append("the empty plan passes the checker")
+    # Z3: the plan's own arguments satisfy every precondition from the seeded state
+    solver = sampler._solver(seed)
+    user, _, _ = sampler._chain(solver, state0, steps, bind=False)
+    for key, var in user.items():
+        k, n = key
+        t = dict(steps[k].tool.params)[n]
+        term = sampler.enc.value(t, values[key])
+        if isinstance(term, dict):
+            solver.add(*[var[f] == term[f] for f in term])
+        else:
+            solver.add(var == term)
+    res = sampler._check(solver)
+    if res != z3.sat:
+        problems.append(f"Z3 does not prove the plan satisfiable ({res})")
+    for c in task.get("constraints", []):
+        info = next((i for i in sampler.constraints if i["name"] == c.get("name")), None)
+        if info is None:
+            problems.append(f"unknown constraint {c.get('name')}")
+            continue
+        if c.get("kind") == "state":
+            ok, why = C._constraint_holds(world, info["name"], state0, final)
+            if not ok:
+                problems.append(f"constraint {info['name']} is broken by the reference plan: {why}")
+            s2 = sampler._solver(seed)
+            _, _, (start, end) = sampler._chain(s2, state0, steps, bind=False, tag="free ")
+            s2.add(sampler.violated(info, state0, steps, start, end))
+            if sampler._check(s2) != z3.sat:
+                problems.append(f"constraint {info['name']} is not proven non-trivial")
+        elif c.get("kind") == "order":
+            ok, why = C._order_holds(c, calls)
+            if not ok:
+                problems.append(f"order rule {info['name']}: {why}")
+    return problems
