@@ -34,6 +34,7 @@ CAPABILITIES = (
 REJECTIONS = ("no_walk", "unsat", "unknown", "unsupported", "replay_mismatch", "vacuous_constraint", "constraint_broken", "already_satisfied", "filtered")
 RLIMIT = 5_000_000  # Z3 resource limit per check: reproducible, unlike a wall-clock timeout
 MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
+MAX_TRIES = 6  # candidate tools tried per step before the task is rejected
 
 
 class Rejected(Exception):
@@ -90,13 +91,6 @@ class Sampler:
 
     # ─────────────────────────── walks ───────────────────────────
 
-    def walk(self, rng: random.Random, hops: int) -> list[Step]:
-        for _ in range(40):
-            steps = self._try_walk(rng, hops)
-            if steps is not None:
-                return steps
-        raise Rejected("no_walk", f"no {hops}-step walk found")
-
     def _provides(self, tool: Tool) -> dict[str, str | None]:
         """Nominal types a tool's result makes available: type → record field (None: the result)."""
         r = tool.result
@@ -106,42 +100,92 @@ class Sampler:
             return {ft.name: f for f, ft in r.fields.items() if isinstance(ft, T.Alias)}
         return {}
 
-    def _try_walk(self, rng: random.Random, hops: int) -> list[Step] | None:
+    def _next_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], available: dict) -> list[Tool]:
+        """Tools that may come next, in a seeded random order (cross-service and mutating first-ish)."""
+        last = k == hops - 1
+        if k == 0:
+            cands = [t for t in self.tools if t.consumes]
+        else:
+            cands = [t for t in self.tools if any(a.name in available for a in t.consumes)]
+        used = {s.tool.qualified for s in steps}
+        cands = [t for t in cands if t.qualified not in used]
+        if k == 0 and hops > 1:
+            cands = [t for t in cands if self._provides(t)]  # the walk must be able to go on
+        if last:
+            if not any(s.tool.qualified in self.mutating for s in steps):
+                cands = [t for t in cands if t.qualified in self.mutating]
+            if hops >= 3 and len({s.tool.service for s in steps}) == 1:
+                cands = [t for t in cands if t.service != steps[0].tool.service]
+        prev_service = steps[-1].tool.service if steps else None
+        keyed = []
+        for t in cands:
+            w = (3.0 if k and t.service != prev_service else 1.0) * (2.0 if t.qualified in self.mutating else 1.0)
+            keyed.append((rng.random() ** (1.0 / w), t.qualified, t))  # weighted order without replacement
+        keyed.sort(key=lambda x: (-x[0], x[1]))
+        return [t for _, _, t in keyed]
+
+    def _sources(self, tool: Tool, available: dict) -> dict:
+        return {
+            name: ("step", available[t.name]) if isinstance(t, T.Alias) and t.name in available else ("user", None)
+            for name, t in tool.params
+        }
+
+    def build(self, rng: random.Random, seed: int, state0: State, hops: int) -> tuple[list[Step], dict, dict]:
+        """Grow the walk one step at a time on one incremental solver: each candidate step is
+        pushed, checked and kept only if the walk so far stays satisfiable from the seeded state.
+        Then Z3 keeps the house rules and picks user-given values in a seeded order."""
+        solver = self._solver(seed)
+        sym0 = self._sym(state0, [None] * hops)
+        sym = sym0
         steps: list[Step] = []
+        results: list[Any] = []
+        user: dict[tuple[int, str], Any] = {}
         available: dict[str, tuple[int, str | None]] = {}
+        tried = 0
         for k in range(hops):
-            last = k == hops - 1
-            if k == 0:
-                cands = [t for t in self.tools if t.consumes]
-            else:
-                cands = [t for t in self.tools if any(a.name in available for a in t.consumes)]
-            used = {s.tool.qualified for s in steps}
-            cands = [t for t in cands if t.qualified not in used or t.qualified in self.mutating and rng.random() < 0.2]
-            if last:
-                if not any(s.tool.qualified in self.mutating for s in steps):
-                    cands = [t for t in cands if t.qualified in self.mutating]
-                if hops >= 3 and len({s.tool.service for s in steps}) == 1:
-                    cands = [t for t in cands if t.service != steps[0].tool.service]
+            cands = self._next_candidates(rng, k, hops, steps, available)
             if not cands:
-                return None
-            prev_service = steps[-1].tool.service if steps else None
-            weights = [3.0 if t.service != prev_service and k else 1.0 for t in cands]
-            weights = [w * (2.0 if t.qualified in self.mutating else 1.0) for w, t in zip(weights, cands)]
-            tool = rng.choices(cands, weights=weights, k=1)[0]
-            sources = {}
-            for name, t in tool.params:
-                if isinstance(t, T.Alias) and t.name in available:
-                    sources[name] = ("step", available[t.name])
-                else:
-                    sources[name] = ("user", None)
-            steps.append(Step(tool, sources))
-            for tname, field in self._provides(tool).items():
-                available[tname] = (k, field)
+                raise Rejected("no_walk", f"no tool can follow step {k}")
+            for tool in cands[:MAX_TRIES]:
+                tried += 1
+                step = Step(tool, self._sources(tool, available))
+                solver.push()
+                args, fresh = {}, {}
+                for name, t in tool.params:
+                    src = step.sources[name]
+                    if src[0] == "step":
+                        j, field = src[1]
+                        args[name] = results[j][field] if field is not None else results[j]
+                    else:
+                        v = self.enc.var(t, f"s{k + 1}.{name}")
+                        solver.add(self.enc.domain(t, v))
+                        fresh[(k, name)] = args[name] = v
+                tr = self.enc.encode(tool, sym, args)
+                assert_success(solver, tr, f"step {k + 1} ")
+                res = self._check(solver)
+                if res == z3.sat:
+                    steps.append(step)
+                    results.append(tr.result)
+                    user.update(fresh)
+                    sym = tr.post
+                    for tname, field in self._provides(tool).items():
+                        available[tname] = (k, field)
+                    break
+                solver.pop()
+                if res == z3.unknown:
+                    raise Rejected("unknown", solver.reason_unknown())
+            else:
+                raise Rejected("unsat", f"no tool keeps step {k + 1} satisfiable ({min(len(cands), MAX_TRIES)} tried)")
         if hops >= 3 and len({s.tool.service for s in steps}) < 2:
-            return None
-        if not any(s.tool.qualified in self.mutating for s in steps):
-            return None
-        return steps
+            raise Rejected("no_walk", "the walk stays in one service")
+        for info in self._relevant(steps):
+            solver.assert_and_track(z3.Not(self.violated(info, state0, steps, sym0, sym)), z3.Bool(f"house rule {info['name']}"))
+        res = self._check(solver)
+        if res != z3.sat:
+            raise Rejected("unknown" if res == z3.unknown else "unsat", "the walk cannot keep the house rules")
+        values = self._choose(rng, solver, state0, steps, user)
+        proof = {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "assertions": len(solver.assertions())}}
+        return steps, values, proof
 
     # ─────────────────────────── Z3 ───────────────────────────
 
@@ -154,7 +198,7 @@ class Sampler:
     def _sym(self, state0: State, steps: list[Step]):
         """The Z3 image of the seeded state, built once per task and shared by every chain
         (encodings copy only the tables they write)."""
-        key = (id(state0), len(steps))
+        key = (id(state0), len(steps))  # spare slots: one per step, plus one
         if self._sym_cache is None or self._sym_cache[0] != key:
             self._sym_cache = (key, self.enc.state_from(state0, spare=len(steps) + 1), state0)
         return self._sym_cache[1]
@@ -213,20 +257,9 @@ class Sampler:
         finally:
             self.z3_seconds += time.perf_counter() - t
 
-    def bind(self, rng: random.Random, seed: int, state0: State, steps: list[Step]) -> tuple[dict, dict]:
-        """Z3 proves the walk satisfiable and chooses user-given arguments, randomised among the
-        witnesses by trying candidate values from the state in a seeded order."""
-        solver = self._solver(seed)
-        user, _, (start, end) = self._chain(solver, state0, steps, bind=True)
-        # the reference plan keeps the house rules: ask Z3 for arguments that do
-        for info in self._relevant(steps):
-            solver.assert_and_track(z3.Not(self.violated(info, state0, steps, start, end)), z3.Bool(f"house rule {info['name']}"))
-        res = self._check(solver)
-        if res == z3.unknown:
-            raise Rejected("unknown", solver.reason_unknown())
-        if res == z3.unsat:
-            core = sorted(str(b) for b in solver.unsat_core())
-            raise Rejected("unsat", "; ".join(core[:3]))
+    def _choose(self, rng: random.Random, solver: z3.Solver, state0: State, steps: list[Step], user: dict) -> dict:
+        """Values for user-given arguments: candidates seen in the state, tried in a seeded order
+        under assumptions; Z3's own model fills whatever no candidate fits."""
         chosen = {}
         for (k, name), var in user.items():
             t = dict(steps[k].tool.params)[name]
@@ -243,12 +276,10 @@ class Sampler:
         if self._check(solver) != z3.sat:
             raise Rejected("unknown", "the walk became unsatisfiable while choosing values")
         model = solver.model()
-        values = {}
-        for (k, name), var in user.items():
-            t = dict(steps[k].tool.params)[name]
-            values[(k, name)] = chosen[(k, name)] if (k, name) in chosen else self.enc.concrete(t, var, model)
-        proof = {"walk_satisfiable": {"result": "sat", "checks": sum(1 for _ in solver.assertions())}}
-        return values, proof
+        return {
+            (k, name): chosen[(k, name)] if (k, name) in chosen else self.enc.concrete(dict(steps[k].tool.params)[name], var, model)
+            for (k, name), var in user.items()
+        }
 
     def _candidates(self, state: State, t: T.Type) -> list:
         want = tstr(t)
@@ -342,9 +373,8 @@ class Sampler:
         rng = random.Random(f"{seed}:{index}")
         task_seed = rng.randrange(2**32)
         state0 = self.world.initial_state(task_seed)
-        steps = self.walk(rng, hops)
         try:
-            values, proofs = self.bind(rng, task_seed, state0, steps)
+            steps, values, proofs = self.build(rng, task_seed, state0, hops)
         except EncodingUnsupported as e:
             raise Rejected("unsupported", str(e)) from None
         final, plan, results = self.replay(state0, steps, values)

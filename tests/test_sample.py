@@ -1,0 +1,157 @@
+"""Sampling: tasks verify, output is deterministic for any number of workers, hand edits are
+caught, checkers score final states, and the CLI finds worlds and writes atomically."""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from compoworld_dsl.cli import main
+from compoworld_dsl.sample import checker as C
+from compoworld_dsl.sample.run import Job, load_sampler, run
+from compoworld_dsl.sample.sampler import Rejected, verify_task
+
+ROOT = Path(__file__).resolve().parent.parent
+TOY = str(ROOT / "worlds" / "toy.world")
+
+
+@pytest.fixture(scope="module")
+def toy():
+    return load_sampler(TOY)
+
+
+@pytest.fixture(scope="module")
+def toy_tasks(toy):
+    tasks, i = [], 0
+    while len(tasks) < 8:
+        try:
+            tasks.append(toy.task(11, i, 4))
+        except Rejected:
+            pass
+        i += 1
+    return tasks
+
+
+def test_tasks_are_walks_that_verify(toy, toy_tasks):
+    for task in toy_tasks:
+        assert verify_task(toy, task) == []
+        assert len(task["reference_plan"]) == task["hops"] == 4
+        assert len({step["tool"].split(".")[0] for step in task["reference_plan"]}) >= 2
+        # every step after the first takes a value an earlier step produced, or one the instruction gives
+        assert any(src.startswith("step") for b in task["bindings"][1:] for src in b.values())
+        assert "sequential-dependency" in task["capabilities"]
+        assert task["proofs"]["walk_satisfiable"]["result"] == "sat"
+        assert task["proofs"]["empty_plan_fails"]["failed"]
+
+
+def test_discovered_values_are_not_revealed(toy_tasks):
+    for task in toy_tasks:
+        for k, (binding, step) in enumerate(zip(task["bindings"], task["reference_plan"])):
+            for name, src in binding.items():
+                value = step["arguments"][name]
+                if src.startswith("step") and isinstance(value, str) and len(value) > 4:
+                    line = task["instruction"].splitlines()[k + 1]
+                    assert value not in line, (task["id"], name, line)
+
+
+def test_same_seed_same_bytes_for_any_number_of_workers(tmp_path):
+    a, b, c = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"
+    run(Job(TOY, 3, 6, 5), a)
+    run(Job(TOY, 3, 6, 5), b)
+    run(Job(TOY, 3, 6, 5, workers=2), c)
+    assert a.read_bytes() == b.read_bytes() == c.read_bytes()
+    assert len(a.read_text().splitlines()) == 6
+    d = tmp_path / "d.jsonl"
+    run(Job(TOY, 3, 6, 6), d)
+    assert d.read_bytes() != a.read_bytes()
+
+
+@pytest.mark.parametrize("edit", ["drop a step", "change an argument", "loosen the checker", "edit an expected value", "drop the answer"])
+def test_verify_catches_hand_edits(toy, toy_tasks, edit):
+    task = copy.deepcopy(next(t for t in toy_tasks if t["answer"] is not None or edit != "drop the answer"))
+    if edit == "drop a step":
+        task["reference_plan"] = task["reference_plan"][:-1]
+    elif edit == "change an argument":
+        args = task["reference_plan"][0]["arguments"]
+        name = next(iter(args))
+        args[name] = "zzz" if isinstance(args[name], str) else args[name] + 1
+    elif edit == "loosen the checker":
+        task["checker"]["checks"] = [c for c in task["checker"]["checks"] if c["kind"] == "no_collateral"]
+    elif edit == "edit an expected value":
+        check = next(c for c in task["checker"]["checks"] if c["kind"] in ("row_inserted", "row_updated"))
+        field = next(iter(check["fields"]))
+        check["fields"][field] = "something else"
+    else:
+        task["answer"] = None
+    assert verify_task(toy, task) != []
+
+
+def test_score_gives_partial_credit_and_names_failed_checks(toy, toy_tasks):
+    task = toy_tasks[0]
+    world = toy.world
+    state0 = world.initial_state(task["initial_state"]["seed"])
+    final = state0.snapshot()
+    for step in task["reference_plan"][:-1]:  # all but the last step
+        assert world.call(final, step["tool"], step["arguments"])["success"]
+    result = C.score(world, task["checker"]["checks"], state0, final, None, [])
+    assert result["reward"] == 0
+    assert 0 <= result["partial"] < 1
+    assert result["failed"] and all({"id", "kind", "reason"} <= set(f) for f in result["failed"])
+
+
+def test_collateral_damage_fails_the_checker(toy, toy_tasks):
+    task = toy_tasks[0]
+    world = toy.world
+    state0 = world.initial_state(task["initial_state"]["seed"])
+    final = state0.snapshot()
+    calls = []
+    for step in task["reference_plan"]:
+        assert world.call(final, step["tool"], step["arguments"])["success"]
+        calls.append((step["tool"], step["arguments"]))
+    assert C.score(world, task["checker"]["checks"], state0, final, task["answer"], calls)["reward"] == 1
+    # one extra, unasked-for change
+    assert world.call(final, "files.write_file", {"folder": "/tmp", "name": "stray", "body": "x"})["success"]
+    result = C.score(world, task["checker"]["checks"], state0, final, task["answer"], calls)
+    assert result["reward"] == 0
+    assert [f["kind"] for f in result["failed"]] == ["no_collateral"]
+
+
+def test_cli_sample_and_verify(tmp_path, capsys):
+    out = tmp_path / "tasks.jsonl"
+    assert main(["sample", TOY, "--hops", "3", "-n", "4", "--seed", "0x2a", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "reproduce with: worldc sample" in err and "--seed 0x2a" in err
+    lines = out.read_text().splitlines()
+    assert len(lines) == 4 and all(json.loads(x)["hops"] == 3 for x in lines)
+    assert main(["verify", TOY, str(out)]) == 0
+    # a broken line is named, and verify fails
+    bad = json.loads(lines[0])
+    bad["reference_plan"] = []
+    out.write_text("\n".join([json.dumps(bad)] + lines[1:]) + "\n")
+    assert main(["verify", TOY, str(out)]) == 1
+    assert f"task {bad['id']}" in capsys.readouterr().err
+
+
+def test_cli_finds_the_world_or_says_why(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["sample", "--hops", "2", "-n", "1"]) == 2
+    assert "no world here" in capsys.readouterr().err
+    assert main(["compile", TOY]) == 0
+    capsys.readouterr()
+    assert main(["sample", "--hops", "2", "-n", "1", "-o", "t.jsonl"]) == 0
+    assert "compiled into build" in capsys.readouterr().err
+    assert (tmp_path / "t.jsonl").exists()
+
+
+def test_unknown_capability_and_bad_seed_are_usage_errors(capsys):
+    assert main(["sample", TOY, "--capabilities", "telepathy"]) == 2
+    assert main(["sample", TOY, "--seed", "banana"]) == 2
+
+
+def test_capability_filter(tmp_path):
+    out = tmp_path / "r.jsonl"
+    report = run(Job(str(ROOT / "worlds" / "legal_ops.world"), 3, 2, 1, ("ranked-selection",)), out)
+    tasks = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(tasks) == report.emitted == 2
+    assert all("ranked-selection" in t["capabilities"] for t in tasks)
