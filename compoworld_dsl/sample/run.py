@@ -17,7 +17,7 @@ import attrs
 
 from .sampler import REJECTIONS, Rejected, Sampler
 
-CHUNK = 8  # attempts per unit of work handed to a worker
+CHUNK = 2  # attempts per unit of work: small, so workers do little past the last needed task
 
 
 @attrs.frozen
@@ -91,7 +91,7 @@ def attempts(job: Job, progress=None) -> Iterator[tuple[int, dict | None, str, s
         return
     with ProcessPoolExecutor(max_workers=job.workers, initializer=_init_worker, initargs=(job.path,)) as pool:
         # map() yields in submission order; a bounded window keeps memory flat
-        window = job.workers * 4
+        window = job.workers * 2
         chunks = _chunks(job, limit)
         pending = collections.deque()
         for chunk in chunks:
