@@ -155,3 +155,27 @@ def test_capability_filter(tmp_path):
     tasks = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(tasks) == report.emitted == 2
     assert all("ranked-selection" in t["capabilities"] for t in tasks)
+
+
+def test_conditional_tasks_prove_the_other_branch_fails(toy):
+    found = []
+    for i in range(80):
+        try:
+            t = toy.task(3, i, 4)
+        except Rejected:
+            continue
+        if t["branch"]:
+            found.append(t)
+        if len(found) == 2:
+            break
+    assert found, "no conditional task in 80 attempts"
+    for t in found:
+        assert "conditional-branching" in t["capabilities"]
+        assert verify_task(toy, t) == []
+        assert t["proofs"]["branch_not_taken_fails"]["failed"]
+        line = t["instruction"].splitlines()[t["branch"]["step"]]
+        assert line.split(". ", 1)[1].startswith("If the ") and "; otherwise " in line
+        # swapping the branches makes the reference plan the one that fails
+        edited = copy.deepcopy(t)
+        edited["branch"]["other_branch"]["plan"] = [t["reference_plan"][-1]]
+        assert verify_task(toy, edited) != []

@@ -35,6 +35,7 @@ REJECTIONS = ("no_walk", "unsat", "unknown", "unsupported", "replay_mismatch", "
 RLIMIT = 5_000_000  # Z3 resource limit per check: reproducible, unlike a wall-clock timeout
 MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
 MAX_TRIES = 6  # candidate tools tried per step before the task is rejected
+BRANCH_SHARE = 0.3  # of tasks tried as conditional (if the walk offers a condition and a second branch)
 
 
 class Rejected(Exception):
@@ -72,6 +73,7 @@ class Sampler:
         self.constraints = self._constraint_info()
         self.z3_seconds = 0.0
         self._sym_cache = None
+        self.alternative = None  # the branch not taken, found while building a conditional walk
 
     # ─────────────────────────── constraints ───────────────────────────
 
@@ -130,7 +132,7 @@ class Sampler:
             for name, t in tool.params
         }
 
-    def build(self, rng: random.Random, seed: int, state0: State, hops: int) -> tuple[list[Step], dict, dict]:
+    def build(self, rng: random.Random, seed: int, state0: State, hops: int, branch: bool = False) -> tuple[list[Step], dict, dict]:
         """Grow the walk one step at a time on one incremental solver: each candidate step is
         pushed, checked and kept only if the walk so far stays satisfiable from the seeded state.
         Then Z3 keeps the house rules and picks user-given values in a seeded order."""
@@ -163,6 +165,13 @@ class Sampler:
                 tr = self.enc.encode(tool, sym, args)
                 assert_success(solver, tr, f"step {k + 1} ")
                 res = self._check(solver)
+                if res == z3.sat and branch and k == hops - 1 and self.alternative is None and tool.qualified in self.mutating:
+                    # the branch not taken: another last step that could run here; keep its values
+                    model = solver.model()
+                    vals = {key: self.enc.concrete(dict(tool.params)[key[1]], v, model) for key, v in fresh.items()}
+                    self.alternative = (step, vals)
+                    solver.pop()
+                    continue
                 if res == z3.sat:
                     steps.append(step)
                     results.append(tr.result)
@@ -186,6 +195,48 @@ class Sampler:
         values = self._choose(rng, solver, state0, steps, user)
         proof = {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "assertions": len(solver.assertions())}}
         return steps, values, proof
+
+    def branch(self, rng: random.Random, state0: State, steps: list[Step], values: dict, results: list, checks: list[dict]) -> dict | None:
+        """Make the last step conditional on a field an earlier step read. The instruction names
+        the condition; the reference plan takes the branch the state decides, and the plan of the
+        other branch must fail the checker (proven by replaying it)."""
+        if self.alternative is None or steps[-1].tool.qualified not in self.mutating:
+            return None
+        options = []
+        for j, r in enumerate(results[:-1]):
+            t = steps[j].tool.result
+            if isinstance(t, T.RecordT):
+                for f, ft in t.fields.items():
+                    b = T.base_of(ft)
+                    if isinstance(b, T.EnumT) and len(b.members) > 1 or T.prim_name(ft) == "bool":
+                        options.append((j, f, ft))
+        if not options:
+            return None
+        j, field, ft = options[rng.randrange(len(options))]
+        actual = results[j][field]
+        b = T.base_of(ft)
+        members = list(b.members) if isinstance(b, T.EnumT) else [True, False]
+        # name the actual value (true → the reference branch), or another one (false → the other)
+        named = actual if rng.random() < 0.5 else rng.choice([m for m in members if m != actual])
+        alt_step, alt_values = self.alternative
+        k = len(steps) - 1
+        prefix_values = {key: v for key, v in values.items() if key[0] < k}
+        try:
+            final, plan, _ = self.replay(state0, steps[:-1] + [alt_step], {**prefix_values, **{(k, n): v for (_, n), v in alt_values.items()}})
+        except Rejected:  # the other branch fails to run: its final state is the prefix's
+            final, plan, _ = self.replay(state0, steps[:-1], prefix_values)
+            plan = plan + [{"tool": alt_step.tool.qualified, "arguments": None}]
+        verdict = C.score(self.world, checks, state0, final, None, [(p["tool"], p["arguments"]) for p in plan if p["arguments"] is not None])
+        if verdict["reward"] != 0:
+            return None  # both branches reach the goal: not a real condition
+        return {
+            "step": k + 1,
+            "if": {"step": j + 1, "field": field, "equals": self.world.types.to_json(tstr(ft), named)},
+            "taken": "then" if named == actual else "else",
+            "other_branch": {"tool": alt_step.tool.qualified, "plan": plan[k:]},
+            "_alt": (alt_step, alt_values),
+            "_proof": {"failed": [f["id"] for f in verdict["failed"]]},
+        }
 
     # ─────────────────────────── Z3 ───────────────────────────
 
@@ -377,8 +428,10 @@ class Sampler:
         rng = random.Random(f"{seed}:{index}")
         task_seed = rng.randrange(2**32)
         state0 = self.world.initial_state(task_seed)
+        self.alternative = None
+        want_branch = hops >= 2 and rng.random() < BRANCH_SHARE
         try:
-            steps, values, proofs = self.build(rng, task_seed, state0, hops)
+            steps, values, proofs = self.build(rng, task_seed, state0, hops, branch=want_branch)
         except EncodingUnsupported as e:
             raise Rejected("unsupported", str(e)) from None
         final, plan, results = self.replay(state0, steps, values)
@@ -397,6 +450,11 @@ class Sampler:
         if empty["reward"] != 0:
             raise Rejected("already_satisfied", "the empty plan passes the checker")
         caps |= self._capabilities(steps)
+        branch = self.branch(rng, state0, steps, values, results, checks) if want_branch else None
+        if branch is not None:
+            caps.add("conditional-branching")
+            proofs["branch_not_taken_fails"] = branch.pop("_proof")
+            alt = branch.pop("_alt")
         services = sorted({s.tool.service for s in steps})
         others = [s for s in self.services if s not in services]
         distractors = sorted(random.Random(f"{seed}:{index}:distractors").sample(others, min(len(others), max(0, MAX_SERVICES - len(services)))))
@@ -408,7 +466,7 @@ class Sampler:
             "hops": hops,
             "services": services,
             "distractors": distractors,
-            "instruction": self.instruction(steps, values, attached, answer_type is not None),
+            "instruction": self.instruction(steps, values, attached, answer_type is not None, branch, alt if branch else None),
             "capabilities": [c for c in CAPABILITIES if c in caps],
             "initial_state": {"seed": task_seed},
             "reference_plan": plan,
@@ -417,6 +475,7 @@ class Sampler:
             "checker": {"checks": checks},
             "constraints": attached,
             "proofs": proofs,
+            "branch": branch,
         }
 
     def _capabilities(self, steps: list[Step]) -> set[str]:
@@ -433,39 +492,49 @@ class Sampler:
 
     # ─────────────────────────── instructions ───────────────────────────
 
-    def instruction(self, steps: list[Step], values: dict, constraints: list[dict], answer: bool) -> str:
-        parts = []
-        for k, step in enumerate(steps):
-            phrase = step.tool.decl.say or f"use {step.tool.name.replace('_', ' ')}"
-            types = dict(step.tool.params)
-
-            def fill(m, k=k, step=step, types=types):
-                name = m.group(1).strip().split(".")[0]
-                src = step.sources.get(name)
-                if src is None:
-                    return m.group(0)
-                if src[0] == "step":
-                    j, field = src[1]
-                    what = _words(field) if field else _words(types[name].name if isinstance(types[name], T.Alias) else name)
-                    noun = what.removesuffix(" id")
-                    if phrase[: m.start()].rstrip().lower().endswith(noun):
-                        return f"from step {j + 1}"  # "close the task {id}" → "close the task from step 1"
-                    return f"the {what} from step {j + 1}"
-                value = self.world.types.to_json(tstr(types[name]), values[(k, name)])
-                return f'"{value}"' if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
-
-            text = re.sub(r"\{([^{}]*)\}", fill, phrase).replace("{{", "{").replace("}}", "}")
-            omitted = [n for n, src in step.sources.items() if src[0] == "user" and "{" + n + "}" not in phrase and n in types]
-            if omitted:
-                extras = ", ".join(f"{_words(n)} {self._shown(step, n, values, k)}" for n in omitted)
-                text += f" (with {extras})"
-            parts.append(f"{k + 1}. {text[:1].upper()}{text[1:]}.")
+    def instruction(self, steps: list[Step], values: dict, constraints: list[dict], answer: bool, branch: dict | None = None, alt=None) -> str:
+        parts = [f"{k + 1}. {self._phrase(step, k, values)}." for k, step in enumerate(steps)]
+        if branch is not None:
+            k = len(steps) - 1
+            cond = branch["if"]
+            shown = f'"{cond["equals"]}"' if isinstance(cond["equals"], str) else str(cond["equals"]).lower()
+            this = self._phrase(steps[k], k, values, lower=True)
+            other = self._phrase(alt[0], k, {(k, n): v for (_, n), v in alt[1].items()}, lower=True)
+            first, second = (this, other) if branch["taken"] == "then" else (other, this)
+            parts[k] = f"{k + 1}. If the {_words(cond['field'])} in the result of step {cond['step']} is {shown}, {first}; otherwise {second}."
         out = "Please do the following:\n" + "\n".join(parts)
         if answer:
             out += "\nThen report the result of the last step."
         if constraints:
             out += "\nHouse rules: " + " ".join(f"{c['description'] or c['name']}." for c in constraints)
         return out
+
+    def _phrase(self, step: Step, k: int, values: dict, lower: bool = False) -> str:
+        """One step in plain English: user-given values shown, discovered ones described."""
+        phrase = step.tool.decl.say or f"use {step.tool.name.replace('_', ' ')}"
+        types = dict(step.tool.params)
+
+        def fill(m, k=k, step=step, types=types):
+            name = m.group(1).strip().split(".")[0]
+            src = step.sources.get(name)
+            if src is None:
+                return m.group(0)
+            if src[0] == "step":
+                j, field = src[1]
+                what = _words(field) if field else _words(types[name].name if isinstance(types[name], T.Alias) else name)
+                noun = what.removesuffix(" id")
+                if phrase[: m.start()].rstrip().lower().endswith(noun):
+                    return f"from step {j + 1}"  # "close the task {id}" → "close the task from step 1"
+                return f"the {what} from step {j + 1}"
+            value = self.world.types.to_json(tstr(types[name]), values[(k, name)])
+            return f'"{value}"' if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+
+        text = re.sub(r"\{([^{}]*)\}", fill, phrase).replace("{{", "{").replace("}}", "}")
+        omitted = [n for n, src in step.sources.items() if src[0] == "user" and "{" + n + "}" not in phrase and n in types]
+        if omitted:
+            extras = ", ".join(f"{_words(n)} {self._shown(step, n, values, k)}" for n in omitted)
+            text += f" (with {extras})"
+        return text if lower else text[:1].upper() + text[1:]
 
     def _shown(self, step: Step, name: str, values: dict, k: int) -> str:
         t = dict(step.tool.params)[name]
@@ -564,6 +633,18 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     empty = C.score(world, checks, state0, state0, None, [])
     if empty["reward"] != 0:
         problems.append("the empty plan passes the checker")
+    branch = task.get("branch")
+    if branch:
+        other = plan[:-1] + [p for p in branch.get("other_branch", {}).get("plan", []) if p.get("arguments") is not None]
+        alt_state = state0.snapshot()
+        alt_calls = []
+        for call in other:
+            res = world.call(alt_state, call.get("tool", ""), call.get("arguments"))
+            if not res["success"]:
+                break
+            alt_calls.append((call.get("tool"), call.get("arguments")))
+        if C.score(world, checks, state0, alt_state, None, alt_calls)["reward"] != 0:
+            problems.append("the plan of the branch not taken passes the checker")
     # Z3: the plan's own arguments satisfy every precondition from the seeded state
     solver = sampler._solver(seed)
     user, _, _ = sampler._chain(solver, state0, steps, bind=False)
