@@ -312,6 +312,7 @@ class Sampler:
         """Values for user-given arguments: candidates seen in the state, tried in a seeded order
         under assumptions; Z3's own model fills whatever no candidate fits."""
         chosen = {}
+        first = solver.model()  # the witness already found: where it picks a stored value, keep it
         for (k, name), var in user.items():
             t = dict(steps[k].tool.params)[name]
             if T.prim_name(t) not in ("text", "id", "email") and not isinstance(T.base_of(t), T.EnumT):
@@ -319,6 +320,8 @@ class Sampler:
             # text: values the world already holds read naturally, and they survive the functions
             # Z3 only abstracts (lower, trim), so the replay agrees more often
             cands = self._candidates(state0, t)
+            if self.enc.concrete(t, var, first) in set(cands) and rng.random() < 0.5:
+                continue  # half the time, Z3's own stored value; otherwise a seeded pick below
             rng.shuffle(cands)
             for value in cands[:3]:
                 term = self.enc.value(t, value)
