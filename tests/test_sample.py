@@ -179,3 +179,15 @@ def test_conditional_tasks_prove_the_other_branch_fails(toy):
         edited = copy.deepcopy(t)
         edited["branch"]["other_branch"]["plan"] = [t["reference_plan"][-1]]
         assert verify_task(toy, edited) != []
+
+
+def test_a_task_does_not_depend_on_what_the_process_built_before(toy):
+    def attempt(i):
+        try:
+            return toy.task(21, i, 3)
+        except Rejected as r:
+            return r.reason
+    first = [attempt(i) for i in (4, 5)]
+    for i in range(6, 14):
+        attempt(i)
+    assert [attempt(i) for i in (4, 5)] == first

@@ -18,7 +18,7 @@ from ..graph import build_graph
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx
 from ..runtime.world import CompiledWorld
-from ..smt.encode import EncodingUnsupported, WorldEncoding, assert_success, constraint_violated
+from ..smt.encode import EncodingUnsupported, WorldEncoding, assert_success, constraint_violated, fresh_context
 from ..syntax import ast as A
 from . import checker as C
 
@@ -428,6 +428,10 @@ class Sampler:
     # ─────────────────────────── the whole task ───────────────────────────
 
     def task(self, seed: int, index: int, hops: int) -> dict:
+        # Z3's models depend on the context's history: each task starts a fresh one, so a task's
+        # bytes do not depend on which tasks the same process built before it
+        fresh_context()
+        self._sym_cache = None
         rng = random.Random(f"{seed}:{index}")
         task_seed = rng.randrange(2**32)
         state0 = self.world.initial_state(task_seed)
@@ -591,6 +595,8 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     """Re-run every proof and the replay from the task record alone. Returns what fails."""
     world = sampler.world
     problems: list[str] = []
+    fresh_context()
+    sampler._sym_cache = None
     try:
         seed = task["initial_state"]["seed"]
         plan = task["reference_plan"]
