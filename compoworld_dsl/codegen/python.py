@@ -793,17 +793,7 @@ def _template_pieces(template: str) -> list:
 
 
 def _clauses_of(c: A.ConstraintDecl, kind) -> list:
-    out = []
-    stack = list(c.clauses)
-    while stack:
-        x = stack.pop(0)
-        if isinstance(x, kind):
-            out.append(x)
-        if isinstance(x, A.ForallClause):
-            stack.extend(x.body)
-        elif isinstance(x, A.IfClause):
-            stack.extend(x.then + (x.else_ or ()))
-    return out
+    return [x for x in A.walk_clauses(c.clauses) if isinstance(x, kind)]
 
 
 def _gens(g: A.SeedGen):

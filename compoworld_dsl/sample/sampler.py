@@ -18,7 +18,7 @@ from ..graph import build_graph
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx
 from ..runtime.world import CompiledWorld
-from ..smt.encode import EncodingUnsupported, WorldEncoding, assert_success, constraint_violated, fresh_context
+from ..smt.encode import EncodingUnsupported, WorldEncoding, assert_success, constraint_violated, fresh_context, tables_in
 from ..syntax import ast as A
 from . import checker as C
 
@@ -86,8 +86,8 @@ class Sampler:
             decls += [(f"{s}.{c.name}", c, svc) for c in svc.constraints]
         for name, decl, svc in decls:
             tables = _tables_read(decl, svc, self.model)
-            orders = [c for c in _walk_clauses(decl.clauses) if isinstance(c, A.OrderClause)]
-            state_clauses = any(not isinstance(c, A.OrderClause) for c in _walk_clauses(decl.clauses))
+            orders = [c for c in A.walk_clauses(decl.clauses) if isinstance(c, A.OrderClause)]
+            state_clauses = any(not isinstance(c, A.OrderClause) for c in A.walk_clauses(decl.clauses))
             out.append({"name": name, "decl": decl, "svc": svc, "tables": tables, "orders": orders, "state": state_clauses})
         return out
 
@@ -552,29 +552,15 @@ class Sampler:
 # ─────────────────────────── AST helpers ───────────────────────────
 
 
-def _walk_clauses(clauses):
-    for c in clauses:
-        yield c
-        if isinstance(c, A.ForallClause):
-            yield from _walk_clauses(c.body)
-        elif isinstance(c, A.IfClause):
-            yield from _walk_clauses(c.then + (c.else_ or ()))
-
-
 def _tables_read(decl: A.ConstraintDecl, svc, model: Model) -> set[str]:
     """Qualified tables a constraint mentions (its `untouched`/`forall` tables and `svc.table` reads)."""
     out = set()
-    for c in _walk_clauses(decl.clauses):
+    for c in A.walk_clauses(decl.clauses):
         if isinstance(c, A.Untouched):
             out.add(".".join(c.table) if len(c.table) == 2 else f"{svc.name}.{c.table[0]}")
         elif isinstance(c, A.ForallClause):
             out.add(".".join(c.domain) if len(c.domain) == 2 else f"{svc.name}.{c.domain[0]}")
-    for n in A.walk(decl):
-        if isinstance(n, A.Field) and isinstance(model.type_of(n.obj), T.ServiceRef):
-            out.add(f"{model.type_of(n.obj).name}.{n.name}")
-        elif isinstance(n, A.Var) and svc is not None and n.name in svc.state:
-            out.add(f"{svc.name}.{n.name}")
-    return out
+    return out | tables_in(model, decl, svc)
 
 
 def _features(tool: Tool) -> set[str]:

@@ -761,7 +761,7 @@ class _ConstraintEncoder(_ToolEncoder):
         for c in clauses:
             if isinstance(c, A.Untouched) and self.skip_untouched:
                 continue
-            if isinstance(c, A.Invariant) and self.written is not None and not (_tables_in(self.model, c.expr, self.svc) & self.written):
+            if isinstance(c, A.Invariant) and self.written is not None and not (tables_in(self.model, c.expr, self.svc) & self.written):
                 continue  # nothing the walk writes can change it
             if isinstance(c, A.Untouched):
                 table = ".".join(c.table) if len(c.table) == 2 else f"{self.svc.name}.{c.table[0]}"
@@ -824,19 +824,13 @@ def constraint_violated(
 
 
 def _has_invariants(clauses) -> bool:
-    for c in clauses:
-        if isinstance(c, A.Invariant):
-            return True
-        if isinstance(c, A.ForallClause) and _has_invariants(c.body):
-            return True
-        if isinstance(c, A.IfClause) and _has_invariants(c.then + (c.else_ or ())):
-            return True
-    return False
+    return any(isinstance(c, A.Invariant) for c in A.walk_clauses(clauses))
 
 
-def _tables_in(model: Model, e: A.Expr, svc: Service | None) -> set[str]:
+def tables_in(model: Model, node, svc: Service | None) -> set[str]:
+    """Qualified tables and scalars an AST node reads: `svc.table`, or bare state of `svc`."""
     out = set()
-    for n in A.walk(e):
+    for n in A.walk(node):
         if isinstance(n, A.Field) and isinstance(model.type_of(n.obj), T.ServiceRef):
             out.add(f"{model.type_of(n.obj).name}.{n.name}")
         elif isinstance(n, A.Var) and svc is not None and n.name in svc.state:

@@ -526,3 +526,13 @@ def walk(root: object):
         n = stack.pop()
         yield n
         stack.extend(reversed(children(n)))
+
+
+def walk_clauses(clauses):
+    """Every clause of a constraint, nested ones included (inside `forall` and `if`), in order."""
+    for c in clauses:
+        yield c
+        if isinstance(c, ForallClause):
+            yield from walk_clauses(c.body)
+        elif isinstance(c, IfClause):
+            yield from walk_clauses(c.then + (c.else_ or ()))
