@@ -157,18 +157,24 @@ def test_capability_filter(tmp_path):
     assert all("ranked-selection" in t["capabilities"] for t in tasks)
 
 
-def test_conditional_tasks_prove_the_other_branch_fails(toy):
+@pytest.fixture(scope="module")
+def legal():
+    return load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
+
+
+def test_conditional_tasks_prove_the_other_branch_fails(legal):
+    toy = legal  # the law firm's enums (matter status, disbursement status) make real conditions
     found = []
-    for i in range(80):
+    for i in range(40):
         try:
-            t = toy.task(3, i, 4)
+            t = toy.task(3, i, 3)
         except Rejected:
             continue
         if t["branch"]:
             found.append(t)
         if len(found) == 2:
             break
-    assert found, "no conditional task in 80 attempts"
+    assert found, "no conditional task in 40 attempts"
     for t in found:
         assert "conditional-branching" in t["capabilities"]
         assert verify_task(toy, t) == []
@@ -191,3 +197,38 @@ def test_a_task_does_not_depend_on_what_the_process_built_before(toy):
     for i in range(6, 14):
         attempt(i)
     assert [attempt(i) for i in (4, 5)] == first
+
+
+def test_output_does_not_depend_on_the_working_folder(tmp_path, monkeypatch):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    monkeypatch.chdir(ROOT)
+    run(Job("worlds/toy.world", 3, 3, 9), a)
+    monkeypatch.chdir(tmp_path)
+    run(Job(TOY, 3, 3, 9), b)
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_verify_catches_a_house_rule_removed_everywhere(toy, toy_tasks):
+    task = copy.deepcopy(next(t for t in toy_tasks if t["constraints"]))
+    name = task["constraints"][0]["name"]
+    task["constraints"] = task["constraints"][1:]
+    checks = [c for c in task["checker"]["checks"] if c.get("constraint") != name]
+    for i, c in enumerate(checks):
+        c["id"] = f"c{i + 1}"
+    task["checker"]["checks"] = checks
+    assert "the attached constraints are not the ones the world's rules give for this plan" in verify_task(toy, task)
+
+
+def test_verify_catches_a_flipped_branch(legal):
+    for i in range(40):
+        try:
+            t = legal.task(3, i, 3)
+        except Rejected:
+            continue
+        if t["branch"]:
+            break
+    else:
+        pytest.skip("no conditional task")
+    t = copy.deepcopy(t)
+    t["branch"]["taken"] = "else" if t["branch"]["taken"] == "then" else "then"
+    assert "the branch taken does not follow from the condition on the replayed state" in verify_task(legal, t)

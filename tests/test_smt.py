@@ -32,9 +32,9 @@ def test_unsat_core_names_the_precondition_at_fault(legal):
     close = tool(model, "matters.close_matter")
     tr = enc.encode(close, enc.state_from(state), {"id": zstr(closed[0])})
     solver = z3.Solver()
-    assert_success(solver, tr)
+    labels = assert_success(solver, tr)
     assert solver.check() == z3.unsat
-    core = [str(b) for b in solver.unsat_core()]
+    core = [labels[str(b)].label for b in solver.unsat_core()]
     line = close.decl.body[1].span.line
     assert core == [f"matters.close_matter: precondition 2 (stdlib/matters.world:{line})"]
 

@@ -77,8 +77,15 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
         elif kind == "row_updated":
             row = after.tables.get(c["table"], {}).get(c["key"])
             ok = row is not None and _row_matches(world, c["table"], row, c["fields"])
+            old = before.tables.get(c["table"], {}).get(c["key"])
+            if ok and old is not None:
+                # the fields the task did not ask to change must keep their old values
+                others = {f: v for f, v in _json_row(world, c["table"], old, skip_key=False).items() if f not in c["fields"]}
+                ok = _row_matches(world, c["table"], row, others)
+                why = "other fields of the row changed too"
+            else:
+                why = "the row is missing" if row is None else "fields differ"
             explained.add((c["table"], c["key"]))
-            why = "the row is missing" if row is None else "fields differ"
         elif kind == "scalar":
             t = world.state_decl[c["name"]]["type"]
             ok = world.types.to_json(t, after.scalars.get(c["name"])) == c["value"]
@@ -87,7 +94,11 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
         elif kind == "constraint":
             ok, why = _constraint_holds(world, c["constraint"], before, after)
         elif kind == "order":
-            ok, why = _order_holds(c, calls or [])
+            if calls is None:
+                ok, why = False, "no call log to check the order against"
+            else:
+                log = [((world.resolve(t).qualified if world.resolve(t) else t), a) for t, a in calls]
+                ok, why = _order_holds(c, log)
         elif kind == "answer":
             ok = answer == c["value"]
             why = "no answer" if answer is None else "wrong answer"

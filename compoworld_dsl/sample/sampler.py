@@ -14,7 +14,6 @@ import z3
 from ..check import types as T
 from ..check.model import Model, Tool
 from ..codegen.python import tstr
-from ..graph import build_graph
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx
 from ..runtime.world import CompiledWorld
@@ -31,7 +30,7 @@ CAPABILITIES = (
     "idempotency-check",
     "ordering",
 )
-REJECTIONS = ("no_walk", "unsat", "unknown", "unsupported", "replay_mismatch", "vacuous_constraint", "constraint_broken", "already_satisfied", "filtered")
+REJECTIONS = ("no_walk", "unsat", "unknown", "unsupported", "replay_mismatch", "constraint_broken", "already_satisfied", "filtered")
 RLIMIT = 5_000_000  # Z3 resource limit per check: reproducible, unlike a wall-clock timeout
 MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
 MAX_TRIES = 6  # candidate tools tried per step before the task is rejected
@@ -64,7 +63,6 @@ class Sampler:
         self.world = world
         self.source = source
         self.enc = WorldEncoding(model)
-        self.graph = build_graph(model)
         services = model.world.services if model.world else list(model.services)
         self.services = services
         self.tools = [t for s in services for t in model.services[s].tools.values() if not t.simulated]
@@ -144,11 +142,17 @@ class Sampler:
         user: dict[tuple[int, str], Any] = {}
         available: dict[str, tuple[int, str | None]] = {}
         tried = 0
+        last_core = ""
         for k in range(hops):
             cands = self._next_candidates(rng, k, hops, steps, available)
             if not cands:
                 raise Rejected("no_walk", f"no tool can follow step {k}")
-            for tool in cands[:MAX_TRIES]:
+            if branch and k == hops - 1:  # both branches of a condition must change the state
+                cands = [t for t in cands if t.qualified in self.mutating] or cands
+            queue = cands[:MAX_TRIES]
+            fallback = True
+            while queue:
+                tool = queue.pop(0)
                 tried += 1
                 step = Step(tool, self._sources(tool, available))
                 solver.push()
@@ -163,8 +167,11 @@ class Sampler:
                         solver.add(self.enc.domain(t, v))
                         fresh[(k, name)] = args[name] = v
                 tr = self.enc.encode(tool, sym, args)
-                assert_success(solver, tr, f"step {k + 1} ")
+                named = assert_success(solver, tr, f"step {k + 1} ")
                 res = self._check(solver)
+                if res == z3.unsat:
+                    core = [named[str(b)].label for b in solver.unsat_core() if str(b) in named]
+                    last_core = f"step {k + 1}: " + "; ".join(core[:2])
                 if res == z3.sat and branch and k == hops - 1 and self.alternative is None and tool.qualified in self.mutating:
                     # the branch not taken: another last step that could run here; keep its values
                     model = solver.model()
@@ -183,8 +190,12 @@ class Sampler:
                 solver.pop()
                 if res == z3.unknown:
                     raise Rejected("unknown", solver.reason_unknown())
+                if not queue and self.alternative is not None and fallback:
+                    # no second branch here: the one set aside becomes an ordinary last step
+                    queue, fallback, branch = [self.alternative[0].tool], False, False
+                    self.alternative = None
             else:
-                raise Rejected("unsat", f"no tool keeps step {k + 1} satisfiable ({min(len(cands), MAX_TRIES)} tried)")
+                raise Rejected("unsat", f"no tool keeps step {k + 1} satisfiable ({min(len(cands), MAX_TRIES)} tried; last: {last_core})")
         if hops >= 3 and len({s.tool.service for s in steps}) < 2:
             raise Rejected("no_walk", "the walk stays in one service")
         for info in self._relevant(steps):
@@ -206,8 +217,11 @@ class Sampler:
         for j, r in enumerate(results[:-1]):
             t = steps[j].tool.result
             if isinstance(t, T.RecordT):
+                written = {f for _, f in steps[j].tool.writes}
                 for f, ft in t.fields.items():
                     b = T.base_of(ft)
+                    if f in written:
+                        continue  # `cancel_event` always returns cancelled: true; no real condition
                     if isinstance(b, T.EnumT) and len(b.members) > 1 or T.prim_name(ft) == "bool":
                         options.append((j, f, ft))
         if not options:
@@ -331,13 +345,35 @@ class Sampler:
                     solver.add(var == term)
                     chosen[(k, name)] = value
                     break
+        # Plausible values for what Z3 alone decides: dates within the state's dates, positive
+        # numbers, non-empty text. One check for all of them; dropped if the walk needs otherwise.
+        plausible = []
+        lo, hi = self._date_range(state0)
+        for (k, name), var in user.items():
+            if (k, name) in chosen:
+                continue
+            p = T.prim_name(dict(steps[k].tool.params)[name])
+            if p == "date" and lo is not None:
+                plausible += [var >= lo, var <= hi]
+            elif p in ("int", "decimal", "money"):
+                plausible += [var > 0, var <= 10000]
+            elif p in ("text", "id", "email"):
+                plausible.append(z3.Length(var) > 0)
+            elif p == "time":
+                plausible += [var >= 8 * 60, var <= 18 * 60]
+        if plausible and self._check(solver, *plausible) == z3.sat:
+            solver.add(*plausible)
         if self._check(solver) != z3.sat:
-            raise Rejected("unknown", "the walk became unsatisfiable while choosing values")
+            raise Rejected("unknown", "Z3 gave no answer (resource limit) while choosing values")
         model = solver.model()
         return {
             (k, name): chosen[(k, name)] if (k, name) in chosen else self.enc.concrete(dict(steps[k].tool.params)[name], var, model)
             for (k, name), var in user.items()
         }
+
+    def _date_range(self, state: State) -> tuple[int | None, int | None]:
+        days = [r[f] for table, rows in state.tables.items() for f, ft in self.world.types.records[self.world.state_decl[table]["record"]].items() if self.world.types.base(ft) == "date" for r in rows.values()]
+        return (min(days), max(days)) if days else (None, None)
 
     def _candidates(self, state: State, t: T.Type) -> list:
         want = tstr(t)
@@ -591,7 +627,7 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
         return [f"malformed task record: missing {e}"]
     state0 = world.initial_state(seed)
     state = state0.snapshot()
-    calls, last = [], None
+    calls, last, datas = [], None, []
     steps: list[Step] = []
     values: dict = {}
     for k, call in enumerate(plan):
@@ -603,6 +639,7 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
             return [f"step {k + 1} {spec.qualified} fails on replay: {res['error']['message']}"]
         calls.append((spec.qualified, call.get("arguments")))
         last = res.get("data")
+        datas.append(last)
         tool = sampler.model.services[spec.service].tools[spec.name]
         steps.append(Step(tool, {n: ("user", None) for n, _ in tool.params}))
         args = world.convert_arguments(spec, call.get("arguments"))
@@ -615,6 +652,24 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
         answer_type = tstr(last_tool.result)
     if answer_type is not None and task.get("answer") != last:
         problems.append("the recorded answer is not what the reference plan returns")
+    # the header must describe the plan
+    world_name = sampler.model.world.name if sampler.model.world else ""
+    if task.get("world") != world_name:
+        problems.append(f"the task is for world {task.get('world')!r}, not {world_name!r}")
+    if task.get("hops") != len(plan):
+        problems.append(f"hops is {task.get('hops')} but the plan has {len(plan)} steps")
+    if task.get("services") != sorted({c[0].split(".")[0] for c in calls}):
+        problems.append("services do not match the plan's tools")
+    if task.get("seed") != seed:
+        problems.append("seed and initial_state.seed differ")
+    # the house rules attached must be exactly those the world's rules give for this plan
+    try:
+        attached, _, _ = sampler.attach_constraints(seed, state0, final, steps, plan)
+    except Rejected as r:
+        attached = task.get("constraints", [])
+        problems.append(f"the reference plan breaks a house rule: {r.detail}")
+    if attached != task.get("constraints", []):
+        problems.append("the attached constraints are not the ones the world's rules give for this plan")
     # the checker must be exactly what the replay derives: a loosened or edited checker differs
     derived = C.derive(world, state0, final, task.get("constraints", []), None, None)
     if answer_type is not None:
@@ -630,6 +685,13 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
         problems.append("the empty plan passes the checker")
     branch = task.get("branch")
     if branch:
+        cond = branch.get("if", {})
+        try:
+            actual = datas[cond["step"] - 1][cond["field"]]
+            if branch.get("taken") != ("then" if cond.get("equals") == actual else "else"):
+                problems.append("the branch taken does not follow from the condition on the replayed state")
+        except (KeyError, IndexError, TypeError):
+            problems.append("the branch condition names no field of an earlier result")
         other = plan[:-1] + [p for p in branch.get("other_branch", {}).get("plan", []) if p.get("arguments") is not None]
         alt_state = state0.snapshot()
         alt_calls = []

@@ -722,13 +722,14 @@ class _ToolEncoder:
 
 def assert_success(solver: z3.Solver, tr: Transition, tag: str = "") -> dict[str, Check]:
     """Assert that the call succeeds, one tracked assertion per check, so an unsat core names the
-    precondition at fault. Returns the tracking label → check map (labels get `tag` in front
-    when one solver holds several calls)."""
+    precondition at fault. Returns tracking name → check; `check.label` says it in words
+    ("matters.close_matter: precondition 2 (stdlib/matters.world:123)").
+
+    Tracking names hold no file paths: Z3's choices depend on symbol names, and a task must
+    not change with the folder the world was loaded from."""
     labels: dict[str, Check] = {}
-    for c in tr.checks:
-        name = f"{tag}{c.label}"
-        if name in labels:  # the same check reached twice (e.g. a lookup inside a loop)
-            name = f"{name} #{len(labels)}"
+    for i, c in enumerate(tr.checks):
+        name = f"{tag}{tr.tool} check {i + 1}"
         labels[name] = c
         solver.assert_and_track(z3.Not(c.fails), z3.Bool(name))
     solver.add(z3.Not(tr.overflow))
