@@ -323,36 +323,17 @@ class Sampler:
             self.z3_seconds += time.perf_counter() - t
 
     def _choose(self, rng: random.Random, solver: z3.Solver, state0: State, steps: list[Step], user: dict) -> dict:
-        """Values for user-given arguments: candidates seen in the state, tried in a seeded order
-        under assumptions; Z3's own model fills whatever no candidate fits."""
-        chosen = {}
-        first = solver.model()  # the witness already found: where it picks a stored value, keep it
-        for (k, name), var in user.items():
-            t = dict(steps[k].tool.params)[name]
-            if T.prim_name(t) not in ("text", "id", "email") and not isinstance(T.base_of(t), T.EnumT):
-                continue  # numbers, dates, times: Z3 decides them exactly; each check costs tens of ms
-            # text: values the world already holds read naturally, and they survive the functions
-            # Z3 only abstracts (lower, trim), so the replay agrees more often
-            cands = self._candidates(state0, t)
-            if self.enc.concrete(t, var, first) in set(cands) and rng.random() < 0.5:
-                continue  # half the time, Z3's own stored value; otherwise a seeded pick below
-            rng.shuffle(cands)
-            for value in cands[:3]:
-                term = self.enc.value(t, value)
-                if isinstance(term, dict):
-                    break
-                if self._check(solver, var == term) == z3.sat:
-                    solver.add(var == term)
-                    chosen[(k, name)] = value
-                    break
-        # Plausible values for what Z3 alone decides: dates within the state's dates, positive
-        # numbers, non-empty text. One check for all of them; dropped if the walk needs otherwise.
+        """Values for user-given arguments. Z3 gives a witness (asked, in one check, for plausible
+        values: dates within the state's dates, numbers in 1..10000, times in office hours,
+        non-empty text). Then text, ids and enums are redrawn from values the state holds, in a
+        seeded order, each candidate tried by replaying the plan on the Python services
+        (microseconds, where a Z3 check costs tens of milliseconds); one last Z3 check confirms
+        the redrawn values together, and if it does not, Z3's own witness stands."""
+        params = {key: dict(steps[key[0]].tool.params)[key[1]] for key in user}
         plausible = []
         lo, hi = self._date_range(state0)
-        for (k, name), var in user.items():
-            if (k, name) in chosen:
-                continue
-            p = T.prim_name(dict(steps[k].tool.params)[name])
+        for key, var in user.items():
+            p = T.prim_name(params[key])
             if p == "date" and lo is not None:
                 plausible += [var >= lo, var <= hi]
             elif p in ("int", "decimal", "money"):
@@ -366,10 +347,35 @@ class Sampler:
         if self._check(solver) != z3.sat:
             raise Rejected("unknown", "Z3 gave no answer (resource limit) while choosing values")
         model = solver.model()
-        return {
-            (k, name): chosen[(k, name)] if (k, name) in chosen else self.enc.concrete(dict(steps[k].tool.params)[name], var, model)
-            for (k, name), var in user.items()
-        }
+        witness = {key: self.enc.concrete(params[key], var, model) for key, var in user.items()}
+        values = dict(witness)
+        redrawn = []
+        for key in user:
+            t = params[key]
+            if T.prim_name(t) not in ("text", "id", "email") and not isinstance(T.base_of(t), T.EnumT):
+                continue
+            cands = self._candidates(state0, t)
+            if values[key] in set(cands) and rng.random() < 0.5:
+                continue  # half the time, Z3's own stored value
+            rng.shuffle(cands)
+            for value in cands[:4]:
+                trial = {**values, key: value}
+                if self._replays(state0, steps, trial):
+                    values = trial
+                    redrawn.append(key)
+                    break
+        if redrawn:
+            confirm = [user[key] == self.enc.value(params[key], values[key]) for key in redrawn]
+            if self._check(solver, *confirm) != z3.sat:
+                return witness
+        return values
+
+    def _replays(self, state0: State, steps: list[Step], values: dict) -> bool:
+        try:
+            self.replay(state0, steps, values)
+        except Rejected:
+            return False
+        return True
 
     def _date_range(self, state: State) -> tuple[int | None, int | None]:
         days = [r[f] for table, rows in state.tables.items() for f, ft in self.world.types.records[self.world.state_decl[table]["record"]].items() if self.world.types.base(ft) == "date" for r in rows.values()]
