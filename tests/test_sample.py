@@ -232,3 +232,26 @@ def test_verify_catches_a_flipped_branch(legal):
     t = copy.deepcopy(t)
     t["branch"]["taken"] = "else" if t["branch"]["taken"] == "then" else "then"
     assert "the branch taken does not follow from the condition on the replayed state" in verify_task(legal, t)
+
+
+def test_idempotency_requests_are_already_satisfied(toy):
+    found = None
+    for i in range(40):
+        try:
+            t = toy.task(5, i, 3)
+        except Rejected:
+            continue
+        if t["idempotent"]:
+            found = t
+            break
+    assert found is not None, "no idempotency-check task in 40 attempts"
+    assert "idempotency-check" in found["capabilities"]
+    assert found["instruction"].splitlines()[found["hops"] + 1].split(". ", 1)[1].startswith("Make sure to ")
+    assert found["idempotent"]["tool"] not in {s["tool"] for s in found["reference_plan"]}
+    assert verify_task(toy, found) == []
+    # a request that would change something is not idempotent, and verify says so
+    edited = copy.deepcopy(found)
+    args = edited["idempotent"]["arguments"]
+    name = next(n for n, v in args.items() if isinstance(v, str))
+    args[name] = "something-that-does-not-exist"
+    assert "the idempotent request is not already satisfied after the reference plan" in verify_task(toy, edited)

@@ -35,6 +35,7 @@ RLIMIT = 5_000_000  # Z3 resource limit per check: reproducible, unlike a wall-c
 MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
 MAX_TRIES = 6  # candidate tools tried per step before the task is rejected
 BRANCH_SHARE = 0.3  # of tasks tried as conditional (if the walk offers a condition and a second branch)
+IDEMPOTENT_SHARE = 0.25  # of tasks given a request whose goal already holds (if the state offers one)
 
 
 class Rejected(Exception):
@@ -500,6 +501,10 @@ class Sampler:
             raise Rejected("already_satisfied", "the empty plan passes the checker")
         caps |= self._capabilities(steps)
         branch = self.branch(rng, state0, steps, values, results, checks) if want_branch else None
+        idem = self.idempotent(rng, state0, final, steps) if rng.random() < IDEMPOTENT_SHARE else None
+        if idem is not None:
+            caps.add("idempotency-check")
+            proofs["idempotent"] = {"refused_before": 409, "refused_after_reference": 409, "message": idem.pop("refusal")}
         if branch is not None:
             caps.add("conditional-branching")
             proofs["branch_not_taken_fails"] = branch.pop("_proof")
@@ -515,7 +520,7 @@ class Sampler:
             "hops": hops,
             "services": services,
             "distractors": distractors,
-            "instruction": self.instruction(steps, values, attached, answer_type is not None, branch, alt if branch else None),
+            "instruction": self.instruction(steps, values, attached, answer_type is not None, branch, alt if branch else None, idem),
             "capabilities": [c for c in CAPABILITIES if c in caps],
             "initial_state": {"seed": task_seed},
             "reference_plan": plan,
@@ -525,7 +530,30 @@ class Sampler:
             "constraints": attached,
             "proofs": proofs,
             "branch": branch,
+            "idempotent": {k: v for k, v in idem.items() if not k.startswith("_")} if idem else None,
         }
+
+    def idempotent(self, rng: random.Random, state0: State, final: State, steps: list[Step]) -> dict | None:
+        """A call whose goal already holds: the tool refuses it with `conflict` ("already closed")
+        before the episode and after the reference plan. The instruction asks for it anyway; a good
+        agent checks and changes nothing, and the checker's no-collateral rule holds it to that."""
+        in_walk = {s.tool.qualified for s in steps}
+        tools = [t for t in self.tools if t.qualified in self.mutating and t.qualified not in in_walk and t.params]
+        tools.sort(key=lambda t: t.qualified)
+        rng.shuffle(tools)
+        for tool in tools[:6]:
+            if not all(isinstance(t, T.Alias) for _, t in tool.params):
+                continue  # only calls named entirely by keys and ids the state holds
+            options = [self._candidates(state0, t) for _, t in tool.params]
+            if not all(options):
+                continue
+            args = {n: rng.choice(o) for (n, _), o in zip(tool.params, options)}
+            call = {n: self.world.types.to_json(tstr(t), args[n]) for n, t in tool.params}
+            before = self.world.call(state0.snapshot(), tool.qualified, call)
+            after = self.world.call(final.snapshot(), tool.qualified, call)
+            if not before["success"] and not after["success"] and before["error"]["code"] == after["error"]["code"] == 409:
+                return {"tool": tool.qualified, "arguments": call, "refusal": after["error"]["message"], "_step": Step(tool, {n: ("user", None) for n, _ in tool.params}), "_values": args}
+        return None
 
     def _capabilities(self, steps: list[Step]) -> set[str]:
         caps = set()
@@ -541,8 +569,11 @@ class Sampler:
 
     # ─────────────────────────── instructions ───────────────────────────
 
-    def instruction(self, steps: list[Step], values: dict, constraints: list[dict], answer: bool, branch: dict | None = None, alt=None) -> str:
+    def instruction(self, steps: list[Step], values: dict, constraints: list[dict], answer: bool, branch: dict | None = None, alt=None, idem: dict | None = None) -> str:
         parts = [f"{k + 1}. {self._phrase(step, k, values)}." for k, step in enumerate(steps)]
+        if idem is not None:
+            step = idem["_step"]
+            parts.append(f"{len(steps) + 1}. Make sure to {self._phrase(step, 0, {(0, n): v for n, v in idem['_values'].items()}, lower=True)}.")
         if branch is not None:
             k = len(steps) - 1
             cond = branch["if"]
@@ -708,6 +739,11 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
             alt_calls.append((call.get("tool"), call.get("arguments")))
         if C.score(world, checks, state0, alt_state, None, alt_calls)["reward"] != 0:
             problems.append("the plan of the branch not taken passes the checker")
+    idem = task.get("idempotent")
+    if idem:
+        refused = world.call(final.snapshot(), idem.get("tool", ""), idem.get("arguments"))
+        if refused["success"] or refused["error"]["code"] != 409:
+            problems.append("the idempotent request is not already satisfied after the reference plan")
     # Z3: the plan's own arguments satisfy every precondition from the seeded state
     solver = sampler._solver(seed)
     user, _, _ = sampler._chain(solver, state0, steps, bind=False)
