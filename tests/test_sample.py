@@ -255,3 +255,71 @@ def test_idempotency_requests_are_already_satisfied(toy):
     name = next(n for n, v in args.items() if isinstance(v, str))
     args[name] = "something-that-does-not-exist"
     assert "the idempotent request is not already satisfied after the reference plan" in verify_task(toy, edited)
+
+
+ORDER_WORLD = """
+type ThingId = id
+
+service a "Things" {
+  record Thing {
+    key id: ThingId
+    n: int
+  }
+  state things: table[Thing]
+  seed things: 3 rows {
+    n: 1..5
+  }
+
+  tool stamp(id: ThingId) -> ThingId
+    say "stamp {id}"
+  {
+    require id in things else not_found "no thing {id}"
+    update things[id] { n: 0 }
+    return id
+  }
+}
+
+service b "A log" {
+  record Entry {
+    key id: id
+    thing: ThingId
+  }
+  state log: table[Entry]
+
+  tool note(id: ThingId) -> int
+    say "note {id}"
+  {
+    insert log { thing: id }
+    return 1
+  }
+}
+
+world w "Order" {
+  constraint stamp_first "Note a thing only after stamping it" {
+    order b.note after a.stamp on id
+  }
+}
+"""
+
+
+def test_ordering_tasks_carry_rules_no_precondition_enforces(tmp_path):
+    path = tmp_path / "order.world"
+    path.write_text(ORDER_WORLD)
+    sampler = load_sampler(str(path))
+    task = sampler.task(0, 0, 2)
+    assert [s["tool"] for s in task["reference_plan"]] == ["a.stamp", "b.note"]
+    assert "ordering" in task["capabilities"]
+    rule = next(c for c in task["checker"]["checks"] if c["kind"] == "order")
+    assert rule["tool"] == "b.note" and rule["after"] == "a.stamp"
+    assert "Note a thing only after stamping it" in task["instruction"]
+    assert verify_task(sampler, task) == []
+    # noting without stamping first breaks the rule, whatever the final state
+    world = sampler.world
+    state0 = world.initial_state(task["initial_state"]["seed"])
+    final = state0.snapshot()
+    note, stamp = task["reference_plan"][1], task["reference_plan"][0]
+    calls = [(note["tool"], note["arguments"]), (stamp["tool"], stamp["arguments"])]
+    for tool, args in calls:
+        assert world.call(final, tool, args)["success"]
+    result = C.score(world, task["checker"]["checks"], state0, final, task["answer"], calls)
+    assert [f["kind"] for f in result["failed"]] == ["order"]
