@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -124,14 +125,45 @@ def _bool(x) -> z3.BoolRef:
     return x if isinstance(x, z3.BoolRef) else z3.BoolVal(bool(x))
 
 
+class LazyRecord(Mapping):
+    """A record chosen among candidates (a key lookup, `latest`): each field's If-chain is built
+    on first access, so a rule that reads one field of the latest note pays for one field."""
+
+    def __init__(self, base: Mapping, picks: list):
+        self.base = base
+        self.picks = picks  # (condition, record): later picks win, as in a fold of merges
+        self._fields: dict = {}
+
+    def __getitem__(self, f):
+        if f not in self._fields:
+            v = self.base[f]
+            for c, rec in self.picks:
+                v = merge(c, rec[f], v)
+            self._fields[f] = v
+        return self._fields[f]
+
+    def __iter__(self):
+        return iter(self.base)
+
+    def __len__(self):
+        return len(self.base)
+
+
 def merge(c, a, b):
-    """If c then a else b, for terms, records (dicts) and symbolic lists."""
-    if isinstance(a, dict):
+    """If c then a else b, for terms, records (mappings) and symbolic lists."""
+    if isinstance(a, Mapping):
         return {f: merge(c, a[f], b[f]) for f in a}
     if isinstance(a, SymList) or isinstance(b, SymList):
         items = [(z3.And(c, ca), va, ka) for ca, va, ka in a.items] + [(z3.And(z3.Not(c), cb), vb, kb) for cb, vb, kb in b.items]
         return SymList(items)
     return z3.If(c, a, b)
+
+
+def _fold(first, picks):
+    v = first
+    for c, x in picks:
+        v = merge(c, x, v)
+    return v
 
 
 def lex_less(a: tuple, b: tuple):
@@ -515,10 +547,8 @@ class _ToolEncoder:
             slots = st.tables[obj[1]]
             matches = [z3.And(sl.present, sl.fields[rec.key] == key) for sl in slots]
             self.fail(z3.Not(z3.Or(matches)) if matches else z3.BoolVal(True), "not_found", f"no `{rec.name}` with that key", e.span, guard)
-            row = {f: self.enc._blank(ft) for f, ft in rec.fields.items()}
-            for sl, m in reversed(list(zip(slots, matches))):
-                row = merge(m, dict(sl.fields), row)
-            return row
+            blank = {f: self.enc._blank(ft) for f, ft in rec.fields.items()}
+            return LazyRecord(blank, [(m, dict(sl.fields)) for sl, m in reversed(list(zip(slots, matches)))])
         raise EncodingUnsupported("indexing a list by position")
 
     def ev_ListLit(self, e: A.ListLit, env, st, guard):
@@ -630,14 +660,15 @@ class _ToolEncoder:
         self.fail(z3.Not(z3.Or([c for c, *_ in keyed])) if keyed else z3.BoolVal(True), "not_found", f"`{e.kind}` over no rows", e.span, guard)
         if not keyed:
             raise EncodingUnsupported(f"`{e.kind}` over an empty domain")
-        best_c, best, best_k = keyed[0]
+        best_c, first, best_k = keyed[0]
+        picks = []
         for c, elem, k in keyed[1:]:
             better = lex_less(best_k, k) if latest else lex_less(k, best_k)
             take = z3.And(c, z3.Or(z3.Not(best_c), better))
-            best = merge(take, elem, best)
+            picks.append((take, elem))
             best_k = tuple(z3.If(take, a, b) for a, b in zip(k, best_k))
             best_c = z3.Or(best_c, c)
-        return best
+        return LazyRecord(first, picks) if isinstance(first, Mapping) else _fold(first, picks)
 
     def ev_Project(self, e: A.Project, env, st, guard):
         rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
