@@ -1,0 +1,46 @@
+"""Baseline agents that play episodes through the gateway: an oracle and a weak one.
+They see only what any agent sees (the four meta-tools); the oracle also reads the task's plan."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .gateway import Episode
+
+
+def _agent_name(episode: Episode, qualified: str) -> str | None:
+    for name, q in episode.gateway.names.items():
+        if q == qualified:
+            return name
+    return None
+
+
+def run_oracle(episode: Episode, task: dict, skip: float = 0.0, seed: int = 0) -> list[dict]:
+    """Discover tools like a real agent (list, describe), then follow the reference plan.
+    With `skip` > 0 each step is left out with that probability (the weak agent). Returns the
+    transcript: one {"name", "arguments", "result"} per meta-tool call."""
+    rng = random.Random(f"{seed}:{task['id']}")
+    transcript = []
+
+    def call(name: str, arguments: dict) -> Any:
+        result = episode.call(name, arguments)
+        transcript.append({"name": name, "arguments": arguments, "result": result})
+        return result
+
+    services = call("list_services", {})["data"]["services"]
+    for s in services:
+        if s in task["services"]:
+            call("list_tools", {"service": s})
+    last = None
+    for step in task["reference_plan"]:
+        name = _agent_name(episode, step["tool"])
+        if name is None:
+            continue
+        call("describe_tool", {"tool": name})
+        if skip and rng.random() < skip:
+            continue
+        last = call("call_tool", {"tool_name": name, "arguments": step["arguments"]})
+    if task.get("answer") is not None and last is not None and last.get("success"):
+        episode.report(last["data"])
+    return transcript

@@ -1,0 +1,162 @@
+"""The agent-facing gateway: four meta-tools over a task's mounted services, and episodes.
+Shaped like CompoWorld's trajectories; it decides nothing about tasks and never raises on bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .runtime.service import ToolError
+from .runtime.state import State
+from .runtime.world import CompiledWorld
+from .sample import checker as C
+
+NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+MAX_ARGUMENT_CHARS = 64 * 1024
+
+SYSTEM_PROMPT = (
+    "You are an assistant that completes tasks by calling tools. Tools live in services. "
+    "Use list_services to see the services, list_tools to see a service's tools, describe_tool "
+    "to read a tool's arguments, and call_tool to run it. Tool results are JSON: "
+    '{"success": true, "data": ...} or {"success": false, "error": {"code": ..., "message": ...}}. '
+    "When the task asks for a result, give it in your final answer."
+)
+
+META_TOOLS = [
+    {"type": "function", "function": {"name": "list_services", "description": "List the services you can use.", "parameters": {"type": "object", "properties": {}, "additionalProperties": False}}},
+    {"type": "function", "function": {"name": "list_tools", "description": "List the tools of one service, with what each does.", "parameters": {"type": "object", "properties": {"service": {"type": "string"}}, "required": ["service"], "additionalProperties": False}}},
+    {"type": "function", "function": {"name": "describe_tool", "description": "The JSON Schema of a tool's arguments.", "parameters": {"type": "object", "properties": {"tool": {"type": "string"}}, "required": ["tool"], "additionalProperties": False}}},
+    {"type": "function", "function": {"name": "call_tool", "description": "Call a tool with arguments.", "parameters": {"type": "object", "properties": {"tool_name": {"type": "string"}, "arguments": {"type": "object"}}, "required": ["tool_name"], "additionalProperties": False}}},
+]
+
+
+def _ok(data: Any) -> dict:
+    return {"success": True, "data": data}
+
+
+def _err(code: int, message: str) -> dict:
+    return {"success": False, "error": {"code": code, "message": message}}
+
+
+class Gateway:
+    """The four meta-tools over some services of a compiled world and one state.
+
+    Agent-facing tool names are the tools' own names, or `service__tool` where two mounted
+    services share a name; all match `^[a-zA-Z0-9_-]{1,64}$`."""
+
+    def __init__(self, world: CompiledWorld, services: list[str], state: State):
+        self.world = world
+        self.services = [s for s in services if s in world.services]
+        self.state = state
+        self.calls: list[tuple[str, dict]] = []  # successful calls (qualified tool, arguments)
+        counts: dict[str, int] = {}
+        for s in self.services:
+            for t in world.services[s].tools:
+                counts[t] = counts.get(t, 0) + 1
+        self.names: dict[str, str] = {}  # agent-facing name → "service.tool"
+        for s in self.services:
+            for t in world.services[s].tools:
+                name = t if counts[t] == 1 else f"{s}__{t}"
+                if not NAME_RE.match(name):  # long names: shortened deterministically
+                    name = name[:55] + f"_{abs(hash(name)) % 10**8:08d}"[:9]
+                self.names[name] = f"{s}.{t}"
+
+    def list_services(self) -> dict:
+        return _ok({"services": list(self.services)})
+
+    def list_tools(self, service: Any) -> dict:
+        if not isinstance(service, str) or service not in self.services:
+            return _err(404, f"no service {str(service)[:80]!r}; call list_services")
+        tools = [
+            {"name": n, "description": self.world.tools[q].description}
+            for n, q in self.names.items()
+            if q.split(".", 1)[0] == service
+        ]
+        return _ok({"service": service, "tools": tools})
+
+    def describe_tool(self, tool: Any) -> dict:
+        q = self.names.get(tool) if isinstance(tool, str) else None
+        if q is None:
+            return _err(404, f"no tool {str(tool)[:80]!r}; call list_tools")
+        spec = self.world.tools[q]
+        return _ok({"name": tool, "description": spec.description, "parameters": self.world.schema(q)})
+
+    def call_tool(self, tool_name: Any, arguments: Any = None) -> dict:
+        q = self.names.get(tool_name) if isinstance(tool_name, str) else None
+        if q is None:
+            return _err(404, f"no tool {str(tool_name)[:80]!r}; call list_tools")
+        if isinstance(arguments, str):  # some clients send arguments as a JSON string
+            if len(arguments) > MAX_ARGUMENT_CHARS:
+                return _err(400, "arguments are too large")
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except json.JSONDecodeError as e:
+                return _err(400, f"arguments are not JSON: {e.msg}")
+        elif arguments is not None and len(json.dumps(arguments, default=str)) > MAX_ARGUMENT_CHARS:
+            return _err(400, "arguments are too large")
+        result = self.world.call(self.state, q, arguments)
+        if result["success"]:
+            self.calls.append((q, arguments or {}))
+        return result
+
+    def dispatch(self, name: str, arguments: Any) -> dict:
+        """Run a meta-tool by name with a JSON object (or JSON string) of arguments."""
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except json.JSONDecodeError as e:
+                return _err(400, f"arguments are not JSON: {e.msg}")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            return _err(400, "arguments must be a JSON object")
+        try:
+            if name == "list_services":
+                return self.list_services()
+            if name == "list_tools":
+                return self.list_tools(arguments.get("service"))
+            if name == "describe_tool":
+                return self.describe_tool(arguments.get("tool"))
+            if name == "call_tool":
+                return self.call_tool(arguments.get("tool_name"), arguments.get("arguments"))
+        except ToolError as e:  # defensive: the runtime reports errors as envelopes already
+            return _err(e.code, e.message)
+        return _err(404, f"no meta-tool {str(name)[:80]!r}; use list_services, list_tools, describe_tool or call_tool")
+
+
+class Episode:
+    """One task, framework-free: reset → messages and tools; call → tool results; score."""
+
+    def __init__(self, world: CompiledWorld):
+        self.world = world
+        self.task: dict | None = None
+        self.gateway: Gateway | None = None
+        self.initial: State | None = None
+        self.answer: Any = None
+
+    def reset(self, task: dict) -> dict:
+        self.task = task
+        self.initial = self.world.initial_state(task["initial_state"]["seed"])
+        services = list(task["services"]) + [s for s in task.get("distractors", []) if s not in task["services"]]
+        self.gateway = Gateway(self.world, services, self.initial.snapshot())
+        self.answer = None
+        messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task["instruction"]}]
+        return {"messages": messages, "tools": META_TOOLS}
+
+    def call(self, name: str, arguments: Any = None) -> dict:
+        if self.gateway is None:
+            return _err(409, "the episode has not been reset")
+        return self.gateway.dispatch(name, arguments)
+
+    def report(self, answer: Any) -> None:
+        """The agent's final answer, as JSON (checked when the task asks for one)."""
+        self.answer = answer
+
+    def score(self) -> dict:
+        if self.gateway is None or self.task is None:
+            return {"reward": 0, "partial": 0.0, "passed": 0, "total": 0, "failed": [{"id": "-", "kind": "episode", "reason": "not reset"}]}
+        return C.score(self.world, self.task["checker"]["checks"], self.initial, self.gateway.state, self.answer, self.gateway.calls)
+
+    def close(self) -> None:
+        self.gateway = None

@@ -1,0 +1,115 @@
+"""The gateway's four meta-tools, episodes, and the baseline agents."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from compoworld_dsl.agents import run_oracle
+from compoworld_dsl.gateway import META_TOOLS, Episode, Gateway
+from compoworld_dsl.runtime.state import diff
+from compoworld_dsl.sample.run import load_sampler
+from compoworld_dsl.sample.sampler import Rejected
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def legal():
+    return load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
+
+
+def tasks(sampler, hops, n, seed=0):
+    out, i = [], 0
+    while len(out) < n and i < 20 * n:
+        try:
+            out.append(sampler.task(seed, i, hops))
+        except Rejected:
+            pass
+        i += 1
+    return out
+
+
+def test_meta_tools_answer_in_envelopes(legal):
+    world = legal.world
+    gw = Gateway(world, ["matters", "billing"], world.initial_state(0))
+    assert gw.list_services() == {"success": True, "data": {"services": ["matters", "billing"]}}
+    tools = gw.list_tools("matters")["data"]["tools"]
+    assert {"name", "description"} == set(tools[0]) and any(t["name"] == "close_matter" for t in tools)
+    schema = gw.describe_tool("close_matter")["data"]["parameters"]
+    assert schema["properties"]["id"] == {"type": "string"} and schema["required"] == ["id"]
+    assert all(re.match(r"^[a-zA-Z0-9_-]{1,64}$", n) for n in gw.names)
+    for bad in (gw.list_tools("nope"), gw.describe_tool("nope"), gw.call_tool("nope", {}), gw.dispatch("rm_rf", {})):
+        assert bad["success"] is False and bad["error"]["code"] == 404
+    for args in ('{"id": ', "[1, 2]", {"id": 5}, {"id": "m", "extra": 1}, {}, "x" * 70000):
+        before = gw.state.snapshot()
+        res = gw.dispatch("call_tool", {"tool_name": "close_matter", "arguments": args})
+        assert res["success"] is False and res["error"]["code"] in (400, 404), (args, res)
+        assert diff(before, gw.state).empty
+    assert gw.dispatch("call_tool", "not json")["error"]["code"] == 400
+
+
+def test_colliding_tool_names_get_a_service_prefix(tmp_path):
+    src = """
+    service a { record R { key id: id } state rs: table[R] tool get(id: id) -> int say "a {id}" { return 1 } }
+    service b { record R { key id: id } state rs: table[R] tool get(id: id) -> int say "b {id}" { return 2 } }
+    world w "w" { }
+    """
+    path = tmp_path / "w.world"
+    path.write_text(src)
+    world = load_sampler(str(path)).world
+    gw = Gateway(world, ["a", "b"], world.initial_state(0))
+    assert sorted(gw.names) == ["a__get", "b__get"]
+    assert gw.call_tool("b__get", {"id": "x"}) == {"success": True, "data": 2}
+
+
+def test_episode_reset_gives_messages_and_the_four_tools(legal):
+    task = tasks(legal, 3, 1)[0]
+    ep = Episode(legal.world)
+    start = ep.reset(task)
+    assert [m["role"] for m in start["messages"]] == ["system", "user"]
+    assert start["messages"][1]["content"] == task["instruction"]
+    assert [t["function"]["name"] for t in start["tools"]] == ["list_services", "list_tools", "describe_tool", "call_tool"]
+    assert start["tools"] == META_TOOLS
+    mounted = ep.call("list_services")["data"]["services"]
+    assert set(task["services"]) <= set(mounted) and len(mounted) <= 15
+    assert ep.score()["reward"] == 0  # nothing done yet
+
+
+def test_the_oracle_scores_full_marks(legal):
+    for task in tasks(legal, 3, 4, seed=1):
+        ep = Episode(legal.world)
+        ep.reset(task)
+        transcript = run_oracle(ep, task)
+        assert any(t["name"] == "describe_tool" for t in transcript)
+        result = ep.score()
+        assert result["reward"] == 1, (task["id"], result["failed"])
+        json.dumps(transcript)
+
+
+def test_the_weak_agent_fails_more_as_hops_grow(legal):
+    def rate(hops):
+        ts = tasks(legal, hops, 6, seed=2)
+        wins = 0
+        for t in ts:
+            ep = Episode(legal.world)
+            ep.reset(t)
+            run_oracle(ep, t, skip=0.3, seed=3)
+            wins += ep.score()["reward"]
+        return wins / len(ts)
+
+    short, long = rate(1), rate(5)
+    assert short > long
+
+
+def test_the_agents_doc_example_runs():
+    import subprocess
+    import sys
+
+    doc = (ROOT / "docs" / "agents.md").read_text()
+    start = doc.index("```python\n") + len("```python\n")
+    block = doc[start : doc.index("```", start)]
+    out = subprocess.run([sys.executable, "-c", block], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "'reward': 1" in out.stdout and "'services':" in out.stdout
