@@ -347,6 +347,55 @@ def cmd_verify(args) -> int:
     return EXIT_OK if failures == 0 and total > 0 else EXIT_FAILED
 
 
+def cmd_eval(args) -> int:
+    from rich.table import Table
+
+    from .evaluate import evaluate, parse_agent, svg_curve, to_json
+    from .sample.run import load_sampler
+
+    world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
+    path, how = find_world(world_arg)
+    if path is None:
+        print(f"worldc: error: {how}", file=sys.stderr)
+        return EXIT_USAGE
+    agent = parse_agent(args.agent)
+    if agent is None:
+        print(f"worldc: error: unknown agent {args.agent!r}; use oracle or weak:P with 0 <= P <= 1", file=sys.stderr)
+        return EXIT_USAGE
+    if args.plot and not args.plot.endswith(".svg"):
+        print("worldc: error: --plot writes SVG; name the file *.svg", file=sys.stderr)
+        return EXIT_USAGE
+    tasks_path = Path(tasks_arg)
+    if not tasks_path.is_file():
+        print(f"worldc: error: no such file: {tasks_arg}", file=sys.stderr)
+        return EXIT_USAGE
+    model, status = _load_checked(path)
+    if model is None:
+        return status
+    try:
+        tasks = [json.loads(line) for line in tasks_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except json.JSONDecodeError as e:
+        print(f"worldc: error: {tasks_arg} is not JSONL: {e.msg} (line {e.lineno})", file=sys.stderr)
+        return EXIT_FAILED
+    world = load_sampler(path).world
+    report = evaluate(world, tasks, agent)
+    if args.plot:
+        write_atomic(Path(args.plot), svg_curve(report, f"{args.agent} on {tasks_path.name}"))
+    if args.format == "json":
+        print(to_json(report))
+        return EXIT_OK
+    console = _stderr_console()
+    for title, rows in (("by hops", report["by_hops"]), ("by capability", report["by_capability"])):
+        table = Table(title=f"{args.agent}: {title}", header_style="bold")
+        for col in ("", "tasks", "success", "partial credit"):
+            table.add_column(col, justify="right" if col else "left")
+        for key, v in rows.items():
+            table.add_row(str(key), str(v["tasks"]), f"{v['success_rate']:.0%}", f"{v['partial_credit']:.0%}")
+        console.print(table)
+    console.print(f"overall: {report['success_rate']:.0%} success, {report['partial_credit']:.0%} partial credit over {report['tasks']} tasks")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="worldc", description="Compile .world files into practice worlds for tool-using agents.")
     p.add_argument("--version", action="version", version=f"worldc {__version__}")
@@ -389,6 +438,14 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("path", metavar="[PATH] TASKS.jsonl", help="the world (optional) and the task file")
     v.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
     v.set_defaults(func=cmd_verify)
+
+    e = sub.add_parser("eval", help="run an agent on a task file; success by hops and capability")
+    e.add_argument("path", metavar="[PATH] TASKS.jsonl", help="the world (optional) and the task file")
+    e.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
+    e.add_argument("--agent", default="oracle", help="oracle, or weak:P (skips each step with probability P)")
+    e.add_argument("--format", choices=("text", "json"), default="text")
+    e.add_argument("--plot", metavar="FILE.svg", help="draw success against hops")
+    e.set_defaults(func=cmd_eval)
     return p
 
 

@@ -113,3 +113,21 @@ def test_the_agents_doc_example_runs():
     out = subprocess.run([sys.executable, "-c", block], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "'reward': 1" in out.stdout and "'services':" in out.stdout
+
+
+def test_eval_command(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+
+    from compoworld_dsl.cli import main
+
+    toy = str(ROOT / "worlds" / "toy.world")
+    out = tmp_path / "t.jsonl"
+    assert main(["sample", toy, "--hops", "2", "-n", "3", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["eval", toy, str(out), "--agent", "oracle", "--format", "json", "--plot", str(tmp_path / "c.svg")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {"success_rate", "partial_credit", "by_hops", "by_capability"} <= set(report)
+    assert report["success_rate"] == 1.0 and report["by_hops"]["2"]["tasks"] == 3
+    assert ET.parse(tmp_path / "c.svg").getroot().tag.endswith("svg")
+    assert main(["eval", toy, str(out), "--agent", "telepathic"]) == 2
+    assert main(["eval", toy, str(out), "--plot", "c.png"]) == 2

@@ -1,0 +1,95 @@
+"""Evaluate an agent on a task file: success and partial credit by hop count and capability,
+as a table, JSON, and an SVG curve of success against hops. No logic about single tasks."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from html import escape
+from typing import Callable
+
+from .agents import run_oracle
+from .gateway import Episode
+
+
+def parse_agent(spec: str) -> Callable[[Episode, dict], object] | None:
+    """`oracle` or `weak:P` (each step skipped with probability P)."""
+    if spec == "oracle":
+        return lambda ep, task: run_oracle(ep, task)
+    if spec.startswith("weak:"):
+        try:
+            p = float(spec[5:])
+        except ValueError:
+            return None
+        if not 0.0 <= p <= 1.0:
+            return None
+        return lambda ep, task: run_oracle(ep, task, skip=p, seed=0)
+    return None
+
+
+def evaluate(world, tasks: list[dict], agent: Callable) -> dict:
+    by_hops: dict[int, list] = defaultdict(list)
+    by_cap: dict[str, list] = defaultdict(list)
+    results = []
+    for task in tasks:
+        ep = Episode(world)
+        ep.reset(task)
+        agent(ep, task)
+        score = ep.score()
+        ep.close()
+        results.append({"task_id": task["id"], "hops": task["hops"], "reward": score["reward"], "partial": score["partial"], "failed": [f["id"] for f in score["failed"]]})
+        by_hops[task["hops"]].append(score)
+        for c in task["capabilities"]:
+            by_cap[c].append(score)
+
+    def summary(scores: list) -> dict:
+        n = len(scores)
+        return {"tasks": n, "success_rate": sum(s["reward"] for s in scores) / n if n else 0.0, "partial_credit": sum(s["partial"] for s in scores) / n if n else 0.0}
+
+    everything = [s for v in by_hops.values() for s in v]
+    overall = summary(everything)
+    return {
+        "success_rate": overall["success_rate"],
+        "partial_credit": overall["partial_credit"],
+        "tasks": overall["tasks"],
+        "by_hops": {str(h): summary(v) for h, v in sorted(by_hops.items())},
+        "by_capability": {c: summary(v) for c, v in sorted(by_cap.items())},
+        "results": results,
+    }
+
+
+def svg_curve(report: dict, title: str) -> str:
+    """Success rate (and partial credit) against hops, as a small standalone SVG."""
+    points = [(int(h), v["success_rate"], v["partial_credit"]) for h, v in report["by_hops"].items()]
+    w, h, pad = 480, 300, 48
+    hops = [p[0] for p in points] or [1]
+    lo, hi = min(hops), max(hops)
+    span = max(hi - lo, 1)
+
+    def x(v):
+        return pad + (v - lo) / span * (w - 2 * pad)
+
+    def y(v):
+        return h - pad - v * (h - 2 * pad)
+
+    def line(idx, colour):
+        pts = " ".join(f"{x(p[0]):.1f},{y(p[idx]):.1f}" for p in points)
+        dots = "".join(f'<circle cx="{x(p[0]):.1f}" cy="{y(p[idx]):.1f}" r="3" fill="{colour}"/>' for p in points)
+        return f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"/>{dots}'
+
+    ticks = "".join(f'<text x="{x(v):.1f}" y="{h - pad + 18}" font-size="11" text-anchor="middle">{v}</text>' for v in hops)
+    yticks = "".join(f'<text x="{pad - 8}" y="{y(v) + 4:.1f}" font-size="11" text-anchor="end">{v:.1f}</text><line x1="{pad}" x2="{w - pad}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>' for v in (0, 0.25, 0.5, 0.75, 1.0))
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif">'
+        f'<rect width="{w}" height="{h}" fill="white"/>{yticks}'
+        f'<text x="{w / 2}" y="20" font-size="13" text-anchor="middle">{escape(title)}</text>'
+        f'<text x="{w / 2}" y="{h - 8}" font-size="11" text-anchor="middle">hops</text>'
+        f"{ticks}{line(2, '#9ab')}{line(1, '#1f5fa8')}"
+        f'<text x="{w - pad}" y="{pad - 8}" font-size="11" text-anchor="end" fill="#1f5fa8">success</text>'
+        f'<text x="{w - pad}" y="{pad + 6}" font-size="11" text-anchor="end" fill="#9ab">partial credit</text>'
+        "</svg>\n"
+    )
+
+
+def to_json(report: dict) -> str:
+    return json.dumps({k: v for k, v in report.items() if k != "results"}, indent=2)
