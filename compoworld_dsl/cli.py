@@ -396,6 +396,48 @@ def cmd_eval(args) -> int:
     return EXIT_OK
 
 
+def cmd_export(args) -> int:
+    from .export import as_hf, as_sharegpt, rl_item, trajectory
+    from .sample.run import load_sampler
+
+    world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
+    path, how = find_world(world_arg)
+    if path is None:
+        print(f"worldc: error: {how}", file=sys.stderr)
+        return EXIT_USAGE
+    tasks_path = Path(tasks_arg)
+    if not tasks_path.is_file():
+        print(f"worldc: error: no such file: {tasks_arg}", file=sys.stderr)
+        return EXIT_USAGE
+    model, status = _load_checked(path)
+    if model is None:
+        return status
+    try:
+        tasks = [json.loads(line) for line in tasks_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except json.JSONDecodeError as e:
+        print(f"worldc: error: {tasks_arg} is not JSONL: {e.msg} (line {e.lineno})", file=sys.stderr)
+        return EXIT_FAILED
+    world = load_sampler(path).world
+    lines = []
+    for task in tasks:
+        if args.kind == "rl":
+            rec = rl_item(task)
+        else:
+            rec = trajectory(world, task)
+            if args.style == "hf":
+                rec = as_hf(rec, args.arguments)
+            elif args.style == "sharegpt":
+                rec = as_sharegpt(rec)
+        lines.append(json.dumps(rec, ensure_ascii=False, separators=(",", ":")))
+    text = "\n".join(lines) + ("\n" if lines else "")
+    if args.output:
+        write_atomic(Path(args.output), text)
+        print(f"wrote {len(lines)} {args.kind} records to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="worldc", description="Compile .world files into practice worlds for tool-using agents.")
     p.add_argument("--version", action="version", version=f"worldc {__version__}")
@@ -446,6 +488,15 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--format", choices=("text", "json"), default="text")
     e.add_argument("--plot", metavar="FILE.svg", help="draw success against hops")
     e.set_defaults(func=cmd_eval)
+
+    x = sub.add_parser("export", help="export SFT trajectories or an RL task set from a task file")
+    x.add_argument("kind", choices=("sft", "rl"))
+    x.add_argument("path", metavar="[PATH] TASKS.jsonl", help="the world (optional) and the task file")
+    x.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
+    x.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default: stdout)")
+    x.add_argument("--style", choices=("openai", "hf", "sharegpt"), default="openai", help="sft record shape")
+    x.add_argument("--arguments", choices=("string", "object"), default="string", help="hf: tool-call arguments as a JSON string or an object")
+    x.set_defaults(func=cmd_export)
     return p
 
 

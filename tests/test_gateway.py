@@ -131,3 +131,37 @@ def test_eval_command(tmp_path, capsys):
     assert ET.parse(tmp_path / "c.svg").getroot().tag.endswith("svg")
     assert main(["eval", toy, str(out), "--agent", "telepathic"]) == 2
     assert main(["eval", toy, str(out), "--plot", "c.png"]) == 2
+
+
+def test_export_sft_and_rl(tmp_path, capsys):
+    from compoworld_dsl.cli import main
+
+    toy = str(ROOT / "worlds" / "toy.world")
+    tasks_file = tmp_path / "t.jsonl"
+    assert main(["sample", toy, "--hops", "3", "-n", "2", "-o", str(tasks_file)]) == 0
+    sft = tmp_path / "sft.jsonl"
+    assert main(["export", "sft", toy, str(tasks_file), "-o", str(sft)]) == 0
+    records = [json.loads(x) for x in sft.read_text().splitlines()]
+    assert len(records) == 2
+    for rec in records:
+        assert set(rec) == {"tools", "messages", "meta"}
+        assert [t["function"]["name"] for t in rec["tools"]] == ["list_services", "list_tools", "describe_tool", "call_tool"]
+        roles = [m["role"] for m in rec["messages"]]
+        assert roles[:2] == ["system", "user"] and roles[-1] == "assistant"
+        calls = [m for m in rec["messages"] if m.get("tool_calls")]
+        results = [m for m in rec["messages"] if m["role"] == "tool"]
+        assert len(calls) == len(results) == rec["meta"]["n_tool_calls"]
+        assert all(r["tool_call_id"] == c["tool_calls"][0]["id"] for c, r in zip(calls, results))
+        assert rec["meta"]["n_real_tool_calls"] == 3 and rec["meta"]["score"] == 1
+        assert {"task_id", "services", "domain", "capabilities", "n_steps", "discover_mode"} <= set(rec["meta"])
+    capsys.readouterr()
+    assert main(["export", "sft", toy, str(tasks_file), "--style", "hf", "--arguments", "object"]) == 0
+    hf = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert isinstance(hf["tools"], str)
+    assert isinstance(next(m for m in hf["messages"] if m.get("tool_calls"))["tool_calls"][0]["function"]["arguments"], dict)
+    assert main(["export", "sft", toy, str(tasks_file), "--style", "sharegpt"]) == 0
+    share = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert [c["from"] for c in share["conversations"][:3]] == ["system", "human", "function_call"]
+    assert main(["export", "rl", toy, str(tasks_file)]) == 0
+    rl = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert rl["prompt"][1]["role"] == "user" and rl["task"]["id"] == rl["id"]

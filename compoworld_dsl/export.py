@@ -1,0 +1,95 @@
+"""Exports: SFT trajectories (OpenAI chat shape, Hugging Face, ShareGPT) and RL task sets.
+Turns episodes into records; it plays no episode itself and never scores one."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .agents import run_oracle
+from .gateway import META_TOOLS, Episode
+
+
+def trajectory(world, task: dict, discover_mode: str = "full") -> dict:
+    """The oracle's episode as a chat: system, user, then one assistant tool call and its tool
+    result per meta-tool call, then a final assistant message."""
+    ep = Episode(world)
+    start = ep.reset(task)
+    transcript = run_oracle(ep, task)
+    score = ep.score()
+    messages = list(start["messages"])
+    real = 0
+    for i, turn in enumerate(transcript):
+        call_id = f"call_{i + 1}"
+        messages.append(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": call_id, "type": "function", "function": {"name": turn["name"], "arguments": json.dumps(turn["arguments"], ensure_ascii=False)}}],
+            }
+        )
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": json.dumps(turn["result"], ensure_ascii=False)})
+        real += turn["name"] == "call_tool"
+    final = "Done."
+    if ep.answer is not None:
+        final = "The result of the last step: " + json.dumps(ep.answer, ensure_ascii=False)
+    messages.append({"role": "assistant", "content": final})
+    ep.close()
+    return {
+        "tools": META_TOOLS,
+        "messages": messages,
+        "meta": {
+            "task_id": task["id"],
+            "services": task["services"],
+            "domain": task["world"],
+            "capabilities": task["capabilities"],
+            "n_tool_calls": len(transcript),
+            "n_real_tool_calls": real,
+            "n_steps": task["hops"],
+            "score": score["reward"],
+            "partial": score["partial"],
+            "discover_mode": discover_mode,
+        },
+    }
+
+
+def as_hf(record: dict, arguments_as: str = "string") -> dict:
+    """Hugging Face datasets want one schema per column: tools as a JSON string, and tool-call
+    arguments either as a string (the default) or as an object."""
+    out = dict(record)
+    out["tools"] = json.dumps(record["tools"], ensure_ascii=False)
+    if arguments_as == "object":
+        msgs = []
+        for m in record["messages"]:
+            if m.get("tool_calls"):
+                m = {**m, "tool_calls": [{**c, "function": {**c["function"], "arguments": json.loads(c["function"]["arguments"])}} for c in m["tool_calls"]]}
+            msgs.append(m)
+        out["messages"] = msgs
+    return out
+
+
+def as_sharegpt(record: dict) -> dict:
+    roles = {"system": "system", "user": "human", "tool": "observation"}
+    conv: list[dict[str, Any]] = []
+    for m in record["messages"]:
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            f = m["tool_calls"][0]["function"]
+            conv.append({"from": "function_call", "value": json.dumps({"name": f["name"], "arguments": json.loads(f["arguments"])}, ensure_ascii=False)})
+        elif m["role"] == "assistant":
+            conv.append({"from": "gpt", "value": m["content"]})
+        else:
+            conv.append({"from": roles[m["role"]], "value": m["content"]})
+    return {"conversations": conv, "tools": json.dumps(record["tools"], ensure_ascii=False), "meta": record["meta"]}
+
+
+def rl_item(task: dict) -> dict:
+    """One RL task: the prompt an environment starts from, and what it needs to score."""
+    from .gateway import SYSTEM_PROMPT
+
+    return {
+        "id": task["id"],
+        "prompt": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task["instruction"]}],
+        "tools": META_TOOLS,
+        "world": task["world"],
+        "task": task,  # reset an Episode with it; Episode.score() is the reward
+    }
