@@ -438,6 +438,46 @@ def cmd_export(args) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args) -> int:
+    from .mcp_server import MCPServer, build_server
+    from .sample.run import load_sampler
+
+    if MCPServer is None:
+        print("worldc: error: serving over MCP needs the optional extra: pip install 'compoworld-dsl[mcp]'", file=sys.stderr)
+        return EXIT_USAGE
+    path, how = find_world(args.path)
+    if path is None:
+        print(f"worldc: error: {how}", file=sys.stderr)
+        return EXIT_USAGE
+    tasks_path = Path(args.tasks)
+    if not tasks_path.is_file():
+        print(f"worldc: error: no such file: {args.tasks}", file=sys.stderr)
+        return EXIT_USAGE
+    model, status = _load_checked(path)
+    if model is None:
+        return status
+    try:
+        tasks = [json.loads(line) for line in tasks_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except json.JSONDecodeError as e:
+        print(f"worldc: error: {args.tasks} is not JSONL: {e.msg} (line {e.lineno})", file=sys.stderr)
+        return EXIT_FAILED
+    if args.task:
+        tasks = [t for t in tasks if t.get("id") == args.task]
+        if not tasks:
+            print(f"worldc: error: no task {args.task!r} in {args.tasks}", file=sys.stderr)
+            return EXIT_USAGE
+    if not tasks:
+        print(f"worldc: error: {args.tasks} holds no task", file=sys.stderr)
+        return EXIT_USAGE
+    server = build_server(load_sampler(path).world, tasks)
+    if args.transport == "stdio":
+        server.run("stdio")
+    else:
+        print(f"serving {len(tasks)} task(s) on http://{args.host}:{args.port}/mcp", file=sys.stderr)
+        server.run("streamable-http", host=args.host, port=args.port)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="worldc", description="Compile .world files into practice worlds for tool-using agents.")
     p.add_argument("--version", action="version", version=f"worldc {__version__}")
@@ -497,6 +537,15 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--style", choices=("openai", "hf", "sharegpt"), default="openai", help="sft record shape")
     x.add_argument("--arguments", choices=("string", "object"), default="string", help="hf: tool-call arguments as a JSON string or an object")
     x.set_defaults(func=cmd_export)
+
+    sv = sub.add_parser("serve", help="serve tasks to agents over MCP, one episode per session")
+    sv.add_argument("path", nargs="?", metavar="PATH", help="a .world file (default: the one world here, or the compiled one)")
+    sv.add_argument("--tasks", required=True, metavar="TASKS.jsonl")
+    sv.add_argument("--task", metavar="ID", help="serve this task to every session (default: the file's tasks in turn)")
+    sv.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8765)
+    sv.set_defaults(func=cmd_serve)
     return p
 
 
