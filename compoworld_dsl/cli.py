@@ -347,17 +347,35 @@ def cmd_verify(args) -> int:
     return EXIT_OK if failures == 0 and total > 0 else EXIT_FAILED
 
 
+def _world_and_tasks(world_arg: str | None, tasks_arg: str):
+    """The checked world and the task records for eval, export and serve; or the exit status."""
+    path, how = find_world(world_arg)
+    if path is None:
+        print(f"worldc: error: {how}", file=sys.stderr)
+        return None, None, EXIT_USAGE
+    tasks_path = Path(tasks_arg)
+    if not tasks_path.is_file():
+        print(f"worldc: error: no such file: {tasks_arg}", file=sys.stderr)
+        return None, None, EXIT_USAGE
+    model, status = _load_checked(path)
+    if model is None:
+        return None, None, status
+    try:
+        tasks = [json.loads(line) for line in tasks_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except json.JSONDecodeError as e:
+        print(f"worldc: error: {tasks_arg} is not JSONL: {e.msg} (line {e.lineno})", file=sys.stderr)
+        return None, None, EXIT_FAILED
+    from .sample.run import load_sampler
+
+    return load_sampler(path).world, tasks, EXIT_OK
+
+
 def cmd_eval(args) -> int:
     from rich.table import Table
 
     from .evaluate import evaluate, parse_agent, svg_curve, to_json
-    from .sample.run import load_sampler
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
-    path, how = find_world(world_arg)
-    if path is None:
-        print(f"worldc: error: {how}", file=sys.stderr)
-        return EXIT_USAGE
     agent = parse_agent(args.agent)
     if agent is None:
         print(f"worldc: error: unknown agent {args.agent!r}; use oracle or weak:P with 0 <= P <= 1", file=sys.stderr)
@@ -365,19 +383,10 @@ def cmd_eval(args) -> int:
     if args.plot and not args.plot.endswith(".svg"):
         print("worldc: error: --plot writes SVG; name the file *.svg", file=sys.stderr)
         return EXIT_USAGE
-    tasks_path = Path(tasks_arg)
-    if not tasks_path.is_file():
-        print(f"worldc: error: no such file: {tasks_arg}", file=sys.stderr)
-        return EXIT_USAGE
-    model, status = _load_checked(path)
-    if model is None:
+    world, tasks, status = _world_and_tasks(world_arg, tasks_arg)
+    if world is None:
         return status
-    try:
-        tasks = [json.loads(line) for line in tasks_path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except json.JSONDecodeError as e:
-        print(f"worldc: error: {tasks_arg} is not JSONL: {e.msg} (line {e.lineno})", file=sys.stderr)
-        return EXIT_FAILED
-    world = load_sampler(path).world
+    tasks_path = Path(tasks_arg)
     report = evaluate(world, tasks, agent)
     if args.plot:
         write_atomic(Path(args.plot), svg_curve(report, f"{args.agent} on {tasks_path.name}"))
@@ -398,26 +407,11 @@ def cmd_eval(args) -> int:
 
 def cmd_export(args) -> int:
     from .export import as_hf, as_sharegpt, rl_item, trajectory
-    from .sample.run import load_sampler
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
-    path, how = find_world(world_arg)
-    if path is None:
-        print(f"worldc: error: {how}", file=sys.stderr)
-        return EXIT_USAGE
-    tasks_path = Path(tasks_arg)
-    if not tasks_path.is_file():
-        print(f"worldc: error: no such file: {tasks_arg}", file=sys.stderr)
-        return EXIT_USAGE
-    model, status = _load_checked(path)
-    if model is None:
+    world, tasks, status = _world_and_tasks(world_arg, tasks_arg)
+    if world is None:
         return status
-    try:
-        tasks = [json.loads(line) for line in tasks_path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except json.JSONDecodeError as e:
-        print(f"worldc: error: {tasks_arg} is not JSONL: {e.msg} (line {e.lineno})", file=sys.stderr)
-        return EXIT_FAILED
-    world = load_sampler(path).world
     lines = []
     for task in tasks:
         if args.kind == "rl":
@@ -440,27 +434,13 @@ def cmd_export(args) -> int:
 
 def cmd_serve(args) -> int:
     from .mcp_server import MCPServer, build_server
-    from .sample.run import load_sampler
 
     if MCPServer is None:
         print("worldc: error: serving over MCP needs the optional extra: pip install 'compoworld-dsl[mcp]'", file=sys.stderr)
         return EXIT_USAGE
-    path, how = find_world(args.path)
-    if path is None:
-        print(f"worldc: error: {how}", file=sys.stderr)
-        return EXIT_USAGE
-    tasks_path = Path(args.tasks)
-    if not tasks_path.is_file():
-        print(f"worldc: error: no such file: {args.tasks}", file=sys.stderr)
-        return EXIT_USAGE
-    model, status = _load_checked(path)
-    if model is None:
+    world, tasks, status = _world_and_tasks(args.path, args.tasks)
+    if world is None:
         return status
-    try:
-        tasks = [json.loads(line) for line in tasks_path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except json.JSONDecodeError as e:
-        print(f"worldc: error: {args.tasks} is not JSONL: {e.msg} (line {e.lineno})", file=sys.stderr)
-        return EXIT_FAILED
     if args.task:
         tasks = [t for t in tasks if t.get("id") == args.task]
         if not tasks:
@@ -469,7 +449,7 @@ def cmd_serve(args) -> int:
     if not tasks:
         print(f"worldc: error: {args.tasks} holds no task", file=sys.stderr)
         return EXIT_USAGE
-    server = build_server(load_sampler(path).world, tasks)
+    server = build_server(world, tasks)
     if args.transport == "stdio":
         server.run("stdio")
     else:
