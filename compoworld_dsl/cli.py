@@ -376,9 +376,9 @@ def cmd_eval(args) -> int:
     from .evaluate import evaluate, parse_agent, svg_curve, to_json
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
-    agent = parse_agent(args.agent)
+    agent = parse_agent(args.agent, args.base_url, args.api_key)
     if agent is None:
-        print(f"worldc: error: unknown agent {args.agent!r}; use oracle or weak:P with 0 <= P <= 1", file=sys.stderr)
+        print(f"worldc: error: unknown agent {args.agent!r}; use oracle, weak:P with 0 <= P <= 1, or openai:MODEL", file=sys.stderr)
         return EXIT_USAGE
     if args.plot and not args.plot.endswith(".svg"):
         print("worldc: error: --plot writes SVG; name the file *.svg", file=sys.stderr)
@@ -387,7 +387,13 @@ def cmd_eval(args) -> int:
     if world is None:
         return status
     tasks_path = Path(tasks_arg)
-    report = evaluate(world, tasks, agent)
+    from .llm_agent import EndpointError
+
+    try:
+        report = evaluate(world, tasks, agent)
+    except EndpointError as e:
+        print(f"worldc: error: the model endpoint failed: {e}", file=sys.stderr)
+        return EXIT_FAILED
     if args.plot:
         write_atomic(Path(args.plot), svg_curve(report, f"{args.agent} on {tasks_path.name}"))
     if args.format == "json":
@@ -504,7 +510,9 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("eval", help="run an agent on a task file; success by hops and capability")
     e.add_argument("path", metavar="[PATH] TASKS.jsonl", help="the world (optional) and the task file")
     e.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
-    e.add_argument("--agent", default="oracle", help="oracle, or weak:P (skips each step with probability P)")
+    e.add_argument("--agent", default="oracle", help="oracle, weak:P (skips each step with probability P), or openai:MODEL")
+    e.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL)")
+    e.add_argument("--api-key", help="default: OPENAI_API_KEY")
     e.add_argument("--format", choices=("text", "json"), default="text")
     e.add_argument("--plot", metavar="FILE.svg", help="draw success against hops")
     e.set_defaults(func=cmd_eval)

@@ -12,8 +12,14 @@ from .agents import run_oracle
 from .gateway import Episode
 
 
-def parse_agent(spec: str) -> Callable[[Episode, dict], object] | None:
-    """`oracle` or `weak:P` (each step skipped with probability P)."""
+def parse_agent(spec: str, base_url: str | None = None, api_key: str | None = None) -> Callable[[Episode, dict], object] | None:
+    """`oracle`, `weak:P` (each step skipped with probability P), or `openai:MODEL` (any
+    OpenAI-compatible endpoint: --base-url or OPENAI_BASE_URL, --api-key or OPENAI_API_KEY)."""
+    if spec.startswith("openai:") and len(spec) > 7:
+        from .llm_agent import run_llm
+
+        model = spec[7:]
+        return lambda ep, task: run_llm(ep, task, model, base_url=base_url, api_key=api_key)
     if spec == "oracle":
         return lambda ep, task: run_oracle(ep, task)
     if spec.startswith("weak:"):

@@ -165,3 +165,52 @@ def test_export_sft_and_rl(tmp_path, capsys):
     assert main(["export", "rl", toy, str(tasks_file)]) == 0
     rl = json.loads(capsys.readouterr().out.splitlines()[0])
     assert rl["prompt"][1]["role"] == "user" and rl["task"]["id"] == rl["id"]
+
+
+def test_llm_agent_talks_to_an_openai_compatible_server_on_loopback(legal):
+    """A scripted chat server on 127.0.0.1 plays the reference plan as tool calls; the agent's
+    loop must send the four meta-tools and the growing conversation, and the episode scores 1."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from compoworld_dsl.llm_agent import run_llm
+
+    task = tasks(legal, 3, 1, seed=5)[0]
+    script = [("list_services", {})]
+    script += [("call_tool", {"tool_name": s["tool"].split(".", 1)[1], "arguments": s["arguments"]}) for s in task["reference_plan"]]
+    seen = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            seen.append(body)
+            turn = len(seen) - 1
+            if turn < len(script):
+                name, args = script[turn]
+                message = {"role": "assistant", "content": None, "tool_calls": [{"id": f"c{turn}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]}
+            else:
+                last = json.loads(body["messages"][-1]["content"])
+                message = {"role": "assistant", "content": json.dumps(last["data"]) if task["answer"] is not None else "Done."}
+            out = json.dumps({"choices": [{"message": message}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(out)))
+            self.end_headers()
+            self.wfile.write(out)
+
+        def log_message(self, *a):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        ep = Episode(legal.world)
+        ep.reset(task)
+        transcript = run_llm(ep, task, "scripted", base_url=f"http://127.0.0.1:{server.server_port}/v1", api_key="k")
+    finally:
+        server.shutdown()
+    assert ep.score()["reward"] == 1
+    assert len(transcript) == len(script) and all(t["result"]["success"] for t in transcript)
+    assert [t["function"]["name"] for t in seen[0]["tools"]] == ["list_services", "list_tools", "describe_tool", "call_tool"]
+    assert seen[-1]["messages"][-1]["role"] == "tool" and len(seen[-1]["messages"]) == 2 + 2 * len(script)
