@@ -214,3 +214,39 @@ def test_llm_agent_talks_to_an_openai_compatible_server_on_loopback(legal):
     assert len(transcript) == len(script) and all(t["result"]["success"] for t in transcript)
     assert [t["function"]["name"] for t in seen[0]["tools"]] == ["list_services", "list_tools", "describe_tool", "call_tool"]
     assert seen[-1]["messages"][-1]["role"] == "tool" and len(seen[-1]["messages"]) == 2 + 2 * len(script)
+
+
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    leaf = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=30))
+    return st.recursive(leaf, lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)), max_leaves=8)
+
+
+@pytest.mark.parametrize("world_name", ["toy", "legal_ops"])
+def test_bad_calls_to_every_tool_get_envelopes_and_change_nothing(world_name):
+    """Property test over every tool: arbitrary JSON (wrong types, missing and extra keys, NaN,
+    nesting, non-objects) as arguments never raises, always answers an envelope, and changes
+    no state unless the call succeeded."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    sampler = load_sampler(str(ROOT / "worlds" / f"{world_name}.world"))
+    world = sampler.world
+    gw = Gateway(world, list(world.services), world.initial_state(0))
+    names = sorted(gw.names)
+
+    @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(name=st.sampled_from(names), args=st.one_of(_json_values(), st.dictionaries(st.sampled_from(["id", "matter", "title", "due", "x", "amount", "folder"]), _json_values(), max_size=4)))
+    def check(name, args):
+        before = gw.state.snapshot()
+        res = gw.dispatch("call_tool", {"tool_name": name, "arguments": args})
+        json.dumps(res)
+        assert set(res) in ({"success", "data"}, {"success", "error"})
+        if not res["success"]:
+            assert res["error"]["code"] in (400, 403, 404, 409) and isinstance(res["error"]["message"], str)
+            assert diff(before, gw.state).empty
+        gw.state.restore(before)
+
+    check()
