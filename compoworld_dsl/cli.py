@@ -390,7 +390,7 @@ def cmd_eval(args) -> int:
     from .llm_agent import EndpointError
 
     try:
-        report = evaluate(world, tasks, agent)
+        report = evaluate(world, tasks, agent, max(1, args.workers), find_world(world_arg)[0], args.agent, args.base_url, args.api_key)
     except EndpointError as e:
         print(f"worldc: error: the model endpoint failed: {e}", file=sys.stderr)
         return EXIT_FAILED
@@ -513,6 +513,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--agent", default="oracle", help="oracle, weak:P (skips each step with probability P), or openai:MODEL")
     e.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL)")
     e.add_argument("--api-key", help="default: OPENAI_API_KEY")
+    e.add_argument("--workers", type=int, default=1, help="episodes in this many local processes (same results)")
     e.add_argument("--format", choices=("text", "json"), default="text")
     e.add_argument("--plot", metavar="FILE.svg", help="draw success against hops")
     e.set_defaults(func=cmd_eval)

@@ -33,16 +33,44 @@ def parse_agent(spec: str, base_url: str | None = None, api_key: str | None = No
     return None
 
 
-def evaluate(world, tasks: list[dict], agent: Callable) -> dict:
+def play(world, task: dict, agent: Callable) -> dict:
+    ep = Episode(world)
+    ep.reset(task)
+    agent(ep, task)
+    score = ep.score()
+    ep.close()
+    return score
+
+
+# Worker processes each load the world once (pool initializer); a process-local cache.
+_worker: dict = {}
+
+
+def _init_worker(world_path: str, spec: str, base_url: str | None, api_key: str | None) -> None:
+    from .sample.run import load_sampler
+
+    _worker["world"] = load_sampler(world_path).world
+    _worker["agent"] = parse_agent(spec, base_url, api_key)
+
+
+def _play_in_worker(task: dict) -> dict:
+    return play(_worker["world"], task, _worker["agent"])
+
+
+def evaluate(world, tasks: list[dict], agent: Callable, workers: int = 1, world_path: str | None = None, spec: str = "", base_url: str | None = None, api_key: str | None = None) -> dict:
+    """Play every task and summarise. With `workers` > 1, episodes run in that many processes
+    (each loads the world from `world_path`); results are gathered in task order."""
+    if workers > 1 and world_path:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(world_path, spec, base_url, api_key)) as pool:
+            scores = list(pool.map(_play_in_worker, tasks))
+    else:
+        scores = [play(world, task, agent) for task in tasks]
     by_hops: dict[int, list] = defaultdict(list)
     by_cap: dict[str, list] = defaultdict(list)
     results = []
-    for task in tasks:
-        ep = Episode(world)
-        ep.reset(task)
-        agent(ep, task)
-        score = ep.score()
-        ep.close()
+    for task, score in zip(tasks, scores):
         results.append({"task_id": task["id"], "hops": task["hops"], "reward": score["reward"], "partial": score["partial"], "failed": [f["id"] for f in score["failed"]]})
         by_hops[task["hops"]].append(score)
         for c in task["capabilities"]:

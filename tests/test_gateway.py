@@ -250,3 +250,16 @@ def test_bad_calls_to_every_tool_get_envelopes_and_change_nothing(world_name):
         gw.state.restore(before)
 
     check()
+
+
+def test_eval_workers_give_the_same_report(tmp_path, capsys):
+    from compoworld_dsl.cli import main
+
+    toy = str(ROOT / "worlds" / "toy.world")
+    out = tmp_path / "t.jsonl"
+    assert main(["sample", toy, "--hops", "3", "-n", "4", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["eval", toy, str(out), "--agent", "weak:0.4", "--format", "json"]) == 0
+    one = capsys.readouterr().out
+    assert main(["eval", toy, str(out), "--agent", "weak:0.4", "--format", "json", "--workers", "2"]) == 0
+    assert capsys.readouterr().out == one
