@@ -396,6 +396,10 @@ def cmd_eval(args) -> int:
         return EXIT_FAILED
     if args.plot:
         write_atomic(Path(args.plot), svg_curve(report, f"{args.agent} on {tasks_path.name}"))
+    if args.record:
+        from .evaluate import runs_jsonl
+
+        write_atomic(Path(args.record), runs_jsonl(report))
     if args.format == "json":
         print(to_json(report))
         return EXIT_OK
@@ -412,16 +416,31 @@ def cmd_eval(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .export import as_hf, as_sharegpt, rl_item, trajectory
+    from .export import as_hf, as_sharegpt, chat_record, rl_item, trajectory
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
     world, tasks, status = _world_and_tasks(world_arg, tasks_arg)
     if world is None:
         return status
+    runs = {}
+    if args.runs:
+        try:
+            for line in Path(args.runs).read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    run = json.loads(line)
+                    runs[run["task_id"]] = run
+        except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
+            print(f"worldc: error: cannot read runs from {args.runs}: {e}", file=sys.stderr)
+            return EXIT_FAILED
     lines = []
     for task in tasks:
         if args.kind == "rl":
             rec = rl_item(task)
+        elif args.runs:
+            run = runs.get(task["id"])
+            if run is None:
+                continue  # a task the recorded agent did not play
+            rec = chat_record(task, run["transcript"], run.get("answer"), {"reward": run["reward"], "partial": run["partial"]}, "recorded")
         else:
             rec = trajectory(world, task)
             if args.style == "hf":
@@ -514,6 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL)")
     e.add_argument("--api-key", help="default: OPENAI_API_KEY")
     e.add_argument("--workers", type=int, default=1, help="episodes in this many local processes (same results)")
+    e.add_argument("--record", metavar="RUNS.jsonl", help="write each episode's transcript, answer and score (for export sft --runs)")
     e.add_argument("--format", choices=("text", "json"), default="text")
     e.add_argument("--plot", metavar="FILE.svg", help="draw success against hops")
     e.set_defaults(func=cmd_eval)
@@ -525,6 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default: stdout)")
     x.add_argument("--style", choices=("openai", "hf", "sharegpt"), default="openai", help="sft record shape")
     x.add_argument("--arguments", choices=("string", "object"), default="string", help="hf: tool-call arguments as a JSON string or an object")
+    x.add_argument("--runs", metavar="RUNS.jsonl", help="sft from recorded agent runs (worldc eval --record) instead of the oracle")
     x.set_defaults(func=cmd_export)
 
     sv = sub.add_parser("serve", help="serve tasks to agents over MCP, one episode per session")

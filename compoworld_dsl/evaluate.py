@@ -34,10 +34,12 @@ def parse_agent(spec: str, base_url: str | None = None, api_key: str | None = No
 
 
 def play(world, task: dict, agent: Callable) -> dict:
+    """One episode; the score, with the transcript and answer under `run` for recording."""
     ep = Episode(world)
     ep.reset(task)
-    agent(ep, task)
+    transcript = agent(ep, task)
     score = ep.score()
+    score["run"] = {"task_id": task["id"], "transcript": transcript or [], "answer": ep.answer}
     ep.close()
     return score
 
@@ -71,7 +73,7 @@ def evaluate(world, tasks: list[dict], agent: Callable, workers: int = 1, world_
     by_cap: dict[str, list] = defaultdict(list)
     results = []
     for task, score in zip(tasks, scores):
-        results.append({"task_id": task["id"], "hops": task["hops"], "reward": score["reward"], "partial": score["partial"], "failed": [f["id"] for f in score["failed"]]})
+        results.append({"task_id": task["id"], "hops": task["hops"], "reward": score["reward"], "partial": score["partial"], "failed": [f["id"] for f in score["failed"]], "run": score.get("run")})
         by_hops[task["hops"]].append(score)
         for c in task["capabilities"]:
             by_cap[c].append(score)
@@ -123,6 +125,15 @@ def svg_curve(report: dict, title: str) -> str:
         f'<text x="{w - pad}" y="{pad + 6}" font-size="11" text-anchor="end" fill="#9ab">partial credit</text>'
         "</svg>\n"
     )
+
+
+def runs_jsonl(report: dict) -> str:
+    """One line per episode: task id, transcript, answer, reward, partial (for `export sft --runs`)."""
+    lines = []
+    for r in report["results"]:
+        run = r.get("run") or {}
+        lines.append(json.dumps({"task_id": r["task_id"], "transcript": run.get("transcript", []), "answer": run.get("answer"), "reward": r["reward"], "partial": r["partial"]}, ensure_ascii=False, default=str))
+    return "\n".join(lines) + ("\n" if lines else "")
 
 
 def to_json(report: dict) -> str:

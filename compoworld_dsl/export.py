@@ -11,30 +11,31 @@ from .gateway import META_TOOLS, Episode
 
 
 def trajectory(world, task: dict, discover_mode: str = "full") -> dict:
-    """The oracle's episode as a chat: system, user, then one assistant tool call and its tool
-    result per meta-tool call, then a final assistant message."""
+    """The oracle's episode as a chat record."""
     ep = Episode(world)
-    start = ep.reset(task)
+    ep.reset(task)
     transcript = run_oracle(ep, task)
-    score = ep.score()
-    messages = list(start["messages"])
+    record = chat_record(task, transcript, ep.answer, ep.score(), discover_mode)
+    ep.close()
+    return record
+
+
+def chat_record(task: dict, transcript: list[dict], answer: Any, score: dict, discover_mode: str = "full") -> dict:
+    """A played episode as a chat: system, user, then one assistant tool call and its tool result
+    per meta-tool call, then a final assistant message. `transcript` items are
+    {"name", "arguments" (object or JSON string), "result"}, as the agents return them."""
+    from .gateway import SYSTEM_PROMPT
+
+    messages: list[dict] = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task["instruction"]}]
     real = 0
     for i, turn in enumerate(transcript):
         call_id = f"call_{i + 1}"
-        messages.append(
-            {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [{"id": call_id, "type": "function", "function": {"name": turn["name"], "arguments": json.dumps(turn["arguments"], ensure_ascii=False)}}],
-            }
-        )
+        args = turn["arguments"] if isinstance(turn["arguments"], str) else json.dumps(turn["arguments"], ensure_ascii=False)
+        messages.append({"role": "assistant", "content": None, "tool_calls": [{"id": call_id, "type": "function", "function": {"name": turn["name"], "arguments": args}}]})
         messages.append({"role": "tool", "tool_call_id": call_id, "content": json.dumps(turn["result"], ensure_ascii=False)})
         real += turn["name"] == "call_tool"
-    final = "Done."
-    if ep.answer is not None:
-        final = "The result of the last step: " + json.dumps(ep.answer, ensure_ascii=False)
+    final = "Done." if answer is None else "The result of the last step: " + json.dumps(answer, ensure_ascii=False)
     messages.append({"role": "assistant", "content": final})
-    ep.close()
     return {
         "tools": META_TOOLS,
         "messages": messages,

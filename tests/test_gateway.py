@@ -263,3 +263,19 @@ def test_eval_workers_give_the_same_report(tmp_path, capsys):
     one = capsys.readouterr().out
     assert main(["eval", toy, str(out), "--agent", "weak:0.4", "--format", "json", "--workers", "2"]) == 0
     assert capsys.readouterr().out == one
+
+
+def test_sft_from_recorded_runs(tmp_path, capsys):
+    from compoworld_dsl.cli import main
+
+    toy = str(ROOT / "worlds" / "toy.world")
+    out, runs, sft = tmp_path / "t.jsonl", tmp_path / "runs.jsonl", tmp_path / "sft.jsonl"
+    assert main(["sample", toy, "--hops", "3", "-n", "4", "-o", str(out)]) == 0
+    assert main(["eval", toy, str(out), "--agent", "weak:0.5", "--record", str(runs), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert main(["export", "sft", toy, str(out), "--runs", str(runs), "-o", str(sft)]) == 0
+    records = [json.loads(x) for x in sft.read_text().splitlines()]
+    assert len(records) == 4 and all(r["meta"]["discover_mode"] == "recorded" for r in records)
+    assert sum(r["meta"]["score"] for r in records) / 4 == report["success_rate"]
+    recorded = [json.loads(x) for x in runs.read_text().splitlines()]
+    assert [r["meta"]["n_tool_calls"] for r in records] == [len(r["transcript"]) for r in recorded]
