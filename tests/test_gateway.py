@@ -279,3 +279,28 @@ def test_sft_from_recorded_runs(tmp_path, capsys):
     assert sum(r["meta"]["score"] for r in records) / 4 == report["success_rate"]
     recorded = [json.loads(x) for x in runs.read_text().splitlines()]
     assert [r["meta"]["n_tool_calls"] for r in records] == [len(r["transcript"]) for r in recorded]
+
+
+def test_gymnasium_environment(legal):
+    gym = pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from compoworld_dsl.gym_env import WorldEnv
+
+    ts = tasks(legal, 3, 2, seed=6)
+    env = WorldEnv(legal.world, ts, max_steps=8)
+    check_env(env, skip_render_check=True)  # the framework's own conformance checks
+    obs, info = env.reset(seed=0, options={"task": 0})
+    assert json.loads(obs)["instruction"] == ts[0]["instruction"] and info["task_id"] == ts[0]["id"]
+    assert env.observation_space.contains(obs)
+    reward = 0.0
+    for step in ts[0]["reference_plan"]:
+        action = json.dumps({"name": "call_tool", "arguments": {"tool_name": step["tool"].split(".", 1)[1], "arguments": step["arguments"]}})
+        obs, reward, done, truncated, info = env.step(action)
+        assert json.loads(obs)["success"] and not done and reward == 0.0
+    obs, reward, done, truncated, info = env.step(json.dumps({"answer": ts[0]["answer"]}))
+    assert done and reward == 1.0 and info["failed"] == []
+    env.reset(seed=1, options={"task": 1})
+    obs, reward, done, truncated, info = env.step("not json")
+    assert json.loads(obs)["error"]["code"] == 400
+    assert not done and reward == 0.0
