@@ -380,9 +380,15 @@ def cmd_eval(args) -> int:
     if agent is None:
         print(f"worldc: error: unknown agent {args.agent!r}; use oracle, weak:P with 0 <= P <= 1, or openai:MODEL", file=sys.stderr)
         return EXIT_USAGE
-    if args.plot and not args.plot.endswith(".svg"):
-        print("worldc: error: --plot writes SVG; name the file *.svg", file=sys.stderr)
+    if args.plot and not args.plot.endswith((".svg", ".png")):
+        print("worldc: error: --plot writes SVG or PNG; name the file *.svg or *.png", file=sys.stderr)
         return EXIT_USAGE
+    if args.plot and args.plot.endswith(".png"):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print("worldc: error: PNG plots need the optional extra: pip install 'compoworld-dsl[plot]' (or write *.svg)", file=sys.stderr)
+            return EXIT_USAGE
     world, tasks, status = _world_and_tasks(world_arg, tasks_arg)
     if world is None:
         return status
@@ -394,7 +400,16 @@ def cmd_eval(args) -> int:
     except EndpointError as e:
         print(f"worldc: error: the model endpoint failed: {e}", file=sys.stderr)
         return EXIT_FAILED
-    if args.plot:
+    if args.plot and args.plot.endswith(".png"):
+        import tempfile
+
+        from .evaluate import png_curve
+
+        fd, tmp = tempfile.mkstemp(dir=Path(args.plot).resolve().parent, suffix=".png")
+        os.close(fd)
+        png_curve(report, f"{args.agent} on {tasks_path.name}", tmp)
+        os.replace(tmp, args.plot)
+    elif args.plot:
         write_atomic(Path(args.plot), svg_curve(report, f"{args.agent} on {tasks_path.name}"))
     if args.record:
         from .evaluate import runs_jsonl
@@ -535,7 +550,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--workers", type=int, default=1, help="episodes in this many local processes (same results)")
     e.add_argument("--record", metavar="RUNS.jsonl", help="write each episode's transcript, answer and score (for export sft --runs)")
     e.add_argument("--format", choices=("text", "json"), default="text")
-    e.add_argument("--plot", metavar="FILE.svg", help="draw success against hops")
+    e.add_argument("--plot", metavar="FILE.svg|FILE.png", help="draw success against hops (PNG needs the plot extra)")
     e.set_defaults(func=cmd_eval)
 
     x = sub.add_parser("export", help="export SFT trajectories or an RL task set from a task file")

@@ -136,5 +136,26 @@ def runs_jsonl(report: dict) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+def png_curve(report: dict, title: str, path) -> None:
+    """The same curve as PNG, drawn by matplotlib (the optional `plot` extra)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display
+    import matplotlib.pyplot as plt
+
+    hops = [int(h) for h in report["by_hops"]]
+    fig, ax = plt.subplots(figsize=(6, 4), dpi=100)
+    ax.plot(hops, [v["success_rate"] for v in report["by_hops"].values()], "o-", label="success", color="#1f5fa8")
+    ax.plot(hops, [v["partial_credit"] for v in report["by_hops"].values()], "o--", label="partial credit", color="#9ab")
+    ax.set_xlabel("hops")
+    ax.set_ylim(0, 1.05)
+    ax.set_xticks(hops)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+    plt.close(fig)
+
+
 def to_json(report: dict) -> str:
     return json.dumps({k: v for k, v in report.items() if k != "results"}, indent=2)

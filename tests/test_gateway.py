@@ -130,7 +130,10 @@ def test_eval_command(tmp_path, capsys):
     assert report["success_rate"] == 1.0 and report["by_hops"]["2"]["tasks"] == 3
     assert ET.parse(tmp_path / "c.svg").getroot().tag.endswith("svg")
     assert main(["eval", toy, str(out), "--agent", "telepathic"]) == 2
-    assert main(["eval", toy, str(out), "--plot", "c.png"]) == 2
+    assert main(["eval", toy, str(out), "--plot", "c.gif"]) == 2
+    pytest.importorskip("matplotlib")
+    assert main(["eval", toy, str(out), "--plot", str(tmp_path / "c.png")]) == 0
+    assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_export_sft_and_rl(tmp_path, capsys):
