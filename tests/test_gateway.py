@@ -307,3 +307,21 @@ def test_gymnasium_environment(legal):
     obs, reward, done, truncated, info = env.step("not json")
     assert json.loads(obs)["error"]["code"] == 400
     assert not done and reward == 0.0
+
+
+def test_the_export_doc_gymnasium_example_runs(tmp_path):
+    import subprocess
+    import sys
+
+    pytest.importorskip("gymnasium")
+    from compoworld_dsl.sample.run import Job, run
+
+    tasks_file = tmp_path / "tasks.jsonl"
+    run(Job(str(ROOT / "worlds" / "toy.world"), 3, 2, 0), tasks_file)
+    doc = (ROOT / "docs" / "export.md").read_text()
+    start = doc.index("```python\n") + len("```python\n")
+    block = doc[start : doc.index("```", start)]
+    block = block.replace('"build/tasks.jsonl"', repr(str(tasks_file))) + "\nprint(done, reward)\n"
+    out = subprocess.run([sys.executable, "-c", block], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() in ("True 0.0", "True 1.0")
