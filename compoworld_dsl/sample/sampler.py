@@ -73,7 +73,6 @@ class Sampler:
         self.z3_seconds = 0.0
         self._sym_cache = None
         self.alternative = None  # the branch not taken, found while building a conditional walk
-        self._breakable: dict[str, bool] = {}  # rules this task's walk was shown able to break
 
     # ─────────────────────────── constraints ───────────────────────────
 
@@ -200,16 +199,8 @@ class Sampler:
                 raise Rejected("unsat", f"no tool keeps step {k + 1} satisfiable ({min(len(cands), MAX_TRIES)} tried; last: {last_core})")
         if hops >= 3 and len({s.tool.service for s in steps}) < 2:
             raise Rejected("no_walk", "the walk stays in one service")
-        # Each relevant rule: first, can this very walk (other argument values allowed) break it?
-        # A `sat` here proves the rule non-trivial for the task's tools, reusing the terms; then
-        # the reference must keep it.
         for info in self._relevant(steps):
-            violated = self.violated(info, state0, steps, sym0, sym)
-            solver.push()
-            solver.add(violated)
-            self._breakable[info["name"]] = self._check(solver) == z3.sat
-            solver.pop()
-            solver.assert_and_track(z3.Not(violated), z3.Bool(f"house rule {info['name']}"))
+            solver.assert_and_track(z3.Not(self.violated(info, state0, steps, sym0, sym)), z3.Bool(f"house rule {info['name']}"))
         res = self._check(solver)
         if res != z3.sat:
             raise Rejected("unknown" if res == z3.unknown else "unsat", "the walk cannot keep the house rules")
@@ -440,16 +431,13 @@ class Sampler:
         free = None
         for info in self.constraints:
             if info in relevant:
-                if self._breakable.get(info["name"]):
-                    res = z3.sat  # proven while building: the walk itself, with other values, breaks it
-                else:
-                    if free is None:  # one free chain for all constraints, a push/pop per constraint
-                        free = self._solver(seed)
-                        _, _, (start, end) = self._chain(free, state0, steps, bind=False, tag="free ")
-                    free.push()
-                    free.add(self.violated(info, state0, steps, start, end))
-                    res = self._check(free)
-                    free.pop()
+                if free is None:  # one free chain for all constraints, a push/pop per constraint
+                    free = self._solver(seed)
+                    _, _, (start, end) = self._chain(free, state0, steps, bind=False, tag="free ")
+                free.push()
+                free.add(self.violated(info, state0, steps, start, end))
+                res = self._check(free)
+                free.pop()
                 if res == z3.unknown:
                     raise Rejected("unknown", f"constraint {info['name']}")
                 if res == z3.unsat:
@@ -487,7 +475,6 @@ class Sampler:
         # bytes do not depend on which tasks the same process built before it
         fresh_context()
         self._sym_cache = None
-        self._breakable = {}
         rng = random.Random(f"{seed}:{index}")
         task_seed = rng.randrange(2**32)
         state0 = self.world.initial_state(task_seed)
@@ -669,7 +656,6 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     problems: list[str] = []
     fresh_context()
     sampler._sym_cache = None
-    sampler._breakable = {}  # verify proves non-triviality afresh, on the free chain
     try:
         seed = task["initial_state"]["seed"]
         plan = task["reference_plan"]
