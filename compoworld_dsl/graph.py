@@ -60,7 +60,8 @@ class Graph:
             "tools": len(self.nodes),
             "edges": len(self.edges),
             "cross_service_edges": sum(e.cross_service for e in self.edges),
-            # no other tool's output feeds these: a walk can only start at them
+            # no other tool's output feeds these: in a walk they can only come first (and the
+            # sampler starts walks only at tools that take some nominal-typed input)
             "unreachable_tools": sorted(n.id for n in self.nodes if n.id not in incoming),
             # some input type that no tool produces: only the instruction can supply it
             "unfed_tools": sorted(n.id for n in self.nodes if any(t not in produced for t in n.consumes)),
