@@ -384,9 +384,9 @@ def cmd_eval(args) -> int:
         print("worldc: error: --plot writes SVG or PNG; name the file *.svg or *.png", file=sys.stderr)
         return EXIT_USAGE
     if args.plot and args.plot.endswith(".png"):
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
+        import importlib.util
+
+        if importlib.util.find_spec("matplotlib") is None:
             print("worldc: error: PNG plots need the optional extra: pip install 'compoworld-dsl[plot]' (or write *.svg)", file=sys.stderr)
             return EXIT_USAGE
     world, tasks, status = _world_and_tasks(world_arg, tasks_arg)

@@ -46,12 +46,6 @@ class Graph:
             out[n.service].append(n)
         return out
 
-    def successors(self) -> dict[str, list[Edge]]:
-        out: dict[str, list[Edge]] = defaultdict(list)
-        for e in self.edges:
-            out[e.source].append(e)
-        return out
-
     def stats(self) -> dict:
         incoming = {e.target for e in self.edges}
         produced = {t for n in self.nodes for t in n.produces}

@@ -7,7 +7,6 @@ import json
 import os
 import urllib.error
 import urllib.request
-from typing import Any
 
 from .gateway import META_TOOLS, SYSTEM_PROMPT, Episode
 

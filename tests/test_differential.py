@@ -7,8 +7,6 @@ error kind, the post-state and the result. Simulated tools: the Python simulator
 satisfy the Z3 contract. Set DIFF_EXAMPLES for a deeper run."""
 
 import os
-from datetime import date, timedelta
-from fractions import Fraction
 from pathlib import Path
 
 import pytest

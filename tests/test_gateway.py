@@ -285,7 +285,7 @@ def test_sft_from_recorded_runs(tmp_path, capsys):
 
 
 def test_gymnasium_environment(legal):
-    gym = pytest.importorskip("gymnasium")
+    pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
 
     from compoworld_dsl.gym_env import WorldEnv

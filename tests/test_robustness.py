@@ -4,7 +4,6 @@ Checks the front end only (parse, load, check, render); what the diagnostics say
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess

@@ -90,7 +90,6 @@ class Checker:
         self.declared: dict[str, tuple[Path, Span]] = {}
         self.visible: dict[Path, set[Path]] = {}
         self.alias_decls: dict[str, tuple[A.TypeDecl, Path]] = {}
-        self.record_owner: dict[int, Service] = {}
 
     # ─────────────────────────── plumbing ───────────────────────────
 
@@ -124,7 +123,7 @@ class Checker:
             "E101",
             f"{kind} `{name}` is declared in `{owner.display}`, which this file does not import",
             span,
-            help=f"add `import` of that module at the top of this file",
+            help="add `import` of that module at the top of this file",
         )
 
     def _declare(self, name: str, module: Path, span: Span, what: str) -> bool:
@@ -291,7 +290,6 @@ class Checker:
                         continue
                     rec = RecordT(m.name, svc.name)
                     svc.records[m.name] = rec
-                    self.record_owner[id(rec)] = svc
         for svc in self.model.services.values():
             module = Path(svc.module)
             for m in svc.decl.members:
@@ -479,7 +477,7 @@ class Checker:
             elif ok and gen.lo.kind != gen.hi.kind and not {gen.lo.kind, gen.hi.kind} <= {"int", "decimal"}:
                 self.error("E603", "the bounds of a range are of different kinds", gen.span)
             elif ok and _const_key(gen.lo) > _const_key(gen.hi):
-                self.error("E603", f"range is empty: the low bound is above the high bound", gen.span)
+                self.error("E603", "range is empty: the low bound is above the high bound", gen.span)
         elif isinstance(gen, A.GenPickPool):
             pool = self.model.pools.get(gen.pool)
             if pool is None:

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import keyword
 import re
-import sys
 import types as pytypes
 from fractions import Fraction
-from pathlib import Path
 
 from .. import __version__
 from ..check import types as T
-from ..check.checker import placeholders
 from ..check.model import Model, Service, Tool
 from ..runtime import values as V
 from ..syntax import ast as A

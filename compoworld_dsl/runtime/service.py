@@ -3,7 +3,6 @@ Generated code subclasses `Service` and uses the helpers here; nothing here know
 
 from __future__ import annotations
 
-import random
 import re
 from fractions import Fraction
 from typing import Any, Callable
@@ -11,7 +10,7 @@ from typing import Any, Callable
 import attrs
 
 from . import values as V
-from .state import State, Tx
+from .state import Tx
 
 MAX_CHAR = 0x2FFFF  # the largest character Z3's strings hold; text beyond it is refused
 ERROR_CODES = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
@@ -123,16 +122,14 @@ class Types:
                 return V.date_from_iso(value)
             except ValueError:
                 raise bad("a real date") from None
-        if b == "time":
+        if b in ("time", "datetime"):
+            expected = "a time (HH:MM)" if b == "time" else "a datetime (YYYY-MM-DDTHH:MM)"
+            if not isinstance(value, str):
+                raise bad(expected)
             try:
-                return V.time_from_iso(value) if isinstance(value, str) else _raise(bad("a time (HH:MM)"))
+                return V.time_from_iso(value) if b == "time" else V.datetime_from_iso(value)
             except ValueError:
-                raise bad("a time (HH:MM)") from None
-        if b == "datetime":
-            try:
-                return V.datetime_from_iso(value) if isinstance(value, str) else _raise(bad("a datetime"))
-            except ValueError:
-                raise bad("a datetime (YYYY-MM-DDTHH:MM)") from None
+                raise bad(expected) from None
         if b.startswith("enum:"):
             members = self.enums[b[5:]]
             if value not in members:
@@ -173,10 +170,6 @@ class Types:
             fields = self.records[b[7:]]
             return {f: self.to_json(ft, value[f]) for f, ft in fields.items()}
         return value
-
-
-def _raise(e: Exception):
-    raise e
 
 
 # ─────────────────────────── tools and services ───────────────────────────

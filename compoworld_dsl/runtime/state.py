@@ -32,9 +32,6 @@ class State:
     def rows(self, table: str) -> Iterator[Row]:
         return iter(self.tables[table].values())
 
-    def same_as(self, other: "State") -> bool:
-        return self.tables == other.tables and self.scalars == other.scalars
-
 
 @attrs.frozen
 class RowChange:

@@ -6,11 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import values as V
 from .service import Service, Simulator, ToolError, ToolSpec, Types, next_id
 from .state import State, Tx
-
-MAX_ARGUMENT_BYTES = 64 * 1024
 
 
 class CompiledWorld:

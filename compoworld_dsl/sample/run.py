@@ -79,7 +79,7 @@ def _chunks(job: Job, limit: int) -> Iterator[tuple[int, int, list[int]]]:
         yield (job.seed, job.hops, list(range(start, min(start + CHUNK, limit))))
 
 
-def attempts(job: Job, progress=None) -> Iterator[tuple[int, dict | None, str, str, float]]:
+def attempts(job: Job) -> Iterator[tuple[int, dict | None, str, str, float]]:
     """Every attempt in index order (whatever the number of workers), with its Z3 seconds."""
     limit = job.max_attempts or max(50, job.count * 50)
     if job.workers <= 1:
@@ -118,7 +118,7 @@ def run(job: Job, out: Path | None, progress=None) -> Report:
         fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
         fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
     try:
-        gen = attempts(job, progress)
+        gen = attempts(job)
         for i, task, reason, detail, z3s in gen:
             report.attempts += 1
             report.z3_seconds += z3s

@@ -121,10 +121,6 @@ def pystr(v: z3.SeqRef) -> str:
     return "".join(map(chr, buf))
 
 
-def _bool(x) -> z3.BoolRef:
-    return x if isinstance(x, z3.BoolRef) else z3.BoolVal(bool(x))
-
-
 class LazyRecord(Mapping):
     """A record chosen among candidates (a key lookup, `latest`): each field's If-chain is built
     on first access, so a rule that reads one field of the latest note pays for one field."""
