@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 import time
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -36,6 +37,9 @@ MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
 MAX_TRIES = 6  # candidate tools tried per step before the task is rejected
 BRANCH_SHARE = 0.3  # of tasks tried as conditional (if the walk offers a condition and a second branch)
 IDEMPOTENT_SHARE = 0.25  # of tasks given a request whose goal already holds (if the state offers one)
+DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
+_NO_DRAW = object()  # a parameter type no draw covers
+WITNESS_TRIES = 16  # changed reference plans tried as witnesses that a house rule is non-trivial
 
 
 class Rejected(Exception):
@@ -69,9 +73,11 @@ class Sampler:
         self.tools = [t for s in services for t in model.services[s].tools.values() if not t.simulated]
         self.mutating = {t.qualified for t in self.tools if t.writes or t.inserts or t.deletes}
         self.features = {t.qualified: _features(t) for t in self.tools}
+        self.inserts = {t.qualified: _insert_counts(t) for t in self.tools}
         self.constraints = self._constraint_info()
         self.z3_seconds = 0.0
         self._sym_cache = None
+        self._rows_cache: dict = {}  # (id of a seeded state, rule) → protected rows; cleared per task
         self.alternative = None  # the branch not taken, found while building a conditional walk
 
     # ─────────────────────────── constraints ───────────────────────────
@@ -87,7 +93,8 @@ class Sampler:
             tables = _tables_read(decl, svc, self.model)
             orders = [c for c in A.walk_clauses(decl.clauses) if isinstance(c, A.OrderClause)]
             state_clauses = any(not isinstance(c, A.OrderClause) for c in A.walk_clauses(decl.clauses))
-            out.append({"name": name, "decl": decl, "svc": svc, "tables": tables, "orders": orders, "state": state_clauses})
+            invariants = set().union(*[tables_in(self.model, c.expr, svc) for c in A.walk_clauses(decl.clauses) if isinstance(c, A.Invariant)])
+            out.append({"name": name, "decl": decl, "svc": svc, "tables": tables, "inv_tables": invariants, "orders": orders, "state": state_clauses})
         return out
 
     # ─────────────────────────── walks ───────────────────────────
@@ -132,18 +139,20 @@ class Sampler:
         }
 
     def build(self, rng: random.Random, seed: int, state0: State, hops: int, branch: bool = False) -> tuple[list[Step], dict, dict]:
-        """Grow the walk one step at a time on one incremental solver: each candidate step is
-        pushed, checked and kept only if the walk so far stays satisfiable from the seeded state.
-        Then Z3 keeps the house rules and picks user-given values in a seeded order."""
-        solver = self._solver(seed)
-        sym0 = self._sym(state0, [None] * hops)
-        sym = sym0
+        """Grow the walk one step at a time on the concrete state. For each candidate step, the
+        user-given arguments are drawn from the seed (values the state holds, plausible numbers
+        and dates) and the step is run on the compiled Python services (microseconds); a draw is
+        kept when the call succeeds and every house rule the walk could touch still holds. Only
+        when no draw works does Z3 look for arguments (one solver for that step, over the concrete
+        state the walk has reached). Then Z3 proves the whole walk, with those arguments,
+        satisfiable from the seeded state (`prove_walk`). Decision record D14."""
         steps: list[Step] = []
         results: list[Any] = []
-        user: dict[tuple[int, str], Any] = {}
+        values: dict[tuple[int, str], Any] = {}
         available: dict[str, tuple[int, str | None]] = {}
-        tried = 0
-        last_core = ""
+        state = state0
+        tried = fallbacks = 0
+        last_failure = ""
         for k in range(hops):
             cands = self._next_candidates(rng, k, hops, steps, available)
             if not cands:
@@ -156,57 +165,184 @@ class Sampler:
                 tool = queue.pop(0)
                 tried += 1
                 step = Step(tool, self._sources(tool, available))
-                solver.push()
-                args, fresh = {}, {}
-                for name, t in tool.params:
-                    src = step.sources[name]
-                    if src[0] == "step":
-                        j, field = src[1]
-                        args[name] = results[j][field] if field is not None else results[j]
-                    else:
-                        v = self.enc.var(t, f"s{k + 1}.{name}")
-                        solver.add(self.enc.domain(t, v))
-                        fresh[(k, name)] = args[name] = v
-                tr = self.enc.encode(tool, sym, args)
-                named = assert_success(solver, tr, f"step {k + 1} ")
-                res = self._check(solver)
-                if res == z3.unsat:
-                    core = [named[str(b)].label for b in solver.unsat_core() if str(b) in named]
-                    last_core = f"step {k + 1}: " + "; ".join(core[:2])
-                if res == z3.sat and branch and k == hops - 1 and self.alternative is None and tool.qualified in self.mutating:
-                    # the branch not taken: another last step that could run here; keep its values
-                    model = solver.model()
-                    vals = {key: self.enc.concrete(dict(tool.params)[key[1]], v, model) for key, v in fresh.items()}
-                    self.alternative = (step, vals)
-                    solver.pop()
-                    continue
-                if res == z3.sat:
+                given = {name: (results[src[1][0]][src[1][1]] if src[1][1] is not None else results[src[1][0]]) for name, src in step.sources.items() if src[0] == "step"}
+                bound = self._bind_step(rng, seed, state0, state, steps, step, k, given)
+                if isinstance(bound, str):
+                    last_failure = f"step {k + 1} {tool.qualified}: {bound}"
+                else:
+                    chosen, post, result, used_z3 = bound
+                    fallbacks += used_z3
+                    if branch and k == hops - 1 and self.alternative is None and tool.qualified in self.mutating:
+                        # the branch not taken: another last step that could run here, with its values
+                        self.alternative = (step, {(k, n): v for n, v in chosen.items()})
+                        continue
                     steps.append(step)
-                    results.append(tr.result)
-                    user.update(fresh)
-                    sym = tr.post
+                    results.append(result)
+                    values.update({(k, n): v for n, v in chosen.items()})
+                    state = post
                     for tname, field in self._provides(tool).items():
                         available[tname] = (k, field)
                     break
-                solver.pop()
-                if res == z3.unknown:
-                    raise Rejected("unknown", solver.reason_unknown())
                 if not queue and self.alternative is not None and fallback:
                     # no second branch here: the one set aside becomes an ordinary last step
                     queue, fallback, branch = [self.alternative[0].tool], False, False
                     self.alternative = None
             else:
-                raise Rejected("unsat", f"no tool keeps step {k + 1} satisfiable ({min(len(cands), MAX_TRIES)} tried; last: {last_core})")
+                raise Rejected("unsat", f"no tool can run as step {k + 1} ({min(len(cands), MAX_TRIES)} tried; last: {last_failure})")
         if hops >= 3 and len({s.tool.service for s in steps}) < 2:
             raise Rejected("no_walk", "the walk stays in one service")
-        for info in self._relevant(steps):
-            solver.assert_and_track(z3.Not(self.violated(info, state0, steps, sym0, sym)), z3.Bool(f"house rule {info['name']}"))
-        res = self._check(solver)
-        if res != z3.sat:
-            raise Rejected("unknown" if res == z3.unknown else "unsat", "the walk cannot keep the house rules")
-        values = self._choose(rng, solver, state0, steps, user)
-        proof = {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "assertions": len(solver.assertions())}}
+        assertions = self.prove_walk(seed, state0, steps, values)
+        proof = {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks, "assertions": assertions}}
         return steps, values, proof
+
+    def prove_walk(self, seed: int, state0: State, steps: list[Step], values: dict) -> int:
+        """Z3 proves the walk satisfiable from the seeded state: every step's checks hold with
+        arguments flowing from earlier results and the user-given ones equal to `values`.
+        Returns the number of assertions; raises `Rejected` when Z3 does not say sat."""
+        solver = self._solver(seed)
+        user, _, _ = self._chain(solver, state0, steps, bind=True)
+        for (k, n), var in user.items():
+            term = self.enc.value(dict(steps[k].tool.params)[n], values[(k, n)])
+            solver.add(*([var[f] == term[f] for f in term] if isinstance(term, dict) else [var == term]))
+        res = self._check(solver)
+        if res == z3.unknown:
+            raise Rejected("unknown", f"proving the walk: {solver.reason_unknown()}")
+        if res == z3.unsat:
+            raise Rejected("unsat", "Z3 does not prove the walk satisfiable with its arguments")
+        return len(solver.assertions())
+
+    def _bind_step(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], step: Step, k: int, given: dict):
+        """User-given values for one candidate step, run on the concrete state. Returns
+        (values, post-state, result, used Z3) or, when nothing works, why (a string)."""
+        tool = step.tool
+        free = [(n, t) for n, t in tool.params if n not in given]
+        rules = self._relevant(state0, steps + [step])
+        why = "no values tried"
+        draws = DRAWS if free else 1
+        for d in range(draws):
+            chosen = {}
+            for n, t in free:
+                v = self._draw(rng, state, t, n, prefer_state=d < DRAWS // 2)
+                if v is _NO_DRAW:
+                    break
+                chosen[n] = v
+            else:
+                got = self._run_step(state0, state, tool, {**given, **chosen}, rules)
+                if not isinstance(got, str):
+                    return (chosen, *got, 0)
+                why = got
+                continue
+            break  # a type no draw covers: Z3 chooses
+        if not free:
+            return why
+        # the draws did not fit: Z3 looks for values over the concrete state the walk reached
+        try:
+            chosen, why = self._z3_bind(seed, state, tool, given, k)
+        except EncodingUnsupported as e:
+            return f"unsupported: {e}"
+        if chosen is None:
+            return why
+        got = self._run_step(state0, state, tool, {**given, **chosen}, rules)
+        return got if isinstance(got, str) else (chosen, *got, 1)
+
+    def _run_step(self, state0: State, state: State, tool: Tool, args: dict, rules: list[dict]):
+        """Run one call on a copy of `state`: (post-state, result), or why it failed."""
+        spec = self.world.tools[tool.qualified]
+        post = state.snapshot()
+        tx = Tx(post)
+        try:
+            result = getattr(self.world.services[spec.service], spec.method)(tx, **{"v_" + n: v for n, v in args.items()})
+        except ToolError as e:
+            return f"{e.kind}: {e.message}"
+        tx.commit()
+        for info in rules:
+            ok, why = C._constraint_holds(self.world, info["name"], state0, post)
+            if not ok:
+                return f"house rule {info['name']}: {why}"
+        return post, result
+
+    def _z3_bind(self, seed: int, state: State, tool: Tool, given: dict, k: int) -> tuple[dict | None, str]:
+        """Z3 finds user-given values with which the call succeeds on the concrete `state`, asked
+        first for plausible ones: dates within the state's dates, numbers in 1..10000, times in
+        office hours, non-empty text."""
+        solver = self._solver(seed)
+        sym = self.enc.state_from(state, spare=self.inserts[tool.qualified])
+        args, user = {}, {}
+        for name, t in tool.params:
+            if name in given:
+                args[name] = self.enc.value(t, given[name])
+            else:
+                v = self.enc.var(t, f"s{k + 1}.{name}")
+                solver.add(self.enc.domain(t, v))
+                user[name] = args[name] = v
+        tr = self.enc.encode(tool, sym, args)
+        named = assert_success(solver, tr, f"step {k + 1} ")
+        plausible = []
+        lo, hi = self._date_range(state)
+        for name, var in user.items():
+            p = T.prim_name(dict(tool.params)[name])
+            if p == "date" and lo is not None:
+                plausible += [var >= lo, var <= hi]
+            elif p in ("int", "decimal", "money"):
+                plausible += [var > 0, var <= 10000]
+            elif p in ("text", "id", "email"):
+                plausible.append(z3.Length(var) > 0)
+            elif p == "time":
+                plausible += [var >= 8 * 60, var <= 18 * 60]
+        res = self._check(solver, *plausible) if plausible else z3.unknown
+        if res != z3.sat:
+            res = self._check(solver)
+        if res == z3.unknown:
+            raise Rejected("unknown", f"binding step {k + 1}: {solver.reason_unknown()}")
+        if res == z3.unsat:
+            core = [named[str(b)].label for b in solver.unsat_core() if str(b) in named]
+            return None, "unsat: " + "; ".join(core[:2])
+        model = solver.model()
+        return {n: self.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
+
+    def _draw(self, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool) -> Any:
+        """One seeded value for a user-given parameter: a member of an enum; for text, ids and
+        emails a value the state holds (in a field of the same name first), sometimes a made-up
+        one; for numbers, dates and times a plausible value, or one the state holds."""
+        b = T.base_of(t)
+        if isinstance(b, T.EnumT):
+            return rng.choice(list(b.members))
+        p = T.prim_name(t)
+        if p is None:
+            return _NO_DRAW  # lists and records: Z3 chooses
+        if p == "bool":
+            return rng.random() < 0.5
+        held = self._held(state, tstr(t), name)
+        if held and (prefer_state or p in ("id",) or isinstance(t, T.Alias) or rng.random() < 0.5):
+            return rng.choice(held)
+        if p in ("text", "id"):
+            return f"{_words(name)} {rng.randrange(100, 1000)}"
+        if p == "email":
+            return f"{name.replace('_', '.')}{rng.randrange(100)}@example.com"
+        if p == "int":
+            return rng.randint(1, 100)
+        if p in ("decimal", "money"):
+            return Fraction(rng.randint(1, 10000))
+        if p in ("date", "datetime"):
+            lo, hi = self._date_range(state)
+            day = rng.randint(lo, hi) if lo is not None else 20000 + rng.randrange(365)
+            return day if p == "date" else day * 1440 + rng.randrange(32, 72) * 15
+        if p == "time":
+            return rng.randrange(32, 72) * 15  # 08:00 to 17:45
+        if p == "duration":
+            return rng.choice((15, 30, 45, 60, 90, 120))
+        return _NO_DRAW
+
+    def _held(self, state: State, want: str, name: str | None = None) -> list:
+        """Values of the runtime type `want` the state holds: from fields named `name` if there
+        are any, else from every field of that type. Sorted, so a seeded choice is reproducible."""
+        same, other = set(), set()
+        for table, rows in state.tables.items():
+            rec = self.world.types.records[self.world.state_decl[table]["record"]]
+            for f, ft in rec.items():
+                if ft == want and rows:
+                    (same if f == name else other).update(r[f] for r in rows.values())
+        return sorted(same or other, key=repr)
 
     def branch(self, rng: random.Random, state0: State, steps: list[Step], values: dict, results: list, checks: list[dict]) -> dict | None:
         """Make the last step conditional on a field an earlier step read. The instruction names
@@ -264,27 +400,57 @@ class Sampler:
     def _sym(self, state0: State, steps: list[Step]):
         """The Z3 image of the seeded state, built once per task and shared by every chain
         (encodings copy only the tables they write)."""
-        key = (id(state0), len(steps))  # spare slots: one per step, plus one
+        spare = self._spare(steps)
+        key = (id(state0), tuple(sorted(spare.items())))
         if self._sym_cache is None or self._sym_cache[0] != key:
-            self._sym_cache = (key, self.enc.state_from(state0, spare=len(steps) + 1), state0)
+            self._sym_cache = (key, self.enc.state_from(state0, spare=spare), state0)
         return self._sym_cache[1]
+
+    def _spare(self, steps: list[Step]) -> dict[str, int]:
+        """Free slots per table that the walk's inserts need: every slot costs terms in every
+        filter, `latest` and rule over the table, so there are no more than the inserts."""
+        spare: dict[str, int] = {}
+        for s in steps:
+            for table, n in self.inserts[s.tool.qualified].items():
+                spare[table] = spare.get(table, 0) + n
+        return spare
 
     def _written(self, steps: list[Step]) -> set[str]:
         written = {f"{s.tool.service}.{t}" for s in steps for t, f in s.tool.writes if f}
         return written | {f"{s.tool.service}.{t}" for s in steps for t in s.tool.inserts | s.tool.deletes}
 
-    def _relevant(self, steps: list[Step]) -> list[dict]:
+    def _relevant(self, state0: State, steps: list[Step]) -> list[dict]:
+        """State rules the walk's tools could break, as the Z3 encoding sees them: an invariant
+        over a table the walk writes, or an `untouched` row (found on the seeded state) in a table
+        the walk updates or deletes from. Inserts leave existing rows alone; conditions are read
+        on the state before. A rule left out here is one Z3 would prove vacuous."""
         written = self._written(steps)
-        return [i for i in self.constraints if i["state"] and i["tables"] & written]
+        modified = {f"{s.tool.service}.{t}" for s in steps for t, f in s.tool.writes if f}
+        modified |= {f"{s.tool.service}.{t}" for s in steps for t in s.tool.deletes}
+        out = []
+        for info in self.constraints:
+            if not info["state"] or not info["tables"] & written:
+                continue
+            rows = self._protected(info, state0)
+            if info["inv_tables"] & written or rows is None or modified & {t for t, _ in rows}:
+                out.append(info)
+        return out
+
+    def _protected(self, info: dict, state0: State) -> list | None:
+        """The rows a rule's `untouched` clauses protect on the seeded state (None: the rule
+        cannot be evaluated there, so nothing is assumed)."""
+        key = (id(state0), info["name"])
+        if key not in self._rows_cache:
+            try:
+                self._rows_cache[key] = self.world.constraints[info["name"]].check(Tx(state0), Tx(state0))[0]
+            except ToolError:
+                self._rows_cache[key] = None
+        return self._rows_cache[key]
 
     def violated(self, info: dict, state0: State, steps: list[Step], start, end):
         """The constraint broken between the symbolic start and end of a walk. Its untouched rows
         come from the compiled constraint run on the concrete start state."""
-        c = self.world.constraints[info["name"]]
-        try:
-            rows, _ = c.check(Tx(state0), Tx(state0))
-        except ToolError:
-            rows = None
+        rows = self._protected(info, state0)
         slots = None
         if rows is not None:
             index = {t: {k: i for i, k in enumerate(state0.tables[t])} for t in {t for t, _ in rows}}
@@ -323,77 +489,13 @@ class Sampler:
         finally:
             self.z3_seconds += time.perf_counter() - t
 
-    def _choose(self, rng: random.Random, solver: z3.Solver, state0: State, steps: list[Step], user: dict) -> dict:
-        """Values for user-given arguments. Z3 gives a witness (asked, in one check, for plausible
-        values: dates within the state's dates, numbers in 1..10000, times in office hours,
-        non-empty text). Then text, ids and enums are redrawn from values the state holds, in a
-        seeded order, each candidate tried by replaying the plan on the Python services
-        (microseconds, where a Z3 check costs tens of milliseconds); one last Z3 check confirms
-        the redrawn values together, and if it does not, Z3's own witness stands."""
-        params = {key: dict(steps[key[0]].tool.params)[key[1]] for key in user}
-        plausible = []
-        lo, hi = self._date_range(state0)
-        for key, var in user.items():
-            p = T.prim_name(params[key])
-            if p == "date" and lo is not None:
-                plausible += [var >= lo, var <= hi]
-            elif p in ("int", "decimal", "money"):
-                plausible += [var > 0, var <= 10000]
-            elif p in ("text", "id", "email"):
-                plausible.append(z3.Length(var) > 0)
-            elif p == "time":
-                plausible += [var >= 8 * 60, var <= 18 * 60]
-        if plausible and self._check(solver, *plausible) == z3.sat:
-            solver.add(*plausible)
-        if self._check(solver) != z3.sat:
-            raise Rejected("unknown", "Z3 gave no answer (resource limit) while choosing values")
-        model = solver.model()
-        witness = {key: self.enc.concrete(params[key], var, model) for key, var in user.items()}
-        values = dict(witness)
-        redrawn = []
-        for key in user:
-            t = params[key]
-            if T.prim_name(t) not in ("text", "id", "email") and not isinstance(T.base_of(t), T.EnumT):
-                continue
-            cands = self._candidates(state0, t)
-            if values[key] in set(cands) and rng.random() < 0.5:
-                continue  # half the time, Z3's own stored value
-            rng.shuffle(cands)
-            for value in cands[:4]:
-                trial = {**values, key: value}
-                if self._replays(state0, steps, trial):
-                    values = trial
-                    redrawn.append(key)
-                    break
-        if redrawn:
-            confirm = [user[key] == self.enc.value(params[key], values[key]) for key in redrawn]
-            if self._check(solver, *confirm) != z3.sat:
-                return witness
-        return values
-
-    def _replays(self, state0: State, steps: list[Step], values: dict) -> bool:
-        try:
-            self.replay(state0, steps, values)
-        except Rejected:
-            return False
-        return True
-
     def _date_range(self, state: State) -> tuple[int | None, int | None]:
         days = [r[f] for table, rows in state.tables.items() for f, ft in self.world.types.records[self.world.state_decl[table]["record"]].items() if self.world.types.base(ft) == "date" for r in rows.values()]
         return (min(days), max(days)) if days else (None, None)
 
     def _candidates(self, state: State, t: T.Type) -> list:
-        want = tstr(t)
         b = T.base_of(t)
-        if isinstance(b, T.EnumT):
-            return list(b.members)
-        out = []
-        for table, rows in state.tables.items():
-            rec = self.world.types.records[self.world.state_decl[table]["record"]]
-            for f, ft in rec.items():
-                if ft == want:
-                    out.extend(r[f] for r in rows.values())
-        return sorted(set(out), key=repr)
+        return list(b.members) if isinstance(b, T.EnumT) else self._held(state, tstr(t))
 
     # ─────────────────────────── replay ───────────────────────────
 
@@ -423,30 +525,40 @@ class Sampler:
     # ─────────────────────────── constraints ───────────────────────────
 
     def attach_constraints(self, seed: int, state0: State, final: State, steps: list[Step], plan: list[dict]) -> tuple[list[dict], dict, set]:
-        """Constraints relevant to the walk, each proven non-trivial (a plan over the task's tools
-        breaks it) and kept by the reference plan. Returns records, proofs and capabilities."""
+        """Constraints relevant to the walk, each shown non-trivial (a plan over the task's tools
+        breaks it) and kept by the reference plan. Returns records, proofs and capabilities.
+
+        Non-triviality is shown by a witness when one is cheap to find: the reference plan with
+        one or two arguments changed (seeded by the task seed and the rule's name), run on the
+        Python services, breaks the rule; the witness is recorded, and `worldc verify` replays it.
+        Otherwise Z3 looks for arguments over a free chain of the walk's tools."""
         tools_in_walk = [s.tool.qualified for s in steps]
         attached, proofs, caps = [], {}, set()
-        relevant = self._relevant(steps)
+        relevant = self._relevant(state0, steps)
         free = None
         for info in self.constraints:
             if info in relevant:
-                if free is None:  # one free chain for all constraints, a push/pop per constraint
-                    free = self._solver(seed)
-                    _, _, (start, end) = self._chain(free, state0, steps, bind=False, tag="free ")
-                free.push()
-                free.add(self.violated(info, state0, steps, start, end))
-                res = self._check(free)
-                free.pop()
-                if res == z3.unknown:
-                    raise Rejected("unknown", f"constraint {info['name']}")
-                if res == z3.unsat:
-                    continue  # vacuous for this walk: nothing the task's tools can do breaks it
+                witness = self._break_concretely(seed, info, state0, plan)
+                if witness is None:
+                    if free is None:  # one free chain for all constraints, a push/pop per constraint
+                        free = self._solver(seed)
+                        _, _, (start, end) = self._chain(free, state0, steps, bind=False, tag="free ")
+                    free.push()
+                    free.add(self.violated(info, state0, steps, start, end))
+                    res = self._check(free)
+                    free.pop()
+                    if res == z3.unknown:
+                        raise Rejected("unknown", f"constraint {info['name']}")
+                    if res == z3.unsat:
+                        continue  # vacuous for this walk: nothing the task's tools can do breaks it
                 ok, why = C._constraint_holds(self.world, info["name"], state0, final)
                 if not ok:
                     raise Rejected("constraint_broken", f"{info['name']}: {why}")
                 attached.append({"kind": "state", "name": info["name"], "description": info["decl"].description or ""})
-                proofs[info["name"]] = {"non_trivial": "sat: a plan over the task's tools breaks it", "kept_by_reference": True}
+                if witness is None:
+                    proofs[info["name"]] = {"non_trivial": "sat: a plan over the task's tools breaks it", "kept_by_reference": True}
+                else:
+                    proofs[info["name"]] = {"non_trivial": "sat: this plan over the task's tools breaks it", "witness": witness, "kept_by_reference": True}
                 if len({t.split(".")[0] for t in info["tables"]}) >= 2:
                     caps.add("cross-env-constraint")  # a rule of one service that binds another
             for order in info["orders"]:
@@ -458,15 +570,72 @@ class Sampler:
                     if not ok:
                         raise Rejected("constraint_broken", f"{info['name']}: {why}")
                     # non-trivial: the walk without the `after` steps still runs to the end
-                    skipped = [s for s in steps if s.tool.qualified != after]
-                    solver = self._solver(seed)
-                    self._chain(solver, state0, skipped, bind=False, tag="skip ")
-                    if self._check(solver) != z3.sat:
-                        continue
+                    skipped = [p for p in plan if p["tool"] != after]
+                    if self._runs(state0, skipped) is None:
+                        solver = self._solver(seed)
+                        self._chain(solver, state0, [s for s in steps if s.tool.qualified != after], bind=False, tag="skip ")
+                        if self._check(solver) != z3.sat:
+                            continue
                     attached.append(rule)
                     proofs[info["name"]] = {"non_trivial": f"sat: {tool} can run without {after} first", "kept_by_reference": True}
                     caps.add("ordering")
         return attached, proofs, caps
+
+    def _runs(self, state0: State, plan: list[dict]) -> State | None:
+        """The final state of a JSON plan run on a copy of `state0`, or None if a call fails."""
+        state = state0.snapshot()
+        for call in plan:
+            if not self.world.call(state, call.get("tool", ""), call.get("arguments"))["success"]:
+                return None
+        return state
+
+    def _break_concretely(self, seed: int, info: dict, state0: State, plan: list[dict]) -> list[dict] | None:
+        """A plan over the task's tools that breaks a state rule: the reference plan with one or
+        two arguments replaced by values the state holds or by extreme ones. Seeded by the task
+        seed and the rule's name alone, so `verify` finds the same one."""
+        rng = random.Random(f"{seed}:{info['name']}:witness")
+        # only a call that changes the state can break a state rule: change its arguments
+        params = [(k, n, t) for k, call in enumerate(plan) if call["tool"] in self.mutating for n, t in self.world.tools[call["tool"]].params]
+        if not params:
+            return None
+        types = self.world.types
+        rows = [(state0.tables[t][key], types.records[self.world.state_decl[t]["record"]]) for t, key in self._protected(info, state0) or []]
+        for _ in range(WITNESS_TRIES):
+            trial = [{"tool": c["tool"], "arguments": dict(c["arguments"])} for c in plan]
+            for k, n, t in rng.sample(params, min(len(params), rng.choice((1, 1, 2)))):
+                trial[k]["arguments"][n] = self.world.types.to_json(t, self._extreme(rng, state0, t, rows))
+            final = self._runs(state0, trial)
+            if final is not None and not C._constraint_holds(self.world, info["name"], state0, final)[0]:
+                return trial
+        return None
+
+    def _extreme(self, rng: random.Random, state0: State, t: str, rows: list[tuple[dict, dict]]) -> Any:
+        """A value of runtime type `t` (a type string) for a witness search: often one a protected
+        row holds (`rows`), else one the state holds, or an edge of the type's range."""
+        typ = self.world.types
+        base = typ.base(t)
+        if base.startswith("enum:"):
+            return rng.choice(list(typ.enums[base[5:]]))
+        if rows and rng.random() < 0.5:
+            near = sorted({row[f] for row, rec in rows for f, ft in rec.items() if typ.base(ft) == base}, key=repr)
+            if near:
+                return rng.choice(near)
+        held = self._held(state0, t)
+        edges: list = []
+        if base in ("int", "duration"):
+            edges = [0, 1, 100_000, 1_000_000]
+        elif base in ("decimal", "money"):
+            edges = [Fraction(0), Fraction(1), Fraction(100_000), Fraction(1_000_000)]
+        elif base in ("date", "datetime"):
+            lo, hi = self._date_range(state0)
+            if lo is not None:
+                edges = [lo - 400, hi + 400] if base == "date" else [(lo - 400) * 1440, (hi + 400) * 1440]
+        elif base in ("text", "email"):
+            edges = [""] if base == "text" else []
+        elif base == "bool":
+            edges = [True, False]
+        options = held + edges
+        return rng.choice(options) if options else rng.choice(held or [None])
 
     # ─────────────────────────── the whole task ───────────────────────────
 
@@ -475,6 +644,7 @@ class Sampler:
         # bytes do not depend on which tasks the same process built before it
         fresh_context()
         self._sym_cache = None
+        self._rows_cache = {}
         rng = random.Random(f"{seed}:{index}")
         task_seed = rng.randrange(2**32)
         state0 = self.world.initial_state(task_seed)
@@ -636,6 +806,17 @@ def _tables_read(decl: A.ConstraintDecl, svc, model: Model) -> set[str]:
     return out | tables_in(model, decl, svc)
 
 
+def _insert_counts(tool: Tool) -> dict[str, int]:
+    """Qualified table → how many `insert` statements one call of the tool runs (no statement
+    repeats: the language has no loops)."""
+    out: dict[str, int] = {}
+    for n in A.walk(tool.decl):
+        if isinstance(n, A.Insert):
+            table = f"{tool.service}.{n.table}"
+            out[table] = out.get(table, 0) + 1
+    return out
+
+
 def _features(tool: Tool) -> set[str]:
     f = set()
     for n in A.walk(tool.decl):
@@ -656,6 +837,7 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     problems: list[str] = []
     fresh_context()
     sampler._sym_cache = None
+    sampler._rows_cache = {}
     try:
         seed = task["initial_state"]["seed"]
         plan = task["reference_plan"]
@@ -745,19 +927,11 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
         if refused["success"] or refused["error"]["code"] != 409:
             problems.append("the idempotent request is not already satisfied after the reference plan")
     # Z3: the plan's own arguments satisfy every precondition from the seeded state
-    solver = sampler._solver(seed)
-    user, _, _ = sampler._chain(solver, state0, steps, bind=False)
-    for key, var in user.items():
-        k, n = key
-        t = dict(steps[k].tool.params)[n]
-        term = sampler.enc.value(t, values[key])
-        if isinstance(term, dict):
-            solver.add(*[var[f] == term[f] for f in term])
-        else:
-            solver.add(var == term)
-    res = sampler._check(solver)
-    if res != z3.sat:
-        problems.append(f"Z3 does not prove the plan satisfiable ({res})")
+    try:
+        sampler.prove_walk(seed, state0, steps, values)
+    except Rejected as r:
+        problems.append(f"Z3 does not prove the plan satisfiable ({r.reason}: {r.detail})")
+    recorded = task.get("proofs", {}).get("constraints", {}) if isinstance(task.get("proofs"), dict) else {}
     for c in task.get("constraints", []):
         info = next((i for i in sampler.constraints if i["name"] == c.get("name")), None)
         if info is None:
@@ -767,6 +941,12 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
             ok, why = C._constraint_holds(world, info["name"], state0, final)
             if not ok:
                 problems.append(f"constraint {info['name']} is broken by the reference plan: {why}")
+            witness = recorded.get(info["name"], {}).get("witness")
+            if witness is not None:  # replay the recorded plan that breaks it
+                broken = sampler._runs(state0, witness) if _plan_over(witness, plan) else None
+                if broken is None or C._constraint_holds(world, info["name"], state0, broken)[0]:
+                    problems.append(f"the witness recorded for {info['name']} does not break it with the task's tools")
+                continue
             s2 = sampler._solver(seed)
             _, _, (start, end) = sampler._chain(s2, state0, steps, bind=False, tag="free ")
             s2.add(sampler.violated(info, state0, steps, start, end))
@@ -777,3 +957,8 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
             if not ok:
                 problems.append(f"order rule {info['name']}: {why}")
     return problems
+
+
+def _plan_over(witness: Any, plan: list[dict]) -> bool:
+    """A witness must call the task's tools, in the reference plan's order."""
+    return isinstance(witness, list) and all(isinstance(w, dict) for w in witness) and [w.get("tool") for w in witness] == [p["tool"] for p in plan]

@@ -47,13 +47,39 @@ class SymState:
 
     def copy(self) -> "SymState":
         self._owned = set()  # from now on both copies share every table
-        return SymState(dict(self.tables), dict(self.scalars), dict(self.counters))
+        tables = self.tables.copy() if isinstance(self.tables, LazyTables) else dict(self.tables)
+        return SymState(tables, dict(self.scalars), dict(self.counters))
 
     def writable(self, table: str) -> list[Slot]:
         if table not in self._owned:
             self.tables[table] = [Slot(s.present, dict(s.fields)) for s in self.tables[table]]
             self._owned.add(table)
         return self.tables[table]
+
+
+class LazyTables(dict):
+    """The tables of a symbolic state made from a concrete one: each table's slots are built on
+    first use, so a walk over three tables of a 448-service world pays for three tables.
+
+    A table missing here was never written (writes go through `SymState.writable`, which reads
+    it first), so building it from the concrete state is right for every copy."""
+
+    def __init__(self, data: dict, names: frozenset, build):
+        super().__init__(data)
+        self.names = names
+        self.build = build
+
+    def __missing__(self, name: str) -> list:
+        if name not in self.names:
+            raise KeyError(name)
+        slots = self[name] = self.build(name)
+        return slots
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def copy(self) -> "LazyTables":
+        return LazyTables(self, self.names, self.build)
 
 
 @attrs.define
@@ -279,14 +305,25 @@ class WorldEncoding:
             return z3.And(term >= 0, term < V.MINUTES_PER_DAY)
         return z3.BoolVal(True)
 
-    def state_from(self, st: State, spare: int = 2) -> SymState:
-        """The Z3 image of a concrete state, with `spare` empty slots per table for inserts."""
-        tables = {}
-        for name, rec in self.tables.items():
+    def state_from(self, st: State, spare: int | Mapping[str, int] = 2) -> SymState:
+        """The Z3 image of a concrete state, with `spare` empty slots per table for inserts (one
+        number for every table, or a number per table: absent tables get none).
+        Tables are built when first read (`LazyTables`), from a snapshot taken now."""
+        st = st.snapshot()
+
+        built: dict[str, list[Slot]] = {}  # shared by every copy: slots are copied before a write
+
+        def build(name: str) -> list[Slot]:
+            if name in built:
+                return built[name]
+            rec = self.tables[name]
             slots = [Slot(z3.BoolVal(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}) for row in st.tables.get(name, {}).values()]
-            for _ in range(spare):
+            for _ in range(spare if isinstance(spare, int) else spare.get(name, 0)):
                 slots.append(Slot(z3.BoolVal(False), {f: self._blank(ft) for f, ft in rec.fields.items()}))
-            tables[name] = slots
+            built[name] = slots
+            return slots
+
+        tables = LazyTables({}, frozenset(self.tables), build)
         scalars = {n: self.value(t, st.scalars[n]) for n, t in self.scalars.items()}
         counters = {n: z3.IntVal(st.counters.get(n, 1)) for n in self.tables}
         return SymState(tables, scalars, counters)
