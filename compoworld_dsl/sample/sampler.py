@@ -133,10 +133,17 @@ class Sampler:
         return [t for _, _, t in keyed]
 
     def _sources(self, tool: Tool, available: dict) -> dict:
-        return {
-            name: ("step", available[t.name]) if isinstance(t, T.Alias) and t.name in available else ("user", None)
-            for name, t in tool.params
-        }
+        """Where each argument comes from: the first parameter of a type an earlier step produced
+        takes that value; the rest are the user's (two parameters bound to one value, say the
+        client and the lawyer of a new matter, would often make the call impossible)."""
+        out, bound = {}, set()
+        for name, t in tool.params:
+            if isinstance(t, T.Alias) and t.name in available and t.name not in bound:
+                out[name] = ("step", available[t.name])
+                bound.add(t.name)
+            else:
+                out[name] = ("user", None)
+        return out
 
     def build(self, rng: random.Random, seed: int, state0: State, hops: int, branch: bool = False) -> tuple[list[Step], dict, dict]:
         """Grow the walk one step at a time on the concrete state. For each candidate step, the
@@ -197,13 +204,12 @@ class Sampler:
 
     def prove_walk(self, seed: int, state0: State, steps: list[Step], values: dict) -> int:
         """Z3 proves the walk satisfiable from the seeded state: every step's checks hold with
-        arguments flowing from earlier results and the user-given ones equal to `values`.
+        arguments flowing from earlier results (through Z3's own terms) and the user-given ones
+        equal to `values`. With every input concrete the encoding is ground, so most of it folds
+        to literals while it is built; the solver decides what is left.
         Returns the number of assertions; raises `Rejected` when Z3 does not say sat."""
         solver = self._solver(seed)
-        user, _, _ = self._chain(solver, state0, steps, bind=True)
-        for (k, n), var in user.items():
-            term = self.enc.value(dict(steps[k].tool.params)[n], values[(k, n)])
-            solver.add(*([var[f] == term[f] for f in term] if isinstance(term, dict) else [var == term]))
+        self._chain(solver, state0, steps, bind=True, values=values)
         res = self._check(solver)
         if res == z3.unknown:
             raise Rejected("unknown", f"proving the walk: {solver.reason_unknown()}")
@@ -264,19 +270,26 @@ class Sampler:
     def _z3_bind(self, seed: int, state: State, tool: Tool, given: dict, k: int) -> tuple[dict | None, str]:
         """Z3 finds user-given values with which the call succeeds on the concrete `state`, asked
         first for plausible ones: dates within the state's dates, numbers in 1..10000, times in
-        office hours, non-empty text."""
+        office hours, non-empty text.
+
+        This is the one place a Z3 model becomes part of a task, and Z3's models depend on every
+        term its context has seen. So once the question is known to be sat, it is asked again in
+        a fresh context (~4 ms), and a task's bytes do not depend on what the process built
+        before. sat/unsat does not depend on history, so the unsat cases skip that."""
         solver = self._solver(seed)
         sym = self.enc.state_from(state, spare=self.inserts[tool.qualified])
-        args, user = {}, {}
+        args, user, facts = {}, {}, []
         for name, t in tool.params:
             if name in given:
                 args[name] = self.enc.value(t, given[name])
             else:
                 v = self.enc.var(t, f"s{k + 1}.{name}")
-                solver.add(self.enc.domain(t, v))
+                facts.append(self.enc.domain(t, v))
                 user[name] = args[name] = v
+        solver.add(*facts)
         tr = self.enc.encode(tool, sym, args)
         named = assert_success(solver, tr, f"step {k + 1} ")
+        facts += [z3.Not(c.fails) for c in tr.checks] + [z3.Not(tr.overflow)]
         plausible = []
         lo, hi = self._date_range(state)
         for name, var in user.items():
@@ -289,21 +302,29 @@ class Sampler:
                 plausible.append(z3.Length(var) > 0)
             elif p == "time":
                 plausible += [var >= 8 * 60, var <= 18 * 60]
-        res = self._check(solver, *plausible) if plausible else z3.unknown
-        if res != z3.sat:
+        if plausible and self._check(solver, *plausible) == z3.sat:
+            facts += plausible
+        else:
             res = self._check(solver)
-        if res == z3.unknown:
-            raise Rejected("unknown", f"binding step {k + 1}: {solver.reason_unknown()}")
-        if res == z3.unsat:
-            core = [named[str(b)].label for b in solver.unsat_core() if str(b) in named]
-            return None, "unsat: " + "; ".join(core[:2])
-        model = solver.model()
-        return {n: self.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
+            if res == z3.unknown:
+                raise Rejected("unknown", f"binding step {k + 1}: {solver.reason_unknown()}")
+            if res == z3.unsat:
+                core = [named[str(b)].label for b in solver.unsat_core() if str(b) in named]
+                return None, "unsat: " + "; ".join(core[:2])
+        fresh_context()
+        ctx = z3.main_ctx()
+        again = self._solver(seed)
+        again.add(*[f.translate(ctx) for f in facts])
+        if self._check(again) != z3.sat:
+            raise Rejected("unknown", f"binding step {k + 1}: no answer in a fresh context")
+        model = again.model()
+        return {n: self.enc.concrete(dict(tool.params)[n], _translated(v, ctx), model) for n, v in user.items()}, ""
 
     def _draw(self, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool) -> Any:
-        """One seeded value for a user-given parameter: a member of an enum; for text, ids and
-        emails a value the state holds (in a field of the same name first), sometimes a made-up
-        one; for numbers, dates and times a plausible value, or one the state holds."""
+        """One seeded value for a user-given parameter: a member of an enum; for ids, text and
+        emails a value the state holds (from a field of the same name if any), sometimes a
+        made-up one; for numbers, dates and times a plausible value, or one a field of the same
+        name holds (an `amount` like other amounts; not any integer the state happens to hold)."""
         b = T.base_of(t)
         if isinstance(b, T.EnumT):
             return rng.choice(list(b.members))
@@ -312,13 +333,16 @@ class Sampler:
             return _NO_DRAW  # lists and records: Z3 chooses
         if p == "bool":
             return rng.random() < 0.5
-        held = self._held(state, tstr(t), name)
-        if held and (prefer_state or p in ("id",) or isinstance(t, T.Alias) or rng.random() < 0.5):
-            return rng.choice(held)
-        if p in ("text", "id"):
+        same, other = self._held_split(state, tstr(t), name)
+        if p in ("text", "id", "email"):
+            held = same or other
+            if held and (prefer_state or p == "id" or isinstance(t, T.Alias) or rng.random() < 0.5):
+                return rng.choice(held)
+            if p == "email":
+                return f"{name.replace('_', '.')}{rng.randrange(100)}@example.com"
             return f"{_words(name)} {rng.randrange(100, 1000)}"
-        if p == "email":
-            return f"{name.replace('_', '.')}{rng.randrange(100)}@example.com"
+        if same and (prefer_state or rng.random() < 0.5):
+            return rng.choice(same)
         if p == "int":
             return rng.randint(1, 100)
         if p in ("decimal", "money"):
@@ -330,19 +354,24 @@ class Sampler:
         if p == "time":
             return rng.randrange(32, 72) * 15  # 08:00 to 17:45
         if p == "duration":
-            return rng.choice((15, 30, 45, 60, 90, 120))
+            return rng.choice((15, 30, 60, 120, 1440, 2 * 1440, 7 * 1440, 14 * 1440))
         return _NO_DRAW
 
     def _held(self, state: State, want: str, name: str | None = None) -> list:
         """Values of the runtime type `want` the state holds: from fields named `name` if there
         are any, else from every field of that type. Sorted, so a seeded choice is reproducible."""
+        same, other = self._held_split(state, want, name)
+        return same or other
+
+    def _held_split(self, state: State, want: str, name: str | None) -> tuple[list, list]:
+        """Values of type `want` in fields named `name`, and in the other fields of that type."""
         same, other = set(), set()
         for table, rows in state.tables.items():
             rec = self.world.types.records[self.world.state_decl[table]["record"]]
             for f, ft in rec.items():
                 if ft == want and rows:
                     (same if f == name else other).update(r[f] for r in rows.values())
-        return sorted(same or other, key=repr)
+        return sorted(same, key=repr), sorted(other, key=repr)
 
     def branch(self, rng: random.Random, state0: State, steps: list[Step], values: dict, results: list, checks: list[dict]) -> dict | None:
         """Make the last step conditional on a field an earlier step read. The instruction names
@@ -401,7 +430,7 @@ class Sampler:
         """The Z3 image of the seeded state, built once per task and shared by every chain
         (encodings copy only the tables they write)."""
         spare = self._spare(steps)
-        key = (id(state0), tuple(sorted(spare.items())))
+        key = (id(state0), z3.main_ctx(), tuple(sorted(spare.items())))
         if self._sym_cache is None or self._sym_cache[0] != key:
             self._sym_cache = (key, self.enc.state_from(state0, spare=spare), state0)
         return self._sym_cache[1]
@@ -414,6 +443,10 @@ class Sampler:
             for table, n in self.inserts[s.tool.qualified].items():
                 spare[table] = spare.get(table, 0) + n
         return spare
+
+    def _changing(self, steps: list[Step]) -> list[Step]:
+        """The steps whose tools can change the state (the plan a state rule's proof is over)."""
+        return [s for s in steps if s.tool.qualified in self.mutating]
 
     def _written(self, steps: list[Step]) -> set[str]:
         written = {f"{s.tool.service}.{t}" for s in steps for t, f in s.tool.writes if f}
@@ -457,9 +490,10 @@ class Sampler:
             slots = sorted({(t, index[t][k]) for t, k in rows})
         return constraint_violated(self.enc, info["decl"], info["svc"], info["name"], start, end, slots, self._written(steps))
 
-    def _chain(self, solver: z3.Solver, state0: State, steps: list[Step], bind: bool, tag: str = "") -> tuple[dict, list, Any]:
+    def _chain(self, solver: z3.Solver, state0: State, steps: list[Step], bind: bool, tag: str = "", values: dict | None = None) -> tuple[dict, list, Any]:
         """Encode the walk from the concrete `state0`. With `bind`, arguments flow from earlier
-        results; without, every argument is free. Returns user variables, results, final state."""
+        results; without, every argument is free. With `values`, the user-given arguments are
+        those constants instead of variables. Returns user variables, results, final state."""
         sym = self._sym(state0, steps)
         start = sym
         user: dict[tuple[int, str], Any] = {}
@@ -471,6 +505,9 @@ class Sampler:
                 if bind and src[0] == "step":
                     j, field = src[1]
                     args[name] = results[j][field] if field is not None else results[j]
+                elif values is not None:
+                    args[name] = self.enc.value(t, values[(k, name)])
+                    solver.add(self.enc.domain(t, args[name]))
                 else:
                     v = self.enc.var(t, f"{tag}s{k + 1}.{name}")
                     solver.add(self.enc.domain(t, v))
@@ -528,10 +565,12 @@ class Sampler:
         """Constraints relevant to the walk, each shown non-trivial (a plan over the task's tools
         breaks it) and kept by the reference plan. Returns records, proofs and capabilities.
 
-        Non-triviality is shown by a witness when one is cheap to find: the reference plan with
-        one or two arguments changed (seeded by the task seed and the rule's name), run on the
-        Python services, breaks the rule; the witness is recorded, and `worldc verify` replays it.
-        Otherwise Z3 looks for arguments over a free chain of the walk's tools."""
+        A plan "over the task's tools" here is the walk's state-changing steps in walk order (the
+        read-only steps cannot break a state rule, and would only add preconditions). It is shown
+        by a witness when one is cheap to find: those calls of the reference plan with one or two
+        arguments changed (seeded by the task seed and the rule's name), run on the Python
+        services, break the rule; the witness is recorded, and `worldc verify` replays it.
+        Otherwise Z3 looks for arguments over a free chain of the same steps."""
         tools_in_walk = [s.tool.qualified for s in steps]
         attached, proofs, caps = [], {}, set()
         relevant = self._relevant(state0, steps)
@@ -542,7 +581,7 @@ class Sampler:
                 if witness is None:
                     if free is None:  # one free chain for all constraints, a push/pop per constraint
                         free = self._solver(seed)
-                        _, _, (start, end) = self._chain(free, state0, steps, bind=False, tag="free ")
+                        _, _, (start, end) = self._chain(free, state0, self._changing(steps), bind=False, tag="free ")
                     free.push()
                     free.add(self.violated(info, state0, steps, start, end))
                     res = self._check(free)
@@ -594,8 +633,8 @@ class Sampler:
         two arguments replaced by values the state holds or by extreme ones. Seeded by the task
         seed and the rule's name alone, so `verify` finds the same one."""
         rng = random.Random(f"{seed}:{info['name']}:witness")
-        # only a call that changes the state can break a state rule: change its arguments
-        params = [(k, n, t) for k, call in enumerate(plan) if call["tool"] in self.mutating for n, t in self.world.tools[call["tool"]].params]
+        plan = [c for c in plan if c["tool"] in self.mutating]
+        params = [(k, n, t) for k, call in enumerate(plan) for n, t in self.world.tools[call["tool"]].params]
         if not params:
             return None
         types = self.world.types
@@ -616,8 +655,9 @@ class Sampler:
         base = typ.base(t)
         if base.startswith("enum:"):
             return rng.choice(list(typ.enums[base[5:]]))
-        if rows and rng.random() < 0.5:
-            near = sorted({row[f] for row, rec in rows for f, ft in rec.items() if typ.base(ft) == base}, key=repr)
+        if rows and rng.random() < 0.6:  # a protected row's own key, or its matter, say
+            near = sorted({row[f] for row, rec in rows for f, ft in rec.items() if ft == t}, key=repr)
+            near = near or sorted({row[f] for row, rec in rows for f, ft in rec.items() if typ.base(ft) == base}, key=repr)
             if near:
                 return rng.choice(near)
         held = self._held(state0, t)
@@ -640,9 +680,6 @@ class Sampler:
     # ─────────────────────────── the whole task ───────────────────────────
 
     def task(self, seed: int, index: int, hops: int) -> dict:
-        # Z3's models depend on the context's history: each task starts a fresh one, so a task's
-        # bytes do not depend on which tasks the same process built before it
-        fresh_context()
         self._sym_cache = None
         self._rows_cache = {}
         rng = random.Random(f"{seed}:{index}")
@@ -795,6 +832,11 @@ class Sampler:
 # ─────────────────────────── AST helpers ───────────────────────────
 
 
+def _translated(term: Any, ctx: z3.Context) -> Any:
+    """A variable (or a record of them) in another Z3 context."""
+    return {f: _translated(v, ctx) for f, v in term.items()} if isinstance(term, dict) else term.translate(ctx)
+
+
 def _tables_read(decl: A.ConstraintDecl, svc, model: Model) -> set[str]:
     """Qualified tables a constraint mentions (its `untouched`/`forall` tables and `svc.table` reads)."""
     out = set()
@@ -835,7 +877,6 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     """Re-run every proof and the replay from the task record alone. Returns what fails."""
     world = sampler.world
     problems: list[str] = []
-    fresh_context()
     sampler._sym_cache = None
     sampler._rows_cache = {}
     try:
@@ -943,12 +984,12 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
                 problems.append(f"constraint {info['name']} is broken by the reference plan: {why}")
             witness = recorded.get(info["name"], {}).get("witness")
             if witness is not None:  # replay the recorded plan that breaks it
-                broken = sampler._runs(state0, witness) if _plan_over(witness, plan) else None
+                broken = sampler._runs(state0, witness) if _plan_over(witness, plan, sampler.mutating) else None
                 if broken is None or C._constraint_holds(world, info["name"], state0, broken)[0]:
                     problems.append(f"the witness recorded for {info['name']} does not break it with the task's tools")
                 continue
             s2 = sampler._solver(seed)
-            _, _, (start, end) = sampler._chain(s2, state0, steps, bind=False, tag="free ")
+            _, _, (start, end) = sampler._chain(s2, state0, sampler._changing(steps), bind=False, tag="free ")
             s2.add(sampler.violated(info, state0, steps, start, end))
             if sampler._check(s2) != z3.sat:
                 problems.append(f"constraint {info['name']} is not proven non-trivial")
@@ -959,6 +1000,6 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     return problems
 
 
-def _plan_over(witness: Any, plan: list[dict]) -> bool:
-    """A witness must call the task's tools, in the reference plan's order."""
-    return isinstance(witness, list) and all(isinstance(w, dict) for w in witness) and [w.get("tool") for w in witness] == [p["tool"] for p in plan]
+def _plan_over(witness: Any, plan: list[dict], mutating: set[str]) -> bool:
+    """A witness must call the task's state-changing tools, in the reference plan's order."""
+    return isinstance(witness, list) and all(isinstance(w, dict) for w in witness) and [w.get("tool") for w in witness] == [p["tool"] for p in plan if p["tool"] in mutating]

@@ -24,6 +24,98 @@ class EncodingUnsupported(Exception):
     """A construct the Z3 encoding does not model (named, so callers can report it)."""
 
 
+# ─────────────────────────── fast connectives ───────────────────────────
+# z3.And/Or/If coerce and sort-check every argument in Python, which made them most of the cost
+# of encoding a walk. These build the same terms with one C call, and fold literal true/false
+# (a concrete state's rows are mostly ground), falling back to z3's own for anything unusual.
+
+
+def _lit(a) -> int:
+    """1 if `a` is the literal true, -1 if false, 0 otherwise (one C call)."""
+    return z3.Z3_get_bool_value(a.ctx_ref(), a.as_ast())
+
+
+def _bools(args) -> list | None:
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = args[0]
+    return list(args) if all(isinstance(a, z3.BoolRef) for a in args) else None
+
+
+def _and(*args):
+    bs = _bools(args)
+    if bs is None:
+        return z3.And(*args)
+    kept = []
+    for a in bs:
+        v = _lit(a)
+        if v < 0:
+            return a
+        if v == 0:
+            kept.append(a)
+    if not kept:
+        return z3.BoolVal(True, bs[0].ctx) if bs else z3.BoolVal(True)
+    if len(kept) == 1:
+        return kept[0]
+    ctx = kept[0].ctx
+    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(kept), (z3.Ast * len(kept))(*[a.as_ast() for a in kept])), ctx)
+
+
+def _or(*args):
+    bs = _bools(args)
+    if bs is None:
+        return z3.Or(*args)
+    kept = []
+    for a in bs:
+        v = _lit(a)
+        if v > 0:
+            return a
+        if v == 0:
+            kept.append(a)
+    if not kept:
+        return z3.BoolVal(False, bs[0].ctx) if bs else z3.BoolVal(False)
+    if len(kept) == 1:
+        return kept[0]
+    ctx = kept[0].ctx
+    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(kept), (z3.Ast * len(kept))(*[a.as_ast() for a in kept])), ctx)
+
+
+def _not(a):
+    if not isinstance(a, z3.BoolRef):
+        return z3.Not(a)
+    v = _lit(a)
+    if v:
+        return z3.BoolVal(v < 0, a.ctx)
+    return z3.BoolRef(z3.Z3_mk_not(a.ctx_ref(), a.as_ast()), a.ctx)
+
+
+def _is_value(x) -> bool:
+    """Is `x` a literal (number, string, true/false)? A few C calls, no term built."""
+    if not isinstance(x, z3.ExprRef):
+        return False
+    ctx, ast = x.ctx_ref(), x.as_ast()
+    return bool(z3.Z3_is_numeral_ast(ctx, ast) or z3.Z3_is_string(ctx, ast) or z3.Z3_get_bool_value(ctx, ast))
+
+
+def _folded(r, *operands):
+    """`r`, reduced to a literal when every operand is one: a concrete state's rows compared with
+    a concrete argument fold away here, and the connectives above fold with them."""
+    return z3.simplify(r) if all(_is_value(o) for o in operands) else r
+
+
+def _ite(c, a, b):
+    if isinstance(c, z3.BoolRef) and isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
+        v = _lit(c)
+        if v > 0:
+            return a
+        if v < 0:
+            return b
+        if a.eq(b):
+            return a
+        if a.sort().eq(b.sort()):  # (z3.If would coerce, e.g. an int into a real)
+            return z3.z3._to_expr_ref(z3.Z3_mk_ite(c.ctx_ref(), c.as_ast(), a.as_ast(), b.as_ast()), c.ctx)
+    return z3.If(c, a, b)
+
+
 # ─────────────────────────── symbolic values ───────────────────────────
 
 
@@ -111,17 +203,17 @@ class Transition:
 
     def contract(self):
         """A simulated tool's answer keeps its `ensures` whenever the call succeeds."""
-        return z3.Implies(self.ok, z3.And(self.assumptions)) if self.assumptions else z3.BoolVal(True)
+        return z3.Implies(self.ok, _and(self.assumptions)) if self.assumptions else z3.BoolVal(True)
 
     @property
     def ok(self):
-        return z3.And([z3.Not(c.fails) for c in self.checks]) if self.checks else z3.BoolVal(True)
+        return _and([_not(c.fails) for c in self.checks]) if self.checks else z3.BoolVal(True)
 
     def error_kind(self):
         """A string term: "" when the call succeeds, else the kind of the first failing check."""
         term = z3.StringVal("")
         for c in reversed(self.checks):
-            term = z3.If(c.fails, z3.StringVal(c.kind), term)
+            term = _ite(c.fails, z3.StringVal(c.kind), term)
         return term
 
 
@@ -131,8 +223,9 @@ _PLAIN = re.compile(r"[ -\[\]-~]*\Z")  # printable ASCII without a backslash: no
 
 def zstr(value: str) -> z3.SeqRef:
     """A Z3 string constant holding exactly `value` (escapes everything Z3 would interpret)."""
-    if _PLAIN.match(value):
-        return z3.StringVal(value)
+    if _PLAIN.match(value):  # nothing to escape: straight to the C API (z3.StringVal rescans it)
+        ctx = z3.main_ctx()
+        return z3.SeqRef(z3.Z3_mk_string(ctx.ref(), value), ctx)
     if any(ord(c) > MAX_CHAR for c in value):
         raise EncodingUnsupported("a character above U+2FFFF")
     return z3.StringVal("".join(c if 32 <= ord(c) < 127 and c != "\\" else f"\\u{{{ord(c):x}}}" for c in value))
@@ -176,9 +269,9 @@ def merge(c, a, b):
     if isinstance(a, Mapping):
         return {f: merge(c, a[f], b[f]) for f in a}
     if isinstance(a, SymList) or isinstance(b, SymList):
-        items = [(z3.And(c, ca), va, ka) for ca, va, ka in a.items] + [(z3.And(z3.Not(c), cb), vb, kb) for cb, vb, kb in b.items]
+        items = [(_and(c, ca), va, ka) for ca, va, ka in a.items] + [(_and(_not(c), cb), vb, kb) for cb, vb, kb in b.items]
         return SymList(items)
-    return z3.If(c, a, b)
+    return _ite(c, a, b)
 
 
 def _fold(first, picks):
@@ -192,7 +285,7 @@ def lex_less(a: tuple, b: tuple):
     """(a1, a2, ...) < (b1, b2, ...) lexicographically, as a Z3 boolean."""
     if not a:
         return z3.BoolVal(False)
-    return z3.Or(a[0] < b[0], z3.And(a[0] == b[0], lex_less(a[1:], b[1:])))
+    return _or(a[0] < b[0], _and(a[0] == b[0], lex_less(a[1:], b[1:])))
 
 
 def fresh_context() -> None:
@@ -219,7 +312,7 @@ def string_func(name: str, s):
 
 
 def _pad2(n):
-    return z3.If(n < 10, z3.Concat(z3.StringVal("0"), z3.IntToStr(n)), z3.IntToStr(n))
+    return _ite(n < 10, z3.Concat(z3.StringVal("0"), z3.IntToStr(n)), z3.IntToStr(n))
 
 
 def civil_from_days(z):
@@ -232,8 +325,8 @@ def civil_from_days(z):
     doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
     mp = (5 * doy + 2) / 153
     d = doy - (153 * mp + 2) / 5 + 1
-    m = z3.If(mp < 10, mp + 3, mp - 9)
-    return z3.If(m <= 2, y + 1, y), m, d
+    m = _ite(mp < 10, mp + 3, mp - 9)
+    return _ite(m <= 2, y + 1, y), m, d
 
 
 # ─────────────────────────── the encoder ───────────────────────────
@@ -298,11 +391,11 @@ class WorldEncoding:
         """What a well-formed value of type `t` satisfies (enum members, clock ranges)."""
         b = T.base_of(t)
         if isinstance(b, T.RecordT):
-            return z3.And([self.domain(ft, term[f]) for f, ft in b.fields.items()])
+            return _and([self.domain(ft, term[f]) for f, ft in b.fields.items()])
         if isinstance(b, T.EnumT):
-            return z3.Or([term == z3.StringVal(m) for m in b.members])
+            return _or([term == z3.StringVal(m) for m in b.members])
         if T.prim_name(t) == "time":
-            return z3.And(term >= 0, term < V.MINUTES_PER_DAY)
+            return _and(term >= 0, term < V.MINUTES_PER_DAY)
         return z3.BoolVal(True)
 
     def state_from(self, st: State, spare: int | Mapping[str, int] = 2) -> SymState:
@@ -409,7 +502,7 @@ class _ToolEncoder:
         return f"{self.tool.qualified}: {what} ({span.file}:{span.line})"
 
     def fail(self, cond, kind: str, what: str, span: Span, guard) -> None:
-        self.checks.append(Check(self.label(what, span), kind, z3.simplify(z3.And(guard, cond)), span))
+        self.checks.append(Check(self.label(what, span), kind, z3.simplify(_and(guard, cond)), span))
 
     def run(self, pre: SymState, args: dict[str, Any]) -> Transition:
         st = pre.copy()
@@ -457,7 +550,7 @@ class _ToolEncoder:
         if isinstance(s, A.Require):
             self.n_require += 1
             cond = self.ev(s.cond, env, st, true)
-            self.fail(z3.Not(cond), s.kind, f"precondition {self.n_require}", s.span, true)
+            self.fail(_not(cond), s.kind, f"precondition {self.n_require}", s.span, true)
             return st
         if isinstance(s, A.Let):
             env[s.name] = self.ev(s.value, env, st, true)
@@ -487,24 +580,24 @@ class _ToolEncoder:
                 row[rec.key] = z3.Concat(z3.StringVal(rec.name.lower() + "-"), z3.IntToStr(counter))
                 st.counters[table] = counter + 1
             key = row[rec.key]
-            exists = z3.Or([z3.And(sl.present, sl.fields[rec.key] == key) for sl in slots]) if slots else z3.BoolVal(False)
+            exists = _or([_and(sl.present, sl.fields[rec.key] == key) for sl in slots]) if slots else z3.BoolVal(False)
             self.fail(exists, "conflict", f"insert into `{s.table}`: the key is taken", s.span, true)
             # the new row goes to the first free slot
             taken = z3.BoolVal(False)
             for sl in st.writable(table):
-                here = z3.And(z3.Not(sl.present), z3.Not(taken))
+                here = _and(_not(sl.present), _not(taken))
                 for f in rec.fields:
                     sl.fields[f] = merge(here, row[f], sl.fields[f])
-                taken = z3.Or(taken, here)
-                sl.present = z3.Or(sl.present, here)
-            self.overflow = z3.Or(self.overflow, z3.Not(taken))
+                taken = _or(taken, here)
+                sl.present = _or(sl.present, here)
+            self.overflow = _or(self.overflow, _not(taken))
             if s.bind:
                 env[s.bind] = row
             return st
         if isinstance(s.target, A.KeyTarget):
             key = self.ev(s.target.key, env, st, true)
-            matches = [z3.And(sl.present, sl.fields[rec.key] == key) for sl in slots]
-            self.fail(z3.Not(z3.Or(matches)) if matches else true, "not_found", f"`{s.target.table}[...]` names no row", s.span, true)
+            matches = [_and(sl.present, sl.fields[rec.key] == key) for sl in slots]
+            self.fail(_not(_or(matches)) if matches else true, "not_found", f"`{s.target.table}[...]` names no row", s.span, true)
             if isinstance(s, A.Update):
                 values = {fi.name: self.ev(fi.value, env, st, true) for fi in s.fields}
                 for sl, m in zip(st.writable(table), matches):
@@ -512,7 +605,7 @@ class _ToolEncoder:
                         sl.fields[f] = merge(m, v, sl.fields[f])
             else:
                 for sl, m in zip(st.writable(table), matches):
-                    sl.present = z3.And(sl.present, z3.Not(m))
+                    sl.present = _and(sl.present, _not(m))
             return st
         # bulk: every matching row, each computed from the state before the statement
         before = st.copy()
@@ -521,12 +614,12 @@ class _ToolEncoder:
             inner = dict(env)
             inner[s.target.var] = dict(old.fields)
             where = self.ev(s.target.where, inner, before, old.present)
-            m = z3.And(old.present, where)
+            m = _and(old.present, where)
             if isinstance(s, A.Update):
                 for fi in s.fields:
                     sl.fields[fi.name] = merge(m, self.ev(fi.value, inner, before, m), sl.fields[fi.name])
             else:
-                sl.present = z3.And(sl.present, z3.Not(m))
+                sl.present = _and(sl.present, _not(m))
         return st
 
     # expressions
@@ -578,8 +671,8 @@ class _ToolEncoder:
         if isinstance(obj, tuple) and obj[0] == "table":
             rec = self.enc.tables[obj[1]]
             slots = st.tables[obj[1]]
-            matches = [z3.And(sl.present, sl.fields[rec.key] == key) for sl in slots]
-            self.fail(z3.Not(z3.Or(matches)) if matches else z3.BoolVal(True), "not_found", f"no `{rec.name}` with that key", e.span, guard)
+            matches = [_and(sl.present, sl.fields[rec.key] == key) for sl in slots]
+            self.fail(_not(_or(matches)) if matches else z3.BoolVal(True), "not_found", f"no `{rec.name}` with that key", e.span, guard)
             blank = {f: self.enc._blank(ft) for f, ft in rec.fields.items()}
             return LazyRecord(blank, [(m, dict(sl.fields)) for sl, m in reversed(list(zip(slots, matches)))])
         raise EncodingUnsupported("indexing a list by position")
@@ -589,26 +682,29 @@ class _ToolEncoder:
 
     def ev_Unary(self, e: A.Unary, env, st, guard):
         v = self.ev(e.operand, env, st, guard)
-        return z3.Not(v) if e.op == "not" else -v
+        return _not(v) if e.op == "not" else -v
 
     def ev_Cond(self, e: A.Cond, env, st, guard):
         c = self.ev(e.test, env, st, guard)
-        a = self.ev(e.then, env, st, z3.And(guard, c))
-        b = self.ev(e.else_, env, st, z3.And(guard, z3.Not(c)))
+        a = self.ev(e.then, env, st, _and(guard, c))
+        b = self.ev(e.else_, env, st, _and(guard, _not(c)))
         return merge(c, a, b)
 
     def ev_Binary(self, e: A.Binary, env, st, guard):
         op = e.op
         if op in ("and", "or", "implies"):
             a = self.ev(e.left, env, st, guard)
-            inner = z3.And(guard, z3.Not(a)) if op == "or" else z3.And(guard, a)
+            inner = _and(guard, _not(a)) if op == "or" else _and(guard, a)
             b = self.ev(e.right, env, st, inner)
-            return z3.And(a, b) if op == "and" else z3.Or(a, b) if op == "or" else z3.Implies(a, b)
+            return _and(a, b) if op == "and" else _or(a, b) if op == "or" else z3.Implies(a, b)
         a = self.ev(e.left, env, st, guard)
         b = self.ev(e.right, env, st, guard)
+        return _folded(self._binary(e, op, a, b, st, guard), a, b)
+
+    def _binary(self, e: A.Binary, op: str, a, b, st, guard):
         if op in ("in", "not in"):
             r = self._member(a, b, st)
-            return z3.Not(r) if op == "not in" else r
+            return _not(r) if op == "not in" else r
         if op == "contains":
             if isinstance(a, SymList):
                 return self._member(b, a, st)
@@ -645,9 +741,9 @@ class _ToolEncoder:
         if isinstance(coll, tuple) and coll[0] == "table":
             rec = self.enc.tables[coll[1]]
             slots = st.tables[coll[1]]
-            return z3.Or([z3.And(sl.present, sl.fields[rec.key] == x) for sl in slots]) if slots else z3.BoolVal(False)
+            return _or([_and(sl.present, sl.fields[rec.key] == x) for sl in slots]) if slots else z3.BoolVal(False)
         if isinstance(coll, SymList):
-            return z3.Or([z3.And(c, v == x) for c, v, _ in coll.items]) if coll.items else z3.BoolVal(False)
+            return _or([_and(c, v == x) for c, v, _ in coll.items]) if coll.items else z3.BoolVal(False)
         raise EncodingUnsupported("membership in this collection")
 
     def _items(self, domain: A.Expr, env, st, guard):
@@ -665,61 +761,61 @@ class _ToolEncoder:
         for present, elem, key in self._items(domain, env, st, guard):
             inner = dict(env)
             inner[var] = elem
-            g = z3.And(guard, present)
-            cond = present if where is None else z3.And(present, self.ev(where, inner, st, g))
+            g = _and(guard, present)
+            cond = present if where is None else _and(present, self.ev(where, inner, st, g))
             out.append((cond, elem, key, inner))
         return out
 
     def ev_Quant(self, e: A.Quant, env, st, guard):
         rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
         if e.kind == "exists":
-            return z3.Or([c for c, *_ in rows]) if rows else z3.BoolVal(False)
-        parts = [z3.Implies(c, self.ev(e.body, inner, st, z3.And(guard, c))) for c, _, _, inner in rows]
-        return z3.And(parts) if parts else z3.BoolVal(True)
+            return _or([c for c, *_ in rows]) if rows else z3.BoolVal(False)
+        parts = [z3.Implies(c, self.ev(e.body, inner, st, _and(guard, c))) for c, _, _, inner in rows]
+        return _and(parts) if parts else z3.BoolVal(True)
 
     def ev_Select(self, e: A.Select, env, st, guard):
         rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
         if e.kind == "count":
-            return z3.Sum([z3.If(c, 1, 0) for c, *_ in rows]) if rows else z3.IntVal(0)
+            return z3.Sum([_ite(c, 1, 0) for c, *_ in rows]) if rows else z3.IntVal(0)
         keyed = []
         for c, elem, key, inner in rows:
-            by = self.ev(e.by, inner, st, z3.And(guard, c)) if e.by is not None else None
+            by = self.ev(e.by, inner, st, _and(guard, c)) if e.by is not None else None
             sort = tuple(x for x in (by, key if key is not None else elem) if x is not None)
             keyed.append((c, elem, sort))
         if e.kind == "filter":
             return SymList(keyed)
         # latest/earliest: the best candidate by (by, key)
         latest = e.kind == "latest"
-        self.fail(z3.Not(z3.Or([c for c, *_ in keyed])) if keyed else z3.BoolVal(True), "not_found", f"`{e.kind}` over no rows", e.span, guard)
+        self.fail(_not(_or([c for c, *_ in keyed])) if keyed else z3.BoolVal(True), "not_found", f"`{e.kind}` over no rows", e.span, guard)
         if not keyed:
             raise EncodingUnsupported(f"`{e.kind}` over an empty domain")
         best_c, first, best_k = keyed[0]
         picks = []
         for c, elem, k in keyed[1:]:
             better = lex_less(best_k, k) if latest else lex_less(k, best_k)
-            take = z3.And(c, z3.Or(z3.Not(best_c), better))
+            take = _and(c, _or(_not(best_c), better))
             picks.append((take, elem))
-            best_k = tuple(z3.If(take, a, b) for a, b in zip(k, best_k))
-            best_c = z3.Or(best_c, c)
+            best_k = tuple(_ite(take, a, b) for a, b in zip(k, best_k))
+            best_c = _or(best_c, c)
         return LazyRecord(first, picks) if isinstance(first, Mapping) else _fold(first, picks)
 
     def ev_Project(self, e: A.Project, env, st, guard):
         rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
-        vals = [(c, self.ev(e.expr, inner, st, z3.And(guard, c))) for c, _, _, inner in rows]
+        vals = [(c, self.ev(e.expr, inner, st, _and(guard, c))) for c, _, _, inner in rows]
         if e.kind == "map":
             return SymList([(c, v, None) for c, v in vals])
         if e.kind == "sum":
             zero = z3.IntVal(0) if T.prim_name(self.model.type_of(e)) == "int" else z3.RealVal(0)
-            return z3.Sum([z3.If(c, v, zero) for c, v in vals]) if vals else zero
-        self.fail(z3.Not(z3.Or([c for c, _ in vals])) if vals else z3.BoolVal(True), "not_found", f"`{e.kind}` over no values", e.span, guard)
+            return z3.Sum([_ite(c, v, zero) for c, v in vals]) if vals else zero
+        self.fail(_not(_or([c for c, _ in vals])) if vals else z3.BoolVal(True), "not_found", f"`{e.kind}` over no values", e.span, guard)
         if not vals:
             raise EncodingUnsupported(f"`{e.kind}` over an empty domain")
         best_c, best = vals[0]
         for c, v in vals[1:]:
             better = v > best if e.kind == "max" else v < best
-            take = z3.And(c, z3.Or(z3.Not(best_c), better))
-            best = z3.If(take, v, best)
-            best_c = z3.Or(best_c, c)
+            take = _and(c, _or(_not(best_c), better))
+            best = _ite(take, v, best)
+            best_c = _or(best_c, c)
         return best
 
     def ev_Call(self, e: A.Call, env, st, guard):
@@ -735,14 +831,14 @@ class _ToolEncoder:
             return string_func(f, args[0])
         if f == "len":
             if isinstance(args[0], SymList):
-                return z3.Sum([z3.If(c, 1, 0) for c, _, _ in args[0].items]) if args[0].items else z3.IntVal(0)
+                return z3.Sum([_ite(c, 1, 0) for c, _, _ in args[0].items]) if args[0].items else z3.IntVal(0)
             return z3.Length(args[0])
         if f == "starts_with":
             return z3.PrefixOf(args[1], args[0])
         if f == "ends_with":
             return z3.SuffixOf(args[1], args[0])
         if f == "abs":
-            return z3.If(args[0] < 0, -args[0], args[0])
+            return _ite(args[0] < 0, -args[0], args[0])
         if f in ("days", "weeks", "hours", "minutes"):
             return args[0] * {"days": 1440, "weeks": 10080, "hours": 60, "minutes": 1}[f]
         if f == "date":
@@ -769,9 +865,9 @@ class _ToolEncoder:
         if p in ("text", "id", "email") or isinstance(T.base_of(t), T.EnumT):
             return v
         if p in ("int", "duration"):
-            return z3.If(v >= 0, z3.IntToStr(v), z3.Concat(z3.StringVal("-"), z3.IntToStr(-v)))
+            return _ite(v >= 0, z3.IntToStr(v), z3.Concat(z3.StringVal("-"), z3.IntToStr(-v)))
         if p == "bool":
-            return z3.If(v, z3.StringVal("true"), z3.StringVal("false"))
+            return _ite(v, z3.StringVal("true"), z3.StringVal("false"))
         if p == "date":
             y, m, d = civil_from_days(v)
             return z3.Concat(z3.IntToStr(y), z3.StringVal("-"), _pad2(m), z3.StringVal("-"), _pad2(d))
@@ -795,8 +891,8 @@ def assert_success(solver: z3.Solver, tr: Transition, tag: str = "") -> dict[str
     for i, c in enumerate(tr.checks):
         name = f"{tag}{tr.tool} check {i + 1}"
         labels[name] = c
-        solver.assert_and_track(z3.Not(c.fails), z3.Bool(name))
-    solver.add(z3.Not(tr.overflow))
+        solver.assert_and_track(_not(c.fails), z3.Bool(name))
+    solver.add(_not(tr.overflow))
     return labels
 
 
@@ -837,22 +933,22 @@ class _ConstraintEncoder(_ToolEncoder):
                         inner[c.var] = dict(old.fields)
                     else:
                         inner[_ROW] = dict(old.fields)
-                    match = old.present if c.where is None else z3.And(old.present, self.ev(c.where, inner, before, old.present))
-                    changed = z3.Or(z3.Not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields])
-                    out.append(z3.And(match, changed))
+                    match = old.present if c.where is None else _and(old.present, self.ev(c.where, inner, before, old.present))
+                    changed = _or(_not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields])
+                    out.append(_and(match, changed))
             elif isinstance(c, A.ForallClause):
                 table = ".".join(c.domain) if len(c.domain) == 2 else f"{self.svc.name}.{c.domain[0]}"
                 for slot in before.tables[table]:
                     inner = dict(env)
                     inner[c.var] = dict(slot.fields)
-                    cond = slot.present if c.where is None else z3.And(slot.present, self.ev(c.where, inner, before, slot.present))
-                    out += [z3.And(cond, v) for v in self.violated(c.body, before, after, inner)]
+                    cond = slot.present if c.where is None else _and(slot.present, self.ev(c.where, inner, before, slot.present))
+                    out += [_and(cond, v) for v in self.violated(c.body, before, after, inner)]
             elif isinstance(c, A.IfClause):
                 cond = self.ev(c.cond, env, before, true)
-                out += [z3.And(cond, v) for v in self.violated(c.then, before, after, env)]
-                out += [z3.And(z3.Not(cond), v) for v in self.violated(c.else_ or (), before, after, env)]
+                out += [_and(cond, v) for v in self.violated(c.then, before, after, env)]
+                out += [_and(_not(cond), v) for v in self.violated(c.else_ or (), before, after, env)]
             elif isinstance(c, A.Invariant):
-                out.append(z3.Not(self.ev(c.expr, env, after, true)))
+                out.append(_not(self.ev(c.expr, env, after, true)))
         return out
 
 
@@ -882,10 +978,10 @@ def constraint_violated(
                 continue
             rec = enc.tables[table]
             old, new = before.tables[table][i], after.tables[table][i]
-            parts.append(z3.Or(z3.Not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields]))
+            parts.append(_or(_not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields]))
     if _has_invariants(decl.clauses) or untouched is None:
         parts += ce.violated(decl.clauses, before, after, {})
-    return z3.Or(parts) if parts else z3.BoolVal(False)
+    return _or(parts) if parts else z3.BoolVal(False)
 
 
 def _has_invariants(clauses) -> bool:
