@@ -41,42 +41,32 @@ def _bools(args) -> list | None:
     return list(args) if all(isinstance(a, z3.BoolRef) for a in args) else None
 
 
-def _and(*args):
+def _junction(args, absorbing: int, mk, fallback):
+    """And (absorbing = -1: a false argument decides) or Or (absorbing = 1), folding literals."""
     bs = _bools(args)
     if bs is None:
-        return z3.And(*args)
+        return fallback(*args)
     kept = []
     for a in bs:
         v = _lit(a)
-        if v < 0:
+        if v == absorbing:
             return a
         if v == 0:
             kept.append(a)
     if not kept:
-        return z3.BoolVal(True, bs[0].ctx) if bs else z3.BoolVal(True)
+        return z3.BoolVal(absorbing < 0, bs[0].ctx) if bs else z3.BoolVal(absorbing < 0)
     if len(kept) == 1:
         return kept[0]
     ctx = kept[0].ctx
-    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(kept), (z3.Ast * len(kept))(*[a.as_ast() for a in kept])), ctx)
+    return z3.BoolRef(mk(ctx.ref(), len(kept), (z3.Ast * len(kept))(*[a.as_ast() for a in kept])), ctx)
+
+
+def _and(*args):
+    return _junction(args, -1, z3.Z3_mk_and, z3.And)
 
 
 def _or(*args):
-    bs = _bools(args)
-    if bs is None:
-        return z3.Or(*args)
-    kept = []
-    for a in bs:
-        v = _lit(a)
-        if v > 0:
-            return a
-        if v == 0:
-            kept.append(a)
-    if not kept:
-        return z3.BoolVal(False, bs[0].ctx) if bs else z3.BoolVal(False)
-    if len(kept) == 1:
-        return kept[0]
-    ctx = kept[0].ctx
-    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(kept), (z3.Ast * len(kept))(*[a.as_ast() for a in kept])), ctx)
+    return _junction(args, 1, z3.Z3_mk_or, z3.Or)
 
 
 def _not(a):
