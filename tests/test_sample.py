@@ -323,3 +323,64 @@ def test_ordering_tasks_carry_rules_no_precondition_enforces(tmp_path):
         assert world.call(final, tool, args)["success"]
     result = C.score(world, task["checker"]["checks"], state0, final, task["answer"], calls)
     assert [f["kind"] for f in result["failed"]] == ["order"]
+
+
+def test_witnesses_are_replayed_by_verify(legal):
+    """A rule shown non-trivial by a recorded witness plan: verify replays it, and a witness that
+    does not break the rule (here, the reference plan's own calls) is caught."""
+    for i in range(80):
+        try:
+            t = legal.task(5, i, 5)
+        except Rejected:
+            continue
+        named = [n for n, p in t["proofs"]["constraints"].items() if "witness" in p]
+        if named:
+            break
+    else:
+        pytest.fail("no task with a witness in 80 attempts")
+    assert verify_task(legal, t) == []
+    edited = copy.deepcopy(t)
+    edited["proofs"]["constraints"][named[0]]["witness"] = [c for c in t["reference_plan"] if c["tool"] in legal.mutating]
+    assert any(named[0] in p and "witness" in p for p in verify_task(legal, edited))
+
+
+def test_the_walk_proof_fails_on_arguments_that_break_a_precondition(legal):
+    from fractions import Fraction
+
+    from compoworld_dsl.sample.sampler import Step
+
+    state0 = legal.world.initial_state(7)
+    deposit = legal.model.services["billing"].tools["deposit_to_trust"]
+    step = Step(deposit, {"matter": ("user", None), "amount": ("user", None)})
+    matter = next(iter(state0.tables["billing.accounts"].values()))["matter"]
+    assert legal.prove_walk(7, state0, [step], {(0, "matter"): matter, (0, "amount"): Fraction(250)}) > 0
+    with pytest.raises(Rejected) as e:
+        legal.prove_walk(7, state0, [step], {(0, "matter"): matter, (0, "amount"): Fraction(0)})
+    assert e.value.reason == "unsat"
+
+
+def test_tasks_whose_values_z3_chose_do_not_depend_on_history(legal):
+    """Z3 binds a step only when no seeded draw runs; its model is taken in a fresh context."""
+
+    def attempt(i):
+        try:
+            return legal.task(9, i, 5)
+        except Rejected as r:
+            return r.reason
+
+    tasks = {i: attempt(i) for i in range(40)}
+    chosen = [i for i, t in tasks.items() if isinstance(t, dict) and t["proofs"]["walk_satisfiable"]["z3_bindings"]]
+    assert chosen, "no task in 40 attempts needed Z3 to bind a step"
+    for i in reversed(chosen[:3]):
+        assert attempt(i) == tasks[i]
+
+
+def test_two_parameters_of_one_type_are_not_both_bound_to_one_result(legal):
+    for i in range(30):
+        try:
+            t = legal.task(4, i, 4)
+        except Rejected:
+            continue
+        for binding in t["bindings"]:
+            sources = [s for s in binding.values() if s != "instruction"]
+            assert len(sources) == len(set(sources)), binding

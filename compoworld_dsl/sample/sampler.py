@@ -151,8 +151,8 @@ class Sampler:
         and dates) and the step is run on the compiled Python services (microseconds); a draw is
         kept when the call succeeds and every house rule the walk could touch still holds. Only
         when no draw works does Z3 look for arguments (one solver for that step, over the concrete
-        state the walk has reached). Then Z3 proves the whole walk, with those arguments,
-        satisfiable from the seeded state (`prove_walk`). Decision record D14."""
+        state the walk has reached). `task` then has Z3 prove the whole walk, with those
+        arguments, satisfiable from the seeded state (`prove_walk`). Decision record D14."""
         steps: list[Step] = []
         results: list[Any] = []
         values: dict[tuple[int, str], Any] = {}
@@ -198,9 +198,7 @@ class Sampler:
                 raise Rejected("unsat", f"no tool can run as step {k + 1} ({min(len(cands), MAX_TRIES)} tried; last: {last_failure})")
         if hops >= 3 and len({s.tool.service for s in steps}) < 2:
             raise Rejected("no_walk", "the walk stays in one service")
-        assertions = self.prove_walk(seed, state0, steps, values)
-        proof = {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks, "assertions": assertions}}
-        return steps, values, proof
+        return steps, values, {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks}}
 
     def prove_walk(self, seed: int, state0: State, steps: list[Step], values: dict) -> int:
         """Z3 proves the walk satisfiable from the seeded state: every step's checks hold with
@@ -571,7 +569,6 @@ class Sampler:
         arguments changed (seeded by the task seed and the rule's name), run on the Python
         services, break the rule; the witness is recorded, and `worldc verify` replays it.
         Otherwise Z3 looks for arguments over a free chain of the same steps."""
-        tools_in_walk = [s.tool.qualified for s in steps]
         attached, proofs, caps = [], {}, set()
         relevant = self._relevant(state0, steps)
         free = None
@@ -600,25 +597,35 @@ class Sampler:
                     proofs[info["name"]] = {"non_trivial": "sat: this plan over the task's tools breaks it", "witness": witness, "kept_by_reference": True}
                 if len({t.split(".")[0] for t in info["tables"]}) >= 2:
                     caps.add("cross-env-constraint")  # a rule of one service that binds another
-            for order in info["orders"]:
-                tool, after = ".".join(order.tool), ".".join(order.after)
-                if tool in tools_in_walk and after in tools_in_walk:
-                    rule = {"kind": "order", "name": info["name"], "description": info["decl"].description or "", "tool": tool, "after": after, "on": list(order.on)}
-                    calls = [(p["tool"], p["arguments"]) for p in plan]
-                    ok, why = C._order_holds(rule, calls)
-                    if not ok:
-                        raise Rejected("constraint_broken", f"{info['name']}: {why}")
-                    # non-trivial: the walk without the `after` steps still runs to the end
-                    skipped = [p for p in plan if p["tool"] != after]
-                    if self._runs(state0, skipped) is None:
-                        solver = self._solver(seed)
-                        self._chain(solver, state0, [s for s in steps if s.tool.qualified != after], bind=False, tag="skip ")
-                        if self._check(solver) != z3.sat:
-                            continue
-                    attached.append(rule)
-                    proofs[info["name"]] = {"non_trivial": f"sat: {tool} can run without {after} first", "kept_by_reference": True}
-                    caps.add("ordering")
+            for rule in self._order_rules(info, plan):
+                tool, after = rule["tool"], rule["after"]
+                # non-trivial: the walk without the `after` steps still runs to the end
+                skipped = [p for p in plan if p["tool"] != after]
+                if self._runs(state0, skipped) is None:
+                    solver = self._solver(seed)
+                    self._chain(solver, state0, [s for s in steps if s.tool.qualified != after], bind=False, tag="skip ")
+                    if self._check(solver) != z3.sat:
+                        continue
+                attached.append(rule)
+                proofs[info["name"]] = {"non_trivial": f"sat: {tool} can run without {after} first", "kept_by_reference": True}
+                caps.add("ordering")
         return attached, proofs, caps
+
+    def _order_rules(self, info: dict, plan: list[dict]) -> list[dict]:
+        """A constraint's `order` rules whose two tools the plan calls, as task records. Raises
+        `Rejected` when the plan breaks one (checked before any Z3 work on the walk)."""
+        tools = {p["tool"] for p in plan}
+        calls = [(p["tool"], p["arguments"]) for p in plan]
+        out = []
+        for order in info["orders"]:
+            tool, after = ".".join(order.tool), ".".join(order.after)
+            if tool in tools and after in tools:
+                rule = {"kind": "order", "name": info["name"], "description": info["decl"].description or "", "tool": tool, "after": after, "on": list(order.on)}
+                ok, why = C._order_holds(rule, calls)
+                if not ok:
+                    raise Rejected("constraint_broken", f"{info['name']}: {why}")
+                out.append(rule)
+        return out
 
     def _runs(self, state0: State, plan: list[dict]) -> State | None:
         """The final state of a JSON plan run on a copy of `state0`, or None if a call fails."""
@@ -689,10 +696,13 @@ class Sampler:
         want_branch = hops >= 2 and rng.random() < BRANCH_SHARE
         try:
             steps, values, proofs = self.build(rng, task_seed, state0, hops, branch=want_branch)
+            final, plan, results = self.replay(state0, steps, values)
+            for info in self.constraints:
+                self._order_rules(info, plan)  # a broken order rule rejects the walk before Z3 works on it
+            proofs["walk_satisfiable"]["assertions"] = self.prove_walk(task_seed, state0, steps, values)
+            attached, cproofs, caps = self.attach_constraints(task_seed, state0, final, steps, plan)
         except EncodingUnsupported as e:
             raise Rejected("unsupported", str(e)) from None
-        final, plan, results = self.replay(state0, steps, values)
-        attached, cproofs, caps = self.attach_constraints(task_seed, state0, final, steps, plan)
         last = steps[-1].tool
         answer_type = None
         if last.qualified not in self.mutating and not isinstance(last.result, T.NoneT):
