@@ -187,12 +187,18 @@ def test_conditional_tasks_prove_the_other_branch_fails(legal):
         assert verify_task(toy, edited) != []
 
 
+def _attempt(sampler, seed, i, hops):
+    """The task, or the reason it was rejected."""
+    try:
+        return sampler.task(seed, i, hops)
+    except Rejected as r:
+        return r.reason
+
+
 def test_a_task_does_not_depend_on_what_the_process_built_before(toy):
     def attempt(i):
-        try:
-            return toy.task(21, i, 3)
-        except Rejected as r:
-            return r.reason
+        return _attempt(toy, 21, i, 3)
+
     first = [attempt(i) for i in (4, 5)]
     for i in range(6, 14):
         attempt(i)
@@ -363,10 +369,7 @@ def test_tasks_whose_values_z3_chose_do_not_depend_on_history(legal):
     """Z3 binds a step only when no seeded draw runs; its model is taken in a fresh context."""
 
     def attempt(i):
-        try:
-            return legal.task(9, i, 5)
-        except Rejected as r:
-            return r.reason
+        return _attempt(legal, 9, i, 5)
 
     tasks = {i: attempt(i) for i in range(40)}
     chosen = [i for i, t in tasks.items() if isinstance(t, dict) and t["proofs"]["walk_satisfiable"]["z3_bindings"]]
