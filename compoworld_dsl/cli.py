@@ -294,9 +294,9 @@ def _print_report(console, job, report, args) -> None:
     for reason, n in sorted(report.rejected.items()):
         table.add_row(f"rejected: {reason}", str(n), escape(report.examples.get(reason, "")[:160]))
     console.print(table)
-    worker_seconds = max(report.seconds * job.workers, 1e-9)
     rate = report.emitted / report.seconds if report.seconds else 0.0
-    console.print(f"{report.emitted} tasks in {report.seconds:.2f} s ({rate:.1f}/s); Z3 {report.z3_seconds:.2f} s ({100 * report.z3_seconds / worker_seconds:.0f}% of worker time)")
+    share = 100 * report.z3_seconds / max(report.work_seconds, 1e-9)
+    console.print(f"{report.emitted} tasks in {report.seconds:.2f} s ({rate:.1f}/s); Z3 {report.z3_seconds:.2f} s ({share:.0f}% of the time spent in attempts)")
     reproduce = f"worldc sample {job.path} --hops {job.hops} -n {job.count} --seed {job.seed:#x}"
     if job.capabilities:
         reproduce += f" --capabilities {','.join(job.capabilities)}"

@@ -38,6 +38,7 @@ class Report:
     rejected: collections.Counter = attrs.field(factory=collections.Counter)
     examples: dict = attrs.field(factory=dict)
     z3_seconds: float = 0.0
+    work_seconds: float = 0.0  # time workers spent inside attempts (no loading, no start-up)
     seconds: float = 0.0
 
 
@@ -61,17 +62,18 @@ def _init_worker(path: str) -> None:
     _worker_sampler = load_sampler(path)
 
 
-def _attempt_chunk(args: tuple[int, int, list[int]]) -> tuple[list[tuple[int, dict | None, str, str]], float]:
+def _attempt_chunk(args: tuple[int, int, list[int]]) -> tuple[list[tuple[int, dict | None, str, str]], float, float]:
     seed, hops, indices = args
     sampler = _worker_sampler
     before = sampler.z3_seconds
+    t0 = time.perf_counter()
     out = []
     for i in indices:
         try:
             out.append((i, sampler.task(seed, i, hops), "", ""))
         except Rejected as r:
             out.append((i, None, r.reason, r.detail))
-    return out, sampler.z3_seconds - before
+    return out, sampler.z3_seconds - before, time.perf_counter() - t0
 
 
 def _chunks(job: Job, limit: int) -> Iterator[tuple[int, int, list[int]]]:
@@ -80,14 +82,15 @@ def _chunks(job: Job, limit: int) -> Iterator[tuple[int, int, list[int]]]:
 
 
 def attempts(job: Job) -> Iterator[tuple[int, dict | None, str, str, float]]:
-    """Every attempt in index order (whatever the number of workers), with its Z3 seconds."""
+    """Every attempt in index order (whatever the number of workers), with its Z3 seconds and
+    its seconds in all."""
     limit = job.max_attempts or max(50, job.count * 50)
     if job.workers <= 1:
         _init_worker(job.path)
         for chunk in _chunks(job, limit):
-            results, z3s = _attempt_chunk(chunk)
+            results, z3s, secs = _attempt_chunk(chunk)
             for r in results:
-                yield (*r, z3s / len(results))
+                yield (*r, z3s / len(results), secs / len(results))
         return
     with ProcessPoolExecutor(max_workers=job.workers, initializer=_init_worker, initargs=(job.path,)) as pool:
         # map() yields in submission order; a bounded window keeps memory flat
@@ -99,12 +102,12 @@ def attempts(job: Job) -> Iterator[tuple[int, dict | None, str, str, float]]:
             if len(pending) >= window:
                 break
         while pending:
-            results, z3s = pending.popleft().result()
+            results, z3s, secs = pending.popleft().result()
             nxt = next(chunks, None)
             if nxt is not None:
                 pending.append(pool.submit(_attempt_chunk, nxt))
             for r in results:
-                yield (*r, z3s / len(results))
+                yield (*r, z3s / len(results), secs / len(results))
 
 
 def run(job: Job, out: Path | None, progress=None) -> Report:
@@ -119,9 +122,10 @@ def run(job: Job, out: Path | None, progress=None) -> Report:
         fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
     try:
         gen = attempts(job)
-        for i, task, reason, detail, z3s in gen:
+        for i, task, reason, detail, z3s, secs in gen:
             report.attempts += 1
             report.z3_seconds += z3s
+            report.work_seconds += secs
             if task is not None and job.capabilities and not set(job.capabilities) <= set(task["capabilities"]):
                 task, reason, detail = None, "filtered", "lacks a requested capability"
             if task is None:

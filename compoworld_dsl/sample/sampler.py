@@ -74,6 +74,11 @@ class Sampler:
         self.mutating = {t.qualified for t in self.tools if t.writes or t.inserts or t.deletes}
         self.features = {t.qualified: _features(t) for t in self.tools}
         self.inserts = {t.qualified: _insert_counts(t) for t in self.tools}
+        self._consumers: dict[str, list[int]] = {}  # nominal type → indices of the tools consuming it
+        for i, t in enumerate(self.tools):
+            for name in dict.fromkeys(a.name for a in t.consumes):
+                self._consumers.setdefault(name, []).append(i)
+        self._openers = [t for t in self.tools if t.consumes and self._provides(t)]  # first steps of longer walks
         self.constraints = self._constraint_info()
         self.z3_seconds = 0.0
         self._sym_cache = None
@@ -111,14 +116,12 @@ class Sampler:
     def _next_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], available: dict) -> list[Tool]:
         """Tools that may come next, in a seeded random order (cross-service and mutating first-ish)."""
         last = k == hops - 1
-        if k == 0:
-            cands = [t for t in self.tools if t.consumes]
-        else:
-            cands = [t for t in self.tools if any(a.name in available for a in t.consumes)]
+        if k == 0:  # the walk must be able to go on
+            cands = self._openers if hops > 1 else [t for t in self.tools if t.consumes]
+        else:  # the tools that consume an available type, in world order (an index, not a scan)
+            cands = [self.tools[i] for i in sorted({i for name in available for i in self._consumers.get(name, ())})]
         used = {s.tool.qualified for s in steps}
         cands = [t for t in cands if t.qualified not in used]
-        if k == 0 and hops > 1:
-            cands = [t for t in cands if self._provides(t)]  # the walk must be able to go on
         if last:
             if not any(s.tool.qualified in self.mutating for s in steps):
                 cands = [t for t in cands if t.qualified in self.mutating]
@@ -604,7 +607,10 @@ class Sampler:
                 if self._runs(state0, skipped) is None:
                     solver = self._solver(seed)
                     self._chain(solver, state0, [s for s in steps if s.tool.qualified != after], bind=False, tag="skip ")
-                    if self._check(solver) != z3.sat:
+                    res = self._check(solver)
+                    if res == z3.unknown:
+                        raise Rejected("unknown", f"order rule {info['name']}")
+                    if res == z3.unsat:
                         continue
                 attached.append(rule)
                 proofs[info["name"]] = {"non_trivial": f"sat: {tool} can run without {after} first", "kept_by_reference": True}
