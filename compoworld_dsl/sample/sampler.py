@@ -79,6 +79,7 @@ class Sampler:
             for name in dict.fromkeys(a.name for a in t.consumes):
                 self._consumers.setdefault(name, []).append(i)
         self._openers = [t for t in self.tools if t.consumes and self._provides(t)]  # first steps of longer walks
+        self._requires = {t.qualified: _require_deps(t) for t in self.tools}
         self.constraints = self._constraint_info()
         self.z3_seconds = 0.0
         self._sym_cache = None
@@ -240,7 +241,7 @@ class Sampler:
                 why = got
                 continue
             break  # a type no draw covers: Z3 chooses
-        if not free:
+        if not free or self._fails_whatever_the_user_gives(tool, why, {n for n, _ in free}):
             return why
         # the draws did not fit: Z3 looks for values over the concrete state the walk reached
         try:
@@ -251,6 +252,15 @@ class Sampler:
             return why
         got = self._run_step(state0, state, tool, {**given, **chosen}, rules)
         return got if isinstance(got, str) else (chosen, *got, 1)
+
+    def _fails_whatever_the_user_gives(self, tool: Tool, why: str, free: set[str]) -> bool:
+        """Did a draw fail on a `require` whose condition reads none of the user-given parameters
+        (directly or through `let`s)? Then every draw fails there or earlier — the state and the
+        step-bound arguments are fixed — and Z3 need not be asked. The error message names the
+        `require` (matched against each one's message template, in order)."""
+        kind, _, message = why.partition(": ")
+        matched = [deps for k, pattern, deps in self._requires[tool.qualified] if k == kind and pattern.fullmatch(message)]
+        return bool(matched) and all(not deps & free for deps in matched)
 
     def _run_step(self, state0: State, state: State, tool: Tool, args: dict, rules: list[dict]):
         """Run one call on a copy of `state`: (post-state, result), or why it failed."""
@@ -862,6 +872,34 @@ def _tables_read(decl: A.ConstraintDecl, svc, model: Model) -> set[str]:
         elif isinstance(c, A.ForallClause):
             out.add(".".join(c.domain) if len(c.domain) == 2 else f"{svc.name}.{c.domain[0]}")
     return out | tables_in(model, decl, svc)
+
+
+def _require_deps(tool: Tool) -> list[tuple[str, re.Pattern, set[str]]]:
+    """(kind, message pattern, parameters the condition depends on) for each `require` of a
+    tool, in order. Dependencies go through `let`s; a bound variable that shares a parameter's
+    name counts as the parameter (an over-approximation, which only makes Z3 asked more often)."""
+    from ..codegen.python import _template_pieces
+
+    params = {n for n, _ in tool.params}
+    lets: dict[str, set[str]] = {}
+
+    def deps(node) -> set[str]:
+        out: set[str] = set()
+        for n in A.walk(node):
+            if isinstance(n, A.Var):
+                out |= lets.get(n.name, {n.name} & params)
+        return out
+
+    out = []
+    for stmt in tool.decl.body:
+        if isinstance(stmt, A.Let):
+            lets[stmt.name] = deps(stmt.value)
+        elif isinstance(stmt, A.Insert) and stmt.bind:
+            lets[stmt.bind] = set().union(*[deps(f.value) for f in stmt.fields])
+        elif isinstance(stmt, A.Require):
+            pattern = "".join(re.escape(p) if isinstance(p, str) else ".*" for p in _template_pieces(stmt.message))
+            out.append((stmt.kind, re.compile(pattern, re.S), deps(stmt.cond)))
+    return out
 
 
 def _insert_counts(tool: Tool) -> dict[str, int]:
