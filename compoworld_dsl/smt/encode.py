@@ -30,9 +30,24 @@ class EncodingUnsupported(Exception):
 # (a concrete state's rows are mostly ground), falling back to z3's own for anything unusual.
 
 
+def _unchecked(wrapper):
+    """The C function behind a z3core wrapper, without the wrapper's second call to fetch an error
+    code; the wrapper itself if this z3 build hides it. Only for pure queries on well-formed
+    terms, which cannot fail (they run for nearly every term built)."""
+    try:
+        return wrapper.__defaults__[0].f
+    except (AttributeError, IndexError, TypeError):
+        return wrapper
+
+
+_get_bool_value = _unchecked(z3.Z3_get_bool_value)
+_is_numeral_ast = _unchecked(z3.Z3_is_numeral_ast)
+_is_string = _unchecked(z3.Z3_is_string)
+
+
 def _lit(a) -> int:
     """1 if `a` is the literal true, -1 if false, 0 otherwise (one C call)."""
-    return z3.Z3_get_bool_value(a.ctx_ref(), a.as_ast())
+    return _get_bool_value(a.ctx_ref(), a.as_ast())
 
 
 def _bools(args) -> list | None:
@@ -83,7 +98,7 @@ def _is_value(x) -> bool:
     if not isinstance(x, z3.ExprRef):
         return False
     ctx, ast = x.ctx_ref(), x.as_ast()
-    return bool(z3.Z3_is_numeral_ast(ctx, ast) or z3.Z3_is_string(ctx, ast) or z3.Z3_get_bool_value(ctx, ast))
+    return bool(_is_numeral_ast(ctx, ast) or _is_string(ctx, ast) or _get_bool_value(ctx, ast))
 
 
 def _folded(r, *operands):
