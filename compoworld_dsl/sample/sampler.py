@@ -171,8 +171,8 @@ class Sampler:
             if branch and k == hops - 1:  # both branches of a condition must change the state
                 cands = [t for t in cands if t.qualified in self.mutating] or cands
             queue = cands[:MAX_TRIES]
-            fallback = True
-            while queue:
+            last_failure, kept, set_aside = "", None, None
+            while queue and kept is None:
                 tool = queue.pop(0)
                 tried += 1
                 step = Step(tool, self._sources(tool, available))
@@ -180,24 +180,24 @@ class Sampler:
                 bound = self._bind_step(rng, seed, state0, state, steps, step, k, given)
                 if isinstance(bound, str):
                     last_failure = f"step {k + 1} {tool.qualified}: {bound}"
-                else:
-                    chosen, post, result, used_z3 = bound
-                    fallbacks += used_z3
-                    if branch and k == hops - 1 and self.alternative is None and tool.qualified in self.mutating:
-                        # the branch not taken: another last step that could run here, with its values
-                        self.alternative = (step, {(k, n): v for n, v in chosen.items()})
-                        continue
-                    steps.append(step)
-                    results.append(result)
-                    values.update({(k, n): v for n, v in chosen.items()})
-                    state = post
-                    for tname, field in self._provides(tool).items():
-                        available[tname] = (k, field)
-                    break
-                if not queue and self.alternative is not None and fallback:
-                    # no second branch here: the one set aside becomes an ordinary last step
-                    queue, fallback, branch = [self.alternative[0].tool], False, False
-                    self.alternative = None
+                    continue
+                fallbacks += bound[3]
+                if branch and k == hops - 1 and set_aside is None and tool.qualified in self.mutating:
+                    set_aside = (step, bound)  # the branch not taken: another last step that runs here
+                    continue
+                kept = (step, bound)
+            if kept is None and set_aside is not None:
+                kept, set_aside = set_aside, None  # no second branch: the one set aside is the last step
+            if set_aside is not None:
+                self.alternative = (set_aside[0], {(k, n): v for n, v in set_aside[1][0].items()})
+            if kept is not None:
+                step, (chosen, post, result, _) = kept
+                steps.append(step)
+                results.append(result)
+                values.update({(k, n): v for n, v in chosen.items()})
+                state = post
+                for tname, field in self._provides(step.tool).items():
+                    available[tname] = (k, field)
             else:
                 raise Rejected("unsat", f"no tool can run as step {k + 1} ({min(len(cands), MAX_TRIES)} tried; last: {last_failure})")
         if hops >= 3 and len({s.tool.service for s in steps}) < 2:
@@ -584,32 +584,28 @@ class Sampler:
         Otherwise Z3 looks for arguments over a free chain of the same steps."""
         attached, proofs, caps = [], {}, set()
         relevant = self._relevant(state0, steps)
-        free = None
+        free: list = []  # one free chain for all state rules, built on first need; a push/pop each
+
+        def proven(name: str, proof: dict) -> None:  # a declaration with state and order clauses gets one entry
+            if name in proofs:
+                proof = {**proofs[name], "non_trivial": proofs[name]["non_trivial"] + "; " + proof["non_trivial"]}
+            proofs[name] = proof
+
         for info in self.constraints:
             if info in relevant:
                 witness = self._break_concretely(seed, info, state0, plan)
-                if witness is None:
-                    if free is None:  # one free chain for all constraints, a push/pop per constraint
-                        free = self._solver(seed)
-                        _, _, (start, end) = self._chain(free, state0, self._changing(steps), bind=False, tag="free ")
-                    free.push()
-                    free.add(self.violated(info, state0, steps, start, end))
-                    res = self._check(free)
-                    free.pop()
-                    if res == z3.unknown:
-                        raise Rejected("unknown", f"constraint {info['name']}")
-                    if res == z3.unsat:
-                        continue  # vacuous for this walk: nothing the task's tools can do breaks it
-                ok, why = C._constraint_holds(self.world, info["name"], state0, final)
-                if not ok:
-                    raise Rejected("constraint_broken", f"{info['name']}: {why}")
-                attached.append({"kind": "state", "name": info["name"], "description": info["decl"].description or ""})
-                if witness is None:
-                    proofs[info["name"]] = {"non_trivial": "sat: a plan over the task's tools breaks it", "kept_by_reference": True}
-                else:
-                    proofs[info["name"]] = {"non_trivial": "sat: this plan over the task's tools breaks it", "witness": witness, "kept_by_reference": True}
-                if len({t.split(".")[0] for t in info["tables"]}) >= 2:
-                    caps.add("cross-env-constraint")  # a rule of one service that binds another
+                if witness is not None or self._breakable_by_z3(seed, info, state0, steps, free):
+                    ok, why = C._constraint_holds(self.world, info["name"], state0, final)
+                    if not ok:
+                        raise Rejected("constraint_broken", f"{info['name']}: {why}")
+                    attached.append({"kind": "state", "name": info["name"], "description": info["decl"].description or ""})
+                    if witness is None:
+                        proven(info["name"], {"non_trivial": "sat: a plan over the task's tools breaks it", "kept_by_reference": True})
+                    else:
+                        proven(info["name"], {"non_trivial": "sat: this plan over the task's tools breaks it", "witness": witness, "kept_by_reference": True})
+                    if len({t.split(".")[0] for t in info["tables"]}) >= 2:
+                        caps.add("cross-env-constraint")  # a rule of one service that binds another
+                # else: vacuous for this walk, nothing the task's tools can do breaks it
             for rule in self._order_rules(info, plan):
                 tool, after = rule["tool"], rule["after"]
                 # non-trivial: the walk without the `after` steps still runs to the end
@@ -619,13 +615,30 @@ class Sampler:
                     self._chain(solver, state0, [s for s in steps if s.tool.qualified != after], bind=False, tag="skip ")
                     res = self._check(solver)
                     if res == z3.unknown:
-                        raise Rejected("unknown", f"order rule {info['name']}")
+                        raise Rejected("unknown", f"order rule {info['name']}: {solver.reason_unknown()}")
                     if res == z3.unsat:
                         continue
                 attached.append(rule)
-                proofs[info["name"]] = {"non_trivial": f"sat: {tool} can run without {after} first", "kept_by_reference": True}
+                proven(info["name"], {"non_trivial": f"sat: {tool} can run without {after} first", "kept_by_reference": True})
                 caps.add("ordering")
         return attached, proofs, caps
+
+    def _breakable_by_z3(self, seed: int, info: dict, state0: State, steps: list[Step], free: list) -> bool:
+        """Z3: do arguments exist with which the walk's state-changing steps break the rule?
+        `free` holds the free chain (solver, start, end) once built, for the next rule."""
+        if not free:
+            solver = self._solver(seed)
+            _, _, (start, end) = self._chain(solver, state0, self._changing(steps), bind=False, tag="free ")
+            free += [solver, start, end]
+        solver, start, end = free
+        solver.push()
+        solver.add(self.violated(info, state0, steps, start, end))
+        res = self._check(solver)
+        why = solver.reason_unknown() if res == z3.unknown else ""
+        solver.pop()
+        if res == z3.unknown:
+            raise Rejected("unknown", f"constraint {info['name']}: {why}")
+        return res == z3.sat
 
     def _order_rules(self, info: dict, plan: list[dict]) -> list[dict]:
         """A constraint's `order` rules whose two tools the plan calls, as task records. Raises
@@ -834,9 +847,11 @@ class Sampler:
                 return m.group(0)
             if src[0] == "step":
                 j, field = src[1]
-                what = _words(field) if field else _words(types[name].name if isinstance(types[name], T.Alias) else name)
-                noun = what.removesuffix(" id")
-                if phrase[: m.start()].rstrip().lower().endswith(noun):
+                # a result's own key reads as the thing it names: `id` of a File → "file id"
+                named_by_type = not field or field == "id"
+                what = _words(types[name].name if isinstance(types[name], T.Alias) else name) if named_by_type else _words(field)
+                before = phrase[: m.start()].rstrip().lower()
+                if before.endswith(what.removesuffix(" id")) or (named_by_type and before.endswith(_words(name))):
                     return f"from step {j + 1}"  # "close the task {id}" → "close the task from step 1"
                 return f"the {what} from step {j + 1}"
             value = self.world.types.to_json(tstr(types[name]), values[(k, name)])

@@ -294,9 +294,9 @@ def lex_less(a: tuple, b: tuple):
 
 
 def fresh_context() -> None:
-    """Start a new default Z3 context. Z3's choices can depend on every term a context has ever
-    seen, so a job that must give the same answer in any process starts each item afresh
-    (~1 ms). Terms from before must not be used afterwards."""
+    """Start a new default Z3 context. Z3's models can depend on every term a context has ever
+    seen, so where a model becomes output, the question is asked in a fresh context (~4 ms; see
+    decision D15). Terms from before must not be used afterwards."""
     import z3.z3 as z3_internals
 
     z3_internals._main_ctx = z3.Context()
