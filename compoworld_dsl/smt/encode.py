@@ -107,6 +107,13 @@ def _folded(r, *operands):
     return z3.simplify(r) if all(_is_value(o) for o in operands) else r
 
 
+def _eq(a, b):
+    """a == b, decided on the spot when both are literals (a key lookup in a concrete table)."""
+    if _is_value(a) and _is_value(b) and a.sort().eq(b.sort()):  # (an int and a real: z3 compares by value)
+        return z3.BoolVal(a.eq(b), a.ctx)  # literals are hash-consed: equal values are one term
+    return a == b
+
+
 def _ite(c, a, b):
     if isinstance(c, z3.BoolRef) and isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
         v = _lit(c)
@@ -585,7 +592,7 @@ class _ToolEncoder:
                 row[rec.key] = z3.Concat(z3.StringVal(rec.name.lower() + "-"), z3.IntToStr(counter))
                 st.counters[table] = counter + 1
             key = row[rec.key]
-            exists = _or([_and(sl.present, sl.fields[rec.key] == key) for sl in slots]) if slots else z3.BoolVal(False)
+            exists = _or([_and(sl.present, _eq(sl.fields[rec.key], key)) for sl in slots]) if slots else z3.BoolVal(False)
             self.fail(exists, "conflict", f"insert into `{s.table}`: the key is taken", s.span, true)
             # the new row goes to the first free slot
             taken = z3.BoolVal(False)
@@ -601,7 +608,7 @@ class _ToolEncoder:
             return st
         if isinstance(s.target, A.KeyTarget):
             key = self.ev(s.target.key, env, st, true)
-            matches = [_and(sl.present, sl.fields[rec.key] == key) for sl in slots]
+            matches = [_and(sl.present, _eq(sl.fields[rec.key], key)) for sl in slots]
             self.fail(_not(_or(matches)) if matches else true, "not_found", f"`{s.target.table}[...]` names no row", s.span, true)
             if isinstance(s, A.Update):
                 values = {fi.name: self.ev(fi.value, env, st, true) for fi in s.fields}
@@ -676,7 +683,7 @@ class _ToolEncoder:
         if isinstance(obj, tuple) and obj[0] == "table":
             rec = self.enc.tables[obj[1]]
             slots = st.tables[obj[1]]
-            matches = [_and(sl.present, sl.fields[rec.key] == key) for sl in slots]
+            matches = [_and(sl.present, _eq(sl.fields[rec.key], key)) for sl in slots]
             self.fail(_not(_or(matches)) if matches else z3.BoolVal(True), "not_found", f"no `{rec.name}` with that key", e.span, guard)
             blank = {f: self.enc._blank(ft) for f, ft in rec.fields.items()}
             return LazyRecord(blank, [(m, dict(sl.fields)) for sl, m in reversed(list(zip(slots, matches)))])
@@ -746,9 +753,9 @@ class _ToolEncoder:
         if isinstance(coll, tuple) and coll[0] == "table":
             rec = self.enc.tables[coll[1]]
             slots = st.tables[coll[1]]
-            return _or([_and(sl.present, sl.fields[rec.key] == x) for sl in slots]) if slots else z3.BoolVal(False)
+            return _or([_and(sl.present, _eq(sl.fields[rec.key], x)) for sl in slots]) if slots else z3.BoolVal(False)
         if isinstance(coll, SymList):
-            return _or([_and(c, v == x) for c, v, _ in coll.items]) if coll.items else z3.BoolVal(False)
+            return _or([_and(c, _eq(v, x)) for c, v, _ in coll.items]) if coll.items else z3.BoolVal(False)
         raise EncodingUnsupported("membership in this collection")
 
     def _items(self, domain: A.Expr, env, st, guard):
