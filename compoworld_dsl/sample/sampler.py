@@ -39,7 +39,7 @@ BRANCH_SHARE = 0.3  # of tasks tried as conditional (if the walk offers a condit
 IDEMPOTENT_SHARE = 0.25  # of tasks given a request whose goal already holds (if the state offers one)
 DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
 _NO_DRAW = object()  # a parameter type no draw covers
-WITNESS_TRIES = 16  # changed reference plans tried as witnesses that a house rule is non-trivial
+WITNESS_TRIES = 32  # changed reference plans tried as witnesses that a house rule is non-trivial
 
 
 class Rejected(Exception):
@@ -74,6 +74,7 @@ class Sampler:
         self.mutating = {t.qualified for t in self.tools if t.writes or t.inserts or t.deletes}
         self.features = {t.qualified: _features(t) for t in self.tools}
         self.inserts = {t.qualified: _insert_counts(t) for t in self.tools}
+        self.tables_written = {t.qualified: self._written([Step(t, {})]) for t in self.tools}
         self._consumers: dict[str, list[int]] = {}  # nominal type → indices of the tools consuming it
         for i, t in enumerate(self.tools):
             for name in dict.fromkeys(a.name for a in t.consumes):
@@ -670,7 +671,10 @@ class Sampler:
         seed and the rule's name alone, so `verify` finds the same one."""
         rng = random.Random(f"{seed}:{info['name']}:witness")
         plan = [c for c in plan if c["tool"] in self.mutating]
-        params = [(k, n, t) for k, call in enumerate(plan) for n, t in self.world.tools[call["tool"]].params]
+        # change the arguments of calls that write what the rule reads (any call, if none does)
+        reads = info["inv_tables"] | {t for t, _ in self._protected(info, state0) or []}
+        writers = [k for k, call in enumerate(plan) if self.tables_written[call["tool"]] & reads] or range(len(plan))
+        params = [(k, n, t) for k in writers for n, t in self.world.tools[plan[k]["tool"]].params]
         if not params:
             return None
         types = self.world.types
@@ -686,7 +690,8 @@ class Sampler:
 
     def _extreme(self, rng: random.Random, state0: State, t: str, rows: list[tuple[dict, dict]]) -> Any:
         """A value of runtime type `t` (a type string) for a witness search: often one a protected
-        row holds (`rows`), else one the state holds, or an edge of the type's range."""
+        row holds (`rows`), else an edge of the type's range (0, 1, 10⁵ and 10⁶; dates 400 days
+        outside the state's; empty text) or a value the state holds, half and half."""
         typ = self.world.types
         base = typ.base(t)
         if base.startswith("enum:"):
@@ -710,8 +715,9 @@ class Sampler:
             edges = [""] if base == "text" else []
         elif base == "bool":
             edges = [True, False]
-        options = held + edges
-        return rng.choice(options) if options else rng.choice(held or [None])
+        if edges and (not held or rng.random() < 0.5):  # rules are about thresholds: edges half the time
+            return rng.choice(edges)
+        return rng.choice(held) if held else None
 
     # ─────────────────────────── the whole task ───────────────────────────
 
