@@ -3,6 +3,7 @@ Deterministic: everything random comes from a generator named by the seed and th
 
 from __future__ import annotations
 
+import heapq
 import random
 import re
 import time
@@ -115,8 +116,9 @@ class Sampler:
             return {ft.name: f for f, ft in r.fields.items() if isinstance(ft, T.Alias)}
         return {}
 
-    def _next_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], available: dict) -> list[Tool]:
-        """Tools that may come next, in a seeded random order (cross-service and mutating first-ish)."""
+    def _next_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], available: dict, changing: bool = False) -> list[Tool]:
+        """The first `MAX_TRIES` tools that may come next, in a seeded random order (cross-service
+        and state-changing ones first-ish); with `changing`, state-changing ones if there are any."""
         last = k == hops - 1
         if k == 0:  # the walk must be able to go on
             cands = self._openers if hops > 1 else [t for t in self.tools if t.consumes]
@@ -133,9 +135,11 @@ class Sampler:
         keyed = []
         for t in cands:
             w = (3.0 if k and t.service != prev_service else 1.0) * (2.0 if t.qualified in self.mutating else 1.0)
-            keyed.append((rng.random() ** (1.0 / w), t.qualified, t))  # weighted order without replacement
-        keyed.sort(key=lambda x: (-x[0], x[1]))
-        return [t for _, _, t in keyed]
+            keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))  # weighted order without replacement
+        if changing:  # both branches of a condition must change the state
+            keyed = [x for x in keyed if x[2].qualified in self.mutating] or keyed
+        # only the first MAX_TRIES are ever tried: select them, not sort thousands of tools
+        return [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
 
     def _sources(self, tool: Tool, available: dict) -> dict:
         """Where each argument comes from: the first parameter of a type an earlier step produced
@@ -166,12 +170,10 @@ class Sampler:
         tried = fallbacks = 0
         last_failure = ""
         for k in range(hops):
-            cands = self._next_candidates(rng, k, hops, steps, available)
+            cands = self._next_candidates(rng, k, hops, steps, available, changing=branch and k == hops - 1)
             if not cands:
                 raise Rejected("no_walk", f"no tool can follow step {k}")
-            if branch and k == hops - 1:  # both branches of a condition must change the state
-                cands = [t for t in cands if t.qualified in self.mutating] or cands
-            queue = cands[:MAX_TRIES]
+            queue = list(cands)
             last_failure, kept, set_aside = "", None, None
             while queue and kept is None:
                 tool = queue.pop(0)
@@ -200,7 +202,7 @@ class Sampler:
                 for tname, field in self._provides(step.tool).items():
                     available[tname] = (k, field)
             else:
-                raise Rejected("unsat", f"no tool can run as step {k + 1} ({min(len(cands), MAX_TRIES)} tried; last: {last_failure})")
+                raise Rejected("unsat", f"no tool can run as step {k + 1} ({len(cands)} tried; last: {last_failure})")
         if hops >= 3 and len({s.tool.service for s in steps}) < 2:
             raise Rejected("no_walk", "the walk stays in one service")
         return steps, values, {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks}}
