@@ -82,6 +82,16 @@ class Sampler:
                 self._consumers.setdefault(name, []).append(i)
         self._openers = [t for t in self.tools if t.consumes and self._provides(t)]  # first steps of longer walks
         self._requires = {t.qualified: _require_deps(t) for t in self.tools}
+        # (table, field) by runtime type, and the date fields: value pools read only these
+        self._fields_of_type: dict[str, list[tuple[str, str]]] = {}
+        self._date_fields: list[tuple[str, str]] = []
+        for table, decl in world.state_decl.items():
+            if decl["kind"] != "table":
+                continue
+            for f, ft in world.types.records[decl["record"]].items():
+                self._fields_of_type.setdefault(ft, []).append((table, f))
+                if world.types.base(ft) == "date":
+                    self._date_fields.append((table, f))
         self.constraints = self._constraint_info()
         self.z3_seconds = 0.0
         self._sym_cache = None
@@ -380,11 +390,10 @@ class Sampler:
     def _held_split(self, state: State, want: str, name: str | None) -> tuple[list, list]:
         """Values of type `want` in fields named `name`, and in the other fields of that type."""
         same, other = set(), set()
-        for table, rows in state.tables.items():
-            rec = self.world.types.records[self.world.state_decl[table]["record"]]
-            for f, ft in rec.items():
-                if ft == want and rows:
-                    (same if f == name else other).update(r[f] for r in rows.values())
+        for table, f in self._fields_of_type.get(want, ()):
+            rows = state.tables.get(table)
+            if rows:
+                (same if f == name else other).update(r[f] for r in rows.values())
         return sorted(same, key=repr), sorted(other, key=repr)
 
     def branch(self, rng: random.Random, state0: State, steps: list[Step], values: dict, results: list, checks: list[dict]) -> dict | None:
@@ -541,7 +550,7 @@ class Sampler:
             self.z3_seconds += time.perf_counter() - t
 
     def _date_range(self, state: State) -> tuple[int | None, int | None]:
-        days = [r[f] for table, rows in state.tables.items() for f, ft in self.world.types.records[self.world.state_decl[table]["record"]].items() if self.world.types.base(ft) == "date" for r in rows.values()]
+        days = [r[f] for table, f in self._date_fields for r in state.tables.get(table, {}).values()]
         return (min(days), max(days)) if days else (None, None)
 
     def _candidates(self, state: State, t: T.Type) -> list:
