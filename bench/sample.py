@@ -2,6 +2,9 @@
 
 Usage: python bench/sample.py [--worlds toy,legal_ops] [--hops 3,5,8] [--workers 1,2] [-n 100] [--repeat 3]
 
+A world is a bundled one (`toy`, `legal_ops`) or `synthetic-N`, N services from bench/synth.py
+(to see how a task's cost depends on the size of the world).
+
 Each measurement runs `compoworld_dsl.sample.run.run` (the code behind `worldc sample`), and
 prints medians over the repeats of:
   wall s      the whole job as a user sees it: loading the world in each process, starting
@@ -25,8 +28,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from compoworld_dsl.sample.run import Job, run  # noqa: E402
+from synth import synthetic_world  # noqa: E402
 
 
 def main() -> None:
@@ -39,8 +44,12 @@ def main() -> None:
     args = ap.parse_args()
     cols = f"{'world':<11}{'hops':>5}{'workers':>8}{'tasks':>7}{'tries':>7}{'accept':>8}{'wall s':>8}{'tasks/s':>9}{'warm/s':>8}{'ms/try':>8}{'z3 share':>9}"
     print(cols)
+    scratch = tempfile.TemporaryDirectory()
     for world in args.worlds.split(","):
         path = str(ROOT / "worlds" / f"{world}.world")
+        if world.startswith("synthetic-"):
+            path = str(Path(scratch.name) / f"{world}.world")
+            Path(path).write_text(synthetic_world(int(world.split("-")[1]), world.replace("-", "_")), encoding="utf-8")
         for hops in map(int, args.hops.split(",")):
             for workers in map(int, args.workers.split(",")):
                 walls, reports = [], []

@@ -23,6 +23,7 @@ class CompiledWorld:
         self.seeds = seeds  # "svc.name" → seed spec
         self.source = source
         self.constraints = constraints or {}
+        self._positions: dict[str, int] | None = None  # seed_order positions, computed on first use
         self.tools: dict[str, ToolSpec] = {}
         for svc in self.services.values():
             for spec in svc.tools.values():
@@ -49,33 +50,84 @@ class CompiledWorld:
         so adding a table to a world does not change the rows of the others."""
         st = self.empty_state()
         for name in self.seed_order():
-            spec = self.seeds[name]
-            rng = random.Random(f"{seed}/{name}")
-            decl = self.state_decl[name]
-            if decl["kind"] == "scalar":
-                st.scalars[name] = _generate(spec["gen"], rng, st, self.types)
-                continue
-            tx = Tx(st)
-            count = _generate(spec["count"], rng, st, self.types)
-            record, key = decl["record"], decl["key"]
-            fields = self.types.records[record]
-            defaults = decl.get("defaults", {})
-            for _ in range(count):
-                row = {}
-                for f, ft in fields.items():
-                    if f in spec["fields"]:
-                        row[f] = _generate(spec["fields"][f], rng, st, self.types)
-                    elif f in defaults:
-                        row[f] = defaults[f]
-                    elif self.types.base(ft).startswith("list:"):
-                        row[f] = ()
-                if key not in spec["fields"]:
-                    row[key] = next_id(tx, name, decl["prefix"])
-                if tx.has(name, row[key]):
-                    continue  # a drawn key that repeats: keys stay unique, so the table is smaller
-                tx.put(name, row[key], row)
-            tx.commit()
+            self._seed(st, seed, name)
         return st
+
+    def partial_state(self, seed: int | str = 0) -> State:
+        """The seeded initial state with its scalars but no table yet: `seed_tables` adds the
+        tables a caller needs, each with exactly the rows `initial_state(seed)` gives it. A
+        sampler of a 448-service world pays for the tables its walk touches, not for all."""
+        st = State()
+        for name, decl in self.state_decl.items():
+            if decl["kind"] == "scalar":
+                st.scalars[name] = decl.get("default")
+        for name in self._seed_position():
+            if self.state_decl[name]["kind"] == "scalar":
+                self.seed_tables(st, seed, self._refs_closure([name]) - {name})
+                self._seed(st, seed, name)
+        return st
+
+    def seed_tables(self, st: State, seed: int | str, names) -> list[str]:
+        """Add to `st` the named tables it lacks, and the tables their `ref`s draw from, seeded as
+        `initial_state(seed)` seeds them. Returns the tables added, in the order seeded.
+
+        They are seeded in `seed_order`, as `initial_state` does: a table that draws keys from
+        another always finds it complete, and within a cycle of `ref`s the one seeded first sees
+        the other empty, exactly as there."""
+        wanted = [n for n in self._refs_closure(names) if n not in st.tables and self.state_decl[n]["kind"] == "table"]
+        position = self._seed_position()
+        added = sorted(wanted, key=lambda n: position.get(n, -1))
+        for name in added:
+            st.tables[name] = {}
+            st.counters[name] = 1
+            if name in self.seeds:
+                self._seed(st, seed, name)
+        return added
+
+    def _refs_closure(self, names) -> set[str]:
+        out: set[str] = set()
+        todo = list(names)
+        while todo:
+            name = todo.pop()
+            if name in out or name not in self.state_decl:
+                continue
+            out.add(name)
+            todo.extend(d for d in self.seeds.get(name, {}).get("refs", ()) if d in self.seeds)
+        return out
+
+    def _seed_position(self) -> dict[str, int]:
+        """Seeded names → position in `seed_order` (computed once: the world does not change)."""
+        if self._positions is None:
+            self._positions = {name: i for i, name in enumerate(self.seed_order())}
+        return self._positions
+
+    def _seed(self, st: State, seed: int | str, name: str) -> None:
+        spec = self.seeds[name]
+        rng = random.Random(f"{seed}/{name}")
+        decl = self.state_decl[name]
+        if decl["kind"] == "scalar":
+            st.scalars[name] = _generate(spec["gen"], rng, st, self.types)
+            return
+        tx = Tx(st)
+        count = _generate(spec["count"], rng, st, self.types)
+        record, key = decl["record"], decl["key"]
+        fields = self.types.records[record]
+        defaults = decl.get("defaults", {})
+        for _ in range(count):
+            row = {}
+            for f, ft in fields.items():
+                if f in spec["fields"]:
+                    row[f] = _generate(spec["fields"][f], rng, st, self.types)
+                elif f in defaults:
+                    row[f] = defaults[f]
+                elif self.types.base(ft).startswith("list:"):
+                    row[f] = ()
+            if key not in spec["fields"]:
+                row[key] = next_id(tx, name, decl["prefix"])
+            if tx.has(name, row[key]):
+                continue  # a drawn key that repeats: keys stay unique, so the table is smaller
+            tx.put(name, row[key], row)
+        tx.commit()
 
     def seed_order(self) -> list[str]:
         """Seeded tables in an order where every `ref` target comes first (stable otherwise)."""

@@ -40,6 +40,7 @@ BRANCH_SHARE = 0.3  # of tasks tried as conditional (if the walk offers a condit
 IDEMPOTENT_SHARE = 0.25  # of tasks given a request whose goal already holds (if the state offers one)
 DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
 _NO_DRAW = object()  # a parameter type no draw covers
+LARGE = 512  # first-step candidates beyond which they are drawn, not ordered (`_first_openers`)
 WITNESS_TRIES = 32  # changed reference plans tried as witnesses that a house rule is non-trivial
 
 
@@ -81,7 +82,19 @@ class Sampler:
             for name in dict.fromkeys(a.name for a in t.consumes):
                 self._consumers.setdefault(name, []).append(i)
         self._openers = [t for t in self.tools if t.consumes and self._provides(t)]  # first steps of longer walks
+        # tools an idempotency request can name: state-changing, called with keys and ids only
+        self._idempotent_tools = sorted((t.qualified, t) for t in self.tools if t.qualified in self.mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params))
+        self._opener_groups = ([t for t in self._openers if t.qualified in self.mutating], [t for t in self._openers if t.qualified not in self.mutating])
         self._requires = {t.qualified: _require_deps(t) for t in self.tools}
+        tables = {n for n, d in world.state_decl.items() if d["kind"] == "table"}
+        by_service: dict[str, set[str]] = {}
+        for n in tables:
+            by_service.setdefault(n.split(".")[0], set()).add(n)
+        # the tables a call of each tool can read or write: its service's, and any it names
+        self.tool_tables = {t.qualified: by_service.get(t.service, set()) | (tables_in(model, t.decl, model.services[t.service]) & tables) for t in self.tools}
+        self.constraints = self._constraint_info()
+        for info in self.constraints:
+            info["reads"] = (info["tables"] | info["inv_tables"]) & tables
         # (table, field) by runtime type, and the date fields: value pools read only these
         self._fields_of_type: dict[str, list[tuple[str, str]]] = {}
         self._date_fields: list[tuple[str, str]] = []
@@ -92,10 +105,10 @@ class Sampler:
                 self._fields_of_type.setdefault(ft, []).append((table, f))
                 if world.types.base(ft) == "date":
                     self._date_fields.append((table, f))
-        self.constraints = self._constraint_info()
         self.z3_seconds = 0.0
         self._sym_cache = None
         self._rows_cache: dict = {}  # (id of a seeded state, rule) → protected rows; cleared per task
+        self._task_seed: int | None = None  # the seed the task's state draws its tables from
         self.alternative = None  # the branch not taken, found while building a conditional walk
 
     # ─────────────────────────── constraints ───────────────────────────
@@ -130,6 +143,8 @@ class Sampler:
         """The first `MAX_TRIES` tools that may come next, in a seeded random order (cross-service
         and state-changing ones first-ish); with `changing`, state-changing ones if there are any."""
         last = k == hops - 1
+        if k == 0 and hops > 1 and len(self._openers) > LARGE:
+            return self._first_openers(rng)
         if k == 0:  # the walk must be able to go on
             cands = self._openers if hops > 1 else [t for t in self.tools if t.consumes]
         else:  # the tools that consume an available type, in world order (an index, not a scan)
@@ -150,6 +165,21 @@ class Sampler:
             keyed = [x for x in keyed if x[2].qualified in self.mutating] or keyed
         # only the first MAX_TRIES are ever tried: select them, not sort thousands of tools
         return [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
+
+    def _first_openers(self, rng: random.Random) -> list[Tool]:
+        """The first step's candidates in a large world, drawn without looking at every tool: the
+        same distribution as the weighted order below (weight 2 for a state-changing tool, 1
+        otherwise; weighted sampling without replacement is successive sampling), by choosing a
+        group by its total weight and a tool in it, and drawing again on a repeat."""
+        changing, other = self._opener_groups
+        total = 2 * len(changing) + len(other)
+        out: list[Tool] = []
+        while len(out) < min(MAX_TRIES, len(changing) + len(other)):
+            x = rng.randrange(total)
+            t = changing[x // 2] if x < 2 * len(changing) else other[x - 2 * len(changing)]
+            if t not in out:
+                out.append(t)
+        return out
 
     def _sources(self, tool: Tool, available: dict) -> dict:
         """Where each argument comes from: the first parameter of a type an earlier step produced
@@ -237,6 +267,9 @@ class Sampler:
         (values, post-state, result, used Z3) or, when nothing works, why (a string)."""
         tool = step.tool
         free = [(n, t) for n, t in tool.params if n not in given]
+        written = self._written(steps + [step])
+        reads = set(self.tool_tables[tool.qualified]).union(*[i["reads"] for i in self.constraints if i["state"] and i["tables"] & written])
+        self._ensure(reads, state0, state)
         rules = self._relevant(state0, steps + [step])
         why = "no values tried"
         draws = DRAWS if free else 1
@@ -381,17 +414,18 @@ class Sampler:
             return rng.choice((15, 30, 60, 120, 1440, 2 * 1440, 7 * 1440, 14 * 1440))
         return _NO_DRAW
 
-    def _held(self, state: State, want: str, name: str | None = None) -> list:
+    def _held(self, state: State, want: str, name: str | None = None, scope: set[str] | None = None) -> list:
         """Values of the runtime type `want` the state holds: from fields named `name` if there
         are any, else from every field of that type. Sorted, so a seeded choice is reproducible."""
-        same, other = self._held_split(state, want, name)
+        same, other = self._held_split(state, want, name, scope)
         return same or other
 
-    def _held_split(self, state: State, want: str, name: str | None) -> tuple[list, list]:
-        """Values of type `want` in fields named `name`, and in the other fields of that type."""
+    def _held_split(self, state: State, want: str, name: str | None, scope: set[str] | None = None) -> tuple[list, list]:
+        """Values of type `want` in fields named `name`, and in the other fields of that type, in
+        the tables the state has (and, with `scope`, only those tables)."""
         same, other = set(), set()
         for table, f in self._fields_of_type.get(want, ()):
-            rows = state.tables.get(table)
+            rows = state.tables.get(table) if scope is None or table in scope else None
             if rows:
                 (same if f == name else other).update(r[f] for r in rows.values())
         return sorted(same, key=repr), sorted(other, key=repr)
@@ -475,6 +509,14 @@ class Sampler:
         written = {f"{s.tool.service}.{t}" for s in steps for t, f in s.tool.writes if f}
         return written | {f"{s.tool.service}.{t}" for s in steps for t in s.tool.inserts | s.tool.deletes}
 
+    def _ensure(self, tables: set[str], state0: State, *states: State) -> None:
+        """Seed into `state0` the tables it lacks (a task's state starts with none, see
+        `CompiledWorld.partial_state`), and copy them, untouched, into the later `states`."""
+        for name in self.world.seed_tables(state0, self._task_seed, sorted(tables)):
+            for st in states:
+                st.tables[name] = dict(state0.tables[name])
+                st.counters[name] = state0.counters[name]
+
     def _relevant(self, state0: State, steps: list[Step]) -> list[dict]:
         """State rules the walk's tools could break, as the Z3 encoding sees them: an invariant
         over a table the walk writes, or an `untouched` row (found on the seeded state) in a table
@@ -549,8 +591,8 @@ class Sampler:
         finally:
             self.z3_seconds += time.perf_counter() - t
 
-    def _date_range(self, state: State) -> tuple[int | None, int | None]:
-        days = [r[f] for table, f in self._date_fields for r in state.tables.get(table, {}).values()]
+    def _date_range(self, state: State, scope: set[str] | None = None) -> tuple[int | None, int | None]:
+        days = [r[f] for table, f in self._date_fields if scope is None or table in scope for r in state.tables.get(table, {}).values()]
         return (min(days), max(days)) if days else (None, None)
 
     def _candidates(self, state: State, t: T.Type) -> list:
@@ -690,16 +732,19 @@ class Sampler:
             return None
         types = self.world.types
         rows = [(state0.tables[t][key], types.records[self.world.state_decl[t]["record"]]) for t, key in self._protected(info, state0) or []]
+        # values come from the tables of the plan's tools and of the rule: the same set whether
+        # the state holds every table (verify) or only those the walk needed (sampling)
+        scope = info["reads"].union(*[self.tool_tables[c["tool"]] for c in plan])
         for _ in range(WITNESS_TRIES):
             trial = [{"tool": c["tool"], "arguments": dict(c["arguments"])} for c in plan]
             for k, n, t in rng.sample(params, min(len(params), rng.choice((1, 1, 2)))):
-                trial[k]["arguments"][n] = self.world.types.to_json(t, self._extreme(rng, state0, t, rows))
+                trial[k]["arguments"][n] = self.world.types.to_json(t, self._extreme(rng, state0, t, rows, scope))
             final = self._runs(state0, trial)
             if final is not None and not C._constraint_holds(self.world, info["name"], state0, final)[0]:
                 return trial
         return None
 
-    def _extreme(self, rng: random.Random, state0: State, t: str, rows: list[tuple[dict, dict]]) -> Any:
+    def _extreme(self, rng: random.Random, state0: State, t: str, rows: list[tuple[dict, dict]], scope: set[str]) -> Any:
         """A value of runtime type `t` (a type string) for a witness search: often one a protected
         row holds (`rows`), else an edge of the type's range (0, 1, 10⁵ and 10⁶; dates 400 days
         outside the state's; empty text) or a value the state holds, half and half."""
@@ -712,14 +757,14 @@ class Sampler:
             near = near or sorted({row[f] for row, rec in rows for f, ft in rec.items() if typ.base(ft) == base}, key=repr)
             if near:
                 return rng.choice(near)
-        held = self._held(state0, t)
+        held = self._held(state0, t, scope=scope)
         edges: list = []
         if base in ("int", "duration"):
             edges = [0, 1, 100_000, 1_000_000]
         elif base in ("decimal", "money"):
             edges = [Fraction(0), Fraction(1), Fraction(100_000), Fraction(1_000_000)]
         elif base in ("date", "datetime"):
-            lo, hi = self._date_range(state0)
+            lo, hi = self._date_range(state0, scope)
             if lo is not None:
                 edges = [lo - 400, hi + 400] if base == "date" else [(lo - 400) * 1440, (hi + 400) * 1440]
         elif base in ("text", "email"):
@@ -737,7 +782,8 @@ class Sampler:
         self._rows_cache = {}
         rng = random.Random(f"{seed}:{index}")
         task_seed = rng.randrange(2**32)
-        state0 = self.world.initial_state(task_seed)
+        self._task_seed = task_seed
+        state0 = self.world.partial_state(task_seed)
         self.alternative = None
         want_branch = hops >= 2 and rng.random() < BRANCH_SHARE
         try:
@@ -801,12 +847,9 @@ class Sampler:
         before the episode and after the reference plan. The instruction asks for it anyway; a good
         agent checks and changes nothing, and the checker's no-collateral rule holds it to that."""
         in_walk = {s.tool.qualified for s in steps}
-        tools = [t for t in self.tools if t.qualified in self.mutating and t.qualified not in in_walk and t.params]
-        tools.sort(key=lambda t: t.qualified)
-        rng.shuffle(tools)
-        for tool in tools[:6]:
-            if not all(isinstance(t, T.Alias) for _, t in tool.params):
-                continue  # only calls named entirely by keys and ids the state holds
+        pool = [t for q, t in self._idempotent_tools if q not in in_walk]
+        for tool in rng.sample(pool, min(6, len(pool))):
+            self._ensure(self.tool_tables[tool.qualified], state0, final)
             options = [self._candidates(state0, t) for _, t in tool.params]
             if not all(options):
                 continue
@@ -870,7 +913,7 @@ class Sampler:
                 before = phrase[: m.start()].rstrip().lower()
                 if before.endswith(what.removesuffix(" id")) or (named_by_type and before.endswith(_words(name))):
                     return f"from step {j + 1}"  # "close the task {id}" → "close the task from step 1"
-                return f"the {what} from step {j + 1}"
+                return f"the {what.removesuffix(' id') if named_by_type else what} from step {j + 1}"  # "the contact from step 1"
             value = self.world.types.to_json(tstr(types[name]), values[(k, name)])
             return f'"{value}"' if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
 

@@ -151,8 +151,10 @@ class SymState:
 
     def copy(self) -> "SymState":
         self._owned = set()  # from now on both copies share every table
-        tables = self.tables.copy() if isinstance(self.tables, LazyTables) else dict(self.tables)
-        return SymState(tables, dict(self.scalars), dict(self.counters))
+        def dup(d):
+            return d.copy() if isinstance(d, LazyTables) else dict(d)
+
+        return SymState(dup(self.tables), dup(self.scalars), dup(self.counters))
 
     def writable(self, table: str) -> list[Slot]:
         if table not in self._owned:
@@ -162,8 +164,8 @@ class SymState:
 
 
 class LazyTables(dict):
-    """The tables of a symbolic state made from a concrete one: each table's slots are built on
-    first use, so a walk over three tables of a 448-service world pays for three tables.
+    """The tables (or scalars, or id counters) of a symbolic state made from a concrete one: each
+    is built on first use, so a walk over three tables of a 448-service world pays for three.
 
     A table missing here was never written (writes go through `SymState.writable`, which reads
     it first), so building it from the concrete state is right for every copy."""
@@ -359,6 +361,8 @@ class WorldEncoding:
                     self.tables[f"{s}.{var.name}"] = var.type.record
                 else:
                     self.scalars[f"{s}.{var.name}"] = var.type
+        self._table_names = frozenset(self.tables)
+        self._scalar_names = frozenset(self.scalars)
 
     # sorts and values
 
@@ -422,15 +426,17 @@ class WorldEncoding:
             if name in built:
                 return built[name]
             rec = self.tables[name]
-            slots = [Slot(z3.BoolVal(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}) for row in st.tables.get(name, {}).values()]
+            if name not in st.tables:  # a partially seeded state that lacks a table its user reads
+                raise EncodingUnsupported(f"table `{name}` is not in the state")
+            slots = [Slot(z3.BoolVal(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}) for row in st.tables[name].values()]
             for _ in range(spare if isinstance(spare, int) else spare.get(name, 0)):
                 slots.append(Slot(z3.BoolVal(False), {f: self._blank(ft) for f, ft in rec.fields.items()}))
             built[name] = slots
             return slots
 
-        tables = LazyTables({}, frozenset(self.tables), build)
-        scalars = {n: self.value(t, st.scalars[n]) for n, t in self.scalars.items()}
-        counters = {n: z3.IntVal(st.counters.get(n, 1)) for n in self.tables}
+        tables = LazyTables({}, self._table_names, build)
+        scalars = LazyTables({}, self._scalar_names, lambda n: self.value(self.scalars[n], st.scalars[n]))
+        counters = LazyTables({}, self._table_names, lambda n: z3.IntVal(st.counters.get(n, 1)))
         return SymState(tables, scalars, counters)
 
     def _blank(self, t: T.Type):
