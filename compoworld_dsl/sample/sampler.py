@@ -330,23 +330,22 @@ class Sampler:
         office hours, non-empty text.
 
         This is the one place a Z3 model becomes part of a task, and Z3's models depend on every
-        term its context has seen. So once the question is known to be sat, it is asked again in
-        a fresh context (~4 ms), and a task's bytes do not depend on what the process built
-        before. sat/unsat does not depend on history, so the unsat cases skip that."""
+        term its context has seen — even the shape of a simplified term does, since Z3 orders the
+        arguments of `and`, `or` and `+` by term id. So the question is built in a fresh context
+        (~4 ms), and a task's bytes do not depend on what the process built before."""
+        fresh_context()
         solver = self._solver(seed)
         sym = self.enc.state_from(state, spare=self.inserts[tool.qualified])
-        args, user, facts = {}, {}, []
+        args, user = {}, {}
         for name, t in tool.params:
             if name in given:
                 args[name] = self.enc.value(t, given[name])
             else:
                 v = self.enc.var(t, f"s{k + 1}.{name}")
-                facts.append(self.enc.domain(t, v))
+                solver.add(self.enc.domain(t, v))
                 user[name] = args[name] = v
-        solver.add(*facts)
         tr = self.enc.encode(tool, sym, args)
         named = assert_success(solver, tr, f"step {k + 1} ")
-        facts += [z3.Not(c.fails) for c in tr.checks] + [z3.Not(tr.overflow)]
         plausible = []
         lo, hi = self._date_range(state)
         for name, var in user.items():
@@ -359,23 +358,16 @@ class Sampler:
                 plausible.append(z3.Length(var) > 0)
             elif p == "time":
                 plausible += [var >= 8 * 60, var <= 18 * 60]
-        if plausible and self._check(solver, *plausible) == z3.sat:
-            facts += plausible
-        else:
+        res = self._check(solver, *plausible) if plausible else z3.unknown
+        if res != z3.sat:
             res = self._check(solver)
-            if res == z3.unknown:
-                raise Rejected("unknown", f"binding step {k + 1}: {solver.reason_unknown()}")
-            if res == z3.unsat:
-                core = [named[str(b)].label for b in solver.unsat_core() if str(b) in named]
-                return None, "unsat: " + "; ".join(core[:2])
-        fresh_context()
-        ctx = z3.main_ctx()
-        again = self._solver(seed)
-        again.add(*[f.translate(ctx) for f in facts])
-        if self._check(again) != z3.sat:
-            raise Rejected("unknown", f"binding step {k + 1}: no answer in a fresh context")
-        model = again.model()
-        return {n: self.enc.concrete(dict(tool.params)[n], _translated(v, ctx), model) for n, v in user.items()}, ""
+        if res == z3.unknown:
+            raise Rejected("unknown", f"binding step {k + 1}: {solver.reason_unknown()}")
+        if res == z3.unsat:
+            core = [named[str(b)].label for b in solver.unsat_core() if str(b) in named]
+            return None, "unsat: " + "; ".join(core[:2])
+        model = solver.model()
+        return {n: self.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
 
     def _draw(self, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool) -> Any:
         """One seeded value for a user-given parameter: a member of an enum; for ids, text and
@@ -931,11 +923,6 @@ class Sampler:
 
 
 # ─────────────────────────── AST helpers ───────────────────────────
-
-
-def _translated(term: Any, ctx: z3.Context) -> Any:
-    """A variable (or a record of them) in another Z3 context."""
-    return {f: _translated(v, ctx) for f, v in term.items()} if isinstance(term, dict) else term.translate(ctx)
 
 
 def _tables_read(decl: A.ConstraintDecl, svc, model: Model) -> set[str]:
