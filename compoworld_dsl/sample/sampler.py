@@ -208,7 +208,6 @@ class Sampler:
         available: dict[str, tuple[int, str | None]] = {}
         state = state0
         tried = fallbacks = 0
-        last_failure = ""
         for k in range(hops):
             cands = self._next_candidates(rng, k, hops, steps, available, changing=branch and k == hops - 1)
             if not cands:
@@ -997,6 +996,7 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     sampler._rows_cache = {}
     try:
         seed = task["initial_state"]["seed"]
+        sampler._task_seed = seed
         plan = task["reference_plan"]
         checks = task["checker"]["checks"]
     except (KeyError, TypeError) as e:
