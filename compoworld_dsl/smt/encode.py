@@ -319,7 +319,7 @@ def string_func(name: str, s):
     function); on a symbolic one, an uninterpreted function. That over-approximates: an `unsat`
     stays sound, and a `sat` witness is replayed on the Python services before it is trusted.
     (Z3's seq.map does not reduce on ground strings, and str.replace_all crashes this binding.)"""
-    g = z3.simplify(s)
+    g = s if _is_value(s) else z3.simplify(s)  # a literal already (a concrete row): no simplify
     if z3.is_string_value(g):
         return zstr(_STRING_FUNCS[name](pystr(g)))
     return z3.Function(f"{name}_ascii", z3.StringSort(), z3.StringSort())(s)
