@@ -63,7 +63,7 @@ class CompiledWorld:
                 st.scalars[name] = decl.get("default")
         for name in self._seed_position():
             if self.state_decl[name]["kind"] == "scalar":
-                self.seed_tables(st, seed, self._refs_closure([name]) - {name})
+                self.seed_tables(st, seed, self.seeds[name].get("refs", ()))
                 self._seed(st, seed, name)
         return st
 

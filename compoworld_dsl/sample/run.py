@@ -81,7 +81,7 @@ def _chunks(job: Job, limit: int) -> Iterator[tuple[int, int, list[int]]]:
         yield (job.seed, job.hops, list(range(start, min(start + CHUNK, limit))))
 
 
-def attempts(job: Job) -> Iterator[tuple[int, dict | None, str, str, float]]:
+def attempts(job: Job) -> Iterator[tuple[int, dict | None, str, str, float, float]]:
     """Every attempt in index order (whatever the number of workers), with its Z3 seconds and
     its seconds in all."""
     limit = job.max_attempts or max(50, job.count * 50)

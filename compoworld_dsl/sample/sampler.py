@@ -76,7 +76,8 @@ class Sampler:
         self.mutating = {t.qualified for t in self.tools if t.writes or t.inserts or t.deletes}
         self.features = {t.qualified: _features(t) for t in self.tools}
         self.inserts = {t.qualified: _insert_counts(t) for t in self.tools}
-        self.tables_written = {t.qualified: self._written([Step(t, {})]) for t in self.tools}
+        self.tables_written = {t.qualified: _tables_changed(t, with_inserts=True) for t in self.tools}
+        self.tables_modified = {t.qualified: _tables_changed(t, with_inserts=False) for t in self.tools}
         self._consumers: dict[str, list[int]] = {}  # nominal type → indices of the tools consuming it
         for i, t in enumerate(self.tools):
             for name in dict.fromkeys(a.name for a in t.consumes):
@@ -86,15 +87,14 @@ class Sampler:
         self._idempotent_tools = sorted((t.qualified, t) for t in self.tools if t.qualified in self.mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params))
         self._opener_groups = ([t for t in self._openers if t.qualified in self.mutating], [t for t in self._openers if t.qualified not in self.mutating])
         self._requires = {t.qualified: _require_deps(t) for t in self.tools}
-        tables = {n for n, d in world.state_decl.items() if d["kind"] == "table"}
         by_service: dict[str, set[str]] = {}
-        for n in tables:
-            by_service.setdefault(n.split(".")[0], set()).add(n)
-        # the tables a call of each tool can read or write: its service's, and any it names
-        self.tool_tables = {t.qualified: by_service.get(t.service, set()) | (tables_in(model, t.decl, model.services[t.service]) & tables) for t in self.tools}
+        for n, d in world.state_decl.items():
+            if d["kind"] == "table":
+                by_service.setdefault(n.split(".")[0], set()).add(n)
+        # the tables a call of each tool can read or write: its service's (a tool body reads no
+        # other service's state, E410)
+        self.tool_tables = {t.qualified: by_service.get(t.service, set()) for t in self.tools}
         self.constraints = self._constraint_info()
-        for info in self.constraints:
-            info["reads"] = (info["tables"] | info["inv_tables"]) & tables
         # (table, field) by runtime type, and the date fields: value pools read only these
         self._fields_of_type: dict[str, list[tuple[str, str]]] = {}
         self._date_fields: list[tuple[str, str]] = []
@@ -125,7 +125,8 @@ class Sampler:
             orders = [c for c in A.walk_clauses(decl.clauses) if isinstance(c, A.OrderClause)]
             state_clauses = any(not isinstance(c, A.OrderClause) for c in A.walk_clauses(decl.clauses))
             invariants = set().union(*[tables_in(self.model, c.expr, svc) for c in A.walk_clauses(decl.clauses) if isinstance(c, A.Invariant)])
-            out.append({"name": name, "decl": decl, "svc": svc, "tables": tables, "inv_tables": invariants, "orders": orders, "state": state_clauses})
+            reads = {t for t in tables | invariants if self.world.state_decl.get(t, {}).get("kind") == "table"}
+            out.append({"name": name, "decl": decl, "svc": svc, "tables": tables, "inv_tables": invariants, "reads": reads, "orders": orders, "state": state_clauses})
         return out
 
     # ─────────────────────────── walks ───────────────────────────
@@ -309,14 +310,11 @@ class Sampler:
 
     def _run_step(self, state0: State, state: State, tool: Tool, args: dict, rules: list[dict]):
         """Run one call on a copy of `state`: (post-state, result), or why it failed."""
-        spec = self.world.tools[tool.qualified]
         post = state.snapshot()
-        tx = Tx(post)
         try:
-            result = getattr(self.world.services[spec.service], spec.method)(tx, **{"v_" + n: v for n, v in args.items()})
+            result = self._call(post, tool.qualified, args)
         except ToolError as e:
             return f"{e.kind}: {e.message}"
-        tx.commit()
         for info in rules:
             ok, why = C._constraint_holds(self.world, info["name"], state0, post)
             if not ok:
@@ -497,8 +495,7 @@ class Sampler:
         return [s for s in steps if s.tool.qualified in self.mutating]
 
     def _written(self, steps: list[Step]) -> set[str]:
-        written = {f"{s.tool.service}.{t}" for s in steps for t, f in s.tool.writes if f}
-        return written | {f"{s.tool.service}.{t}" for s in steps for t in s.tool.inserts | s.tool.deletes}
+        return set().union(*[self.tables_written[s.tool.qualified] for s in steps])
 
     def _ensure(self, tables: set[str], state0: State, *states: State) -> None:
         """Seed into `state0` the tables it lacks (a task's state starts with none, see
@@ -514,8 +511,7 @@ class Sampler:
         the walk updates or deletes from. Inserts leave existing rows alone; conditions are read
         on the state before. A rule left out here is one Z3 would prove vacuous."""
         written = self._written(steps)
-        modified = {f"{s.tool.service}.{t}" for s in steps for t, f in s.tool.writes if f}
-        modified |= {f"{s.tool.service}.{t}" for s in steps for t in s.tool.deletes}
+        modified = set().union(*[self.tables_modified[s.tool.qualified] for s in steps])
         out = []
         for info in self.constraints:
             if not info["state"] or not info["tables"] & written:
@@ -592,6 +588,15 @@ class Sampler:
 
     # ─────────────────────────── replay ───────────────────────────
 
+    def _call(self, state: State, tool: str, args: dict) -> Any:
+        """Call the generated method of `tool` with internal-value arguments; `state` changes only
+        if it succeeds (raises `ToolError` otherwise)."""
+        spec = self.world.tools[tool]
+        tx = Tx(state)
+        result = getattr(self.world.services[spec.service], spec.method)(tx, **{"v_" + n: v for n, v in args.items()})
+        tx.commit()
+        return result
+
     def replay(self, state0: State, steps: list[Step], values: dict) -> tuple[State, list[dict], list[Any]]:
         state = state0.snapshot()
         plan, results = [], []
@@ -605,12 +610,10 @@ class Sampler:
                     args[name] = results[j][field] if field is not None else results[j]
                 else:
                     args[name] = values[(k, name)]
-            tx = Tx(state)
             try:
-                result = getattr(self.world.services[spec.service], spec.method)(tx, **{"v_" + n: v for n, v in args.items()})
+                result = self._call(state, spec.qualified, args)
             except ToolError as e:
                 raise Rejected("replay_mismatch", f"step {k + 1} {spec.qualified}: {e.kind}: {e.message}") from None
-            tx.commit()
             results.append(result)
             plan.append({"tool": spec.qualified, "arguments": {n: self.world.types.to_json(pt, args[n]) for n, pt in spec.params}})
         return state, plan, results
@@ -716,13 +719,14 @@ class Sampler:
         rng = random.Random(f"{seed}:{info['name']}:witness")
         plan = [c for c in plan if c["tool"] in self.mutating]
         # change the arguments of calls that write what the rule reads (any call, if none does)
-        reads = info["inv_tables"] | {t for t, _ in self._protected(info, state0) or []}
+        protected = self._protected(info, state0) or []
+        reads = info["inv_tables"] | {t for t, _ in protected}
         writers = [k for k, call in enumerate(plan) if self.tables_written[call["tool"]] & reads] or range(len(plan))
         params = [(k, n, t) for k in writers for n, t in self.world.tools[plan[k]["tool"]].params]
         if not params:
             return None
         types = self.world.types
-        rows = [(state0.tables[t][key], types.records[self.world.state_decl[t]["record"]]) for t, key in self._protected(info, state0) or []]
+        rows = [(state0.tables[t][key], types.records[self.world.state_decl[t]["record"]]) for t, key in protected]
         # values come from the tables of the plan's tools and of the rule: the same set whether
         # the state holds every table (verify) or only those the walk needed (sampling)
         scope = info["reads"].union(*[self.tool_tables[c["tool"]] for c in plan])
@@ -924,6 +928,12 @@ class Sampler:
 # ─────────────────────────── AST helpers ───────────────────────────
 
 
+def _tables_changed(tool: Tool, with_inserts: bool) -> set[str]:
+    """Qualified tables a tool updates or deletes from (and, `with_inserts`, inserts into)."""
+    out = {f"{tool.service}.{t}" for t, f in tool.writes if f} | {f"{tool.service}.{t}" for t in tool.deletes}
+    return out | {f"{tool.service}.{t}" for t in tool.inserts} if with_inserts else out
+
+
 def _tables_read(decl: A.ConstraintDecl, svc, model: Model) -> set[str]:
     """Qualified tables a constraint mentions (its `untouched`/`forall` tables and `svc.table` reads)."""
     out = set()
@@ -1089,6 +1099,7 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     except Rejected as r:
         problems.append(f"Z3 does not prove the plan satisfiable ({r.reason}: {r.detail})")
     recorded = task.get("proofs", {}).get("constraints", {}) if isinstance(task.get("proofs"), dict) else {}
+    free: list = []  # the free chain, shared by the rules as in sampling
     for c in task.get("constraints", []):
         info = next((i for i in sampler.constraints if i["name"] == c.get("name")), None)
         if info is None:
@@ -1104,10 +1115,11 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
                 if broken is None or C._constraint_holds(world, info["name"], state0, broken)[0]:
                     problems.append(f"the witness recorded for {info['name']} does not break it with the task's tools")
                 continue
-            s2 = sampler._solver(seed)
-            _, _, (start, end) = sampler._chain(s2, state0, sampler._changing(steps), bind=False, tag="free ")
-            s2.add(sampler.violated(info, state0, steps, start, end))
-            if sampler._check(s2) != z3.sat:
+            try:
+                breakable = sampler._breakable_by_z3(seed, info, state0, steps, free)
+            except Rejected:  # unknown
+                breakable = False
+            if not breakable:
                 problems.append(f"constraint {info['name']} is not proven non-trivial")
         elif c.get("kind") == "order":
             ok, why = C._order_holds(c, calls)

@@ -152,7 +152,7 @@ class SymState:
     def copy(self) -> "SymState":
         self._owned = set()  # from now on both copies share every table
         def dup(d):
-            return d.copy() if isinstance(d, LazyTables) else dict(d)
+            return d.copy() if isinstance(d, LazyMap) else dict(d)
 
         return SymState(dup(self.tables), dup(self.scalars), dup(self.counters))
 
@@ -163,7 +163,7 @@ class SymState:
         return self.tables[table]
 
 
-class LazyTables(dict):
+class LazyMap(dict):
     """The tables (or scalars, or id counters) of a symbolic state made from a concrete one: each
     is built on first use, so a walk over three tables of a 448-service world pays for three.
 
@@ -175,17 +175,17 @@ class LazyTables(dict):
         self.names = names
         self.build = build
 
-    def __missing__(self, name: str) -> list:
+    def __missing__(self, name: str) -> Any:
         if name not in self.names:
             raise KeyError(name)
-        slots = self[name] = self.build(name)
-        return slots
+        value = self[name] = self.build(name)
+        return value
 
     def __contains__(self, name: object) -> bool:
         return name in self.names
 
-    def copy(self) -> "LazyTables":
-        return LazyTables(self, self.names, self.build)
+    def copy(self) -> "LazyMap":
+        return LazyMap(self, self.names, self.build)
 
 
 @attrs.define
@@ -417,7 +417,8 @@ class WorldEncoding:
     def state_from(self, st: State, spare: int | Mapping[str, int] = 2) -> SymState:
         """The Z3 image of a concrete state, with `spare` empty slots per table for inserts (one
         number for every table, or a number per table: absent tables get none).
-        Tables are built when first read (`LazyTables`), from a snapshot taken now."""
+        Tables, scalars and counters are built when first read (`LazyMap`), from a snapshot
+        taken now."""
         st = st.snapshot()
 
         built: dict[str, list[Slot]] = {}  # shared by every copy: slots are copied before a write
@@ -434,9 +435,9 @@ class WorldEncoding:
             built[name] = slots
             return slots
 
-        tables = LazyTables({}, self._table_names, build)
-        scalars = LazyTables({}, self._scalar_names, lambda n: self.value(self.scalars[n], st.scalars[n]))
-        counters = LazyTables({}, self._table_names, lambda n: z3.IntVal(st.counters.get(n, 1)))
+        tables = LazyMap({}, self._table_names, build)
+        scalars = LazyMap({}, self._scalar_names, lambda n: self.value(self.scalars[n], st.scalars[n]))
+        counters = LazyMap({}, self._table_names, lambda n: z3.IntVal(st.counters.get(n, 1)))
         return SymState(tables, scalars, counters)
 
     def _blank(self, t: T.Type):
