@@ -12,6 +12,7 @@ import attrs
 
 from ..diagnostics import Diagnostic, Label, Span
 from ..syntax import ast as A
+from ..syntax.template import placeholders
 from . import types as T
 from .model import Model, Service, StateVar, Tool, World
 from .types import Alias, EnumRef, EnumT, ListT, Prim, RecordT, ServiceRef, TableT, Type, UNKNOWN
@@ -27,12 +28,6 @@ _LITERAL_TYPES = {
 }
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
-
-
-def placeholders(template: str) -> list[str]:
-    """The `{...}` placeholders of a message, `say` phrase or format string (`{{` is a brace)."""
-    return [m.group(1) for m in _PLACEHOLDER.finditer(template) if m.group(1) is not None]
 
 
 # Built-in functions: name → (argument kinds, result). A kind is a Type or one of the
