@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from .runtime.service import ToolError
+from .runtime.service import ToolError, printable_message
 from .runtime.state import State
 from .runtime.world import CompiledWorld
 from .sample import checker as C
@@ -36,7 +36,27 @@ def _ok(data: Any) -> dict:
 
 
 def _err(code: int, message: str) -> dict:
-    return {"success": False, "error": {"code": code, "message": message}}
+    return {"success": False, "error": {"code": code, "message": printable_message(message)}}
+
+
+def _json_arguments(arguments: Any) -> tuple[Any, dict | None]:
+    """Arguments as a JSON value: a JSON text is parsed (some clients send one), a value is
+    measured. Returns (value, None), or (None, error envelope) for text that is too large, not
+    JSON, nested past what the parser takes, or holds a number too long to read."""
+    try:
+        if isinstance(arguments, str):
+            if len(arguments) > MAX_ARGUMENT_CHARS:
+                return None, _err(400, "arguments are too large")
+            return (json.loads(arguments) if arguments.strip() else {}), None
+        if arguments is not None and len(json.dumps(arguments, default=str)) > MAX_ARGUMENT_CHARS:
+            return None, _err(400, "arguments are too large")
+    except json.JSONDecodeError as e:
+        return None, _err(400, f"arguments are not JSON: {e.msg}")
+    except RecursionError:
+        return None, _err(400, "arguments are nested too deeply")
+    except (ValueError, TypeError):  # Python reads no integer of over 4,300 digits
+        return None, _err(400, "arguments hold a number too long to read")
+    return arguments, None
 
 
 class Gateway:
@@ -86,15 +106,9 @@ class Gateway:
         q = self.names.get(tool_name) if isinstance(tool_name, str) else None
         if q is None:
             return _err(404, f"no tool {str(tool_name)[:80]!r}; call list_tools")
-        if isinstance(arguments, str):  # some clients send arguments as a JSON string
-            if len(arguments) > MAX_ARGUMENT_CHARS:
-                return _err(400, "arguments are too large")
-            try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
-            except json.JSONDecodeError as e:
-                return _err(400, f"arguments are not JSON: {e.msg}")
-        elif arguments is not None and len(json.dumps(arguments, default=str)) > MAX_ARGUMENT_CHARS:
-            return _err(400, "arguments are too large")
+        arguments, error = _json_arguments(arguments)
+        if error is not None:
+            return error
         result = self.world.call(self.state, q, arguments)
         if result["success"]:
             self.calls.append((q, arguments or {}))
@@ -103,10 +117,9 @@ class Gateway:
     def dispatch(self, name: str, arguments: Any) -> dict:
         """Run a meta-tool by name with a JSON object (or JSON string) of arguments."""
         if isinstance(arguments, str):
-            try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
-            except json.JSONDecodeError as e:
-                return _err(400, f"arguments are not JSON: {e.msg}")
+            arguments, error = _json_arguments(arguments)
+            if error is not None:
+                return error
         if arguments is None:
             arguments = {}
         if not isinstance(arguments, dict):
@@ -122,6 +135,8 @@ class Gateway:
                 return self.call_tool(arguments.get("tool_name"), arguments.get("arguments"))
         except ToolError as e:  # defensive: the runtime reports errors as envelopes already
             return _err(e.code, e.message)
+        except Exception as e:  # a defect, not the agent's fault: an envelope all the same
+            return _err(500, f"the gateway failed on this call ({type(e).__name__})")
         return _err(404, f"no meta-tool {str(name)[:80]!r}; use list_services, list_tools, describe_tool or call_tool")
 
 

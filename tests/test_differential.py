@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from compoworld_dsl.check import check_paths
 from compoworld_dsl.check import types as T
 from compoworld_dsl.codegen.python import load_world, tstr
+from compoworld_dsl.runtime import values as V
 from compoworld_dsl.runtime.service import ToolError
 from compoworld_dsl.runtime.state import Tx
 from compoworld_dsl.smt.encode import WorldEncoding
@@ -56,20 +57,20 @@ def generic(t: T.Type):
         return TEXT
     if p == "email":
         return st.from_regex(r"\A[a-z]{1,6}@[a-z]{1,6}\.com\Z")
-    if p == "int":
-        return st.integers(-3, 120000)
-    if p == "duration":
-        return st.integers(-3000, 3000)
+    if p == "int":  # now and then large enough to push a date off the calendar
+        return st.one_of(st.integers(-3, 120000), st.sampled_from([-(10**9), 10**9]))
+    if p == "duration":  # now and then far enough to leave the calendar from its edges
+        return st.one_of(st.integers(-3000, 3000), st.sampled_from([-(10**10), 10**10]))
     if p in ("decimal", "money"):
         return st.fractions(min_value=-10, max_value=200000, max_denominator=100)
     if p == "bool":
         return st.booleans()
     if p == "date":
-        return st.integers(19900, 20500)
+        return st.one_of(st.integers(19900, 20500), st.sampled_from([V.MIN_DAY, V.MAX_DAY]))
     if p == "time":
         return st.integers(0, 1439)
     if p == "datetime":
-        return st.integers(19900 * 1440, 20500 * 1440)
+        return st.one_of(st.integers(19900 * 1440, 20500 * 1440), st.sampled_from([V.MIN_MINUTE, V.MAX_MINUTE]))
     raise AssertionError(f"no strategy for {t}")
 
 
@@ -101,6 +102,8 @@ def run_python(world, tool, state, args):
         result = getattr(world.services[spec.service], spec.method)(tx, **{"v_" + k: v for k, v in args.items()})
     except ToolError as e:
         return e.kind, None
+    except V.OutOfRange:  # `CompiledWorld.call` answers this as `invalid`
+        return "invalid", None
     tx.commit()
     return "", result
 

@@ -13,15 +13,24 @@ from . import values as V
 from .state import Tx
 
 MAX_CHAR = 0x2FFFF  # the largest character Z3's strings hold; text beyond it is refused
-ERROR_CODES = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
+# `internal` is never raised by a world's own `require`: it reports a defect in a tool or the
+# runtime, as an envelope and with no change of state, instead of a crash.
+ERROR_CODES = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409, "internal": 500}
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def printable_message(text: str) -> str:
+    """A message that any client can write out: an agent's own text quoted back in it may hold
+    lone surrogates, which UTF-8 cannot encode."""
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 class ToolError(Exception):
     """A typed failure of a tool call; the call changes no state."""
 
     def __init__(self, kind: str, message: str):
+        message = printable_message(message)
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -95,9 +104,10 @@ class Types:
         if b in ("text", "id", "email"):
             if not isinstance(value, str):
                 raise bad("a string")
-            if any(ord(c) > MAX_CHAR for c in value):
-                raise bad("text without characters above U+2FFFF")
-            if b == "email" and not _EMAIL.match(value):
+            if any(ord(c) > MAX_CHAR or 0xD800 <= ord(c) <= 0xDFFF for c in value):
+                # lone surrogates cannot be written as UTF-8; Z3 holds nothing above U+2FFFF
+                raise bad("text of Unicode characters up to U+2FFFF")
+            if b == "email" and not _EMAIL.fullmatch(value):
                 raise bad("an email address")
             return value
         if b in ("int", "duration"):
@@ -105,6 +115,8 @@ class Types:
                 if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
                     return int(value)
                 raise bad("an integer")
+            if abs(value) > V.MAX_INT:
+                raise bad(f"an integer between -{V.MAX_INT} and {V.MAX_INT}")
             return value
         if b in ("decimal", "money"):
             # numbers only, as the schema says; a float goes through its shortest repr, so 0.1 is 1/10
@@ -116,7 +128,7 @@ class Types:
                 raise bad("true or false")
             return value
         if b == "date":
-            if not isinstance(value, str) or not _DATE.match(value):
+            if not isinstance(value, str) or not _DATE.fullmatch(value):
                 raise bad("a date (YYYY-MM-DD)")
             try:
                 return V.date_from_iso(value)

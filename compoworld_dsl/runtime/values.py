@@ -21,6 +21,21 @@ class ValueError_(ValueError):
     """A JSON value that does not fit its declared type (becomes an `invalid` tool error)."""
 
 
+class OutOfRange(ArithmeticError):
+    """Arithmetic left the range a value can take (becomes an `invalid` tool error, no change)."""
+
+
+# Dates and datetimes are those ISO 8601 writes with four-digit years: 0001-01-01 to 9999-12-31.
+# Arithmetic that leaves the range fails, in Python and in the Z3 encoding alike, so no state ever
+# holds a moment that cannot be written out.
+MIN_DAY = -719162  # 0001-01-01
+MAX_DAY = 2932896  # 9999-12-31
+MIN_MINUTE = MIN_DAY * 1440
+MAX_MINUTE = (MAX_DAY + 1) * 1440 - 1
+# Integers a tool accepts or returns: what JSON consumers (and most languages) hold exactly.
+MAX_INT = 2**63 - 1
+
+
 # ─────────────────────────── conversions ───────────────────────────
 
 
@@ -119,7 +134,18 @@ def int_to_text(n: int) -> str:
 
 def add_days(day: int, minutes: int) -> int:
     """date + duration: whole days only (floor of minutes / 1440)."""
-    return day + minutes // MINUTES_PER_DAY
+    out = day + minutes // MINUTES_PER_DAY
+    if not MIN_DAY <= out <= MAX_DAY:
+        raise OutOfRange("the date is out of range (0001-01-01 to 9999-12-31)")
+    return out
+
+
+def add_minutes(moment: int, minutes: int) -> int:
+    """datetime + duration."""
+    out = moment + minutes
+    if not MIN_MINUTE <= out <= MAX_MINUTE:
+        raise OutOfRange("the datetime is out of range (0001-01-01T00:00 to 9999-12-31T23:59)")
+    return out
 
 
 def time_add(t: int, minutes: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from . import values as V
 from .service import Service, Simulator, ToolError, ToolSpec, Types, next_id
 from .state import State, Tx
 
@@ -170,9 +171,23 @@ class CompiledWorld:
         args = self.convert_arguments(spec, arguments)
         tx = Tx(state)
         method = getattr(self.services[spec.service], spec.method)
-        result = method(tx, **args)
+        # The result is built before the commit, so a call that fails anywhere, even while its
+        # result is written out, changes nothing; any failure becomes an envelope.
+        try:
+            result = method(tx, **args)
+            data = self.types.to_json(spec.result, result) if spec.result else None
+        except ToolError:
+            raise
+        except V.OutOfRange as e:
+            raise ToolError("invalid", str(e)) from None
+        except (ArithmeticError, ValueError):  # a value the runtime cannot write out (a huge int)
+            raise ToolError("invalid", f"`{spec.name}` produced a value out of range") from None
+        except RecursionError:
+            raise ToolError("invalid", f"`{spec.name}` nests too deeply") from None
+        except Exception as e:  # a defect in the tool or the runtime: still no change, no crash
+            raise ToolError("internal", f"`{spec.name}` failed inside the world ({type(e).__name__})") from None
         tx.commit()
-        return self.types.to_json(spec.result, result) if spec.result else None
+        return data
 
     def convert_arguments(self, spec: ToolSpec, arguments: Any) -> dict:
         if arguments is None:

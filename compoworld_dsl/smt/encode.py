@@ -412,6 +412,10 @@ class WorldEncoding:
             return _or([term == z3.StringVal(m) for m in b.members])
         if T.prim_name(t) == "time":
             return _and(term >= 0, term < V.MINUTES_PER_DAY)
+        if T.prim_name(t) == "date":  # what the gateway accepts (values.MIN_DAY..MAX_DAY)
+            return _and(term >= V.MIN_DAY, term <= V.MAX_DAY)
+        if T.prim_name(t) == "datetime":
+            return _and(term >= V.MIN_MINUTE, term <= V.MAX_MINUTE)
         return z3.BoolVal(True)
 
     def state_from(self, st: State, spare: int | Mapping[str, int] = 2) -> SymState:
@@ -742,10 +746,16 @@ class _ToolEncoder:
             if lt == rt == "int":
                 return a / b
             return z3.ToReal(a) / b if lt == "int" else a / (z3.ToReal(b) if rt == "int" else b)
-        if lt == "date" and rt == "duration":
-            return a + b / V.MINUTES_PER_DAY if op == "+" else a + (-b) / V.MINUTES_PER_DAY
-        if lt == "duration" and rt == "date":
-            return b + a / V.MINUTES_PER_DAY
+        if "duration" in (lt, rt) and {lt, rt} & {"date", "datetime"}:
+            # moment ± duration, failing out of range exactly as `values.add_days`/`add_minutes` do
+            moment, dur = (a, b) if rt == "duration" else (b, a)
+            dur = -dur if op == "-" else dur
+            if "date" in (lt, rt):
+                out, lo, hi = moment + dur / V.MINUTES_PER_DAY, V.MIN_DAY, V.MAX_DAY
+            else:
+                out, lo, hi = moment + dur, V.MIN_MINUTE, V.MAX_MINUTE
+            self.fail(_or(out < lo, out > hi), "invalid", "moment out of range", e.span, guard)
+            return out
         if lt == "time" and rt == "duration":
             return (a + b) % V.MINUTES_PER_DAY if op == "+" else (a - b) % V.MINUTES_PER_DAY
         if lt == "duration" and rt == "time":
