@@ -4,6 +4,8 @@ This module is the bottom layer: it imports nothing else from the package."""
 from __future__ import annotations
 
 import json
+import os
+from array import array
 from typing import Iterable
 
 import attrs
@@ -29,7 +31,8 @@ class Span:
 
 # The registry: every code the tool can emit, with a one-line description.
 # Codes are grouped: E0xx syntax and input, E1xx names, E2xx types, E3xx declarations,
-# E4xx effects and tool bodies, E5xx modules, E6xx seeds, E7xx constraints, Wxxx warnings.
+# E4xx effects and tool bodies, E5xx modules, E6xx seeds, E7xx constraints, Wxxx warnings,
+# E9xx failures of worldc itself.
 # A code, once released, keeps its meaning; retired codes are not reused.
 CODES: dict[str, str] = {
     "E001": "the text does not follow the grammar at this point",
@@ -41,6 +44,8 @@ CODES: dict[str, str] = {
     "E007": "a date, time or datetime literal names no real moment",
     "E008": "a clause is given twice in one tool header",
     "E009": "the file cannot be read",
+    "E010": "a number literal is out of range or has too many digits",
+    "E011": "the file is larger than the size limit",
     "E101": "a name that is not defined in this scope",
     "E102": "a type name that is not defined",
     "E103": "a record has no field of this name",
@@ -83,10 +88,12 @@ CODES: dict[str, str] = {
     "E604": "a seed reference does not name a table with a key",
     "E605": "a table seed leaves a field without a generator or default",
     "E606": "a scalar state has neither a default nor a seed",
+    "E607": "a seed asks for more rows, or a larger weight, than seeding allows",
     "E701": "an `untouched` or `forall` clause ranges over something that is not a table",
     "E702": "an `order` clause names tools that do not exist or share no argument",
     "E703": "a constraint's condition or invariant is not true-or-false",
     "W002": "a tool has no `say` phrase, so instructions cannot mention it",
+    "E901": "the checker failed inside: a bug in worldc, not in the file",
 }
 
 # The hint shown when a diagnostic carries no more specific `help`: every error has one.
@@ -100,6 +107,8 @@ HINTS: dict[str, str] = {
     "E007": "dates are YYYY-MM-DD, times HH:MM, datetimes YYYY-MM-DDTHH:MM",
     "E008": "keep one clause of each kind",
     "E009": "check the path and the file's permissions",
+    "E010": "integers lie between -9223372036854775807 and 9223372036854775807; decimals have at most 18 digits before the point and 18 after",
+    "E011": "split the world into modules joined by `import`",
     "E101": "declare the name, or check its spelling",
     "E102": "declare the type with `type`, `enum` or `record`, or import the module that does",
     "E103": "check the record's declaration for the field names it has",
@@ -142,10 +151,12 @@ HINTS: dict[str, str] = {
     "E604": "refer to a table whose record has a `key`",
     "E605": "add a generator for the field, or give it a default in the record",
     "E606": "write `state NAME: TYPE = VALUE` or add `seed NAME: ...`",
+    "E607": "a table seed makes at most 10000 rows; a weight is a whole number from 1 to 1000000000",
     "E701": "name a table as `service.table`",
     "E702": "name two tools as `service.tool`, and `on` parameters that both take",
     "E703": "write a condition that is true or false",
     "W002": 'add `say "..."` so sampled instructions can mention the tool',
+    "E901": "please report this with the file that caused it; the other diagnostics are still valid",
 }
 
 
@@ -210,20 +221,40 @@ class SourceCache:
     """Source text by file name, so snippets can be rendered after parsing."""
 
     def __init__(self) -> None:
-        self._texts: dict[str, list[str]] = {}
+        # The text as given, and where each line starts, found on the first request for a line:
+        # a list of line strings would cost ~50 bytes a line more than the text, for every file
+        # checked, when most checks render no snippet at all.
+        self._texts: dict[str, str] = {}
+        self._starts: dict[str, array] = {}
 
     def add(self, file: str, text: str) -> None:
-        # Lines end at "\n" only, as the parser counts them (not at \r, \f or U+2028).
-        self._texts[file] = [line.removesuffix("\r") for line in text.split("\n")]
+        self._texts[file] = text
+        self._starts.pop(file, None)
 
     def merge(self, other: "SourceCache") -> None:
         self._texts.update(other._texts)
+        for file in other._texts:
+            self._starts.pop(file, None)
+        self._starts.update(other._starts)
 
     def line(self, file: str, line: int) -> str | None:
-        lines = self._texts.get(file)
-        if lines is None or not 1 <= line <= len(lines):
+        text = self._texts.get(file)
+        if text is None:
             return None
-        return lines[line - 1]
+        starts = self._starts.get(file)
+        if starts is None:
+            # Lines end at "\n" only, as the parser counts them (not at \r, \f or U+2028).
+            starts = array("q", [0])
+            pos = text.find("\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = text.find("\n", pos + 1)
+            self._starts[file] = starts
+        if not 1 <= line <= len(starts):
+            return None
+        start = starts[line - 1]
+        end = text.find("\n", start)
+        return text[start : len(text) if end == -1 else end].removesuffix("\r")
 
 
 _SNIPPET_WIDTH = 120
@@ -262,6 +293,27 @@ def render_text(diag: Diagnostic, sources: SourceCache) -> str:
     if diag.hint:
         out.append(f"  = help: {diag.hint}")
     return "\n".join(out)
+
+
+def internal_error(file: str, exc: BaseException) -> Diagnostic:
+    """E901 for an exception that escaped the checker: a bug, reported as a diagnostic so that a
+    user sees no traceback and `--format json` still prints JSON. The note names the innermost
+    frame, enough to find the bug; set WORLDC_TRACEBACK=1 to get the whole traceback instead."""
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        code = tb.tb_frame.f_code
+        where = f"raised in {code.co_name} ({os.path.basename(code.co_filename)}:{tb.tb_lineno})"
+    text = str(exc)
+    text = text if len(text) <= 200 else text[:199] + "…"
+    return Diagnostic(
+        "E901",
+        f"internal error while checking this file: {type(exc).__name__}" + (f": {text}" if text else ""),
+        Span.point(file, 1, 1),
+        notes=(where,) if where else (),
+    )
 
 
 def render_json(diags: Iterable[Diagnostic]) -> str:

@@ -102,6 +102,8 @@ def test_every_registry_code_is_covered_by_a_fixture_or_a_direct_test():
         "E004": "test_invalid_utf8_is_E004_at_the_first_bad_byte",
         "E005": "test_nesting_deeper_than_the_limit_is_E005",
         "E009": "test_unreadable_file_is_E009",
+        "E011": "test_a_file_over_the_size_limit_is_E011",
+        "E901": "test_a_checker_bug_is_E901_in_the_cli",
     }
     annotated = {code for path in FIXTURES.rglob("*.world") for *_, code, _ in annotations_in(path)}
     unknown = annotated - set(CODES)
@@ -205,6 +207,31 @@ def test_nesting_deeper_than_the_limit_is_E005():
     clauses += "if true then {\n" * (MAX_NESTING + 5) + "invariant true\n" + "}\n" * (MAX_NESTING + 5) + "} }\n"
     program = check_source(clauses, "deep_clauses.world")
     assert [d.code for d in program.diagnostics] == ["E005"]
+
+
+def test_a_file_over_the_size_limit_is_E011(tmp_path, monkeypatch):
+    # 16 MiB is the real limit; a smaller one keeps the test fast (more in test_check_limits.py)
+    from compoworld_dsl.check import loader
+
+    monkeypatch.setattr(loader, "MAX_FILE_BYTES", 64)
+    big = tmp_path / "big.world"
+    big.write_text("type A = id\n" * 10, encoding="utf-8")
+    program = check_paths([big])
+    assert [(d.code, d.span.line) for d in program.diagnostics] == [("E011", 1)]
+
+
+def test_a_checker_bug_is_E901_in_the_cli(tmp_path, monkeypatch, capsys):
+    # No input triggers a checker bug on purpose; one is injected (more in test_check_limits.py)
+    import json
+
+    import compoworld_dsl.check as check_package
+    from compoworld_dsl import cli
+
+    (tmp_path / "a.world").write_text("type A = id\n", encoding="utf-8")
+    monkeypatch.setattr(check_package, "check_paths", lambda paths: {}["injected"])
+    monkeypatch.delenv("WORLDC_TRACEBACK", raising=False)
+    assert cli.main(["check", "--format", "json", str(tmp_path / "a.world")]) == 1
+    assert [d["code"] for d in json.loads(capsys.readouterr().out)] == ["E901"]
 
 
 def test_syntax_fixtures_each_carry_exactly_one_parse_stopping_error():

@@ -55,10 +55,23 @@ BUILTINS: dict[str, tuple[list, object]] = {
 
 ERROR_KINDS = ("not_found", "invalid", "conflict", "forbidden")
 
+# What seeding can do, checked here so that a world that checks clean also seeds (E607):
+# every table is built in memory for each task, and `random.choices` takes weights as floats,
+# which are exact only up to 2**53 and overflow past 10**308.
+MAX_SEED_ROWS = 10_000  # rows one table seed may make
+MAX_WEIGHT = 10**9  # the largest weight in `weighted(...)`
+
 
 def _suggest(name: str, options: Iterable[str]) -> str | None:
     close = difflib.get_close_matches(name, sorted(set(options)), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
+
+
+# A did-you-mean hint over the names of the whole world (types, services, names in scope)
+# costs time linear in the world; a broken file of a huge world asks for one at each of its
+# errors, which made checking it quadratic. Past this many such hints, the rest go without.
+LARGE_HINT_SET = 500
+LARGE_HINT_BUDGET = 100
 
 
 @attrs.define
@@ -85,6 +98,16 @@ class Checker:
         self.declared: dict[str, tuple[Path, Span]] = {}
         self.visible: dict[Path, set[Path]] = {}
         self.alias_decls: dict[str, tuple[A.TypeDecl, Path]] = {}
+        # Indexes by name, filled as declarations are resolved, in the order of
+        # `model.services` / `model.enums`: a lookup by name must not scan every service, or a
+        # world of 10,000 services checks in quadratic time.
+        self.record_owners: dict[str, list[Service]] = {}
+        self.state_owners: dict[str, list[Service]] = {}
+        self.tool_owners: dict[str, list[Tool]] = {}
+        self.member_enums: dict[str, list[EnumT]] = {}
+        self._known_types: tuple[int, list[str]] | None = None  # (records seen, names) for E102 hints
+        self._large_hints_left = LARGE_HINT_BUDGET
+        self._records_added = 0
 
     # ─────────────────────────── plumbing ───────────────────────────
 
@@ -135,6 +158,14 @@ class Checker:
         self.declared[name] = (module, span)
         return True
 
+    def _hint(self, name: str, *collections: Iterable[str]) -> str | None:
+        """`_suggest` over several collections of names, within the budget for large ones."""
+        if sum(len(c) for c in collections) > LARGE_HINT_SET:  # type: ignore[arg-type]
+            if self._large_hints_left <= 0:
+                return None
+            self._large_hints_left -= 1
+        return _suggest(name, [o for c in collections for o in c])
+
     def _record(self, expr: A.Expr, t: Type) -> Type:
         self.model.expr_types[id(expr)] = t
         return t
@@ -174,7 +205,10 @@ class Checker:
                             if m.name in seen:
                                 self.error("E305", f"enum `{item.name}` lists `{m.name}` twice", m.span)
                             seen[m.name] = m
-                        self.model.enums[item.name] = EnumT(item.name, tuple(seen))
+                        enum = EnumT(item.name, tuple(seen))
+                        self.model.enums[item.name] = enum
+                        for member in enum.members:
+                            self.member_enums.setdefault(member, []).append(enum)
                 elif isinstance(item, A.PoolDecl):
                     if self._declare(item.name, mod.path, item.span, "pool"):
                         self.model.pools[item.name] = item
@@ -198,6 +232,7 @@ class Checker:
 
     def _resolve_aliases(self) -> None:
         resolving: set[str] = set()
+        record_names = {r.name for r in decl_records(self.modules)}  # once, not once per alias
 
         def resolve(name: str) -> Alias | None:
             if name in self.model.aliases:
@@ -207,7 +242,7 @@ class Checker:
                 self.error("E306", f"type `{name}` is defined in terms of itself", decl.span)
                 return None
             resolving.add(name)
-            if isinstance(decl.type, A.NamedType) and any(decl.type.path[-1] == r.name for r in decl_records(self.modules)):
+            if isinstance(decl.type, A.NamedType) and decl.type.path[-1] in record_names:
                 self.error("E102", f"`type {name}` names record `{decl.type.name}`; aliases name built-in types or other aliases", decl.type.span, help="use the record's name directly")
                 base = UNKNOWN
                 resolving.discard(name)
@@ -250,7 +285,7 @@ class Checker:
                 return self.model.enums[name]
             if service is not None and name in service.records:
                 return service.records[name]
-            owners = [s for s in self.model.services.values() if name in s.records]
+            owners = self.record_owners.get(name, [])
             if len(owners) == 1:
                 self._check_visible(owners[0].name, module, te.span, "service")
                 return owners[0].records[name]
@@ -267,10 +302,17 @@ class Checker:
             if name in svc.records:
                 self._check_visible(svc.name, module, te.span, "service")
                 return svc.records[name]
-        known = list(T.PRIMITIVES) + list(self.alias_decls) + list(self.model.enums)
-        known += [r for s in self.model.services.values() for r in s.records]
-        self.error("E102", f"unknown type `{'.'.join(path)}`", te.span, help=_suggest(name, known))
+        self.error("E102", f"unknown type `{'.'.join(path)}`", te.span, help=self._hint(name, self._type_names()))
         return UNKNOWN
+
+    def _type_names(self) -> list[str]:
+        """Every type name, for a did-you-mean hint; rebuilt only when records were added since."""
+        n = self._records_added
+        if self._known_types is None or self._known_types[0] != n:
+            names = list(T.PRIMITIVES) + list(self.alias_decls) + list(self.model.enums)
+            names += [r for s in self.model.services.values() for r in s.records]
+            self._known_types = (n, names)
+        return self._known_types[1]
 
     def _resolve_records_and_state(self) -> None:
         # records first (all services), so fields and state may refer to any record
@@ -285,6 +327,8 @@ class Checker:
                         continue
                     rec = RecordT(m.name, svc.name)
                     svc.records[m.name] = rec
+                    self.record_owners.setdefault(m.name, []).append(svc)
+                    self._records_added += 1
         for svc in self.model.services.values():
             module = Path(svc.module)
             for m in svc.decl.members:
@@ -341,6 +385,7 @@ class Checker:
             else:
                 self._check_const(decl.default, st, f"the default of `{decl.name}`", code="E307")
         svc.state[decl.name] = StateVar(decl.name, st, decl.default, decl.span)
+        self.state_owners.setdefault(decl.name, []).append(svc)
 
     def _resolve_pools(self) -> None:
         for pool in self.model.pools.values():
@@ -362,7 +407,7 @@ class Checker:
                     return b
                 self.error("E106", f"enum `{b.name}` has no member `{lit.value}`", lit.span, help=_suggest(str(lit.value), b.members) or f"members: {', '.join(b.members)}")
                 return UNKNOWN
-            owners = [e for e in self.model.enums.values() if lit.value in e.members]
+            owners = self.member_enums.get(str(lit.value), [])
             if len(owners) == 1:
                 return owners[0]
             self.error("E101", f"unknown name `{lit.value}`", lit.span, help="constants are numbers, strings, dates, times, `true`, `false` or enum members")
@@ -393,6 +438,7 @@ class Checker:
                     continue
                 tool = self._check_tool(svc, m, module)
                 svc.tools[m.name] = tool
+                self.tool_owners.setdefault(m.name, []).append(tool)
             elif isinstance(m, A.ConstraintDecl):
                 svc.constraints.append(m)
         for var in svc.state.values():
@@ -454,12 +500,24 @@ class Checker:
 
     def _check_row_count(self, gen: A.SeedGen) -> None:
         if isinstance(gen, A.GenConst) and gen.value.kind == "int" and gen.value.value >= 0:
+            self._check_row_limit(gen.value.value, gen.span)
             return
         if isinstance(gen, A.GenRange) and gen.lo.kind == gen.hi.kind == "int":
             if not 0 <= gen.lo.value <= gen.hi.value:
                 self.error("E603", f"row count range {gen.lo.value}..{gen.hi.value} is empty or negative", gen.span)
+            else:
+                self._check_row_limit(gen.hi.value, gen.span)
             return
         self.error("E602", "a table seed starts with a row count, such as `5` or `4..9`", gen.span)
+
+    def _check_row_limit(self, rows: int, span: Span) -> None:
+        if rows > MAX_SEED_ROWS:
+            self.error(
+                "E607",
+                f"a table seed makes at most {MAX_SEED_ROWS} rows; this one asks for up to {rows}",
+                span,
+                help=f"seed at most {MAX_SEED_ROWS} rows; a task needs only the rows its tools touch",
+            )
 
     def _check_gen(self, gen: A.SeedGen, ft: Type, what: str, svc: Service) -> None:
         if isinstance(gen, A.GenConst):
@@ -476,7 +534,7 @@ class Checker:
         elif isinstance(gen, A.GenPickPool):
             pool = self.model.pools.get(gen.pool)
             if pool is None:
-                self.error("E107", f"unknown value pool `{gen.pool}`", gen.span, help=_suggest(gen.pool, self.model.pools))
+                self.error("E107", f"unknown value pool `{gen.pool}`", gen.span, help=self._hint(gen.pool, self.model.pools))
                 return
             self._check_visible(gen.pool, Path(svc.module), gen.span, "pool")
             for v in pool.values:
@@ -490,6 +548,8 @@ class Checker:
                 self._check_const(w.value, ft, what, code="E602")
                 if w.weight <= 0:
                     self.error("E603", "a weight must be positive", w.span)
+                elif w.weight > MAX_WEIGHT:
+                    self.error("E607", f"weight {w.weight} is above the limit of {MAX_WEIGHT}", w.span, help="weights are relative: divide them all by the same number")
         elif isinstance(gen, A.GenRef):
             if len(gen.path) == 2:
                 self._check_visible(gen.path[0], Path(svc.module), gen.span, "service")
@@ -525,7 +585,7 @@ class Checker:
         elif len(path) == 2:
             other = self.model.services.get(path[0])
             if other is None:
-                self.error("E104", f"unknown service `{path[0]}`", span, help=_suggest(path[0], self.model.services))
+                self.error("E104", f"unknown service `{path[0]}`", span, help=self._hint(path[0], self.model.services))
                 return None
             if path[1] not in other.state:
                 self.error("E105", f"service `{other.name}` has no state `{path[1]}`", span, help=_suggest(path[1], other.state))
@@ -699,7 +759,7 @@ class Checker:
             self.error("E409", f"`{name}` is already defined here", span, help="pick another name")
 
     def _no_state(self, name: str, svc: Service, span: Span) -> None:
-        owner = next((s for s in self.model.services.values() if name in s.state), None)
+        owner = next(iter(self.state_owners.get(name, ())), None)
         if owner is not None and owner is not svc:
             self.error("E403", f"`{name}` belongs to service `{owner.name}`; tools of `{svc.name}` cannot change it", span, help=f"call a tool of `{owner.name}` instead")
         else:
@@ -835,16 +895,14 @@ class Checker:
             return EnumRef(self.model.enums[name])
         if isinstance(b, EnumT) and name in b.members:
             return b
-        owners = [en for en in self.model.enums.values() if name in en.members]
+        owners = self.member_enums.get(name, [])
         if len(owners) == 1:
             return owners[0]
-        options = list(scope.names) + list(scope.service.state if scope.service else []) + list(self.model.services)
-        if isinstance(b, EnumT):
-            options += list(b.members)
         if len(owners) > 1:
             self.error("E101", f"`{name}` is a member of several enums", e.span, help="qualify it: " + " or ".join(f"`{o.name}.{name}`" for o in owners))
         else:
-            self.error("E101", f"unknown name `{name}`", e.span, help=_suggest(name, options))
+            options = (scope.names, scope.service.state if scope.service else (), self.model.services, b.members if isinstance(b, EnumT) else ())
+            self.error("E101", f"unknown name `{name}`", e.span, help=self._hint(name, *options))
         return UNKNOWN
 
     def infer_Field(self, e: A.Field, scope: Scope, expected: Type | None) -> Type:
@@ -1095,7 +1153,7 @@ class Checker:
     def _record_named(self, name: str, scope: Scope) -> RecordT | None:
         if scope.service is not None and name in scope.service.records:
             return scope.service.records[name]
-        owners = [s for s in self.model.services.values() if name in s.records]
+        owners = self.record_owners.get(name, [])
         return owners[0].records[name] if len(owners) == 1 else None
 
     def _construct(self, e: A.Call, rec: RecordT, scope: Scope) -> Type:
@@ -1157,7 +1215,7 @@ class Checker:
         if len(path) == 2:
             other = self.model.services.get(path[0])
             if other is None:
-                self.error("E104", f"unknown service `{path[0]}`", span, help=_suggest(path[0], self.model.services))
+                self.error("E104", f"unknown service `{path[0]}`", span, help=self._hint(path[0], self.model.services))
                 return None
             tool = other.tools.get(path[1])
             if tool is None:
@@ -1166,7 +1224,7 @@ class Checker:
         if len(path) == 1:
             if svc is not None and path[0] in svc.tools:
                 return svc.tools[path[0]]
-            matches = [s.tools[path[0]] for s in self.model.services.values() if path[0] in s.tools]
+            matches = self.tool_owners.get(path[0], [])
             if len(matches) == 1:
                 return matches[0]
             if len(matches) > 1:
@@ -1183,10 +1241,16 @@ class Checker:
             # services declared in the world's own file belong to it
             if mod is not None and mod.ast is not None:
                 world.services.extend(i.name for i in mod.ast.items if isinstance(i, A.ServiceDecl) and i.name in self.model.services)
+            in_world = set(world.services)
+            # the module each `use` resolved to, by (use declaration, file stem): one pass over
+            # the imports, not one per used module
+            used_paths: dict[tuple[int, str], Path] = {}
+            for p, node in mod.imports if mod else []:
+                used_paths.setdefault((id(node), p.stem), p)
             for member in world.decl.members:
                 if isinstance(member, A.UseDecl):
                     for i, dotted in enumerate(member.modules):
-                        target = next((p for p, node in (mod.imports if mod else []) if node is member and self._module_matches(p, dotted)), None)
+                        target = used_paths.get((id(member), dotted[-1]))
                         if target is None:
                             continue  # E501 already reported
                         used = self.all_modules[target]
@@ -1194,18 +1258,15 @@ class Checker:
                         if not declared:
                             self.error("E104", f"module `{'.'.join(dotted)}` declares no service to use", member.span_of(i))
                         for s in declared:
-                            if s not in world.services and s in self.model.services:
+                            if s not in in_world and s in self.model.services:
                                 world.services.append(s)
+                                in_world.add(s)
                 elif isinstance(member, A.ConstraintDecl):
                     if member.name in names:
                         self.error("E111", f"constraint `{member.name}` is defined twice in world `{world.name}`", member.span)
                     names.add(member.name)
                     world.constraints.append(member)
                     self._check_constraint(member, Scope(module))
-
-    @staticmethod
-    def _module_matches(path: Path, dotted: tuple[str, ...]) -> bool:
-        return path.stem == dotted[-1]
 
     def _check_top_constraints(self) -> None:
         for mod in self.modules:

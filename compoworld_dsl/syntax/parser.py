@@ -3,12 +3,14 @@ No Lark `Tree` or `Token` leaves this module; it does no name or type checking."
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import gc
 import re
 from datetime import date, datetime, time
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..diagnostics import Diagnostic, Span
 from ..resources import grammar_path
@@ -16,6 +18,12 @@ from . import ast as A
 
 # Deeper trees than this are refused: every later pass walks them recursively.
 MAX_NESTING = 120
+
+# Number literals must fit what every back end represents exactly: a signed 64-bit integer, and
+# decimals that a 64-bit count of 10**-18 units holds. Python would take more, but would refuse
+# to convert one of over 4,300 digits to text, and Z3 and JSON consumers would see other values.
+INT_MAX = 2**63 - 1
+DECIMAL_DIGITS = 18  # at most this many before the point, and this many after it
 
 
 @functools.lru_cache(maxsize=1)
@@ -27,7 +35,46 @@ def _lark() -> Lark:
         propagate_positions=True,
         maybe_placeholders=False,
         start=["module", "expr"],
+        tree_class=_node,
     )
+
+
+# The builder of the parse running in this thread (or task), if any; see `_node`.
+_BUILDER: contextvars.ContextVar["_Builder | None"] = contextvars.ContextVar("world_builder", default=None)
+
+
+def _node(data: str, children: list) -> Tree:
+    """Lark's `tree_class`: builds the AST while the parser reduces, not after.
+
+    A whole Lark tree costs ~150 times the source text (each node carries a Meta object with a
+    dict of 13 positions); built and then transformed, it made a 10 MB world need gigabytes.
+    Here, when a rule is reduced, the children it got as Lark trees become AST nodes at once,
+    so a Lark tree lives only until its parent is reduced. The node returned is still a Lark
+    `Tree`, as Lark needs one to attach the rule's positions to after this call; its own
+    children are converted when its parent is reduced (or by `_parse`, for the root).
+
+    Lark's helper rules for `x*` (names starting with `_`) are spliced into their parent, so
+    their children are left for the parent to convert. Outside a parse of ours (the golden
+    tests read raw trees from `_lark()`), this is just `Tree`.
+    """
+    builder = _BUILDER.get()
+    if builder is None or data[0] == "_":
+        return Tree(data, children)
+    depth, deepest = 0, None
+    converted = []
+    for c in children:
+        # a tree made here and not yet built has a depth; anything else is a built value
+        if isinstance(c, Tree) and "depth" in c.__dict__:
+            if c.depth > depth:
+                depth, deepest = c.depth, c.deepest
+            c = builder.build(c)
+        converted.append(c)
+    tree = Tree(data, converted)
+    tree.depth = depth + 1
+    # The positions of the innermost node, for E005. Its Meta, not the tree: a tree naming itself
+    # would be a reference cycle, and with the collector paused each one would live to the end.
+    tree.deepest = deepest if deepest is not None else tree.meta
+    return tree
 
 
 class ParseFailure(Exception):
@@ -41,31 +88,38 @@ class ParseFailure(Exception):
 _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r", "0": "\0"}
 
 
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.?)", re.S)
+
+
 def decode_string(raw: str) -> tuple[str, int | None]:
     """Decode a quoted literal. Returns the value and the offset of a bad escape, if any."""
     body = raw[1:-1]
+    if "\\" not in body:
+        return body, None
+    # pieces between escapes, not a list of characters: a string may be megabytes long
     out: list[str] = []
-    i = 0
-    while i < len(body):
-        c = body[i]
-        if c != "\\":
-            out.append(c)
-            i += 1
-            continue
-        nxt = body[i + 1] if i + 1 < len(body) else ""
-        if nxt in _ESCAPES:
-            out.append(_ESCAPES[nxt])
-            i += 2
-        elif nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", body[i + 2 : i + 6]):
-            out.append(chr(int(body[i + 2 : i + 6], 16)))
-            i += 6
+    last = 0
+    for m in _ESCAPE.finditer(body):
+        out.append(body[last : m.start()])
+        esc = m.group(1)
+        if esc in _ESCAPES:
+            out.append(_ESCAPES[esc])
+        elif len(esc) == 5:
+            out.append(chr(int(esc[1:], 16)))
         else:
-            return "".join(out), i + 1
+            return "".join(out), m.start() + 1
+        last = m.end()
+    out.append(body[last:])
     return "".join(out), None
+
+
+_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f\u2028\u2029]')
 
 
 def encode_string(value: str) -> str:
     """The canonical quoted form of a string value (the inverse of `decode_string`)."""
+    if not _NEEDS_ESCAPE.search(value):  # the common case, without a list of every character
+        return '"' + value + '"'
     out = ['"']
     for c in value:
         if c in '"\\':
@@ -89,6 +143,11 @@ def encode_string(value: str) -> str:
 # ─────────────────────────── tree → AST ───────────────────────────
 
 
+def _abbrev(text: str, limit: int = 24) -> str:
+    """A long literal shown in a message: its start, an ellipsis and its length."""
+    return text if len(text) <= limit else f"{text[:limit - 4]}… ({len(text)} characters)"
+
+
 class _Builder(Transformer):
     """Bottom-up conversion; collects diagnostics for problems the grammar cannot express."""
 
@@ -96,6 +155,22 @@ class _Builder(Transformer):
         super().__init__(visit_tokens=False)
         self.file = file
         self.diagnostics: list[Diagnostic] = []
+        self._calls: dict[str, object] = {}
+
+    def build(self, tree: Tree):
+        """One Lark tree whose children are already built → its AST node (or helper value).
+        Calls the method named after the rule as Lark's Transformer would."""
+        call = self._calls.get(tree.data)
+        if call is None:
+            f = getattr(self, tree.data, None)
+            if f is None:
+                call = lambda meta, children, data=tree.data: Tree(data, children, meta)  # noqa: E731
+            elif getattr(f, "visit_wrapper", None) is not None:
+                call = lambda meta, children, f=f, data=tree.data: f.visit_wrapper(f, data, children, meta)  # noqa: E731
+            else:
+                call = lambda meta, children, f=f: f(children)  # noqa: E731
+            self._calls[tree.data] = call
+        return call(tree.meta, tree.children)
 
     # helpers
     def _span(self, meta) -> Span:
@@ -125,14 +200,44 @@ class _Builder(Transformer):
         text = str(tok)
         if value is None:
             if kind == "int":
-                value = int(text)
+                value = self._int(tok, span)
             elif kind == "string":
                 value = self._string(tok)
             else:
                 value = text
         if kind in ("date", "time", "datetime"):
             self._check_moment(kind, text, span)
+        elif kind == "decimal":
+            self._check_decimal(text, span)
         return A.Literal(kind, value, span=span)
+
+    def _int(self, tok: Token, span: Span | None = None) -> int:
+        """The value of an INT token, or 0 with an E010 when it is out of range. The digits are
+        counted before `int()` sees them: Python refuses to convert more than 4,300."""
+        digits = str(tok).lstrip("0") or "0"
+        if len(digits) <= len(str(INT_MAX)) and int(digits) <= INT_MAX:
+            return int(digits)
+        self.diagnostics.append(
+            Diagnostic(
+                "E010",
+                f"integer `{_abbrev(str(tok))}` is out of range",
+                span or self._tok_span(tok),
+                help=f"integers lie between -{INT_MAX} and {INT_MAX}",
+            )
+        )
+        return 0
+
+    def _check_decimal(self, text: str, span: Span) -> None:
+        whole, _, frac = text.lstrip("-").partition(".")
+        if len(whole.lstrip("0")) > DECIMAL_DIGITS or len(frac) > DECIMAL_DIGITS:
+            self.diagnostics.append(
+                Diagnostic(
+                    "E010",
+                    f"decimal `{_abbrev(text)}` has too many digits",
+                    span,
+                    help=f"decimals have at most {DECIMAL_DIGITS} digits before the point and {DECIMAL_DIGITS} after",
+                )
+            )
 
     def _check_moment(self, kind: str, text: str, span: Span) -> None:
         try:
@@ -219,11 +324,14 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def const_neg_int(self, meta, c):
-        return self._literal("int", c[0], -int(str(c[0])), self._span(meta))
+        span = self._span(meta)
+        return self._literal("int", c[0], -self._int(c[0], span), span)
 
     @v_args(meta=True)
     def const_neg_decimal(self, meta, c):
-        return self._literal("decimal", c[0], "-" + str(c[0]), self._span(meta))
+        span = self._span(meta)
+        self._check_decimal(str(c[0]), span)
+        return A.Literal("decimal", "-" + str(c[0]), span=span)
 
     def const_string(self, c):
         return self._literal("string", c[0])
@@ -304,7 +412,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def weight(self, meta, c):
-        return A.Weight(c[0], int(str(c[1])), span=self._span(meta))
+        return A.Weight(c[0], self._int(c[1]), span=self._span(meta))
 
     @v_args(meta=True)
     def gen_ref(self, meta, c):
@@ -805,20 +913,6 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str, start: str) -
     )
 
 
-def _tree_depth(tree: Tree) -> tuple[int, Tree | None]:
-    """The depth of a Lark tree and its deepest subtree, computed without recursion."""
-    best, deepest = 0, None
-    stack: list[tuple[Tree, int]] = [(tree, 1)]
-    while stack:
-        t, d = stack.pop()
-        if d > best:
-            best, deepest = d, t
-        for c in t.children:
-            if isinstance(c, Tree):
-                stack.append((c, d + 1))
-    return best, deepest
-
-
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -866,15 +960,29 @@ def _parse(data: bytes | str, file: str, start: str):
         line = text.count("\n", 0, pos) + 1
         col = pos - (text.rfind("\n", 0, pos) + 1) + 1
         raise ParseFailure([Diagnostic("E002", "unexpected character U+0000", Span.point(file, line, col), help="remove the NUL byte")])
+    builder = _Builder(file)
+    building = _BUILDER.set(builder)
+    # A parse allocates millions of objects that all live on (the AST has no cycles), and the
+    # cyclic collector would scan them again and again for nothing: a third of the time of a
+    # 5 MB file. Paused for the parse only, and only if it was running.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         tree = _lark().parse(text, start=start, on_error=_keyword_as_name)
     except UnexpectedInput as err:
+        _BUILDER.reset(building)  # match_examples re-parses: those trees are not ours to build
+        if collecting:
+            gc.enable()
         raise ParseFailure([_syntax_diagnostic(err, file, text, start)]) from None
     except RecursionError:
         raise ParseFailure([Diagnostic("E005", "the file is nested too deeply to parse", Span.point(file, 1, 1))]) from None
-    depth, deepest = _tree_depth(tree)
+    finally:
+        if _BUILDER.get() is builder:
+            _BUILDER.reset(building)
+        if collecting:
+            gc.enable()
+    depth, meta = (tree.depth, tree.deepest) if isinstance(tree, Tree) and "depth" in tree.__dict__ else (1, None)
     if depth > MAX_NESTING:
-        meta = deepest.meta if deepest is not None else None
         line = getattr(meta, "line", 1) if meta and not meta.empty else 1
         col = getattr(meta, "column", 1) if meta and not meta.empty else 1
         raise ParseFailure(
@@ -887,11 +995,7 @@ def _parse(data: bytes | str, file: str, start: str):
                 )
             ]
         )
-    builder = _Builder(file)
-    try:
-        result = builder.transform(tree)
-    except VisitError as e:  # a bug in a builder method, not bad input; keep the original
-        raise e.orig_exc from None
+    result = builder.build(tree) if isinstance(tree, Tree) and "depth" in tree.__dict__ else tree
     if builder.diagnostics:
         raise ParseFailure(builder.diagnostics)
     return result
