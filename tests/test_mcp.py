@@ -70,6 +70,8 @@ def test_stdio_session_plays_an_episode(tasks_file):
                 await session.initialize()
                 bad = payload(await session.call_tool("call_tool", {"tool_name": "no_such_tool", "arguments": {}}))
                 assert bad == {"success": False, "error": {"code": 404, "message": "no tool 'no_such_tool'; call list_tools"}}
+                missing = payload(await session.call_tool("list_tools", {}))  # rejected by the SDK's schema check
+                assert missing["success"] is False and missing["error"]["code"] == 400
                 return await play(session, task, initialize=False)
 
     result = asyncio.run(main())
