@@ -53,6 +53,7 @@ def _print_diagnostics(diags: list[Diagnostic], sources: SourceCache, fmt: str) 
 
 def cmd_check(args) -> int:
     from .check import check_paths
+    from .diagnostics import internal_error
 
     files = _expand(args.paths)
     if files is None:
@@ -65,7 +66,13 @@ def cmd_check(args) -> int:
     summaries = []
     # Each file is its own program: two world files must not see each other's declarations.
     for f in files:
-        program = check_paths([f])
+        try:
+            program = check_paths([f])
+        except Exception as e:  # a bug in worldc, not bad input: still a diagnostic, and JSON stays JSON
+            if os.environ.get("WORLDC_TRACEBACK"):
+                raise
+            diags.append(internal_error(str(f), e))
+            continue
         diags.extend(program.diagnostics)
         sources.merge(program.sources)
         if program.ok and program.model is not None:
@@ -81,16 +88,12 @@ def cmd_check(args) -> int:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder and rename, so no reader sees half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write through a temporary file in the same folder and rename, so no reader sees half a
+    file (and a killed writer's leftovers are cleared by the next one: `taskfile.atomic_output`)."""
+    from .taskfile import atomic_output
+
+    with atomic_output(Path(path), newline="") as fh:
+        fh.write(text)
 
 
 def cmd_fmt(args) -> int:
@@ -217,7 +220,10 @@ def find_world(path: str | None) -> tuple[str | None, str]:
 
 
 def cmd_sample(args) -> int:
-    from .sample.run import Job, run
+    import math
+    import signal
+
+    from .sample.run import Interrupted, Job, run
     from .sample.sampler import CAPABILITIES
 
     path, how = find_world(args.path)
@@ -232,6 +238,9 @@ def cmd_sample(args) -> int:
     if unknown:
         print(f"worldc: error: unknown capability {unknown[0]!r}; choose from {', '.join(CAPABILITIES)}", file=sys.stderr)
         return EXIT_USAGE
+    if not (0 <= args.attempt_timeout < math.inf):
+        print("worldc: error: --attempt-timeout takes a number of seconds (0: no limit)", file=sys.stderr)
+        return EXIT_USAGE
     model, status = _load_checked(path)
     if model is None:
         return status
@@ -239,15 +248,20 @@ def cmd_sample(args) -> int:
     if seed is None:
         print(f"worldc: error: --seed takes an integer (decimal or 0x hex), got {args.seed!r}", file=sys.stderr)
         return EXIT_USAGE
-    job = Job(path, args.hops, args.n, seed, caps, max(1, args.workers), args.max_attempts)
+    job = Job(path, args.hops, args.n, seed, caps, max(1, args.workers), args.max_attempts, args.attempt_timeout or None)
     console = _stderr_console()
     console.print(f"world: {how}")
     out = Path(args.output) if args.output else None
     progress, finish = _progress(console, args.n)
     try:
-        report = run(job, out, progress)
-    finally:
-        finish()
+        try:
+            report = run(job, out, progress)
+        finally:
+            finish()
+    except Interrupted as e:  # SIGINT or SIGTERM: run() removed the temporary file and the workers
+        left = f"; {out} left as it was" if out is not None else ""
+        print(f"worldc: stopped by {signal.Signals(e.signum).name}{left}", file=sys.stderr)
+        return 128 + e.signum
     _print_report(console, job, report, args)
     return EXIT_OK if report.emitted >= job.count else EXIT_FAILED
 
@@ -285,6 +299,8 @@ def _print_report(console, job, report, args) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from .sample.run import ATTEMPT_TIMEOUT
+
     table = Table(title="sampling report", show_header=True, header_style="bold")
     table.add_column("")
     table.add_column("count", justify="right")
@@ -295,19 +311,32 @@ def _print_report(console, job, report, args) -> None:
         table.add_row(f"rejected: {reason}", str(n), escape(report.examples.get(reason, "")[:160]))
     console.print(table)
     rate = report.emitted / report.seconds if report.seconds else 0.0
-    share = 100 * report.z3_seconds / max(report.work_seconds, 1e-9)
-    console.print(f"{report.emitted} tasks in {report.seconds:.2f} s ({rate:.1f}/s); Z3 {report.z3_seconds:.2f} s ({share:.0f}% of the time spent in attempts)")
+    z3_total = report.encode_seconds + report.z3_seconds  # building terms counts: with large tables it is most of it
+    share = 100 * z3_total / max(report.work_seconds, 1e-9)
+    console.print(
+        f"{report.emitted} tasks in {report.seconds:.2f} s ({rate:.1f}/s); Z3 {z3_total:.2f} s "
+        f"(encoding {report.encode_seconds:.2f} s, solving {report.z3_seconds:.2f} s; {share:.0f}% of the time spent in attempts)"
+    )
     reproduce = f"worldc sample {job.path} --hops {job.hops} -n {job.count} --seed {job.seed:#x}"
     if job.capabilities:
         reproduce += f" --capabilities {','.join(job.capabilities)}"
+    if job.attempt_timeout != ATTEMPT_TIMEOUT:
+        reproduce += f" --attempt-timeout {job.attempt_timeout or 0:g}"
+    if report.rejected.get("timeout"):
+        console.print(f"[yellow]{report.rejected['timeout']} attempt(s) ran out of time: a faster or less busy machine may emit other tasks for this seed[/]")
     console.print(escape(f"seed {job.seed:#x}; reproduce with: {reproduce}" + (f" -o {args.output}" if args.output else "")))
     if report.emitted < job.count:
         console.print(f"[bold red]only {report.emitted} of {job.count} tasks after {report.attempts} attempts[/]")
 
 
 def cmd_verify(args) -> int:
+    import signal
+    import threading
+
     from .sample.run import load_sampler
     from .sample.sampler import verify_task
+    from .smt.encode import OutOfTime
+    from .taskfile import TaskFileError, read_lines
 
     if args.tasks is None:
         world_arg, tasks_arg = None, args.path
@@ -327,28 +356,52 @@ def cmd_verify(args) -> int:
     sampler = load_sampler(path)
     failures = 0
     total = 0
-    with tasks_path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
+    stopped: list[int] = []
+
+    def stop(signum, frame):  # raising here could land in a Z3 object's __del__ and be dropped
+        stopped.append(signum)
+        sampler.deadline.expire()  # the task in progress stops at its next check
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)} if main_thread else {}
+    try:
+        # every line is read and reported (a line that does not load is one that fails), one at a time
+        for line in read_lines(tasks_path, sampler.world):
+            if stopped:
+                break
+            where = f"{tasks_path}:{line.number}: " + (f"task {line.task_id}: " if line.task_id else "")
+            if line.problems:
+                problems = [f"{p.field}: {p.message}" if p.field else p.message for p in line.problems]
+            else:
+                problems = verify_task(sampler, line.task)
+            if stopped:
+                break  # a task cut short is not verified either way
             total += 1
-            try:
-                task = json.loads(line)
-            except json.JSONDecodeError as e:
-                print(f"{tasks_path}:{lineno}: not JSON: {e.msg}", file=sys.stderr)
-                failures += 1
-                continue
-            tid = task.get("id", f"line {lineno}") if isinstance(task, dict) else f"line {lineno}"
-            problems = verify_task(sampler, task) if isinstance(task, dict) else ["not a JSON object"]
             for p in problems:
-                print(f"{tasks_path}:{lineno}: task {tid}: {p}", file=sys.stderr)
+                print(where + p, file=sys.stderr)
             failures += bool(problems)
+    except TaskFileError as e:
+        print("\n".join(e.lines()), file=sys.stderr)
+        return EXIT_FAILED
+    except OutOfTime:
+        if not stopped:
+            raise
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    if stopped:
+        print(f"worldc: stopped by {signal.Signals(stopped[0]).name} after {total} tasks, {total - failures} verified", file=sys.stderr)
+        return 128 + stopped[0]
+    if total == 0:
+        print(f"{tasks_path}: holds no task", file=sys.stderr)
+        return EXIT_FAILED
     print(f"{total - failures} of {total} tasks verified", file=sys.stderr)
-    return EXIT_OK if failures == 0 and total > 0 else EXIT_FAILED
+    return EXIT_OK if failures == 0 else EXIT_FAILED
 
 
-def _world_and_tasks(world_arg: str | None, tasks_arg: str):
-    """The checked world and the task records for eval, export and serve; or the exit status."""
+def _world_for_tasks(world_arg: str | None, tasks_arg: str):
+    """The checked and compiled world a task file is read against, and the file's path; or the
+    exit status (after printing why)."""
     path, how = find_world(world_arg)
     if path is None:
         print(f"worldc: error: {how}", file=sys.stderr)
@@ -360,14 +413,26 @@ def _world_and_tasks(world_arg: str | None, tasks_arg: str):
     model, status = _load_checked(path)
     if model is None:
         return None, None, status
-    try:
-        tasks = [json.loads(line) for line in tasks_path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except json.JSONDecodeError as e:
-        print(f"worldc: error: {tasks_arg} is not JSONL: {e.msg} (line {e.lineno})", file=sys.stderr)
-        return None, None, EXIT_FAILED
-    from .sample.run import load_sampler
+    from .codegen.python import load_world
 
-    return load_sampler(path).world, tasks, EXIT_OK
+    return load_world(model, path), tasks_path, EXIT_OK
+
+
+def _world_and_tasks(world_arg: str | None, tasks_arg: str):
+    """The compiled world and every task of the file, each line checked against the task schema
+    and the world (eval, serve); or the exit status, after printing `FILE:LINE: FIELD: PROBLEM`
+    for the first bad lines. A task that loads here cannot crash an episode."""
+    from .taskfile import TaskFileError, load_tasks
+
+    world, tasks_path, status = _world_for_tasks(world_arg, tasks_arg)
+    if world is None:
+        return None, None, status
+    try:
+        tasks = load_tasks(tasks_path, world)
+    except TaskFileError as e:
+        print("\n".join(e.lines()), file=sys.stderr)
+        return None, None, EXIT_FAILED
+    return world, tasks, EXIT_OK
 
 
 def cmd_eval(args) -> int:
@@ -407,8 +472,13 @@ def cmd_eval(args) -> int:
 
         fd, tmp = tempfile.mkstemp(dir=Path(args.plot).resolve().parent, suffix=".png")
         os.close(fd)
-        png_curve(report, f"{args.agent} on {tasks_path.name}", tmp)
-        os.replace(tmp, args.plot)
+        try:
+            png_curve(report, f"{args.agent} on {tasks_path.name}", tmp)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, args.plot)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
     elif args.plot:
         write_atomic(Path(args.plot), svg_curve(report, f"{args.agent} on {tasks_path.name}"))
     if args.record:
@@ -431,52 +501,46 @@ def cmd_eval(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .export import as_hf, as_sharegpt, chat_record, rl_item, trajectory
+    from .export import records
+    from .taskfile import TaskFileError, atomic_output, atomic_stdout, iter_tasks, load_runs
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
-    world, tasks, status = _world_and_tasks(world_arg, tasks_arg)
+    world, tasks_path, status = _world_for_tasks(world_arg, tasks_arg)
     if world is None:
         return status
-    runs = {}
+    runs = None
     if args.runs:
+        if not Path(args.runs).is_file():
+            print(f"worldc: error: no such file: {args.runs}", file=sys.stderr)
+            return EXIT_USAGE
         try:
-            for line in Path(args.runs).read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    run = json.loads(line)
-                    runs[run["task_id"]] = run
-        except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
-            print(f"worldc: error: cannot read runs from {args.runs}: {e}", file=sys.stderr)
+            runs = load_runs(args.runs)
+        except TaskFileError as e:
+            print("\n".join(e.lines()), file=sys.stderr)
             return EXIT_FAILED
-    lines = []
-    for task in tasks:
-        if args.kind == "rl":
-            rec = rl_item(task)
-        elif args.runs:
-            run = runs.get(task["id"])
-            if run is None:
-                continue  # a task the recorded agent did not play
-            rec = chat_record(task, run["transcript"], run.get("answer"), {"reward": run["reward"], "partial": run["partial"]}, "recorded")
-        else:
-            rec = trajectory(world, task)
-            if args.style == "hf":
-                rec = as_hf(rec, args.arguments)
-            elif args.style == "sharegpt":
-                rec = as_sharegpt(rec)
-        lines.append(json.dumps(rec, ensure_ascii=False, separators=(",", ":")))
-    text = "\n".join(lines) + ("\n" if lines else "")
+    # tasks stream in one at a time; the output appears whole or not at all (a bad line stops it)
+    written = 0
+    try:
+        with atomic_output(Path(args.output)) if args.output else atomic_stdout() as fh:
+            for rec in records(world, iter_tasks(tasks_path, world), args.kind, args.style, args.arguments, runs):
+                fh.write(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n")
+                written += 1
+    except TaskFileError as e:
+        print("\n".join(e.lines()), file=sys.stderr)
+        return EXIT_FAILED
     if args.output:
-        write_atomic(Path(args.output), text)
-        print(f"wrote {len(lines)} {args.kind} records to {args.output}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+        print(f"wrote {written} {args.kind} records to {args.output}", file=sys.stderr)
     return EXIT_OK
 
 
 def cmd_serve(args) -> int:
-    from .mcp_server import MCPServer, build_server
+    from .mcp_server import MCPServer, build_server, http_server
 
     if MCPServer is None:
         print("worldc: error: serving over MCP needs the optional extra: pip install 'compoworld-dsl[mcp]'", file=sys.stderr)
+        return EXIT_USAGE
+    if not (0 < args.request_timeout < float("inf") and 0 <= args.idle_timeout < float("inf") and args.max_sessions >= 1):
+        print("worldc: error: --request-timeout must be a positive number of seconds, --idle-timeout one or 0 (never), --max-sessions at least 1", file=sys.stderr)
         return EXIT_USAGE
     world, tasks, status = _world_and_tasks(args.path, args.tasks)
     if world is None:
@@ -489,12 +553,12 @@ def cmd_serve(args) -> int:
     if not tasks:
         print(f"worldc: error: {args.tasks} holds no task", file=sys.stderr)
         return EXIT_USAGE
-    server = build_server(world, tasks)
+    server = build_server(world, tasks, max_sessions=args.max_sessions)
     if args.transport == "stdio":
         server.run("stdio")
     else:
         print(f"serving {len(tasks)} task(s) on http://{args.host}:{args.port}/mcp", file=sys.stderr)
-        server.run("streamable-http", host=args.host, port=args.port)
+        http_server(server, args.host, args.port, idle_timeout=args.idle_timeout or None, request_timeout=args.request_timeout).run()
     return EXIT_OK
 
 
@@ -534,6 +598,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--workers", type=int, default=1, help="local processes; output is identical for any number")
     sm.add_argument("--capabilities", metavar="LIST", help="keep tasks that have all of these, comma-separated")
     sm.add_argument("--max-attempts", type=int, default=None, help="give up after this many attempts (default 50 per task)")
+    sm.add_argument("--attempt-timeout", type=float, default=10.0, metavar="SECONDS", help="reject an attempt still working after this long, as `timeout` (default 10; 0: no limit)")
     sm.set_defaults(func=cmd_sample)
 
     v = sub.add_parser("verify", help="re-run every proof and replay of a task file")
@@ -570,6 +635,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8765)
+    sv.add_argument("--idle-timeout", type=float, default=600.0, metavar="SECONDS", help="http: end a session this long without a request in flight and free its episode (0: never; default 600)")
+    sv.add_argument("--request-timeout", type=float, default=30.0, metavar="SECONDS", help="http: a request's head, and then its body, must arrive within this (default 30)")
+    sv.add_argument("--max-sessions", type=int, default=1000, metavar="N", help="http: open sessions at most; past it a new client gets 503 (default 1000)")
     sv.set_defaults(func=cmd_serve)
     return p
 

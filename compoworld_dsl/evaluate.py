@@ -63,9 +63,10 @@ def evaluate(world, tasks: list[dict], agent: Callable, workers: int = 1, world_
     """Play every task and summarise. With `workers` > 1, episodes run in that many processes
     (each loads the world from `world_path`); results are gathered in task order."""
     if workers > 1 and world_path:
-        from concurrent.futures import ProcessPoolExecutor
+        from .sample.run import worker_pool
 
-        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(world_path, spec, base_url, api_key)) as pool:
+        # workers leave Ctrl-C to this process, die with it, and are killed when the block ends
+        with worker_pool(workers, _init_worker, (world_path, spec, base_url, api_key)) as pool:
             scores = list(pool.map(_play_in_worker, tasks))
     else:
         scores = [play(world, task, agent) for task in tasks]

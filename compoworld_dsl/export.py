@@ -4,10 +4,30 @@ Turns episodes into records; it plays no episode itself and never scores one."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from .agents import run_oracle
 from .gateway import META_TOOLS, Episode
+
+
+def records(world, tasks: Iterable[dict], kind: str = "sft", style: str = "openai", arguments_as: str = "string", runs: dict[str, dict] | None = None) -> Iterator[dict]:
+    """One record per task, in order, as `worldc export KIND` writes them: `rl` items, or SFT
+    chats of the oracle's episode (in `style`) or, given `runs` (task id → a run `worldc eval
+    --record` wrote), of the recorded episode; a task no run covers is left out. Streams."""
+    for task in tasks:
+        if kind == "rl":
+            yield rl_item(task)
+        elif runs is not None:
+            run = runs.get(task["id"])
+            if run is not None:
+                yield chat_record(task, run["transcript"], run.get("answer"), {"reward": run["reward"], "partial": run["partial"]}, "recorded")
+        else:
+            rec = trajectory(world, task)
+            if style == "hf":
+                rec = as_hf(rec, arguments_as)
+            elif style == "sharegpt":
+                rec = as_sharegpt(rec)
+            yield rec
 
 
 def trajectory(world, task: dict, discover_mode: str = "full") -> dict:

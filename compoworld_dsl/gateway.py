@@ -70,6 +70,7 @@ class Gateway:
         self.services = [s for s in services if s in world.services]
         self.state = state
         self.calls: list[tuple[str, dict]] = []  # successful calls (qualified tool, arguments)
+        self.touched: set = set()  # (table, key) of every row a successful call wrote
         counts: dict[str, int] = {}
         for s in self.services:
             for t in world.services[s].tools:
@@ -109,7 +110,7 @@ class Gateway:
         arguments, error = _json_arguments(arguments)
         if error is not None:
             return error
-        result = self.world.call(self.state, q, arguments)
+        result = self.world.call(self.state, q, arguments, self.touched)
         if result["success"]:
             self.calls.append((q, arguments or {}))
         return result
@@ -165,13 +166,14 @@ class Episode:
         return self.gateway.dispatch(name, arguments)
 
     def report(self, answer: Any) -> None:
-        """The agent's final answer, as JSON (checked when the task asks for one)."""
+        """The agent's final answer: its final message as text, or a JSON value; the checker reads
+        both the same way (checked when the task asks for one)."""
         self.answer = answer
 
     def score(self) -> dict:
         if self.gateway is None or self.task is None:
             return {"reward": 0, "partial": 0.0, "passed": 0, "total": 0, "failed": [{"id": "-", "kind": "episode", "reason": "not reset"}]}
-        return C.score(self.world, self.task["checker"]["checks"], self.initial, self.gateway.state, self.answer, self.gateway.calls)
+        return C.score(self.world, self.task["checker"]["checks"], self.initial, self.gateway.state, self.answer, self.gateway.calls, self.gateway.touched)
 
     def close(self) -> None:
         self.gateway = None

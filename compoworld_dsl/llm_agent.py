@@ -39,8 +39,9 @@ def run_llm(
     timeout: float = 120.0,
     temperature: float = 0.0,
 ) -> list[dict]:
-    """Play one reset episode. Returns the transcript of meta-tool calls; the final answer, if
-    the model gives one, is reported to the episode (parsed as JSON when it is JSON)."""
+    """Play one reset episode. Returns the transcript of meta-tool calls; the final message, if
+    the model gives one, is reported to the episode unchanged (the checker reads it as JSON or
+    as prose, docs/task-format.md#how-answers-are-compared)."""
     base_url = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
     api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
     messages: list[dict] = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task["instruction"]}]
@@ -56,10 +57,8 @@ def run_llm(
         if not calls:
             content = (message.get("content") or "").strip()
             if content:
-                try:
-                    episode.report(json.loads(content))
-                except json.JSONDecodeError:
-                    episode.report(content)
+                # the final message is the answer as it stands: the checker reads JSON and prose
+                episode.report(content)
             break
         for call in calls:
             fn = call.get("function") or {}

@@ -1,6 +1,6 @@
-"""Every task the sampler writes fits schemas/task.schema.json (docs/task-format.md), and the
-schema is strict enough to reject a record that lost a required field or carries a check kind
-the scorer does not know.
+"""Every task the sampler writes fits the task schema (compoworld_dsl/schemas/task.schema.json,
+docs/task-format.md), and the schema is strict enough to reject a record that lost a required
+field or carries a check kind the scorer does not know.
 
 Tasks are sampled in-process from each bundled world, a few per hop count, under a small
 attempt budget, so the whole module stays within a few seconds."""
@@ -18,7 +18,7 @@ from compoworld_dsl.sample.run import load_sampler
 from compoworld_dsl.sample.sampler import CAPABILITIES, Rejected, verify_task
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA_PATH = ROOT / "schemas" / "task.schema.json"
+SCHEMA_PATH = ROOT / "compoworld_dsl" / "schemas" / "task.schema.json"  # package data: installed with worldc
 WORLDS = sorted((ROOT / "worlds").glob("*.world"))
 HOPS = (1, 3, 5)
 PER_HOPS = 2  # tasks kept per (world, hops)

@@ -32,6 +32,9 @@ def write_package(model: Model, out: Path, source: str) -> None:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would hide the package from other users
     try:
         (tmp / "world.py").write_text(generate_python(model, source), encoding="utf-8")
         (tmp / "__init__.py").write_text(

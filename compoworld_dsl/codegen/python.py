@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from .. import __version__
 from ..check import types as T
+from ..check.clocks import volatile_state
 from ..check.model import Model, Service, Tool
 from ..runtime import values as V
 from ..runtime.service import Service
@@ -189,6 +190,7 @@ class PythonGenerator:
             "    seeds=SEEDS,",
             f"    source={py_literal(self.source)},",
             "    constraints=CONSTRAINTS,",
+            "    volatile=VOLATILE,",
             ")",
             "",
         ]
@@ -247,7 +249,17 @@ class PythonGenerator:
                     }
                 else:
                     seeds[q] = {"gen": self._gen(seed.gen, var.type, sname), "refs": []}
-        return ["", f"STATE = {py_literal(state)}", "", f"SEEDS = {py_literal(seeds)}"]
+        scalars, fields = volatile_state(self.model)
+        volatile = {"scalars": sorted(scalars), "fields": {t: sorted(fs) for t, fs in sorted(fields.items())}}
+        return [
+            "",
+            f"STATE = {py_literal(state)}",
+            "",
+            f"SEEDS = {py_literal(seeds)}",
+            "",
+            "# State a clock or counter decides (check/clocks.py): checked by relation, not by value.",
+            f"VOLATILE = {py_literal(volatile)}",
+        ]
 
     def _gen(self, g: A.SeedGen, t: T.Type, sname: str) -> tuple:
         if isinstance(g, A.GenConst):

@@ -84,6 +84,7 @@ class Tx:
         self._tables: dict[str, dict[Any, Row]] = {}
         self._scalars: dict[str, Any] = {}
         self._counters: dict[str, int] = {}
+        self.writes: set[tuple[str, Any]] = set()  # (table, key) of every row put or removed
 
     # reads
     def table(self, name: str) -> dict[Any, Row]:
@@ -117,9 +118,11 @@ class Tx:
 
     def put(self, name: str, key: Any, row: Row) -> None:
         self._writable(name)[key] = row
+        self.writes.add((name, key))
 
     def remove(self, name: str, key: Any) -> None:
         del self._writable(name)[key]
+        self.writes.add((name, key))
 
     def set_scalar(self, name: str, value: Any) -> None:
         self._scalars[name] = value

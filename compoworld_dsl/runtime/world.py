@@ -14,7 +14,7 @@ from .state import State, Tx
 class CompiledWorld:
     """What a generated module's `WORLD` object is: built from the module's data and classes."""
 
-    def __init__(self, name: str, description: str, services: list[type[Service]], types: Types, state: dict, seeds: dict, source: str, constraints: dict | None = None):
+    def __init__(self, name: str, description: str, services: list[type[Service]], types: Types, state: dict, seeds: dict, source: str, constraints: dict | None = None, volatile: dict | None = None):
         self.name = name
         self.description = description
         self.services: dict[str, Service] = {cls.name: cls() for cls in services}
@@ -24,6 +24,10 @@ class CompiledWorld:
         self.seeds = seeds  # "svc.name" → seed spec
         self.source = source
         self.constraints = constraints or {}
+        # what a clock or counter decides: {"scalars": [names], "fields": {table: [fields]}}
+        volatile = volatile or {}
+        self.volatile_scalars: frozenset[str] = frozenset(volatile.get("scalars", ()))
+        self.volatile_fields: dict[str, frozenset[str]] = {t: frozenset(fs) for t, fs in volatile.get("fields", {}).items()}
         self._positions: dict[str, int] | None = None  # seed_order positions, computed on first use
         self.tools: dict[str, ToolSpec] = {}
         for svc in self.services.values():
@@ -156,19 +160,26 @@ class CompiledWorld:
         matches = [s for s in self.tools.values() if s.name == tool]
         return matches[0] if len(matches) == 1 else None
 
-    def call(self, state: State, tool: str, arguments: Any) -> dict:
-        """Run one tool call. Returns the gateway envelope; changes `state` only on success."""
+    def call(self, state: State, tool: str, arguments: Any, touched: set | None = None) -> dict:
+        """Run one tool call. Returns the gateway envelope; changes `state` only on success.
+        `touched`, when given, gains the (table, key) of every row a successful call wrote, even
+        one it wrote back unchanged: protected rows are judged on these too."""
         try:
-            data = self.call_raw(state, tool, arguments)
+            data = self.call_raw(state, tool, arguments, touched)
         except ToolError as e:
             return {"success": False, "error": {"code": e.code, "message": e.message}}
         return {"success": True, "data": data}
 
-    def call_raw(self, state: State, tool: str, arguments: Any) -> Any:
+    def call_raw(self, state: State, tool: str, arguments: Any, touched: set | None = None) -> Any:
         spec = self.resolve(tool) if isinstance(tool, str) else None
         if spec is None:
             raise ToolError("not_found", f"no tool named {str(tool)[:80]!r}")
         args = self.convert_arguments(spec, arguments)
+        return self.execute(state, spec, args, touched)[1]
+
+    def execute(self, state: State, spec: ToolSpec, args: dict, touched: set | None = None) -> tuple[Any, Any]:
+        """Run a tool on converted arguments (`v_`-named, internal values). Returns the result
+        internal and as JSON; raises `ToolError` and leaves `state` as it was on any failure."""
         tx = Tx(state)
         method = getattr(self.services[spec.service], spec.method)
         # The result is built before the commit, so a call that fails anywhere, even while its
@@ -186,8 +197,17 @@ class CompiledWorld:
             raise ToolError("invalid", f"`{spec.name}` nests too deeply") from None
         except Exception as e:  # a defect in the tool or the runtime: still no change, no crash
             raise ToolError("internal", f"`{spec.name}` failed inside the world ({type(e).__name__})") from None
+        if touched is not None:
+            touched.update(tx.writes)
         tx.commit()
-        return data
+        return result, data
+
+    def admit(self, spec: ToolSpec, args: dict) -> dict:
+        """Internal-value arguments as the gateway would see them: each written out as JSON and
+        read back through the same validation an agent's call gets (emails, date ranges, integer
+        bounds...). Returns the `v_`-named arguments; raises `ToolError(invalid)` for a value no
+        agent could send."""
+        return self.convert_arguments(spec, {n: self.types.to_json(t, args[n]) for n, t in spec.params if n in args})
 
     def convert_arguments(self, spec: ToolSpec, arguments: Any) -> dict:
         if arguments is None:

@@ -1,5 +1,6 @@
 """Final-state checkers: derived from a replayed reference plan, scored on any final state.
-A checker never looks at which tools were called, except for `order` rules about the call log."""
+A checker judges outcomes, never the route: it reads the call log only for `order` rules and for
+writes to protected rows (a row touched and restored was still touched)."""
 
 from __future__ import annotations
 
@@ -8,29 +9,68 @@ from typing import Any
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx, diff
 from ..runtime.world import CompiledWorld
+from .answers import answer_matches
+
+# Checks that state a goal of the task (what the reference plan changes or reports); the others
+# (`no_collateral`, `constraint`, `order`) are conditions on how the goal is reached.
+GOAL_KINDS = ("row_inserted", "row_deleted", "row_updated", "scalar", "answer")
 
 
-def _json_row(world: CompiledWorld, table: str, row: dict, skip_key: bool) -> dict:
+def _json_row(world: CompiledWorld, table: str, row: dict, skip: frozenset | set = frozenset()) -> dict:
     decl = world.state_decl[table]
     fields = world.types.records[decl["record"]]
-    return {f: world.types.to_json(t, row[f]) for f, t in fields.items() if not (skip_key and f == decl["key"])}
+    return {f: world.types.to_json(t, row[f]) for f, t in fields.items() if f not in skip}
+
+
+def _generated(world: CompiledWorld, table: str) -> bool:
+    """Does the table's key come from its counter (`prefix-N`), so its value is the id generator's?"""
+    return bool(world.state_decl[table].get("prefix"))
+
+
+def _record_tables(world: CompiledWorld) -> dict[str, str]:
+    """"service.Record" → the table that holds it (the first, if several do)."""
+    out: dict[str, str] = {}
+    for table, decl in world.state_decl.items():
+        if decl["kind"] == "table":
+            out.setdefault(decl["record"], table)
+    return out
+
+
+def ignored_fields(world: CompiledWorld) -> dict[str, frozenset[str]]:
+    """Per record, the fields a clock decides: never compared by value in answers."""
+    return {rec: world.volatile_fields.get(table, frozenset()) for rec, table in _record_tables(world).items()}
 
 
 def derive(world: CompiledWorld, before: State, after: State, constraints: list[dict], answer: Any = None, answer_type: str | None = None) -> list[dict]:
     """The checks a final state must pass: every change the reference plan made, nothing else
-    changed, the attached constraints kept, and the reported answer if the task asks for one."""
+    changed, the attached constraints kept, and the reported answer if the task asks for one.
+
+    What only a clock, a counter or the id generator decides is checked by relation: a clock's
+    fields are listed under `volatile` and only required to exist, clock scalars are not
+    checked, and a field (or the answer) that holds a key the reference run generated names the
+    check of that inserted row under `refs`, so it must hold the key the agent's own insert got."""
     checks: list[dict] = []
     d = diff(before, after)
+    new_keys: dict[Any, int] = {}  # a key the reference run generated → index of its row_inserted check
     for ch in d.rows:
+        volatile = world.volatile_fields.get(ch.table, frozenset())
+        key = world.state_decl[ch.table]["key"]
         if ch.kind == "inserted":
             # matched by content: the key an agent's insert gets is not part of the goal
-            checks.append({"kind": "row_inserted", "table": ch.table, "fields": _json_row(world, ch.table, after.tables[ch.table][ch.key], skip_key=True)})
+            fields = _json_row(world, ch.table, after.tables[ch.table][ch.key], volatile | {key})
+            if _generated(world, ch.table):
+                new_keys[ch.key] = len(checks)
+            checks.append({"kind": "row_inserted", "table": ch.table, "fields": fields})
         elif ch.kind == "deleted":
             checks.append({"kind": "row_deleted", "table": ch.table, "key": ch.key})
         else:
-            row = _json_row(world, ch.table, after.tables[ch.table][ch.key], skip_key=False)
-            checks.append({"kind": "row_updated", "table": ch.table, "key": ch.key, "fields": {f: row[f] for f in ch.fields}})
+            row = _json_row(world, ch.table, after.tables[ch.table][ch.key])
+            checks.append({"kind": "row_updated", "table": ch.table, "key": ch.key, "fields": {f: row[f] for f in ch.fields if f not in volatile}})
+        if volatile and ch.kind != "deleted":
+            checks[-1]["volatile"] = sorted(volatile)
     for name in d.scalars:
+        if name in world.volatile_scalars:
+            continue  # a clock moves with every call: how far is not the task's goal
         t = world.state_decl[name]["type"]
         checks.append({"kind": "scalar", "name": name, "value": world.types.to_json(t, after.scalars[name])})
     checks.append({"kind": "no_collateral"})
@@ -40,48 +80,81 @@ def derive(world: CompiledWorld, before: State, after: State, constraints: list[
         elif c["kind"] == "order":
             checks.append({"kind": "order", "constraint": c["name"], "tool": c["tool"], "after": c["after"], "on": list(c["on"])})
     if answer_type is not None:
-        checks.append({"kind": "answer", "value": world.types.to_json(answer_type, answer)})
+        value = world.types.to_json(answer_type, answer)
+        checks.append({"kind": "answer", "type": answer_type, "value": value})
+        base = world.types.base(answer_type)
+        key = world.types.keys.get(base[7:]) if base.startswith("record:") else None
+        shown = value.get(key) if key is not None and isinstance(value, dict) else value
+        if isinstance(shown, str) and shown in new_keys:
+            checks[-1]["ref"] = f"c{new_keys[shown] + 1}"
+    for c in checks:
+        if c["kind"] in ("row_inserted", "row_updated"):
+            refs = {f: f"c{new_keys[v] + 1}" for f, v in c["fields"].items() if isinstance(v, str) and v in new_keys}
+            if refs:
+                c["refs"] = refs
     for i, c in enumerate(checks):
         c["id"] = f"c{i + 1}"
     return checks
 
 
-def _row_matches(world: CompiledWorld, table: str, row: dict, fields: dict) -> bool:
-    got = _json_row(world, table, row, skip_key=False)
-    return all(got.get(f) == v for f, v in fields.items())
+def _row_matches(world: CompiledWorld, table: str, row: dict, fields: dict, skip: dict | None = None) -> bool:
+    got = _json_row(world, table, row)
+    return all(got.get(f) == v for f, v in fields.items() if not (skip and f in skip))
 
 
-def score(world: CompiledWorld, checks: list[dict], before: State, after: State, answer: Any = None, calls: list[tuple[str, dict]] | None = None) -> dict:
+def score(world: CompiledWorld, checks: list[dict], before: State, after: State, answer: Any = None, calls: list[tuple[str, dict]] | None = None, touched: set | None = None) -> dict:
     """Evaluate every check. `calls` is the log of successful calls (tool, JSON arguments);
-    `answer` is what the agent reported, as JSON. Returns reward (0/1), partial credit, and the
+    `touched` the (table, key) of every row they wrote; `answer` what the agent reported (JSON,
+    JSON text or prose). Returns reward (0/1), partial credit (see `partial_credit`), and the
     failed checks by id with a reason."""
     failed: list[dict] = []
     explained: set = set()  # (table, key) of rows the expected changes account for
-    claimed_inserts: dict[str, set] = {}
+    matched: dict[str, Any] = {}  # row_inserted check id → the key of the agent's row it matched
+
+    def resolved(c: dict) -> dict | None:
+        """The check's fields with each of its `refs` replaced by the key that insert got here."""
+        values = dict(c.get("fields", {}))
+        for f, ref in c.get("refs", {}).items():
+            if ref not in matched:
+                return None
+            values[f] = matched[ref]
+        return values
+
+    # inserted rows first, those that refer to other new rows after them
+    pending = [c for c in checks if c["kind"] == "row_inserted"]
+    claimed: dict[str, set] = {}
+    while pending:
+        ready = [c for c in pending if resolved(c) is not None] or pending[:1]
+        for c in ready:
+            pending.remove(c)
+            fields = resolved(c)
+            new_keys = [k for k in after.tables.get(c["table"], {}) if k not in before.tables.get(c["table"], {})]
+            taken = claimed.setdefault(c["table"], set())
+            match = None
+            if fields is not None:
+                match = next((k for k in new_keys if k not in taken and _row_matches(world, c["table"], after.tables[c["table"]][k], fields)), None)
+            if match is not None:
+                taken.add(match)
+                matched[c["id"]] = match
+                explained.add((c["table"], match))
+            else:
+                failed.append({"id": c["id"], "kind": "row_inserted", "reason": "no new row with these fields"})
     for c in checks:
         ok, why = True, ""
         kind = c["kind"]
-        if kind == "row_inserted":
-            new_keys = [k for k in after.tables.get(c["table"], {}) if k not in before.tables.get(c["table"], {})]
-            taken = claimed_inserts.setdefault(c["table"], set())
-            match = next((k for k in new_keys if k not in taken and _row_matches(world, c["table"], after.tables[c["table"]][k], c["fields"])), None)
-            ok = match is not None
-            if ok:
-                taken.add(match)
-                explained.add((c["table"], match))
-            why = "no new row with these fields"
-        elif kind == "row_deleted":
+        if kind == "row_deleted":
             ok = c["key"] not in after.tables.get(c["table"], {})
             explained.add((c["table"], c["key"]))
             why = "the row still exists"
         elif kind == "row_updated":
             row = after.tables.get(c["table"], {}).get(c["key"])
-            ok = row is not None and _row_matches(world, c["table"], row, c["fields"])
+            fields = resolved(c)
+            ok = row is not None and fields is not None and _row_matches(world, c["table"], row, fields)
             old = before.tables.get(c["table"], {}).get(c["key"])
             if ok and old is not None:
                 # the fields the task did not ask to change must keep their old values
-                others = {f: v for f, v in _json_row(world, c["table"], old, skip_key=False).items() if f not in c["fields"]}
-                ok = _row_matches(world, c["table"], row, others)
+                others = {f: v for f, v in _json_row(world, c["table"], old).items() if f not in c["fields"]}
+                ok = _row_matches(world, c["table"], row, others, set(c.get("volatile", ())))
                 why = "other fields of the row changed too"
             else:
                 why = "the row is missing" if row is None else "fields differ"
@@ -92,7 +165,7 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
             explained.add(("scalar", c["name"]))
             why = "the value differs"
         elif kind == "constraint":
-            ok, why = _constraint_holds(world, c["constraint"], before, after)
+            ok, why = _constraint_holds(world, c["constraint"], before, after, touched)
         elif kind == "order":
             if calls is None:
                 ok, why = False, "no call log to check the order against"
@@ -100,34 +173,66 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
                 log = [((world.resolve(t).qualified if world.resolve(t) else t), a) for t, a in calls]
                 ok, why = _order_holds(c, log)
         elif kind == "answer":
-            ok = answer == c["value"]
-            why = "no answer" if answer is None else "wrong answer"
-        elif kind == "no_collateral":
-            continue  # after all others: it needs to know which changes they explain
+            ok, why = _answer_holds(world, c, answer, matched)
+        else:
+            continue  # row_inserted above; no_collateral after all: it needs what the others explain
         if not ok:
             failed.append({"id": c["id"], "kind": kind, "reason": why})
+    stray: list[str] = []
     for c in checks:
         if c["kind"] == "no_collateral":
-            stray = _collateral(before, after, explained)
+            stray = _collateral(world, before, after, explained)
             if stray:
                 failed.append({"id": c["id"], "kind": "no_collateral", "reason": f"{len(stray)} other change(s), e.g. {stray[0]}"})
+    failed.sort(key=lambda f: int(f["id"][1:]) if f["id"][1:].isdigit() else 0)
     n = len(checks)
     passed = n - len(failed)
-    return {"reward": 1 if not failed else 0, "partial": passed / n if n else 1.0, "passed": passed, "total": n, "failed": failed}
+    return {"reward": 1 if not failed else 0, "partial": partial_credit(checks, failed, len(stray)), "passed": passed, "total": n, "failed": failed}
 
 
-def _collateral(before: State, after: State, explained: set) -> list[str]:
+def partial_credit(checks: list[dict], failed: list[dict], collateral: int) -> float:
+    """Goal checks passed, less one goal's worth for each stray change and each broken rule:
+
+        partial = max(0, (goals passed − stray changes − rules broken) / goals)
+
+    Only goal checks count (`GOAL_KINDS`: each is a change the reference plan made, or its
+    answer), so doing nothing earns exactly 0 and the full goal with no harm earns 1. A task with
+    no goal check (nothing to change or report) earns 1 or 0 with the reward."""
+    bad = {f["id"] for f in failed}
+    goals = [c for c in checks if c["kind"] in GOAL_KINDS]
+    broken = sum(1 for c in checks if c["kind"] in ("constraint", "order") and c["id"] in bad)
+    if not goals:
+        return 0.0 if bad else 1.0
+    passed = sum(1 for c in goals if c["id"] not in bad)
+    return max(0.0, (passed - collateral - broken) / len(goals))
+
+
+def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict) -> tuple[bool, str]:
+    if answer is None:
+        return False, "no answer"
+    expected, t = c["value"], c.get("type") or "text"
+    if "ref" in c:  # the answer reports a row the task creates: the key the agent's insert got
+        if c["ref"] not in matched:
+            return False, "the row it reports was not created"
+        key = world.types.keys.get(world.types.base(t)[7:]) if isinstance(expected, dict) else None
+        expected = {**expected, key: matched[c["ref"]]} if key else matched[c["ref"]]
+    ok = answer_matches(world.types, t, expected, answer, ignored_fields(world), exact=bool(c.get("exact")), ordered=bool(c.get("ordered")))
+    return ok, "" if ok else "wrong answer"
+
+
+def _collateral(world: CompiledWorld, before: State, after: State, explained: set) -> list[str]:
     stray = []
-    for ch in diff(before, after).rows:
+    d = diff(before, after)
+    for ch in d.rows:
         if (ch.table, ch.key) not in explained:
             stray.append(f"{ch.kind} {ch.table}[{ch.key}]")
-    for name in diff(before, after).scalars:
-        if ("scalar", name) not in explained:
+    for name in d.scalars:
+        if ("scalar", name) not in explained and name not in world.volatile_scalars:
             stray.append(f"scalar {name}")
     return stray
 
 
-def _constraint_holds(world: CompiledWorld, name: str, before: State, after: State) -> tuple[bool, str]:
+def _constraint_holds(world: CompiledWorld, name: str, before: State, after: State, touched: set | None = None) -> tuple[bool, str]:
     c = world.constraints.get(name)
     if c is None:
         return False, f"unknown constraint {name}"
@@ -138,6 +243,8 @@ def _constraint_holds(world: CompiledWorld, name: str, before: State, after: Sta
     for table, key in untouched:
         if after.tables.get(table, {}).get(key) != before.tables[table][key]:
             return False, f"{table}[{key}] was touched"
+        if touched is not None and (table, key) in touched:
+            return False, f"{table}[{key}] was written during the episode (undoing it does not count)"
     for label, holds in invariants:
         if not holds:
             return False, f"{label} does not hold"

@@ -1,23 +1,31 @@
 """Run a sampling job: attempts in index order, optionally across worker processes, streamed
-into a temporary file that is renamed into place only when the job completes."""
+into a temporary file that is renamed into place only when the job completes. It builds no
+task itself (that is `sampler.py`) and leaves no process or temporary file behind."""
 
 from __future__ import annotations
 
 import collections
+import contextlib
+import ctypes
 import json
 import os
+import signal
 import sys
-import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import attrs
 
+from ..smt.encode import Deadline
+from ..taskfile import atomic_output
 from .sampler import REJECTIONS, Rejected, Sampler
 
 CHUNK = 2  # attempts per unit of work: small, so workers do little past the last needed task
+ATTEMPT_TIMEOUT = 10.0  # seconds per attempt by default: ~100x what an attempt on legal_ops takes
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 @attrs.frozen
@@ -29,6 +37,7 @@ class Job:
     capabilities: tuple[str, ...] = ()
     workers: int = 1
     max_attempts: int | None = None
+    attempt_timeout: float | None = ATTEMPT_TIMEOUT  # None (or 0): no limit
 
 
 @attrs.define
@@ -37,9 +46,19 @@ class Report:
     emitted: int = 0
     rejected: collections.Counter = attrs.field(factory=collections.Counter)
     examples: dict = attrs.field(factory=dict)
-    z3_seconds: float = 0.0
+    z3_seconds: float = 0.0  # inside Z3's checks
+    encode_seconds: float = 0.0  # building Z3 terms and reading models (not inside a check)
     work_seconds: float = 0.0  # time workers spent inside attempts (no loading, no start-up)
     seconds: float = 0.0
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM stopped the job; its temporary output is gone. A BaseException, like
+    KeyboardInterrupt, so no `except Exception` on the way up swallows it."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 def load_sampler(path: str) -> Sampler:
@@ -52,48 +71,145 @@ def load_sampler(path: str) -> Sampler:
     return Sampler(program.model, load_world(program.model, path), path)
 
 
+# ─────────────────────────── worker processes ───────────────────────────
+
+
+def guard_worker() -> None:
+    """In a pool worker: Ctrl-C is the parent's to handle (the terminal sends it to the whole
+    process group; a worker interrupted inside Z3 prints "Exception ignored" tracebacks), SIGTERM
+    ends the worker at once, and on Linux the worker gets SIGKILL when its parent dies, even by
+    SIGKILL, instead of sampling on for minutes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+@contextlib.contextmanager
+def worker_pool(workers: int, initializer: Callable, initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
+    """A process pool whose workers run `guard_worker` first and are killed when the block ends,
+    however it ends: work still queued or running is not needed (the job has what it wants, or
+    it was interrupted), and waiting for it could take an attempt's whole budget."""
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_guarded, initargs=(initializer, *initargs))
+    try:
+        yield pool
+    finally:
+        procs = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before 3.14
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.kill()
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.join(5)
+        pool.shutdown(wait=True)
+
+
+def _guarded(initializer: Callable, *args) -> None:
+    guard_worker()
+    initializer(*args)
+
+
 # One sampler per worker process, built once by the pool's initializer (a process-local cache,
 # not shared state: each process owns its own).
 _worker_sampler: Sampler | None = None
 
 
-def _init_worker(path: str) -> None:
+def _init_worker(path: str) -> Sampler:
     global _worker_sampler
     _worker_sampler = load_sampler(path)
+    return _worker_sampler
 
 
-def _attempt_chunk(args: tuple[int, int, list[int]]) -> tuple[list[tuple[int, dict | None, str, str]], float, float]:
-    seed, hops, indices = args
-    sampler = _worker_sampler
-    before = sampler.z3_seconds
+def _attempt(sampler: Sampler, seed: int, hops: int, timeout: float | None, i: int) -> tuple:
+    """(index, task or None, reason, detail, Z3 check seconds, encoding seconds, seconds)."""
+    z3s, encs = sampler.z3_seconds, sampler.encode_seconds
     t0 = time.perf_counter()
-    out = []
-    for i in indices:
-        try:
-            out.append((i, sampler.task(seed, i, hops), "", ""))
-        except Rejected as r:
-            out.append((i, None, r.reason, r.detail))
-    return out, sampler.z3_seconds - before, time.perf_counter() - t0
+    try:
+        task, reason, detail = sampler.task(seed, i, hops, Deadline(timeout) if timeout else None), "", ""
+    except Rejected as r:
+        task, reason, detail = None, r.reason, r.detail
+    return (i, task, reason, detail, sampler.z3_seconds - z3s, sampler.encode_seconds - encs, time.perf_counter() - t0)
 
 
-def _chunks(job: Job, limit: int) -> Iterator[tuple[int, int, list[int]]]:
+def _attempt_chunk(args: tuple[int, int, float | None, list[int]]) -> list[tuple]:
+    seed, hops, timeout, indices = args
+    return [_attempt(_worker_sampler, seed, hops, timeout, i) for i in indices]
+
+
+def _chunks(job: Job, limit: int) -> Iterator[tuple[int, int, float | None, list[int]]]:
     for start in range(0, limit, CHUNK):
-        yield (job.seed, job.hops, list(range(start, min(start + CHUNK, limit))))
+        yield (job.seed, job.hops, job.attempt_timeout or None, list(range(start, min(start + CHUNK, limit))))
 
 
-def attempts(job: Job) -> Iterator[tuple[int, dict | None, str, str, float, float]]:
-    """Every attempt in index order (whatever the number of workers), with its Z3 seconds and
-    its seconds in all."""
+# ─────────────────────────── signals ───────────────────────────
+
+
+class _Stop:
+    """SIGINT and SIGTERM during a job, acted on where it is safe. Where the sampler runs in this
+    process, the handler only records the signal and cuts the attempt's budget short: raising
+    from a handler can land in a Z3 object's `__del__`, where Python prints the exception and
+    drops it. With workers, this process only waits and writes, so the handler raises at once."""
+
+    def __init__(self, raise_now: bool):
+        self.signum: int | None = None
+        self.raise_now = raise_now
+
+    def __call__(self, signum: int, frame) -> None:
+        first = self.signum is None
+        if first:
+            self.signum = signum
+        if _worker_sampler is not None:
+            _worker_sampler.deadline.expire()
+        if self.raise_now and first:  # a second signal must not cut the clean-up short
+            raise Interrupted(signum)
+
+    def check(self) -> None:
+        if self.signum is not None:
+            raise Interrupted(self.signum)
+
+
+@contextlib.contextmanager
+def _signals_to(stop: _Stop):
+    """Route SIGINT and SIGTERM to `stop` for the block (from the main thread only; elsewhere
+    Python does not let a handler be set, and the caller keeps its own)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+# ─────────────────────────── the job ───────────────────────────
+
+
+def attempts(job: Job, stop: _Stop | None = None) -> Iterator[tuple]:
+    """Every attempt in index order (whatever the number of workers): (index, task or None,
+    reason, detail, Z3 check seconds, encoding seconds, seconds)."""
     limit = job.max_attempts or max(50, job.count * 50)
     if job.workers <= 1:
-        _init_worker(job.path)
-        for chunk in _chunks(job, limit):
-            results, z3s, secs = _attempt_chunk(chunk)
-            for r in results:
-                yield (*r, z3s / len(results), secs / len(results))
+        sampler = _init_worker(job.path)
+        for i in range(limit):
+            if stop is not None:
+                stop.check()
+            result = _attempt(sampler, job.seed, job.hops, job.attempt_timeout or None, i)
+            if stop is not None:
+                stop.check()  # a signal cut this attempt short: it is no result
+            yield result
         return
-    with ProcessPoolExecutor(max_workers=job.workers, initializer=_init_worker, initargs=(job.path,)) as pool:
-        # map() yields in submission order; a bounded window keeps memory flat
+    with worker_pool(job.workers, _init_worker, (job.path,)) as pool:
+        # results are consumed in submission order; a bounded window keeps memory flat
         window = job.workers * 2
         chunks = _chunks(job, limit)
         pending = collections.deque()
@@ -102,53 +218,46 @@ def attempts(job: Job) -> Iterator[tuple[int, dict | None, str, str, float, floa
             if len(pending) >= window:
                 break
         while pending:
-            results, z3s, secs = pending.popleft().result()
+            results = pending.popleft().result()
             nxt = next(chunks, None)
             if nxt is not None:
                 pending.append(pool.submit(_attempt_chunk, nxt))
-            for r in results:
-                yield (*r, z3s / len(results), secs / len(results))
+            yield from results
 
 
 def run(job: Job, out: Path | None, progress=None) -> Report:
-    """Sample until `count` tasks are emitted (or attempts run out); write JSONL atomically."""
+    """Sample until `count` tasks are emitted (or attempts run out); write JSONL atomically.
+    Raises `Interrupted` on SIGINT or SIGTERM, after removing the temporary file and the workers."""
     report = Report()
     t0 = time.perf_counter()
-    tmp = None
-    fh = sys.stdout
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-        fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
-    try:
-        gen = attempts(job)
-        for i, task, reason, detail, z3s, secs in gen:
-            report.attempts += 1
-            report.z3_seconds += z3s
-            report.work_seconds += secs
-            if task is not None and job.capabilities and not set(job.capabilities) <= set(task["capabilities"]):
-                task, reason, detail = None, "filtered", "lacks a requested capability"
-            if task is None:
-                report.rejected[reason] += 1
-                report.examples.setdefault(reason, detail)
-            else:
-                fh.write(json.dumps(task, ensure_ascii=False, separators=(",", ":")) + "\n")
-                report.emitted += 1
-            if progress is not None:
-                progress(report)
-            if report.emitted >= job.count:
-                gen.close()
-                break
-        if out is not None:
-            fh.close()
-            os.replace(tmp, out)
-            tmp = None
-    finally:
-        if out is not None and tmp is not None:
-            fh.close()
-            os.unlink(tmp)
+    stop = _Stop(raise_now=job.workers > 1)
+    output = atomic_output(out) if out is not None else contextlib.nullcontext(sys.stdout)
+    with _signals_to(stop), output as fh:
+        gen = attempts(job, stop)
+        try:
+            for i, task, reason, detail, z3s, encs, secs in gen:
+                report.attempts += 1
+                report.z3_seconds += z3s
+                report.encode_seconds += encs
+                report.work_seconds += secs
+                if task is not None and job.capabilities and not set(job.capabilities) <= set(task["capabilities"]):
+                    task, reason, detail = None, "filtered", "lacks a requested capability"
+                if task is None:
+                    report.rejected[reason] += 1
+                    report.examples.setdefault(reason, detail)
+                else:
+                    fh.write(json.dumps(task, ensure_ascii=False, separators=(",", ":")) + "\n")
+                    report.emitted += 1
+                if progress is not None:
+                    progress(report)
+                if report.emitted >= job.count:
+                    break
+            stop.check()  # a signal near the end still wins: the output is not committed
+        finally:
+            stop.raise_now = False  # a second signal must not cut the clean-up short
+            gen.close()
     report.seconds = time.perf_counter() - t0
     return report
 
 
-__all__ = ["Job", "Report", "run", "REJECTIONS"]
+__all__ = ["ATTEMPT_TIMEOUT", "Interrupted", "Job", "Report", "run", "REJECTIONS", "worker_pool"]

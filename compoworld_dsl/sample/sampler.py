@@ -3,7 +3,9 @@ Deterministic: everything random comes from a generator named by the seed and th
 
 from __future__ import annotations
 
+import contextlib
 import heapq
+import json
 import random
 import re
 import time
@@ -19,9 +21,10 @@ from ..codegen.python import tstr
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx
 from ..runtime.world import CompiledWorld
-from ..smt.encode import EncodingUnsupported, WorldEncoding, assert_success, constraint_violated, fresh_context, tables_in
+from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime, WorldEncoding, assert_success, constraint_violated, fresh_context, tables_in
 from ..syntax import ast as A
 from . import checker as C
+from .answers import stated_in
 
 CAPABILITIES = (
     "sequential-dependency",
@@ -32,7 +35,7 @@ CAPABILITIES = (
     "idempotency-check",
     "ordering",
 )
-REJECTIONS = ("no_walk", "unsat", "unknown", "unsupported", "replay_mismatch", "constraint_broken", "already_satisfied", "filtered")
+REJECTIONS = ("no_walk", "unsat", "unknown", "unsupported", "timeout", "replay_mismatch", "constraint_broken", "already_satisfied", "guessable_answer", "filtered")
 RLIMIT = 5_000_000  # Z3 resource limit per check: reproducible, unlike a wall-clock timeout
 MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
 MAX_TRIES = 6  # candidate tools tried per step before the task is rejected
@@ -42,6 +45,13 @@ DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is a
 _NO_DRAW = object()  # a parameter type no draw covers
 LARGE = 512  # first-step candidates beyond which they are drawn, not ordered (`_first_openers`)
 WITNESS_TRIES = 32  # changed reference plans tried as witnesses that a house rule is non-trivial
+
+
+def _blank(value: Any) -> bool:
+    """Empty, zero, false or null, all the way down: what a lazy agent reports without looking."""
+    if isinstance(value, (list, dict)):
+        return all(_blank(v) for v in (value.values() if isinstance(value, dict) else value))
+    return value in (None, "", 0, False)
 
 
 class Rejected(Exception):
@@ -105,7 +115,10 @@ class Sampler:
                 self._fields_of_type.setdefault(ft, []).append((table, f))
                 if world.types.base(ft) == "date":
                     self._date_fields.append((table, f))
-        self.z3_seconds = 0.0
+        self.z3_seconds = 0.0  # in Z3's checks
+        self.encode_seconds = 0.0  # building Z3 terms (encodings, symbolic states) and reading models
+        self.deadline = self.enc.deadline = Deadline()  # the attempt's time budget (`task`); never runs out otherwise
+        self._stage = ""  # what the attempt is doing, for a timeout's detail
         self._sym_cache = None
         self._rows_cache: dict = {}  # (id of a seeded state, rule) → protected rows; cleared per task
         self._task_seed: int | None = None  # the seed the task's state draws its tables from
@@ -216,6 +229,7 @@ class Sampler:
             queue = list(cands)
             last_failure, kept, set_aside = "", None, None
             while queue and kept is None:
+                self.deadline.check()
                 tool = queue.pop(0)
                 tried += 1
                 step = Step(tool, self._sources(tool, available))
@@ -274,6 +288,7 @@ class Sampler:
         why = "no values tried"
         draws = DRAWS if free else 1
         for d in range(draws):
+            self.deadline.check()
             chosen = {}
             for n, t in free:
                 v = self._draw(rng, state, t, n, prefer_state=d < DRAWS // 2)
@@ -330,31 +345,32 @@ class Sampler:
         term its context has seen — even the shape of a simplified term does, since Z3 orders the
         arguments of `and`, `or` and `+` by term id. So the question is built in a fresh context
         (~4 ms), and a task's bytes do not depend on what the process built before."""
-        fresh_context()
-        solver = self._solver(seed)
-        sym = self.enc.state_from(state, spare=self.inserts[tool.qualified])
-        args, user = {}, {}
-        for name, t in tool.params:
-            if name in given:
-                args[name] = self.enc.value(t, given[name])
-            else:
-                v = self.enc.var(t, f"s{k + 1}.{name}")
-                solver.add(self.enc.domain(t, v))
-                user[name] = args[name] = v
-        tr = self.enc.encode(tool, sym, args)
-        named = assert_success(solver, tr, f"step {k + 1} ")
-        plausible = []
-        lo, hi = self._date_range(state)
-        for name, var in user.items():
-            p = T.prim_name(dict(tool.params)[name])
-            if p == "date" and lo is not None:
-                plausible += [var >= lo, var <= hi]
-            elif p in ("int", "decimal", "money"):
-                plausible += [var > 0, var <= 10000]
-            elif p in ("text", "id", "email"):
-                plausible.append(z3.Length(var) > 0)
-            elif p == "time":
-                plausible += [var >= 8 * 60, var <= 18 * 60]
+        with self._encoding():
+            fresh_context()
+            solver = self._solver(seed)
+            sym = self.enc.state_from(state, spare=self.inserts[tool.qualified])
+            args, user = {}, {}
+            for name, t in tool.params:
+                if name in given:
+                    args[name] = self.enc.value(t, given[name])
+                else:
+                    v = self.enc.var(t, f"s{k + 1}.{name}")
+                    solver.add(self.enc.domain(t, v))
+                    user[name] = args[name] = v
+            tr = self.enc.encode(tool, sym, args)
+            named = assert_success(solver, tr, f"step {k + 1} ")
+            plausible = []
+            lo, hi = self._date_range(state)
+            for name, var in user.items():
+                p = T.prim_name(dict(tool.params)[name])
+                if p == "date" and lo is not None:
+                    plausible += [var >= lo, var <= hi]
+                elif p in ("int", "decimal", "money"):
+                    plausible += [var > 0, var <= 10000]
+                elif p in ("text", "id", "email"):
+                    plausible.append(z3.Length(var) > 0)
+                elif p == "time":
+                    plausible += [var >= 8 * 60, var <= 18 * 60]
         res = self._check(solver, *plausible) if plausible else z3.unknown
         if res != z3.sat:
             res = self._check(solver)
@@ -364,7 +380,8 @@ class Sampler:
             core = [named[str(b)].label for b in solver.unsat_core() if str(b) in named]
             return None, "unsat: " + "; ".join(core[:2])
         model = solver.model()
-        return {n: self.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
+        with self._encoding():
+            return {n: self.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
 
     def _draw(self, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool) -> Any:
         """One seeded value for a user-given parameter: a member of an enum; for ids, text and
@@ -470,6 +487,8 @@ class Sampler:
         s = z3.Solver()
         s.set("rlimit", RLIMIT)
         s.set("random_seed", seed % (2**31))
+        # Z3 would take Ctrl-C for itself (cancel the check, carry on); the job handles it
+        s.set("ctrl_c", False)
         return s
 
     def _sym(self, state0: State, steps: list[Step]):
@@ -540,12 +559,27 @@ class Sampler:
         if rows is not None:
             index = {t: {k: i for i, k in enumerate(state0.tables[t])} for t in {t for t, _ in rows}}
             slots = sorted({(t, index[t][k]) for t, k in rows})
-        return constraint_violated(self.enc, info["decl"], info["svc"], info["name"], start, end, slots, self._written(steps))
+        with self._encoding():
+            return constraint_violated(self.enc, info["decl"], info["svc"], info["name"], start, end, slots, self._written(steps))
+
+    @contextlib.contextmanager
+    def _encoding(self):
+        """Count the time inside as building Z3 terms (`encode_seconds`): with a large table
+        that is most of Z3's share of an attempt, and none of it is inside `solver.check`."""
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.encode_seconds += time.perf_counter() - t
 
     def _chain(self, solver: z3.Solver, state0: State, steps: list[Step], bind: bool, tag: str = "", values: dict | None = None) -> tuple[dict, list, Any]:
         """Encode the walk from the concrete `state0`. With `bind`, arguments flow from earlier
         results; without, every argument is free. With `values`, the user-given arguments are
         those constants instead of variables. Returns user variables, results, final state."""
+        with self._encoding():
+            return self._chain_terms(solver, state0, steps, bind, tag, values)
+
+    def _chain_terms(self, solver: z3.Solver, state0: State, steps: list[Step], bind: bool, tag: str, values: dict | None) -> tuple[dict, list, Any]:
         sym = self._sym(state0, steps)
         start = sym
         user: dict[tuple[int, str], Any] = {}
@@ -572,11 +606,21 @@ class Sampler:
         return user, results, (start, sym)
 
     def _check(self, solver: z3.Solver, *assumptions) -> Any:
+        """A check under the resource limit and, with a budget, a timeout of what is left of it.
+        An `unknown` that the timeout caused is the budget running out (`OutOfTime`), not Z3's
+        answer: only the resource limit gives reproducible unknowns."""
+        self.deadline.check()
+        left = self.deadline.remaining_ms()
+        if left is not None:
+            solver.set("timeout", left)
         t = time.perf_counter()
         try:
-            return solver.check(*assumptions)
+            res = solver.check(*assumptions)
         finally:
             self.z3_seconds += time.perf_counter() - t
+        if res == z3.unknown and self.deadline.expired:
+            raise OutOfTime()
+        return res
 
     def _date_range(self, state: State, scope: set[str] | None = None) -> tuple[int | None, int | None]:
         days = [r[f] for table, f in self._date_fields if scope is None or table in scope for r in state.tables.get(table, {}).values()]
@@ -592,10 +636,9 @@ class Sampler:
         """Call the generated method of `tool` with internal-value arguments; `state` changes only
         if it succeeds (raises `ToolError` otherwise)."""
         spec = self.world.tools[tool]
-        tx = Tx(state)
-        result = getattr(self.world.services[spec.service], spec.method)(tx, **{"v_" + n: v for n, v in args.items()})
-        tx.commit()
-        return result
+        # through the gateway's own argument validation: a value Z3 or a draw picked that no
+        # agent could send (an email without an @, a date past 9999) fails here, not in the task
+        return self.world.execute(state, spec, self.world.admit(spec, args))[0]
 
     def replay(self, state0: State, steps: list[Step], values: dict) -> tuple[State, list[dict], list[Any]]:
         state = state0.snapshot()
@@ -640,6 +683,7 @@ class Sampler:
             proofs[name] = proof
 
         for info in self.constraints:
+            self.deadline.check()
             if info in relevant:
                 witness = self._break_concretely(seed, info, state0, plan)
                 if witness is not None or self._breakable_by_z3(seed, info, state0, steps, free):
@@ -731,6 +775,7 @@ class Sampler:
         # the state holds every table (verify) or only those the walk needed (sampling)
         scope = info["reads"].union(*[self.tool_tables[c["tool"]] for c in plan])
         for _ in range(WITNESS_TRIES):
+            self.deadline.check()
             trial = [{"tool": c["tool"], "arguments": dict(c["arguments"])} for c in plan]
             for k, n, t in rng.sample(params, min(len(params), rng.choice((1, 1, 2)))):
                 trial[k]["arguments"][n] = self.world.types.to_json(t, self._extreme(rng, state0, t, rows, scope))
@@ -772,24 +817,43 @@ class Sampler:
 
     # ─────────────────────────── the whole task ───────────────────────────
 
-    def task(self, seed: int, index: int, hops: int) -> dict:
+    def task(self, seed: int, index: int, hops: int, deadline: Deadline | None = None) -> dict:
+        """Attempt `index` of a run. With a `deadline`, an attempt still working when it runs out
+        is rejected as `timeout`; any other outcome depends only on (world, seed, index, hops)."""
+        self.deadline = self.enc.deadline = deadline or Deadline()
+        self._stage = "starting"
+        t0 = time.monotonic()
+        try:
+            return self._task(seed, index, hops)
+        except OutOfTime:
+            raise Rejected("timeout", f"out of time after {time.monotonic() - t0:.1f} s, {self._stage}") from None
+        finally:
+            self.deadline = self.enc.deadline = Deadline()
+
+    def _task(self, seed: int, index: int, hops: int) -> dict:
         self._sym_cache = None
         self._rows_cache = {}
         rng = random.Random(f"{seed}:{index}")
         task_seed = rng.randrange(2**32)
         self._task_seed = task_seed
+        self._stage = "seeding the state"
         state0 = self.world.partial_state(task_seed)
         self.alternative = None
         want_branch = hops >= 2 and rng.random() < BRANCH_SHARE
         try:
+            self._stage = "growing the walk"
             steps, values, proofs = self.build(rng, task_seed, state0, hops, branch=want_branch)
+            self._stage = "replaying the walk"
             final, plan, results = self.replay(state0, steps, values)
             for info in self.constraints:
                 self._order_rules(info, plan)  # a broken order rule rejects the walk before Z3 works on it
+            self._stage = "proving the walk"
             proofs["walk_satisfiable"]["assertions"] = self.prove_walk(task_seed, state0, steps, values)
+            self._stage = "proving house rules"
             attached, cproofs, caps = self.attach_constraints(task_seed, state0, final, steps, plan)
         except EncodingUnsupported as e:
             raise Rejected("unsupported", str(e)) from None
+        self._stage = "checking the checker"
         last = steps[-1].tool
         answer_type = None
         if last.qualified not in self.mutating and not isinstance(last.result, T.NoneT):
@@ -817,6 +881,9 @@ class Sampler:
         others = [s for s in self.services if s not in services]
         distractors = sorted(random.Random(f"{seed}:{index}:distractors").sample(others, min(len(others), max(0, MAX_SERVICES - len(services)))))
         proofs.update({"constraints": cproofs, "reference_passes": {"reward": 1, "checks": full["total"]}, "empty_plan_fails": {"failed": [f["id"] for f in empty["failed"]]}})
+        instruction = self.instruction(steps, values, attached, answer_type is not None, branch, alt if branch else None, idem)
+        if answer_type is not None:
+            proofs["answer_not_guessable"] = self.answer_not_guessable(state0, steps, plan, checks, answer_type, answer, instruction)
         return {
             "id": f"{self.model.world.name if self.model.world else 'world'}-h{hops}-s{seed}-{index:06d}",
             "world": self.model.world.name if self.model.world else "",
@@ -824,7 +891,7 @@ class Sampler:
             "hops": hops,
             "services": services,
             "distractors": distractors,
-            "instruction": self.instruction(steps, values, attached, answer_type is not None, branch, alt if branch else None, idem),
+            "instruction": instruction,
             "capabilities": [c for c in CAPABILITIES if c in caps],
             "initial_state": {"seed": task_seed},
             "reference_plan": plan,
@@ -837,6 +904,29 @@ class Sampler:
             "idempotent": {k: v for k, v in idem.items() if not k.startswith("_")} if idem else None,
         }
 
+    def answer_not_guessable(self, state0: State, steps: list[Step], plan: list[dict], checks: list[dict], answer_type: str, answer: Any, instruction: str) -> dict:
+        """Reject a task whose answer an agent could give without doing the work; the proof.
+
+        Guessable: an empty, zero, false or null answer (or one whose every part is); an answer
+        the instruction already states (read as a prose answer, it would pass); and, for a task
+        whose only goal is the answer, one that the last call alone gives on the initial state
+        when the instruction names all its arguments (the walk before it would not matter)."""
+        if _blank(answer):
+            raise Rejected("guessable_answer", f"the answer is {json.dumps(answer)[:40]}")
+        if stated_in(self.world.types, answer_type, answer, instruction):
+            raise Rejected("guessable_answer", "the instruction states the answer")
+        alone = "n/a: the task has goals beyond the answer"
+        if not any(c["kind"] in C.GOAL_KINDS and c["kind"] != "answer" for c in checks):
+            last = steps[-1]
+            if all(src[0] == "user" for src in last.sources.values()):
+                res = self.world.call(state0.snapshot(), plan[-1]["tool"], plan[-1]["arguments"])
+                if res["success"] and res["data"] == answer:
+                    raise Rejected("guessable_answer", "the last call alone gives the answer on the initial state")
+                alone = "differs"
+            else:
+                alone = "n/a: the last call's arguments come from earlier steps"
+        return {"not_blank": True, "not_in_instruction": True, "last_call_alone": alone}
+
     def idempotent(self, rng: random.Random, state0: State, final: State, steps: list[Step]) -> dict | None:
         """A call whose goal already holds: the tool refuses it with `conflict` ("already closed")
         before the episode and after the reference plan. The instruction asks for it anyway; a good
@@ -844,6 +934,7 @@ class Sampler:
         in_walk = {s.tool.qualified for s in steps}
         pool = [t for q, t in self._idempotent_tools if q not in in_walk]
         for tool in rng.sample(pool, min(6, len(pool))):
+            self.deadline.check()
             self._ensure(self.tool_tables[tool.qualified], state0, final)
             options = [self._candidates(state0, t) for _, t in tool.params]
             if not all(options):
@@ -1054,13 +1145,14 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     except Rejected as r:
         attached = task.get("constraints", [])
         problems.append(f"the reference plan breaks a house rule: {r.detail}")
+    except EncodingUnsupported as e:  # a plan the sampler would not have made: its tools are not encodable
+        attached = task.get("constraints", [])
+        problems.append(f"the house rules cannot be proven for this plan: {e}")
     if attached != task.get("constraints", []):
         problems.append("the attached constraints are not the ones the world's rules give for this plan")
     # the checker must be exactly what the replay derives: a loosened or edited checker differs
-    derived = C.derive(world, state0, final, task.get("constraints", []), None, None)
-    if answer_type is not None:
-        derived.append({"kind": "answer", "value": last})
-        derived[-1]["id"] = f"c{len(derived)}"
+    answer_value = world.types.from_json(answer_type, last, "answer") if answer_type is not None else None
+    derived = C.derive(world, state0, final, task.get("constraints", []), answer_value, answer_type)
     if derived != checks:
         problems.append("the checker is not the one the reference plan derives")
     full = C.score(world, checks, state0, final, task.get("answer"), calls)
@@ -1098,6 +1190,8 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
         sampler.prove_walk(seed, state0, steps, values)
     except Rejected as r:
         problems.append(f"Z3 does not prove the plan satisfiable ({r.reason}: {r.detail})")
+    except EncodingUnsupported as e:
+        problems.append(f"Z3 cannot encode the plan: {e}")
     recorded = task.get("proofs", {}).get("constraints", {}) if isinstance(task.get("proofs"), dict) else {}
     free: list = []  # the free chain, shared by the rules as in sampling
     for c in task.get("constraints", []):
@@ -1117,7 +1211,7 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
                 continue
             try:
                 breakable = sampler._breakable_by_z3(seed, info, state0, steps, free)
-            except Rejected:  # unknown
+            except (Rejected, EncodingUnsupported):  # unknown, or not encodable
                 breakable = False
             if not breakable:
                 problems.append(f"constraint {info['name']} is not proven non-trivial")
@@ -1125,6 +1219,10 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
             ok, why = C._order_holds(c, calls)
             if not ok:
                 problems.append(f"order rule {info['name']}: {why}")
+    from .rebuild import rebuild_problems  # it samples through this module
+
+    # and nothing in the file is trusted: the task the world and its seed give must be this one
+    problems.extend(rebuild_problems(sampler, task))
     return problems
 
 

@@ -4,7 +4,9 @@ Mirrors the runtime's value semantics exactly (runtime/values.py); a differentia
 from __future__ import annotations
 
 import ctypes
+import math
 import re
+import time
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -22,6 +24,41 @@ from ..syntax import ast as A
 
 class EncodingUnsupported(Exception):
     """A construct the Z3 encoding does not model (named, so callers can report it)."""
+
+
+class OutOfTime(Exception):
+    """The time budget of the work in progress ran out (raised by `Deadline.check`)."""
+
+
+class Deadline:
+    """A wall-clock budget, checked cooperatively: the encoder checks it once per row it expands
+    (a nested quantifier over a large table is where encoding time goes), the sampler once per
+    candidate and draw, and a Z3 check gets what is left as its `timeout`. Wall-clock time is not
+    reproducible, so work that runs out is abandoned, never finished differently (decision D18).
+    `Deadline()` never runs out."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, seconds: float | None = None):
+        self.at = time.monotonic() + seconds if seconds is not None else math.inf
+
+    def check(self) -> None:
+        if self.at != math.inf and time.monotonic() >= self.at:
+            raise OutOfTime()
+
+    @property
+    def expired(self) -> bool:
+        return time.monotonic() >= self.at
+
+    def remaining_ms(self) -> int | None:
+        """Milliseconds left (at least 1), or None when there is no limit."""
+        if self.at == math.inf:
+            return None
+        return max(1, int((self.at - time.monotonic()) * 1000))
+
+    def expire(self) -> None:
+        """Run out now (an interrupt: the work in progress stops at its next check)."""
+        self.at = -math.inf
 
 
 # ─────────────────────────── fast connectives ───────────────────────────
@@ -363,6 +400,7 @@ class WorldEncoding:
                     self.scalars[f"{s}.{var.name}"] = var.type
         self._table_names = frozenset(self.tables)
         self._scalar_names = frozenset(self.scalars)
+        self.deadline = Deadline()  # the caller's budget for the work in progress (the sampler sets it)
 
     # sorts and values
 
@@ -412,10 +450,6 @@ class WorldEncoding:
             return _or([term == z3.StringVal(m) for m in b.members])
         if T.prim_name(t) == "time":
             return _and(term >= 0, term < V.MINUTES_PER_DAY)
-        if T.prim_name(t) == "date":  # what the gateway accepts (values.MIN_DAY..MAX_DAY)
-            return _and(term >= V.MIN_DAY, term <= V.MAX_DAY)
-        if T.prim_name(t) == "datetime":
-            return _and(term >= V.MIN_MINUTE, term <= V.MAX_MINUTE)
         return z3.BoolVal(True)
 
     def state_from(self, st: State, spare: int | Mapping[str, int] = 2) -> SymState:
@@ -433,7 +467,10 @@ class WorldEncoding:
             rec = self.tables[name]
             if name not in st.tables:  # a partially seeded state that lacks a table its user reads
                 raise EncodingUnsupported(f"table `{name}` is not in the state")
-            slots = [Slot(z3.BoolVal(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}) for row in st.tables[name].values()]
+            slots = []
+            for row in st.tables[name].values():
+                self.deadline.check()
+                slots.append(Slot(z3.BoolVal(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}))
             for _ in range(spare if isinstance(spare, int) else spare.get(name, 0)):
                 slots.append(Slot(z3.BoolVal(False), {f: self._blank(ft) for f, ft in rec.fields.items()}))
             built[name] = slots
@@ -608,6 +645,7 @@ class _ToolEncoder:
             # the new row goes to the first free slot
             taken = z3.BoolVal(False)
             for sl in st.writable(table):
+                self.enc.deadline.check()
                 here = _and(_not(sl.present), _not(taken))
                 for f in rec.fields:
                     sl.fields[f] = merge(here, row[f], sl.fields[f])
@@ -633,6 +671,7 @@ class _ToolEncoder:
         # bulk: every matching row, each computed from the state before the statement
         before = st.copy()
         for i, sl in enumerate(st.writable(table)):
+            self.enc.deadline.check()
             old = before.tables[table][i]
             inner = dict(env)
             inner[s.target.var] = dict(old.fields)
@@ -788,6 +827,7 @@ class _ToolEncoder:
     def _filtered(self, var, domain, where, env, st, guard):
         out = []
         for present, elem, key in self._items(domain, env, st, guard):
+            self.enc.deadline.check()  # once per row: nested quantifiers multiply rows
             inner = dict(env)
             inner[var] = elem
             g = _and(guard, present)
@@ -957,6 +997,7 @@ class _ConstraintEncoder(_ToolEncoder):
                 table = ".".join(c.table) if len(c.table) == 2 else f"{self.svc.name}.{c.table[0]}"
                 rec = self.enc.tables[table]
                 for old, new in zip(before.tables[table], after.tables[table]):
+                    self.enc.deadline.check()
                     inner = dict(env)
                     if c.var:
                         inner[c.var] = dict(old.fields)
@@ -968,6 +1009,7 @@ class _ConstraintEncoder(_ToolEncoder):
             elif isinstance(c, A.ForallClause):
                 table = ".".join(c.domain) if len(c.domain) == 2 else f"{self.svc.name}.{c.domain[0]}"
                 for slot in before.tables[table]:
+                    self.enc.deadline.check()
                     inner = dict(env)
                     inner[c.var] = dict(slot.fields)
                     cond = slot.present if c.where is None else _and(slot.present, self.ev(c.where, inner, before, slot.present))

@@ -1,0 +1,242 @@
+"""Reported answers compared as a person would: each value on its own, after normalisation by
+its type, whether the agent answered in JSON or in prose. Knows nothing of tasks or episodes."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, datetime
+from fractions import Fraction
+from typing import Any
+
+from ..runtime.service import Types
+
+# A prose answer that names more candidates of the expected kind than this (beyond the values
+# asked for) is a list of guesses, not an answer: "0 1 2 3 ... 100" does not report a count.
+MAX_EXTRA_CANDIDATES = 5
+
+_NUMBER = re.compile(r"(?<![\w.-])[-−]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w-])")
+_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?|\b\d{2}:\d{2}\b")
+_KEYISH = re.compile(r"\b[A-Za-z][A-Za-z_]*-\d+\b")
+_TRUE = {"true", "yes", "y"}
+_FALSE = {"false", "no", "n"}
+
+
+def _number(value: Any) -> Fraction | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        return Fraction(repr(value)) if value == value and abs(value) != float("inf") else None
+    if isinstance(value, str):
+        text = value.strip().replace("−", "-").replace("$", "").replace(",", "").replace("_", "")
+        if re.fullmatch(r"-?\d+(\.\d+)?", text):
+            return Fraction(text)
+    return None
+
+
+def _moment(value: Any, base: str) -> str | None:
+    """A date, time or datetime in the runtime's ISO form, whatever ISO variant came in."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    try:
+        if base == "time":
+            return datetime.strptime(text[:5], "%H:%M").strftime("%H:%M") if re.fullmatch(r"\d{2}:\d{2}(:00)?", text) else None
+        if base == "date":
+            if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+                return date.fromisoformat(text).isoformat()
+            moment = datetime.fromisoformat(text)
+            return moment.date().isoformat() if (moment.hour, moment.minute, moment.second) == (0, 0, 0) else None
+        moment = datetime.fromisoformat(text.replace(" ", "T", 1))
+        return moment.strftime("%Y-%m-%dT%H:%M") if moment.second == 0 else None
+    except ValueError:
+        return None
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return " ".join(value.split()).casefold()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value).casefold()
+    return None
+
+
+def _unwrap(value: Any) -> Any:
+    """{"answer": 4} or [4] where one value is expected: the value inside."""
+    while isinstance(value, (dict, list)) and len(value) == 1:
+        value = next(iter(value.values())) if isinstance(value, dict) else value[0]
+    return value
+
+
+class AnswerMatcher:
+    """Compares a reported answer with an expected JSON value of a runtime type."""
+
+    def __init__(self, types: Types, ignore: dict[str, frozenset[str]] | None = None, exact: bool = False, ordered: bool = False):
+        self.types = types
+        self.ignore = ignore or {}  # record name → fields a clock decides (never compared)
+        self.exact = exact  # text compared exactly, as the task says
+        self.ordered = ordered  # lists compared in order, as the task says
+
+    # ─── JSON answers ───
+
+    def same(self, t: str, expected: Any, got: Any) -> bool:
+        b = self.types.base(t)
+        if b.startswith("list:"):
+            return self._same_list(b[5:], expected, got)
+        if b.startswith("record:"):
+            return self._same_record(b[7:], expected, got)
+        got = _unwrap(got)
+        if b in ("int", "duration", "decimal", "money"):
+            want, have = _number(expected), _number(got)
+            return want is not None and have is not None and abs(want - have) <= Fraction(1, 10**6)
+        if b == "bool":
+            if isinstance(got, str):
+                got = True if got.strip().casefold() in _TRUE else False if got.strip().casefold() in _FALSE else None
+            return got is expected
+        if b in ("date", "time", "datetime"):
+            return _moment(got, b) is not None and _moment(got, b) == _moment(expected, b)
+        if self.exact:
+            return isinstance(got, str) and got == expected
+        want, have = _text(expected), _text(got)
+        if b.startswith("enum:") and have is not None:
+            have = have.replace(" ", "_")
+        return want is not None and want == have
+
+    def _same_list(self, elem: str, expected: list, got: Any) -> bool:
+        if isinstance(got, dict) and len(got) == 1 and isinstance(next(iter(got.values())), list):
+            got = next(iter(got.values()))  # {"matters": [...]}
+        if not isinstance(got, list) or len(got) != len(expected):
+            return False
+        if self.ordered:
+            return all(self.same(elem, e, g) for e, g in zip(expected, got))
+        free = list(got)
+        for e in expected:  # a bipartite match, greedily: values within a list are few
+            hit = next((i for i, g in enumerate(free) if self.same(elem, e, g)), None)
+            if hit is None:
+                return False
+            free.pop(hit)
+        return True
+
+    def _same_record(self, record: str, expected: dict, got: Any) -> bool:
+        key = self.types.keys.get(record)
+        got = _unwrap(got) if not isinstance(got, dict) else got
+        if key is not None and not isinstance(got, dict):
+            return self.same(self.types.records[record][key], expected[key], got)  # the record's key stands for it
+        if not isinstance(got, dict):
+            return False
+        fields = self.types.records[record]
+        if key is not None and key in got:
+            return self.same(fields[key], expected[key], got[key])
+        skip = self.ignore.get(record, frozenset()) | {key}
+        return all(f in got and self.same(ft, expected[f], got[f]) for f, ft in fields.items() if f not in skip)
+
+    # ─── prose answers ───
+
+    def in_text(self, t: str, expected: Any, text: str, guesses: bool = False) -> bool:
+        """Every expected value appears in `text`, and (unless `guesses`) the text is not a
+        list of guesses."""
+        b = self.types.base(t)
+        wanted = list(self._atoms(b, expected))
+        if not wanted:
+            return False
+        folded = " ".join(text.split()).casefold()
+        for kind, value in wanted:
+            if not self._found(kind, value, text, folded):
+                return False
+        if guesses:
+            return True
+        kinds = {kind for kind, _ in wanted}
+        for kind in kinds & {"number", "moment", "key"}:
+            found = self._candidates(kind, text)
+            if len(found) > len([v for k, v in wanted if k == kind]) + MAX_EXTRA_CANDIDATES:
+                return False
+        return True
+
+    def _atoms(self, b: str, value: Any):
+        """(kind, value) for each value a prose answer must contain."""
+        if b.startswith("list:"):
+            for v in value:
+                yield from self._atoms(self.types.base(b[5:]), v)
+        elif b.startswith("record:"):
+            key = self.types.keys.get(b[7:])
+            if key is not None:
+                yield ("key", str(value[key]))
+            else:
+                for f, ft in self.types.records[b[7:]].items():
+                    if f not in self.ignore.get(b[7:], frozenset()):
+                        yield from self._atoms(self.types.base(ft), value[f])
+        elif b in ("int", "duration", "decimal", "money"):
+            yield ("number", _number(value))
+        elif b in ("date", "time", "datetime"):
+            yield ("moment", _moment(value, b))
+        elif b == "bool":
+            yield ("bool", value)
+        elif b == "id":
+            yield ("key", str(value))
+        else:
+            yield ("text", _text(value))
+
+    def _found(self, kind: str, value: Any, text: str, folded: str) -> bool:
+        if kind == "number":
+            return any(_number(m.group(0)) == value for m in _NUMBER.finditer(text))
+        if kind == "moment":
+            return any(_moment(m.group(0), "datetime" if "T" in (value or "") else "date" if "-" in (value or "") else "time") == value for m in _MOMENT.finditer(text))
+        if kind == "bool":
+            words = set(re.findall(r"[a-z]+", folded))
+            return bool(words & (_TRUE if value else _FALSE)) and not words & (_FALSE if value else _TRUE)
+        if kind == "key":
+            return re.search(r"(?<![\w-])" + re.escape(value.casefold()) + r"(?![\w-])", folded) is not None
+        return bool(value) and value in folded
+
+    @staticmethod
+    def _candidates(kind: str, text: str) -> set:
+        if kind == "number":
+            return {_number(m.group(0)) for m in _NUMBER.finditer(text)}
+        if kind == "moment":
+            return {m.group(0) for m in _MOMENT.finditer(text)}
+        return {m.group(0).casefold() for m in _KEYISH.finditer(text)}
+
+
+def as_reported(answer: Any) -> tuple[Any, str | None]:
+    """(JSON value, prose): an answer given as text is read as JSON when it is JSON (or holds a
+    JSON object or list after some words), else kept as prose."""
+    if not isinstance(answer, str):
+        return answer, None
+    text = answer.strip()
+    try:
+        return json.loads(text), None
+    except (ValueError, RecursionError):
+        pass
+    for start, ch in enumerate(text):
+        if ch in "[{":
+            try:
+                value, end = json.JSONDecoder().raw_decode(text, start)
+            except (ValueError, RecursionError):
+                continue
+            if not text[end:].strip(" .\n"):
+                return value, None
+            break
+    return None, text
+
+
+def answer_matches(types: Types, t: str, expected: Any, answer: Any, ignore: dict | None = None, exact: bool = False, ordered: bool = False) -> bool:
+    """Does `answer` (JSON, JSON text, or prose) report `expected` (JSON of type `t`)?"""
+    if answer is None:
+        return False
+    matcher = AnswerMatcher(types, ignore, exact, ordered)
+    value, prose = as_reported(answer)
+    if prose is None:
+        if matcher.same(t, expected, value):
+            return True
+        if not isinstance(value, str):
+            return False
+        prose = value  # a JSON string is prose too: "4 matters" as a string
+    return matcher.same(t, expected, prose) or matcher.in_text(t, expected, prose)
+
+
+def stated_in(types: Types, t: str, expected: Any, text: str) -> bool:
+    """Does `text` (an instruction) already hold every value of the answer, so that an agent
+    could copy it without a call? (No limit on other values here: an instruction may name many.)"""
+    return AnswerMatcher(types).in_text(t, expected, text, guesses=True)

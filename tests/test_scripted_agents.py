@@ -1,0 +1,216 @@
+"""Sampled tasks played by scripted agents through the Episode API, judged as a trainer would:
+the reference passes, doing nothing earns exactly 0, the same answer in another form passes, a
+guessed constant fails, touching a protected row fails even when undone, an agent that corrects
+its own mistake passes, and stray writes fail the task and cost partial credit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from compoworld_dsl.gateway import Episode
+from compoworld_dsl.sample.checker import GOAL_KINDS
+from compoworld_dsl.sample.run import load_sampler
+from compoworld_dsl.sample.sampler import Rejected
+
+ROOT = Path(__file__).resolve().parents[1]
+GUESSES = [[], 0, "", None, False, True, {}, "[]", "0", "none"]
+
+
+@pytest.fixture(scope="module")
+def legal():
+    return load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
+
+
+@pytest.fixture(scope="module")
+def tasks(legal):
+    out = []
+    for hops in (2, 3, 4):
+        for i in range(40):
+            try:
+                out.append(legal.task(7, hops * 1000 + i, hops))
+            except Rejected:
+                pass
+    assert len(out) >= 40
+    return out
+
+
+def play(world, task, calls, answer=None, mount=()):
+    """Run `calls` (tool, arguments) in a fresh episode of `task`; returns (score, results)."""
+    task = {**task, "distractors": sorted(set(task["distractors"]) | set(mount))}
+    ep = Episode(world)
+    ep.reset(task)
+    names = {q: n for n, q in ep.gateway.names.items()}
+    results = []
+    for tool, args in calls:
+        results.append(ep.call("call_tool", {"tool_name": names.get(tool, tool), "arguments": args}))
+    if answer is not None:
+        ep.report(answer)
+    return ep.score(), results
+
+
+def reference_calls(task):
+    return [(p["tool"], p["arguments"]) for p in task["reference_plan"]]
+
+
+def test_the_reference_plan_earns_1_and_doing_nothing_earns_exactly_0(legal, tasks):
+    for task in tasks:
+        ref, _ = play(legal.world, task, reference_calls(task), task["answer"])
+        assert (ref["reward"], ref["partial"]) == (1, 1.0), (task["id"], ref["failed"])
+        nothing, _ = play(legal.world, task, [])
+        assert (nothing["reward"], nothing["partial"]) == (0, 0.0), (task["id"], nothing)
+
+
+def _variants(world, t: str, answer):
+    """The same answer in the forms a person might give it."""
+    base = world.types.base(t)
+    yield json.dumps(answer)  # as JSON text
+    yield "The answer: " + json.dumps(answer, ensure_ascii=False)  # JSON after words
+    if isinstance(answer, list):
+        yield list(reversed(answer))
+        if base.startswith("list:record:"):
+            key = world.types.keys[base[12:]]
+            if key:
+                keys = [a[key] for a in answer]
+                yield keys
+                yield "They are " + ", ".join(keys) + "."
+    elif isinstance(answer, dict):
+        key = world.types.keys.get(base[7:])
+        if key:
+            yield answer[key]
+            yield f"It is {answer[key]}."
+    elif isinstance(answer, (int, float)) and not isinstance(answer, bool):
+        yield str(answer)
+        yield f"I found {answer} in total."
+    elif isinstance(answer, str):
+        yield "  " + answer.upper() + " "
+        yield f"It is {answer}."
+
+
+def test_an_answer_in_another_form_still_passes(legal, tasks):
+    tried = 0
+    for task in tasks:
+        if task["answer"] is None:
+            continue
+        check = next(c for c in task["checker"]["checks"] if c["kind"] == "answer")
+        for variant in _variants(legal.world, check["type"], task["answer"]):
+            s, _ = play(legal.world, task, reference_calls(task), variant)
+            assert s["reward"] == 1, (task["id"], task["answer"], variant, s["failed"])
+            tried += 1
+    assert tried >= 20
+
+
+def test_a_guessed_constant_never_passes(legal, tasks):
+    for task in tasks:
+        if task["answer"] is None:
+            continue
+        for guess in GUESSES:
+            s, _ = play(legal.world, task, reference_calls(task), guess)
+            assert s["reward"] == 0, (task["id"], task["answer"], guess)
+
+
+def _protected_rows(world, task, state):
+    from compoworld_dsl.runtime.state import Tx
+
+    rows = []
+    for c in task["constraints"]:
+        if c["kind"] == "state":
+            untouched, _ = world.constraints[c["name"]].check(Tx(state), Tx(state))
+            rows.extend(untouched)
+    return rows
+
+
+def test_touching_a_protected_row_and_undoing_it_still_breaks_the_rule(legal, tasks):
+    world = legal.world
+    played = 0
+    for task in tasks:
+        state = world.initial_state(task["initial_state"]["seed"])
+        docs = [k for t, k in _protected_rows(world, task, state) if t == "documents.files" and not state.tables[t][k]["archived"]]
+        if not docs:
+            continue
+        touch = [("documents.archive_document", {"id": docs[0]}), ("documents.restore_document", {"id": docs[0]})]
+        s, results = play(world, task, reference_calls(task) + touch, task["answer"], mount=["documents"])
+        assert all(r["success"] for r in results), results
+        assert s["reward"] == 0, task["id"]
+        assert any(f["kind"] == "constraint" and "undoing it does not count" in f["reason"] for f in s["failed"]), s["failed"]
+        assert s["partial"] < 1
+        played += 1
+    assert played >= 3
+
+
+def _retract_tool(model, service: str, table: str) -> tuple[str, str] | None:
+    """A tool that deletes one row of `service`'s `table` by its key: (qualified name, parameter)."""
+    for tool in model.tools():
+        if tool.service == service and table in tool.deletes and len(tool.params) == 1:
+            return tool.qualified, tool.params[0][0]
+    return None
+
+
+def test_an_agent_that_corrects_its_own_mistake_passes(legal, tasks):
+    """Insert with a typo, retract it, insert the right row, go on with the plan, carrying the
+    ids the agent's own calls return (they differ from the reference run's)."""
+    model, world = legal.model, legal.world
+    played = 0
+    for task in tasks:
+        plan = reference_calls(task)
+        first = next((k for k, (tool, args) in enumerate(plan) if any(t.qualified == tool and t.inserts for t in model.tools()) and any(isinstance(v, str) for v in args.values())), None)
+        if first is None:
+            continue
+        tool = next(t for t in model.tools() if t.qualified == plan[first][0])
+        found = _retract_tool(model, tool.service, next(iter(tool.inserts)))
+        if found is None:
+            continue
+        retract, key_param = found
+        typo_args = {k: (v + " (typo)" if isinstance(v, str) and k not in ("matter", "id") else v) for k, v in plan[first][1].items()}
+        _, ref_results = play(world, task, plan)
+        ep = Episode(world)
+        ep.reset({**task, "distractors": sorted(set(task["distractors"]) | {retract.split(".")[0]})})
+        names = {q: n for n, q in ep.gateway.names.items()}
+        renamed: dict = {}
+        ok = True
+        for k, (tname, args) in enumerate(plan):
+            if k == first:
+                typo = ep.call("call_tool", {"tool_name": names[tname], "arguments": typo_args})
+                if not typo["success"]:
+                    ok = False
+                    break
+                gone = ep.call("call_tool", {"tool_name": names[retract], "arguments": {key_param: typo["data"]}})
+                assert gone["success"], gone
+            args = {a: renamed.get(v, v) if isinstance(v, str) else v for a, v in args.items()}
+            res = ep.call("call_tool", {"tool_name": names[tname], "arguments": args})
+            assert res["success"], (task["id"], k, res)
+            ref = ref_results[k].get("data")
+            if isinstance(ref, str) and isinstance(res["data"], str) and ref != res["data"]:
+                renamed[ref] = res["data"]
+        if not ok:
+            continue
+        if task["answer"] is not None:
+            ep.report(res["data"])
+        s = ep.score()
+        assert s["reward"] == 1, (task["id"], s["failed"])
+        played += 1
+    assert played >= 3
+
+
+def test_stray_writes_fail_the_task_and_cost_partial_credit(legal, tasks):
+    world = legal.world
+    played = 0
+    for task in tasks:
+        goals = [c for c in task["checker"]["checks"] if c["kind"] in GOAL_KINDS]
+        if len(goals) < 2:
+            continue
+        state = world.initial_state(task["initial_state"]["seed"])
+        open_matters = [k for k, m in state.tables["matters.matters"].items() if m["status"] == "open"]
+        stray = [("docket.add_note", {"matter": m, "deadline": "2025-06-30", "text": "stray note"}) for m in open_matters[:2]]
+        partials = []
+        for n in (0, 1, 2):
+            s, results = play(world, task, reference_calls(task) + stray[:n], task["answer"], mount=["docket"])
+            assert all(r["success"] for r in results[len(task["reference_plan"]):]), results
+            partials.append(s["partial"])
+            assert s["reward"] == (1 if n == 0 else 0)
+        assert partials[0] == 1.0 and partials[0] > partials[1] > partials[2], partials
+        assert partials[1] == pytest.approx(1 - 1 / len(goals))
+        played += 1
+    assert played >= 3
