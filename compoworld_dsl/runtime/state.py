@@ -84,7 +84,7 @@ class Tx:
         self._tables: dict[str, dict[Any, Row]] = {}
         self._scalars: dict[str, Any] = {}
         self._counters: dict[str, int] = {}
-        self.writes: set[tuple[str, Any]] = set()  # (table, key) of every row put or removed
+        self.writes: set[tuple[str, Any]] = set()  # (table, key) of every row changed or removed
 
     # reads
     def table(self, name: str) -> dict[Any, Row]:
@@ -117,8 +117,10 @@ class Tx:
         return t
 
     def put(self, name: str, key: Any, row: Row) -> None:
-        self._writable(name)[key] = row
-        self.writes.add((name, key))
+        table = self._writable(name)
+        if table.get(key) != row:  # writing a row back as it is touches nothing
+            self.writes.add((name, key))
+        table[key] = row
 
     def remove(self, name: str, key: Any) -> None:
         del self._writable(name)[key]

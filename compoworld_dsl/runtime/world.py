@@ -162,8 +162,9 @@ class CompiledWorld:
 
     def call(self, state: State, tool: str, arguments: Any, touched: set | None = None) -> dict:
         """Run one tool call. Returns the gateway envelope; changes `state` only on success.
-        `touched`, when given, gains the (table, key) of every row a successful call wrote, even
-        one it wrote back unchanged: protected rows are judged on these too."""
+        `touched`, when given, gains the (table, key) of every row a successful call changed or
+        deleted (a row written back exactly as it was is not touched): protected rows are judged
+        on these too, so a change later undone still counts."""
         try:
             data = self.call_raw(state, tool, arguments, touched)
         except ToolError as e:

@@ -861,7 +861,13 @@ class Sampler:
         checks = C.derive(self.world, state0, final, attached, results[-1] if answer_type else None, answer_type)
         calls = [(p["tool"], p["arguments"]) for p in plan]
         answer = self.world.types.to_json(answer_type, results[-1]) if answer_type else None
-        full = C.score(self.world, checks, state0, final, answer, calls)
+        touched: set = set()  # the rows the plan changes on its way: protected ones break their rules
+        replayed = state0.snapshot()
+        for p in plan:
+            self.world.call(replayed, p["tool"], p["arguments"], touched)
+        full = C.score(self.world, checks, state0, final, answer, calls, touched)
+        if any(f["kind"] == "constraint" for f in full["failed"]):
+            raise Rejected("constraint_broken", f"the reference plan changes a protected row on its way: {full['failed'][0]['reason']}")
         if full["reward"] != 1:
             raise Rejected("replay_mismatch", f"the reference plan fails its own checker: {full['failed'][:2]}")
         empty = C.score(self.world, checks, state0, state0, None, [])
@@ -1105,13 +1111,14 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     state0 = world.initial_state(seed)
     state = state0.snapshot()
     calls, last, datas = [], None, []
+    touched: set = set()
     steps: list[Step] = []
     values: dict = {}
     for k, call in enumerate(plan):
         spec = world.resolve(call.get("tool", "")) if isinstance(call, dict) else None
         if spec is None:
             return [f"step {k + 1}: unknown tool {call.get('tool') if isinstance(call, dict) else call!r}"]
-        res = world.call(state, spec.qualified, call.get("arguments"))
+        res = world.call(state, spec.qualified, call.get("arguments"), touched)
         if not res["success"]:
             return [f"step {k + 1} {spec.qualified} fails on replay: {res['error']['message']}"]
         calls.append((spec.qualified, call.get("arguments")))
@@ -1155,7 +1162,7 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     derived = C.derive(world, state0, final, task.get("constraints", []), answer_value, answer_type)
     if derived != checks:
         problems.append("the checker is not the one the reference plan derives")
-    full = C.score(world, checks, state0, final, task.get("answer"), calls)
+    full = C.score(world, checks, state0, final, task.get("answer"), calls, touched)
     if full["reward"] != 1:
         problems.append(f"the reference plan fails the checker: {[f['id'] + ' ' + f['reason'] for f in full['failed']]}")
     empty = C.score(world, checks, state0, state0, None, [])
