@@ -33,7 +33,8 @@ def run_oracle(episode: Episode, task: dict, skip: float = 0.0, seed: int = 0) -
         if s in task["services"]:
             call("list_tools", {"service": s})
     last = None
-    for step in task["reference_plan"]:
+    got: dict[int, Any] = {}  # step number → the data its call returned
+    for k, step in enumerate(task["reference_plan"]):
         name = _agent_name(episode, step["tool"])
         if name is None:
             continue
@@ -41,6 +42,31 @@ def run_oracle(episode: Episode, task: dict, skip: float = 0.0, seed: int = 0) -
         if skip and rng.random() < skip:
             continue
         last = call("call_tool", {"tool_name": name, "arguments": step["arguments"]})
-    if task.get("answer") is not None and last is not None and last.get("success"):
-        episode.report(last["data"])
+        if last.get("success"):
+            got[k + 1] = last.get("data")
+    if "reports" in task:  # goal-level tasks: tell each value asked for, read from its own call
+        answer = reported(task["reports"], got)
+        if answer is not None:
+            episode.report(answer)
+    elif task.get("answer") is not None and last is not None and last.get("success"):
+        episode.report(last["data"])  # tasks of format 1: the last call's result
     return transcript
+
+
+def reported(reports: list[dict], got: dict[int, Any]) -> Any:
+    """The answer to "tell me X, Y and Z" from the data each step's call returned: one value,
+    or {label: value} for several (None when none was read)."""
+    values = []
+    for r in reports:
+        data = got.get(r["step"])
+        element = r.get("element")
+        if element is not None and isinstance(data, list):
+            data = next((e for e in data if isinstance(e, dict) and e.get(element["key"]) == element["value"]), None)
+        if r.get("field") is not None:
+            data = data.get(r["field"]) if isinstance(data, dict) else None
+        values.append(data)
+    if all(v is None for v in values):
+        return None
+    if len(reports) == 1:
+        return values[0]
+    return {r["label"]: v for r, v in zip(reports, values) if v is not None}

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from compoworld_dsl.agents import reported
+
 mcp = pytest.importorskip("mcp")
 from mcp import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
@@ -43,15 +45,16 @@ async def play(session: ClientSession, task: dict, initialize: bool = True) -> d
     assert {"list_services", "list_tools", "describe_tool", "call_tool"} <= names
     services = payload(await session.call_tool("list_services", {}))["data"]["services"]
     assert set(task["services"]) <= set(services)
-    last = None
-    for step in task["reference_plan"]:
+    got = {}
+    for k, step in enumerate(task["reference_plan"]):
         tool = step["tool"].split(".", 1)[1]
         described = payload(await session.call_tool("describe_tool", {"tool": tool}))
         assert described["success"], described
         last = payload(await session.call_tool("call_tool", {"tool_name": tool, "arguments": step["arguments"]}))
         assert last["success"], last
-    if task.get("answer") is not None:
-        await session.call_tool("report_answer", {"answer": last["data"]})
+        got[k + 1] = last["data"]
+    if task.get("answer") is not None:  # what the task asks to tell, read from the calls' data
+        await session.call_tool("report_answer", {"answer": reported(task["reports"], got)})
     return await score(session)
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from compoworld_dsl.agents import reported
+
 mcp = pytest.importorskip("mcp")
 import httpx2  # noqa: E402  (the SDK's HTTP client)
 from mcp import Client, ClientSession  # noqa: E402
@@ -178,11 +180,13 @@ def test_fifty_concurrent_sessions_each_play_their_own_episode(world_and_task):
                 all_open.set()
             await all_open.wait()
             if i % 2 == 0:  # half of them do the task; the others must not see it done
-                for step in task["reference_plan"]:
+                got = {}
+                for k, step in enumerate(task["reference_plan"]):
                     done = payload(await session.call_tool("call_tool", {"tool_name": step["tool"].split(".", 1)[1], "arguments": step["arguments"]}))
                     assert done["success"], done
+                    got[k + 1] = done["data"]
                 if task.get("answer") is not None:
-                    await session.call_tool("report_answer", {"answer": done["data"]})
+                    await session.call_tool("report_answer", {"answer": reported(task["reports"], got)})
             return await score(session)
 
     async def main():

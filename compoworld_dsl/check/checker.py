@@ -355,6 +355,13 @@ class Checker:
             if f.default is not None:
                 self._check_const(f.default, ft, f"the default of `{decl.name}.{f.name}`", code="E307")
                 rec.defaults[f.name] = f.default
+        seen: set[str] = set()
+        for name in decl.known_by:
+            if name not in rec.fields:
+                self.error("E103", f"record `{decl.name}` is known by `{name}`, which is not one of its fields", decl.span, help="list fields of the record after `known by`")
+            elif name in seen:
+                self.error("E111", f"record `{decl.name}` lists `{name}` twice after `known by`", decl.span)
+            seen.add(name)
         if len(keys) > 1:
             self.error("E302", f"record `{decl.name}` declares {len(keys)} key fields", keys[1].span, help="keep one `key` field")
         if keys:
@@ -624,6 +631,8 @@ class Checker:
             self._check_template(decl.say, scope, decl.say_span or decl.span, "`say` phrase")
         else:
             self.warn("W002", f"tool `{decl.name}` has no `say` phrase", decl.span, help='add `say "..."` so sampled instructions can mention it')
+        if decl.gives is not None:
+            self._check_template(decl.gives, scope, decl.gives_span or decl.span, "`gives` phrase")
 
         self._check_body(tool, scope)
         tool.consumes = self._nominals(decl.consumes, module, svc) if decl.consumes is not None else _derive_consumes(params)

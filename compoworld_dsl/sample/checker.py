@@ -9,7 +9,7 @@ from typing import Any
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx, diff
 from ..runtime.world import CompiledWorld
-from .answers import answer_matches
+from .answers import answer_matches, as_reported
 
 # Checks that state a goal of the task (what the reference plan changes or reports); the others
 # (`no_collateral`, `constraint`, `order`) are conditions on how the goal is reached.
@@ -41,7 +41,7 @@ def ignored_fields(world: CompiledWorld) -> dict[str, frozenset[str]]:
     return {rec: world.volatile_fields.get(table, frozenset()) for rec, table in _record_tables(world).items()}
 
 
-def derive(world: CompiledWorld, before: State, after: State, constraints: list[dict], answer: Any = None, answer_type: str | None = None) -> list[dict]:
+def derive(world: CompiledWorld, before: State, after: State, constraints: list[dict], answer: Any = None, answer_type: str | None = None, reports: list[dict] | None = None) -> list[dict]:
     """The checks a final state must pass: every change the reference plan made, nothing else
     changed, the attached constraints kept, and the reported answer if the task asks for one.
 
@@ -79,6 +79,8 @@ def derive(world: CompiledWorld, before: State, after: State, constraints: list[
             checks.append({"kind": "constraint", "constraint": c["name"]})
         elif c["kind"] == "order":
             checks.append({"kind": "order", "constraint": c["name"], "tool": c["tool"], "after": c["after"], "on": list(c["on"])})
+    for r in reports or ():  # "tell me X, Y and Z": each value checked on its own
+        checks.append({"kind": "answer", "label": r["label"], "type": r["type"], "value": world.types.to_json(r["type"], r["value"])})
     if answer_type is not None:
         value = world.types.to_json(answer_type, answer)
         checks.append({"kind": "answer", "type": answer_type, "value": value})
@@ -217,6 +219,11 @@ def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict) -> 
         key = world.types.keys.get(world.types.base(t)[7:]) if isinstance(expected, dict) else None
         expected = {**expected, key: matched[c["ref"]]} if key else matched[c["ref"]]
     ok = answer_matches(world.types, t, expected, answer, ignored_fields(world), exact=bool(c.get("exact")), ordered=bool(c.get("ordered")))
+    if not ok and "label" in c:
+        # one of several reported values: an answer given as a JSON object holds it under any key
+        value, _ = as_reported(answer)
+        if isinstance(value, dict):
+            ok = any(answer_matches(world.types, t, expected, v, ignored_fields(world), exact=bool(c.get("exact"))) for v in value.values())
     return ok, "" if ok else "wrong answer"
 
 

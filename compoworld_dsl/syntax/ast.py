@@ -205,6 +205,7 @@ class FieldDecl:
     is_key: bool
     default: Literal | None
     span: Span = _span()
+    label: str | None = attrs.field(default=None, kw_only=True)  # how a person names the field
 
 
 @node
@@ -212,6 +213,8 @@ class RecordDecl:
     name: str
     fields: tuple[FieldDecl, ...]
     span: Span = _span()
+    noun: str | None = attrs.field(default=None, kw_only=True)  # "docket note"; None: from the name
+    known_by: tuple[str, ...] = attrs.field(default=(), kw_only=True)  # fields that identify a row to a person
 
 
 @node
@@ -410,6 +413,9 @@ class ToolDecl:
     span: Span = _span()
     # where the `say` phrase sits, so placeholder errors point at it (None when absent)
     say_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    # a noun phrase for what the tool returns ("the newest docket note on {matter}"), and its span
+    gives: str | None = attrs.field(default=None, kw_only=True)
+    gives_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 # Constraints

@@ -194,7 +194,7 @@ def _kids(n) -> list:
     return [c for b in _blocks(n) or () for c in b]
 
 
-_TOOL_CLAUSES = ("description", "say", "consumes", "produces")
+_TOOL_CLAUSES = ("description", "say", "gives", "consumes", "produces")
 
 
 class _Notes:
@@ -242,9 +242,9 @@ def _tool_trail_slot(tool: A.ToolDecl, line_tokens: Sequence[str]) -> str:
     for i, tok in enumerate(line_tokens):
         before = line_tokens[i - 1] if i else ""
         after = line_tokens[i + 1] if i + 1 < len(line_tokens) else ""
-        if tok in ("say", "consumes", "produces") and after != ":":
+        if tok in ("say", "gives", "consumes", "produces") and after != ":":
             slot = tok
-        elif tok.startswith('"') and before not in ("=", "say"):
+        elif tok.startswith('"') and before not in ("=", "say", "gives"):
             slot = "description"
         elif tok == "{":
             slot = "open"
@@ -328,10 +328,10 @@ def _attach_own_line(module: A.Module, c: Comment, notes: _Notes) -> None:
 def _attach_tool_header(tool: A.ToolDecl, c: Comment, notes: _Notes) -> None:
     after_params = not tool.params or c.start > _end(tool.params[-1])
     kind = None
-    if c.next_token in ("say", "consumes", "produces"):
+    if c.next_token in ("say", "gives", "consumes", "produces"):
         kind = c.next_token
     elif c.next_token.startswith('"') and c.prev_token != "=" and after_params:
-        kind = "say" if c.prev_token == "say" else "description"
+        kind = c.prev_token if c.prev_token in ("say", "gives") else "description"
     elif c.next_token == "{":
         notes.add(tool, "open", c)
         return
@@ -584,7 +584,8 @@ def _leaf(n) -> str:
     if isinstance(n, A.PoolDecl):
         return f"pool {n.name} = [" + ", ".join(format_literal(v) for v in n.values) + "]"
     if isinstance(n, A.FieldDecl):
-        return f"{'key ' if n.is_key else ''}{n.name}: {_type(n.type)}{_default(n.default)}"
+        label = "" if n.label is None else " " + encode_string(n.label)
+        return f"{'key ' if n.is_key else ''}{n.name}: {_type(n.type)}{_default(n.default)}{label}"
     if isinstance(n, A.StateDecl):
         return f"state {n.name}: {_type(n.type)}{_default(n.default)}"
     if isinstance(n, A.SeedDecl):
@@ -611,7 +612,9 @@ def _header(n) -> str:
     if isinstance(n, A.WorldDecl):
         return f"world {n.name}{_desc(n.description)}"
     if isinstance(n, A.RecordDecl):
-        return f"record {n.name}"
+        noun = "" if n.noun is None else " " + encode_string(n.noun)
+        known = "" if not n.known_by else " known by " + ", ".join(n.known_by)
+        return f"record {n.name}{noun}{known}"
     if isinstance(n, A.EnumDecl):
         return f"enum {n.name}"
     if isinstance(n, A.SeedDecl):
@@ -793,6 +796,8 @@ class _Printer:
             clauses.append(("description", encode_string(t.description)))
         if t.say is not None:
             clauses.append(("say", f"say {encode_string(t.say)}"))
+        if t.gives is not None:
+            clauses.append(("gives", f"gives {encode_string(t.gives)}"))
         if t.consumes is not None:
             clauses.append(("consumes", "consumes " + ", ".join(x.name for x in t.consumes)))
         if t.produces is not None:

@@ -364,14 +364,24 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def record_decl(self, meta, children):
-        return A.RecordDecl(str(children[0]), tuple(children[1:]), span=self._span(meta))
+        noun, known = None, ()
+        rest = list(children[1:])
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            noun = self._string(rest.pop(0))
+        if rest and isinstance(rest[0], tuple) and rest[0][:1] == ("known_by",):
+            known = rest.pop(0)[1]
+        return A.RecordDecl(str(children[0]), tuple(rest), span=self._span(meta), noun=noun, known_by=known)
+
+    def known_by(self, children):
+        return ("known_by", tuple(str(c) for c in children))
 
     @v_args(meta=True)
     def field_decl(self, meta, children):
         is_key = isinstance(children[0], Token) and children[0].type == "KEY"
-        rest = children[1:] if is_key else children
+        rest = list(children[1:] if is_key else children)
+        label = self._string(rest.pop()) if isinstance(rest[-1], Token) and rest[-1].type == "STRING" else None
         default = rest[2] if len(rest) > 2 else None
-        return A.FieldDecl(str(rest[0]), rest[1], is_key, default, span=self._span(meta))
+        return A.FieldDecl(str(rest[0]), rest[1], is_key, default, span=self._span(meta), label=label)
 
     @v_args(meta=True)
     def state_decl(self, meta, children):
@@ -461,6 +471,8 @@ class _Builder(Transformer):
             tuple(body),
             span=self._span(meta),
             say_span=spans.get("say"),
+            gives=clauses.get("gives"),
+            gives_span=spans.get("gives"),
         )
 
     def params(self, children):
@@ -481,6 +493,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def tool_say(self, meta, c):
         return ("clause", "say", self._string(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def tool_gives(self, meta, c):
+        return ("clause", "gives", self._string(c[0]), self._span(meta))
 
     @v_args(meta=True)
     def tool_consumes(self, meta, c):

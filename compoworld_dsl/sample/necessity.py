@@ -1,0 +1,194 @@
+"""Proofs that every step counts and that every attached house rule bites.
+
+Both are shown the same way: a changed plan is replayed on the compiled Python services and
+scored by the task's own checker.
+
+- A step that changes state is necessary when the plan without it (and without the steps that
+  need its output) fails the checker.
+- An argument that came from an earlier result matters when the plan with that argument changed
+  to another value of its type that the state holds (another matter, another date) fails the
+  checker; so the read it came from is necessary.
+- A description with look-alikes: the plan that works on a look-alike instead (a distractor the
+  description also fits) must fail to run, or fail the checker on a house rule — then the rule is
+  load-bearing: it is what tells the agent which record is meant. If it passes, or fails only on
+  the goals, the description is ambiguous and the task is not emitted.
+- An `order` rule is load-bearing when the plan with its two calls swapped runs and fails it.
+
+A replay here is lenient: a call that fails is skipped (its state change does not happen), and a
+step whose input is gone is skipped with it, as an agent's plan would fare."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..codegen.python import tstr
+from ..runtime.service import ToolError
+from ..runtime.state import State
+from . import checker as C
+
+if TYPE_CHECKING:
+    from .sampler import Sampler
+    from .walk import Step
+
+MUTATIONS = 3  # other values tried per argument that came from an earlier result
+
+
+def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, order: list[int] | None = None):
+    """Run the walk leniently with changes: `drop` steps left out, `picks` {step: key} another
+    element picked, `args` {(step, param): value} another argument, `order` another call order.
+    Returns (final state, successful calls as (tool, JSON args), outputs by step or None, touched)."""
+    state = state0.snapshot()
+    outputs: dict[int, Any] = {}
+    results: dict[int, Any] = {}
+    calls: list[tuple[str, dict]] = []
+    touched: set = set()
+    for k in order if order is not None else range(len(steps)):
+        step = steps[k]
+        if k in drop:
+            continue
+        call = {}
+        ok = True
+        for name, pt in step.tool.params:
+            if args and (k, name) in args:
+                call[name] = args[(k, name)]
+                continue
+            src = step.sources[name]
+            if src[0] == "step":
+                j, field = src[1]
+                out = outputs.get(j)
+                if out is None:
+                    ok = False
+                    break
+                call[name] = out[field] if field is not None else out
+            else:
+                call[name] = values[(k, name)]
+        if not ok:
+            continue
+        spec = s.world.tools[step.tool.qualified]
+        try:
+            admitted = s.world.admit(spec, call)
+            tx_touched: set = set()
+            result = s.world.execute(state, spec, admitted, tx_touched)[0]
+        except ToolError:
+            continue
+        touched |= tx_touched
+        results[k] = result
+        pick = (picks or {}).get(k, step.pick)
+        if pick is not None and isinstance(result, (list, tuple)):
+            key = s.people.key[step.how["table"]]
+            outputs[k] = next((e for e in result if e.get(key) == pick), None)
+        else:
+            outputs[k] = result
+        calls.append((spec.qualified, {n: s.world.types.to_json(pt, call[n]) for n, pt in spec.params}))
+    return state, calls, outputs, touched
+
+
+def answer_of(s: Sampler, reports: list[dict], outputs: dict) -> Any:
+    """The answer a plan with these outputs would report (None when it has nothing to report)."""
+    got = []
+    for r in reports:
+        out = outputs.get(r["step"])
+        if out is None:
+            got.append(None)
+            continue
+        value = out[r["field"]] if r["field"] is not None else out
+        got.append(s.world.types.to_json(r["type"], value))
+    if not reports or all(g is None for g in got):
+        return None
+    if len(reports) == 1:
+        return got[0]
+    return {r["label"]: g for r, g in zip(reports, got) if g is not None}
+
+
+def _score(s: Sampler, checks: list[dict], state0: State, run, reports: list[dict]) -> dict:
+    final, calls, outputs, touched = run
+    return C.score(s.world, checks, state0, final, answer_of(s, reports, outputs), calls, touched)
+
+
+def steps_necessary(s: Sampler, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict], seed: int) -> dict:
+    """The proof that each step counts, or `Rejected("step_not_needed")`."""
+    proof: dict[str, Any] = {}
+    rng = random.Random(f"{seed}:necessity")
+    for k, step in enumerate(steps):
+        s.deadline.check()
+        if step.tool.qualified in s.mutating:
+            verdict = _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k})), reports)
+            if verdict["reward"] != 0:
+                raise s.rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker")
+            proof[f"step {k + 1}"] = {"changes": "the plan without it fails", "failed": [f["id"] for f in verdict["failed"]]}
+        else:
+            feeds = [f"step {j + 1}.{n}" for j, later in enumerate(steps) for n, src in later.sources.items() if src[0] == "step" and src[1][0] == k]
+            feeds += [f"report {r['label']}" for r in reports if r["step"] == k]
+            if not feeds:
+                raise s.rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: nothing uses its result")
+            proof[f"step {k + 1}"] = {"reads": "its result is used", "by": feeds}
+    mutated = []
+    for k, step in enumerate(steps):
+        for name, pt in step.tool.params:
+            src = step.sources[name]
+            if src[0] != "step":
+                continue
+            current = values[(k, name)]
+            others = [v for v in s.other_values(state0, tstr(pt), current)]
+            if not others:
+                continue
+            for v in rng.sample(others, min(MUTATIONS, len(others))):
+                s.deadline.check()
+                verdict = _score(s, checks, state0, replay(s, state0, steps, values, args={(k, name): v}), reports)
+                if verdict["reward"] != 0:
+                    raise s.rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: another {name} passes the checker too")
+            mutated.append(f"step {k + 1}.{name}")
+    proof["arguments_from_results_matter"] = mutated
+    return proof
+
+
+def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict]) -> tuple[list[dict], dict[str, list]]:
+    """Look-alikes of every described record. Returns the evidence per rule (the rules the
+    look-alikes make load-bearing) and, per step, the look-alikes the services refuse; raises
+    `Rejected("ambiguous_description")` when a look-alike passes or fails only on the goals."""
+    bites: dict[str, list] = {}
+    refused: list[dict] = []
+    for k, step in enumerate(steps):
+        how = step.how
+        if how is None or how["by"] != "description" or how.get("within") == "list":
+            continue  # a description relative to a list is unique in it by construction
+        target = step.pick if step.pick is not None else how.get("key")
+        desc = s.people.description(state0, how["table"], target, tuple(how["fields"]))
+        if desc is None:
+            raise s.rejected("ambiguous_description", f"step {k + 1}: the {s.people.noun[how['table']]} cannot be described")
+        for other in s.people.matches(state0, how["table"], desc):
+            if other == target:
+                continue
+            s.deadline.check()
+            if step.pick is None:
+                raise s.rejected("ambiguous_description", f"step {k + 1}: the description fits {other} too")
+            run = replay(s, state0, steps, values, picks={k: other})
+            verdict = _score(s, checks, state0, run, reports)
+            if len(run[1]) < len(steps):
+                refused.append({"step": k + 1, "look_alike": other})
+                continue
+            rules = [c["constraint"] for c in checks if c["kind"] in ("constraint", "order") and c["id"] in {f["id"] for f in verdict["failed"]}]
+            if not rules:
+                raise s.rejected("ambiguous_description", f"step {k + 1}: the description fits {other} too, and working on it breaks no house rule")
+            for name in rules:
+                bites.setdefault(name, []).append({"step": k + 1, "look_alike": other})
+    return refused, bites
+
+
+def order_bites(s: Sampler, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict], rule: dict) -> list[int] | None:
+    """The call order, with the rule's two calls swapped, in which the plan still runs and fails
+    the rule; None when no such order exists (the rule then changes nothing for this task)."""
+    ks = [k for k, st in enumerate(steps) if st.tool.qualified in (rule["tool"], rule["after"])]
+    if len(ks) != 2:
+        return None
+    a, b = ks
+    if any(src[0] == "step" and src[1][0] == a for src in steps[b].sources.values()):
+        return None  # the later call needs the earlier one's result: no other order exists
+    order = list(range(len(steps)))
+    order[a], order[b] = order[b], order[a]
+    run = replay(s, state0, steps, values, order=order)
+    if len(run[1]) < len(steps):
+        return None
+    ok, _ = C._order_holds(rule, run[1])
+    return None if ok else order

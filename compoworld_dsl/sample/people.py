@@ -1,0 +1,189 @@
+"""How people name things: the world's nouns, `known by` fields, field labels and `gives`
+phrases, and descriptions of records drawn from a state ("the matter with title "Lease dispute
+with landlord" and client Ana Ruiz").
+
+A description is a dict field → runtime value over one table. A reference field (one that holds
+another table's key) is described through the referenced row's first `known by` field, as a
+person would say it ("client Ana Ruiz", not "client contact-4"), and matched the same way, so a
+description never carries an id a person would not know. `matches` is the Python side of the
+uniqueness proof; `describe.z3_count` is the Z3 side."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from ..check import types as T
+from ..check.model import Model
+from ..runtime.state import State
+from ..runtime.world import CompiledWorld
+
+
+def words(name: str) -> str:
+    """`set_at` → "set at", `TrustAccount` → "trust account"."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower()
+
+
+class People:
+    """Per world: the words a task uses for its records, fields and read results."""
+
+    def __init__(self, model: Model, world: CompiledWorld):
+        self.world = world
+        self.types = world.types
+        decls = {}
+        for sname, svc in model.services.items():
+            for m in svc.decl.members:
+                if type(m).__name__ == "RecordDecl":
+                    decls[f"{sname}.{m.name}"] = m
+        self.table_of_key: dict[str, str] = {}  # key alias ("MatterId") → table ("matters.matters")
+        self.noun: dict[str, str] = {}
+        self.known_by: dict[str, tuple[str, ...]] = {}
+        self.labels: dict[tuple[str, str], str] = {}
+        self.fields: dict[str, dict[str, str]] = {}  # table → field → runtime type
+        self.key: dict[str, str] = {}
+        for table, decl in world.state_decl.items():
+            if decl["kind"] != "table":
+                continue
+            rec = decl["record"]
+            fields = world.types.records[rec]
+            self.fields[table] = fields
+            self.key[table] = decl["key"]
+            kt = fields[decl["key"]]
+            if kt.startswith("alias:"):
+                self.table_of_key.setdefault(kt.split(":")[1], table)
+            d = decls.get(rec)
+            self.noun[table] = (d.noun if d is not None and d.noun else words(rec.split(".")[1]))
+            self.known_by[table] = tuple(d.known_by) if d is not None and d.known_by else self._default_known_by(table, decl["key"])
+            for f in (d.fields if d is not None else ()):
+                if f.label:
+                    self.labels[(table, f.name)] = f.label
+        self.volatile = world.volatile_fields
+
+    def _default_known_by(self, table: str, key: str) -> tuple[str, ...]:
+        """A record without `known by` is known by its first text field that is not its key (a
+        title, a name): a world written before `known by`, or imported, still gets tasks."""
+        for f, t in self.fields[table].items():
+            if f != key and self.types.base(t) == "text":
+                return (f,)
+        return ()
+
+    # ─────────────────────────── words ───────────────────────────
+
+    def label(self, table: str, field: str) -> str:
+        return self.labels.get((table, field)) or words(field)
+
+    def ref_table(self, t: str) -> str | None:
+        """The table whose key a field or parameter of runtime type `t` holds, if any."""
+        if t.startswith("alias:"):
+            return self.table_of_key.get(t.split(":")[1])
+        return None
+
+    def table_of_record(self, rec: str) -> str | None:
+        for table, decl in self.world.state_decl.items():
+            if decl["kind"] == "table" and decl["record"] == rec:
+                return table
+        return None
+
+    def value_text(self, t: str, value: Any) -> str:
+        """A value as a person writes it in a sentence."""
+        j = self.types.to_json(t, value)
+        base = self.types.base(t)
+        if isinstance(j, bool):
+            return "yes" if j else "no"
+        if base.startswith("enum:"):
+            return words(str(j))
+        if base in ("money", "decimal") or isinstance(value, (Fraction, Decimal)):
+            n = Fraction(str(j)) if not isinstance(j, (int, float)) else Fraction(j)
+            whole = n.denominator == 1
+            return f"{int(n):,}" if whole else f"{float(n):,.2f}"
+        if isinstance(j, int):
+            return f"{j:,}" if abs(j) >= 10000 else str(j)
+        if base in ("text", "email") or base.startswith("alias:"):
+            return f'"{j}"'
+        return str(j)
+
+    # ─────────────────────────── descriptions ───────────────────────────
+
+    def describable(self, table: str) -> bool:
+        return bool(self.known_by.get(table))
+
+    def description(self, state: State, table: str, key: Any, fields: tuple[str, ...] | None = None) -> dict[str, Any] | None:
+        """The row's `known by` fields (or `fields`), as the state holds them; None when the row
+        is missing or a reference points at a row that cannot itself be named."""
+        row = state.tables.get(table, {}).get(key)
+        if row is None:
+            return None
+        out = {}
+        for f in fields or self.known_by.get(table, ()):
+            t = self.fields[table][f]
+            rt = self.ref_table(t)
+            if rt is not None:
+                shown = self._ref_value(state, rt, row[f])
+                if shown is None:
+                    return None
+            out[f] = row[f]
+        return out
+
+    def _ref_value(self, state: State, table: str, key: Any) -> Any:
+        """What a person says for a referenced row: its first `known by` field's value."""
+        kb = self.known_by.get(table)
+        row = state.tables.get(table, {}).get(key)
+        if not kb or row is None:
+            return None
+        return row[kb[0]]
+
+    def matches(self, state: State, table: str, desc: dict[str, Any]) -> list:
+        """Keys of the rows of `table` in `state` that fit the description as a person reads it
+        (a reference matches every row whose referenced row has the same first `known by` value)."""
+        want = {}
+        for f, v in desc.items():
+            rt = self.ref_table(self.fields[table][f])
+            want[f] = (rt, self._ref_value(state, rt, v)) if rt is not None else (None, v)
+        out = []
+        for k, row in state.tables.get(table, {}).items():
+            ok = True
+            for f, (rt, v) in want.items():
+                got = self._ref_value(state, rt, row[f]) if rt is not None else row[f]
+                if rt is not None and isinstance(got, str) and isinstance(v, str):
+                    ok = got.strip().casefold() == v.strip().casefold()
+                elif isinstance(got, str) and isinstance(v, str):
+                    ok = got.strip().casefold() == v.strip().casefold()
+                else:
+                    ok = got == v
+                if not ok:
+                    break
+            if ok:
+                out.append(k)
+        return out
+
+    def phrase(self, state: State, table: str, desc: dict[str, Any]) -> str:
+        """"the matter with title "Lease dispute" and client "Ana Ruiz"" """
+        parts = []
+        for f, v in desc.items():
+            t = self.fields[table][f]
+            rt = self.ref_table(t)
+            if rt is not None:
+                kb = self.known_by[rt][0]
+                shown = self.value_text(self.fields[rt][kb], self._ref_value(state, rt, v))
+            else:
+                shown = self.value_text(t, v)
+            parts.append(f"{self.label(table, f)} {shown}")
+        noun = self.noun[table]
+        if not parts:
+            return f"the {noun}"
+        return f"the {noun} with " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
+
+    def distinguishing(self, table: str, row: dict, others: list[dict], used: tuple[str, ...]) -> str | None:
+        """A further field (not the key, not a clock's, not already used) whose value tells the row
+        apart from every one of the `others` rows; enums and dates first, as a person adds them."""
+        skip = set(used) | {self.key[table]} | set(self.volatile.get(table, ()))
+        order = sorted(
+            (f for f in self.fields[table] if f not in skip and self.ref_table(self.fields[table][f]) is None),
+            key=lambda f: (0 if self.types.base(self.fields[table][f]).startswith("enum:") else 1 if self.types.base(self.fields[table][f]) in ("date", "datetime", "money", "int") else 2, f),
+        )
+        for f in order:
+            if all(o[f] != row[f] for o in others):
+                return f
+        return None

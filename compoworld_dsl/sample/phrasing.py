@@ -1,0 +1,243 @@
+"""The instruction of a goal-level task, in a person's words.
+
+It states the outcomes (the walk's writes, worded by the tools' `say` phrases), the facts a person
+knows (stated values), and what to report; it names records by description and values by where
+they come from ("the email of the responsible lawyer of the matter with title ..."), never by a
+step number, a tool or an id the person would not know. Reads are not mentioned: finding things
+is the agent's job. Everything here reads the walk; nothing here decides what the task is, so the
+wording can change without touching a proof."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..check import types as T
+from ..codegen.python import tstr
+from ..runtime.state import State
+from .people import words
+
+if TYPE_CHECKING:
+    from .sampler import Sampler
+    from .walk import Step
+
+
+class Phraser:
+    def __init__(self, s: Sampler, state0: State, steps: list[Step], values: dict, results: list):
+        self.s = s
+        self.people = s.people
+        self.state0 = state0
+        self.steps = steps
+        self.values = values
+        self.results = results
+        self._subjects: dict[int, str] = {}
+        self._said: set[str] = set()  # subjects named in full so far
+        # how many distinct records of each kind the walk works on ("that matter" needs one)
+        self._kinds: dict[str, int] = {}
+        seen = set()
+        for j, step in enumerate(steps):
+            table = self._table(j)
+            out = _output(self, j)
+            if table is not None and isinstance(out, dict):
+                ident = (table, repr(out.get(self.people.key[table])))
+                if ident not in seen:
+                    seen.add(ident)
+                    self._kinds[self.people.noun[table]] = self._kinds.get(self.people.noun[table], 0) + 1
+
+    # ─────────────────────────── noun phrases ───────────────────────────
+
+    def subject(self, j: int) -> str:
+        """What step j's output is, as a noun phrase: in full the first time its record is named,
+        then "that matter" when no other record of its kind is named in the task."""
+        table = self._table(j)
+        out = _output(self, j)
+        ident = (table, repr(out.get(self.people.key[table]))) if table is not None and isinstance(out, dict) else ("step", j)
+        if ident in self._said and table is not None and self._kinds.get(self.people.noun[table], 0) == 1:
+            return f"that {self.people.noun[table]}"
+        if j not in self._subjects:
+            self._subjects[j] = self._subject(j)
+        self._said.add(ident)
+        return self._subjects[j]
+
+    def _subject(self, j: int) -> str:
+        step = self.steps[j]
+        tool = step.tool
+        how = step.how
+        if how is not None and how["by"] == "description":
+            key = step.pick if step.pick is not None else how.get("key")
+            desc = self.people.description(self.state0, how["table"], key, tuple(how["fields"]))
+            phrase = self.people.phrase(self.state0, how["table"], desc or {})
+            if how.get("within") == "list":  # told apart among what the call shows
+                among = self.gives(j)
+                if among:
+                    return f"{phrase} among {among}" if desc else f"the {self.people.noun[how['table']]} among {among}"
+            return phrase
+        if how is not None and how["by"] == "rank":
+            table = how["table"]
+            among = self.gives(j) or f"the {self.people.noun[table]} records"
+            return f"the {self.people.noun[table]} with the {'latest' if self.s.world.types.base(self.people.fields[table][how['field']]) in ('date', 'datetime') else 'largest'} {self.people.label(table, how['field'])} among {among}"
+        if tool.qualified in self.s.mutating:
+            r = tool.result
+            rt = self.people.ref_table(tstr(r)) if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
+            if rt is not None:
+                return f"the new {self.people.noun[rt]}"
+            # an updated record: the thing its key argument names
+            for name, pt in tool.params:
+                if self.people.ref_table(tstr(pt)) is not None:
+                    return self.arg(j, name)
+            return "the result"
+        # a read of one record by its key: the thing the key names
+        if isinstance(tool.result, T.RecordT):
+            table = self.people.table_of_record(f"{tool.result.service}.{tool.result.name}")
+            for name, pt in tool.params:
+                if table is not None and self.people.ref_table(tstr(pt)) == table:
+                    return self.arg(j, name)
+        return self.gives(j) or f"what you find when you {self.say(j)}"
+
+    def gives(self, j: int) -> str | None:
+        phrase = self.steps[j].tool.decl.gives
+        return None if phrase is None else self.fill(j, phrase)
+
+    def say(self, j: int) -> str:
+        tool = self.steps[j].tool
+        return self.fill(j, tool.decl.say or words(tool.name))
+
+    def arg(self, k: int, name: str) -> str:
+        step = self.steps[k]
+        src = step.sources[name]
+        t = tstr(dict(step.tool.params)[name])
+        if src[0] == "step":
+            j, field = src[1]
+            return self.field_of(j, field)
+        return self.people.value_text(t, self.values[(k, name)])
+
+    def field_of(self, j: int, field: str | None) -> str:
+        subject = self.subject(j)
+        step = self.steps[j]
+        table = step.how["table"] if step.how else None
+        if table is None:
+            r = step.tool.result
+            if isinstance(r, T.RecordT):
+                table = self.people.table_of_record(f"{r.service}.{r.name}")
+        if field is None or table is None:
+            return subject
+        if field == self.people.key[table]:
+            return subject
+        rt = self.people.ref_table(self.people.fields[table][field])
+        out = _output(self, j)
+        if rt is not None and isinstance(out, dict):  # a reference names a record: once in full
+            ident = (rt, repr(out.get(field)))
+            if ident in self._said and self._kinds.get(self.people.noun[rt], 0) == 1:
+                return f"that {self.people.noun[rt]}"
+            self._said.add(ident)
+        return f"the {self.people.label(table, field)} of {subject}"
+
+    def fill(self, k: int, template: str) -> str:
+        step = self.steps[k]
+        return fill(self.people, template, dict(step.tool.params), lambda name: self.arg(k, name))
+
+    def report(self, j: int, field: str | None) -> str:
+        return self.field_of(j, field)
+
+
+    # ─────────────────────────── the instruction ───────────────────────────
+
+    def instruction(self, reports: list[tuple[int, str | None]], constraints: list[dict], branch: dict | None = None, alt=None, idem: dict | None = None) -> str:
+        goals = []
+        last = len(self.steps) - 1
+        for k, step in enumerate(self.steps):
+            if step.tool.qualified not in self.s.mutating:
+                continue
+            if branch is not None and k == last:
+                cond = branch["if"]
+                j, field = cond["step"] - 1, cond["field"]
+                t = self._field_type(j, field)
+                condition = self._condition(j, field, t, cond["equals"])  # named first: it is said first
+                text = self.say(k)
+                other = _Alt(self, alt).say(k)
+                first, second = (text, other) if branch["taken"] == "then" else (other, text)
+                text = f"if {condition}, {first}; otherwise {second}"
+            else:
+                text = self.say(k)
+            goals.append(text)
+        sentences = [_sentence(g) for g in goals]
+        if idem is not None:
+            sentences.append(_sentence("also make sure to " + idem["_phrase"]))
+        if reports:
+            shown = [self.report(j, f) for j, f in reports]
+            listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+            sentences.append(_sentence(("then " if goals else "") + "tell me " + listed))
+        out = " ".join(sentences)
+        if constraints:
+            out += "\nHouse rules: " + " ".join(f"{c['description'] or c['name']}." for c in constraints)
+        return out
+
+    def _condition(self, j: int, field: str, t: str | None, equals: Any) -> str:
+        """"the latest memorandum of ... is archived", "the status of ... is closed"."""
+        if isinstance(equals, bool):
+            table = self._table(j)
+            label = self.people.label(table, field) if table else words(field)
+            return f"{self.subject(j)} is {'' if equals else 'not '}{label}"
+        shown = self.people.value_text(t, self.s.world.types.from_json(t, equals, "branch")) if t else str(equals)
+        return f"{self.field_of(j, field)} is {shown}"
+
+    def _table(self, j: int) -> str | None:
+        step = self.steps[j]
+        if step.how:
+            return step.how["table"]
+        r = step.tool.result
+        r = r.elem if isinstance(r, T.ListT) else r
+        return self.people.table_of_record(f"{r.service}.{r.name}") if isinstance(r, T.RecordT) else None
+
+    def _field_type(self, j: int, field: str) -> str | None:
+        step = self.steps[j]
+        table = step.how["table"] if step.how else None
+        r = step.tool.result
+        if table is None and isinstance(r, T.RecordT):
+            table = self.people.table_of_record(f"{r.service}.{r.name}")
+        return self.people.fields[table].get(field) if table else None
+
+
+class _Alt(Phraser):
+    """The branch not taken: the same walk with another last step."""
+
+    def __init__(self, base: Phraser, alt):
+        step, values = alt
+        super().__init__(base.s, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results)
+        self._subjects = dict(base._subjects)
+        self._said, self._kinds = base._said, base._kinds
+
+
+def _output(p: Phraser, j: int) -> Any:
+    return p.s.walker.output(p.steps, p.results, j) if j < len(p.results) else None
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
+
+
+def fill(people, template: str, types: dict, arg) -> str:
+    """A `say`/`gives` template with each placeholder replaced by `arg(name)`, the argument's
+    phrase; a noun just before a described argument is dropped ("close matter {id}" → "close the
+    matter with title ...")."""
+    out, pos = [], 0
+    for m in re.finditer(r"\{([^{}]*)\}", template):
+        name = m.group(1).strip().split(".")[0]
+        before = template[pos : m.start()]
+        if name not in types:
+            out.append(before + m.group(0))
+            pos = m.end()
+            continue
+        shown = arg(name)
+        if shown.startswith(("the ", "that ")):
+            rt = people.ref_table(tstr(types[name]))
+            nouns = [words(name)] + ([people.noun[rt], people.noun[rt].split()[-1]] if rt else [])
+            for noun in sorted(nouns, key=len, reverse=True):
+                if before.rstrip().lower().endswith(" " + noun) or before.rstrip().lower() == noun:
+                    before = before.rstrip()[: -len(noun)]
+                    break
+        out.append(before + shown)
+        pos = m.end()
+    out.append(template[pos:])
+    return "".join(out).replace("{{", "{").replace("}}", "}")

@@ -1,0 +1,310 @@
+"""Grow a goal-level walk: N calls in which every record is reached the way a person would
+reach it and every value that a later call needs flows from an earlier result.
+
+A walk starts at an *entry*: a read whose parameters are plain values a person knows (a title,
+a name, a role) and whose result is one record or a list of them; the walk picks a target row
+that existed in the seeded state and will later be named in the instruction by a description
+(`people.People`). A later step takes every key it needs (a matter, a contact, a disbursement)
+from an earlier step's output — a returned record's field, or the element the walk picked from
+a returned list, by description or by rank (the latest, the largest) — and never from the
+instruction. Dates, amounts and email addresses may flow from earlier results too ("set the
+deadline to the date in the newest docket note"). Other values are facts the instruction states,
+drawn from values the seeded state holds (never made-up filler).
+
+Each candidate call runs on the compiled Python services; a write must change the state and keep
+every relevant house rule. Z3 is asked for stated values only when every draw fails, and its
+answer is kept only if a person would write it (`sensible`)."""
+
+from __future__ import annotations
+
+import heapq
+import random
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ..check import types as T
+from ..check.model import Tool
+from ..codegen.python import tstr
+from ..runtime.state import State, diff
+
+if TYPE_CHECKING:
+    from .sampler import Sampler
+
+MAX_TRIES = 8  # candidate tools tried per step
+FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
+FLOW_TYPES = ("date", "datetime", "email", "money")
+
+
+@attrs.define
+class Step:
+    tool: Tool
+    # param → ("user", None): a fact the instruction states; ("step", (j, field or None)): from
+    # step j's output (its result, or the element picked from its list result)
+    sources: dict[str, tuple[str, Any]]
+    pick: Any = None  # a list result: the key of the element the walk works on
+    # how that element (or an entry's target row) is found: {"by": "description", "table", "fields"}
+    # or {"by": "rank", "table", "field", "order": "max"}
+    how: dict | None = None
+
+
+class Walker:
+    """The walk-growing stage of one world (shares the sampler's world, rules and draws)."""
+
+    def __init__(self, s: Sampler):
+        self.s = s
+        self.people = s.people
+        self.entries: list[Tool] = []
+        self.chained: list[Tool] = []
+        for t in s.tools:
+            kinds = [self._param_kind(pt) for _, pt in t.params]
+            if "other" in kinds:
+                continue  # list and record parameters: no person states those
+            if "key" not in kinds:
+                if t.qualified not in s.mutating and self.result_table(t) is not None and self.people.describable(self.result_table(t)):
+                    self.entries.append(t)
+                elif t.qualified in s.mutating and t.params:
+                    self.chained.append(t)  # a write from stated facts alone (add a contact)
+            else:
+                self.chained.append(t)
+
+    def _param_kind(self, pt) -> str:
+        if isinstance(pt, (T.ListT, T.RecordT)):
+            return "other"
+        return "key" if self.people.ref_table(tstr(pt)) is not None else "value"
+
+    def result_table(self, tool: Tool) -> str | None:
+        r = tool.result
+        if isinstance(r, T.ListT):
+            r = r.elem
+        if isinstance(r, T.RecordT):
+            return self.people.table_of_record(f"{r.service}.{r.name}")
+        return None
+
+    # ─────────────────────────── outputs ───────────────────────────
+
+    def output(self, steps: list[Step], results: list, j: int) -> Any:
+        """Step j's output: its result, or the element picked from its list result."""
+        r = results[j]
+        if steps[j].pick is None:
+            return r
+        table = steps[j].how["table"]
+        key = self.people.key[table]
+        return next((e for e in r if e.get(key) == steps[j].pick), None)
+
+    def handles(self, steps: list[Step], results: list) -> list[tuple[str, int, str | None, Any]]:
+        """(runtime type, step, field, value) of every value earlier outputs offer, newest first."""
+        out = []
+        seen: set = set()
+        for j in range(len(steps)):
+            tool = steps[j].tool
+            value = self.output(steps, results, j)
+            if value is None:
+                continue
+            table = steps[j].how["table"] if steps[j].how else self.result_table(tool)
+            if table is not None and isinstance(value, dict):
+                vol = self.s.world.volatile_fields.get(table, frozenset())
+                for f, ft in self.people.fields[table].items():
+                    if f not in vol:
+                        out.append((ft, j, f, value[f]))
+            elif not isinstance(tool.result, (T.ListT, T.NoneT)):
+                out.append((tstr(tool.result), j, None, value))
+        # a value an earlier output already offers comes from there: a later step that only
+        # finds it again (the matter of the latest message about that matter) adds no hop
+        kept = []
+        for h in out:
+            if (h[0], repr(h[3])) not in seen:
+                seen.add((h[0], repr(h[3])))
+                kept.append(h)
+        return kept[::-1]
+
+    # ─────────────────────────── growing ───────────────────────────
+
+    def grow(self, rng: random.Random, seed: int, state0: State, hops: int, branch: bool = False):
+        s = self.s
+        steps: list[Step] = []
+        results: list[Any] = []
+        values: dict[tuple[int, str], Any] = {}
+        state = state0
+        tried = fallbacks = 0
+        for k in range(hops):
+            cands = self._candidates(rng, k, hops, steps, results, changing=branch and k == hops - 1)
+            if not cands:
+                raise s.rejected("no_walk", f"no tool can follow step {k}")
+            kept, set_aside, last_failure = None, None, ""
+            for tool in cands:
+                s.deadline.check()
+                tried += 1
+                got = self._try(rng, seed, state0, state, steps, results, tool, k)
+                if isinstance(got, str):
+                    last_failure = f"step {k + 1} {tool.qualified}: {got}"
+                    continue
+                fallbacks += got[4]
+                if branch and k == hops - 1 and set_aside is None and tool.qualified in s.mutating:
+                    set_aside = got  # the branch not taken: another last step that runs here
+                    continue
+                kept = got
+                break
+            if kept is None and set_aside is not None:
+                kept, set_aside = set_aside, None
+            if set_aside is not None:
+                s.alternative = (set_aside[0], {(k, n): v for n, v in set_aside[1].items()})
+            if kept is None:
+                raise s.rejected("unsat", f"no tool can run as step {k + 1} ({len(cands)} tried; last: {last_failure})")
+            step, chosen, post, result, _ = kept
+            steps.append(step)
+            results.append(result)
+            values.update({(k, n): v for n, v in chosen.items()})
+            state = post
+        if hops >= 3 and len({st.tool.service for st in steps}) < 2:
+            raise s.rejected("no_walk", "the walk stays in one service")
+        return steps, values, {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks}}
+
+    def _candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], results: list, changing: bool) -> list[Tool]:
+        s = self.s
+        used = {st.tool.qualified for st in steps}
+        offered = {}
+        for t, j, f, _ in self.handles(steps, results):
+            offered.setdefault(t, j)  # newest step offering each type
+        last = k == hops - 1
+        keyed = []
+        prev_service = steps[-1].tool.service if steps else None
+        newest = len(steps) - 1
+        for t in self.entries + self.chained:
+            if t.qualified in used:
+                continue
+            keys = [tstr(pt) for _, pt in t.params if self._param_kind(pt) == "key"]
+            if any(kt not in offered for kt in keys):
+                continue
+            mutating = t.qualified in s.mutating
+            if not keys and mutating and k > 0:
+                continue  # a write from stated facts alone opens a walk, never continues one
+            if last and not any(st.tool.qualified in s.mutating for st in steps) and not mutating and hops > 1 and t in self.entries:
+                continue  # a last step that reads must read about something the walk found
+            if last and hops >= 3 and len({st.tool.service for st in steps}) == 1 and t.service == steps[0].tool.service:
+                continue
+            w = 1.0
+            if keys and any(offered[kt] == newest for kt in keys):
+                w *= 4.0  # works on what the last step found: a chain, not a list of chores
+            if mutating:
+                w *= 2.0
+            if prev_service and t.service != prev_service:
+                w *= 2.0
+            if t in self.entries and k > 0:
+                w *= 0.5
+            keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
+        if changing:
+            keyed = [x for x in keyed if x[2].qualified in s.mutating] or keyed
+        return [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
+
+    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], results: list, tool: Tool, k: int):
+        """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why not."""
+        s = self.s
+        if tool in self.entries:
+            return self._try_entry(rng, state0, state, steps, tool, k)
+        sources: dict[str, tuple[str, Any]] = {}
+        given: dict[str, Any] = {}
+        taken: set = set()
+        hs = self.handles(steps, results)
+        for name, pt in tool.params:
+            t = tstr(pt)
+            kind = self._param_kind(pt)
+            options = [(j, f, v) for ht, j, f, v in hs if ht == t and (j, f) not in taken]
+            if kind == "key":
+                if not options:
+                    return "no earlier result holds a " + t
+                j, f, v = options[0] if rng.random() < 0.75 else rng.choice(options)
+            elif options and s.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
+                j, f, v = rng.choice(options)
+            else:
+                sources[name] = ("user", None)
+                continue
+            sources[name] = ("step", (j, f))
+            given[name] = v
+            taken.add((j, f))
+        step = Step(tool, sources)
+        bound = s.bind_step(rng, seed, state0, state, steps, step, k, given)
+        if isinstance(bound, str):
+            return bound
+        chosen, post, result, z3_used = bound
+        if tool.qualified in s.mutating and not diff(state, post).rows and not diff(state, post).scalars:
+            return "the call changes nothing"
+        if tool.qualified not in s.mutating and isinstance(tool.result, T.ListT):
+            picked = self._pick(rng, state0, tool, result, given)
+            if picked is None:
+                return "no element of the list can be told apart"
+            step.pick, step.how = picked
+        return step, {**given, **chosen}, post, result, z3_used
+
+    def _try_entry(self, rng: random.Random, state0: State, state: State, steps: list[Step], tool: Tool, k: int):
+        """An entry: choose a row the seeded state holds, call the read with that row's values."""
+        s = self.s
+        table = self.result_table(tool)
+        s.ensure({table} | set(s.tool_tables[tool.qualified]), state0, state)
+        keys = [key for key in state0.tables.get(table, {}) if key in state.tables.get(table, {})]
+        if not keys:
+            return "no row to look up"
+        key = rng.choice(sorted(keys, key=repr))
+        row = state.tables[table][key]
+        args, used = {}, []
+        for name, pt in tool.params:
+            t = tstr(pt)
+            fields = self.people.fields[table]
+            same = [name] if fields.get(name) == t else [f for f, ft in fields.items() if ft == t and f != self.people.key[table]]
+            if len(same) != 1:
+                return f"no field of the row gives {name}"
+            args[name] = row[same[0]]
+            used.append(same[0])
+        got = s.run_step(state0, state, tool, args, [])
+        if isinstance(got, str):
+            return got
+        post, result = got
+        fields = tuple(dict.fromkeys(self.people.known_by[table] + tuple(used)))
+        how = {"by": "description", "table": table, "fields": list(fields)}
+        pkey = self.people.key[table]
+        if isinstance(result, (list, tuple)):
+            if not any(e.get(pkey) == key for e in result):
+                return "the row is not in the result"
+            return Step(tool, {n: ("user", None) for n in args}, pick=key, how=how), args, post, result, 0
+        if not isinstance(result, dict) or result.get(pkey) != key:
+            return "the call gives another row"
+        return Step(tool, {n: ("user", None) for n in args}, how={**how, "key": key}), args, post, result, 0
+
+    def _pick(self, rng: random.Random, state0: State, tool: Tool, result: list, given: dict):
+        """The element of a list result the walk goes on with: the latest or largest by a field
+        when one stands out (the agent ranks what it sees), else one its description tells apart
+        among the list — a description relative to the list ("the note by R. Castillo among the
+        docket notes on ..."), leaving out what the call's own arguments already fix."""
+        table = self.result_table(tool)
+        if table is None or not result:
+            return None
+        key = self.people.key[table]
+        vol = self.s.world.volatile_fields.get(table, frozenset())
+        ranked = []
+        for f, ft in self.people.fields[table].items():
+            if f == key or f in vol or self.s.world.types.base(ft) not in ("date", "datetime", "money", "int", "decimal"):
+                continue
+            top = max(e[f] for e in result)
+            winners = [e for e in result if e[f] == top]
+            if len(result) >= 2 and len(winners) == 1:
+                ranked.append((f, winners[0][key]))
+        if ranked and rng.random() < 0.6:
+            f, k = rng.choice(ranked)
+            return k, {"by": "rank", "table": table, "field": f, "order": "max"}
+        fixed = {repr(v) for v in given.values()}
+        fields = [f for f in self.people.known_by.get(table, ()) if repr(result[0][f]) not in fixed or len({repr(e[f]) for e in result}) > 1]
+        options = []
+        for e in result:
+            if e[key] not in state0.tables.get(table, {}):
+                continue  # only rows of the seeded state have a description a person knows
+            same = [o for o in result if all(o[f] == e[f] for f in fields)]
+            if len(same) == 1:
+                options.append((e[key], fields))
+            else:
+                extra = self.people.distinguishing(table, e, [o for o in same if o[key] != e[key]], tuple(fields))
+                if extra is not None:
+                    options.append((e[key], fields + [extra]))
+        if not options:
+            return None
+        k, fs = rng.choice(sorted(options, key=lambda o: repr(o[0])))
+        return k, {"by": "description", "table": table, "fields": list(fs), "within": "list"}
