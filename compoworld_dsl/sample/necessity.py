@@ -40,7 +40,6 @@ def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: fro
     Returns (final state, successful calls as (tool, JSON args), outputs by step or None, touched)."""
     state = state0.snapshot()
     outputs: dict[int, Any] = {}
-    results: dict[int, Any] = {}
     calls: list[tuple[str, dict]] = []
     touched: set = set()
     for k in order if order is not None else range(len(steps)):
@@ -73,13 +72,7 @@ def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: fro
         except ToolError:
             continue
         touched |= tx_touched
-        results[k] = result
-        pick = (picks or {}).get(k, step.pick)
-        if pick is not None and isinstance(result, (list, tuple)):
-            key = s.people.key[step.how["table"]]
-            outputs[k] = next((e for e in result if e.get(key) == pick), None)
-        else:
-            outputs[k] = result
+        outputs[k] = s.walker.element(step, result, (picks or {}).get(k))
         calls.append((spec.qualified, {n: s.world.types.to_json(pt, call[n]) for n, pt in spec.params}))
     return state, calls, outputs, touched
 

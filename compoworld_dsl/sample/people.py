@@ -15,7 +15,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ..check import types as T
 from ..check.model import Model
 from ..runtime.state import State
 from ..runtime.world import CompiledWorld
@@ -24,6 +23,13 @@ from ..runtime.world import CompiledWorld
 def words(name: str) -> str:
     """`set_at` → "set at", `TrustAccount` → "trust account"."""
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower()
+
+
+def same_as_said(a: Any, b: Any) -> bool:
+    """Values as a person compares them in a description: text trimmed and case-blind."""
+    if isinstance(a, str) and isinstance(b, str):
+        return a.strip().casefold() == b.strip().casefold()
+    return a == b
 
 
 class People:
@@ -43,10 +49,12 @@ class People:
         self.labels: dict[tuple[str, str], str] = {}
         self.fields: dict[str, dict[str, str]] = {}  # table → field → runtime type
         self.key: dict[str, str] = {}
+        self._tables: dict[str, str] = {}  # "service.Record" → the (first) table holding it
         for table, decl in world.state_decl.items():
             if decl["kind"] != "table":
                 continue
             rec = decl["record"]
+            self._tables.setdefault(rec, table)
             fields = world.types.records[rec]
             self.fields[table] = fields
             self.key[table] = decl["key"]
@@ -81,10 +89,7 @@ class People:
         return None
 
     def table_of_record(self, rec: str) -> str | None:
-        for table, decl in self.world.state_decl.items():
-            if decl["kind"] == "table" and decl["record"] == rec:
-                return table
-        return None
+        return self._tables.get(rec)
 
     def value_text(self, t: str, value: Any) -> str:
         """A value as a person writes it in a sentence."""
@@ -120,13 +125,13 @@ class People:
             t = self.fields[table][f]
             rt = self.ref_table(t)
             if rt is not None:
-                shown = self._ref_value(state, rt, row[f])
+                shown = self.ref_value(state, rt, row[f])
                 if shown is None:
                     return None
             out[f] = row[f]
         return out
 
-    def _ref_value(self, state: State, table: str, key: Any) -> Any:
+    def ref_value(self, state: State, table: str, key: Any) -> Any:
         """What a person says for a referenced row: its first `known by` field's value."""
         kb = self.known_by.get(table)
         row = state.tables.get(table, {}).get(key)
@@ -140,19 +145,14 @@ class People:
         want = {}
         for f, v in desc.items():
             rt = self.ref_table(self.fields[table][f])
-            want[f] = (rt, self._ref_value(state, rt, v)) if rt is not None else (None, v)
+            want[f] = (rt, self.ref_value(state, rt, v)) if rt is not None else (None, v)
         out = []
         for k, row in state.tables.get(table, {}).items():
             ok = True
             for f, (rt, v) in want.items():
-                got = self._ref_value(state, rt, row[f]) if rt is not None else row[f]
-                if rt is not None and isinstance(got, str) and isinstance(v, str):
-                    ok = got.strip().casefold() == v.strip().casefold()
-                elif isinstance(got, str) and isinstance(v, str):
-                    ok = got.strip().casefold() == v.strip().casefold()
-                else:
-                    ok = got == v
-                if not ok:
+                got = self.ref_value(state, rt, row[f]) if rt is not None else row[f]
+                if not same_as_said(got, v):
+                    ok = False
                     break
             if ok:
                 out.append(k)
@@ -166,7 +166,7 @@ class People:
             rt = self.ref_table(t)
             if rt is not None:
                 kb = self.known_by[rt][0]
-                shown = self.value_text(self.fields[rt][kb], self._ref_value(state, rt, v))
+                shown = self.value_text(self.fields[rt][kb], self.ref_value(state, rt, v))
             else:
                 shown = self.value_text(t, v)
             parts.append(f"{self.label(table, f)} {shown}")

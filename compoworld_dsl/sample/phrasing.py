@@ -88,7 +88,7 @@ class Phraser:
             return "the result"
         # a read of one record by its key: the thing the key names
         if isinstance(tool.result, T.RecordT):
-            table = self.people.table_of_record(f"{tool.result.service}.{tool.result.name}")
+            table = self.s.walker.result_table(tool)
             for name, pt in tool.params:
                 if table is not None and self.people.ref_table(tstr(pt)) == table:
                     return self.arg(j, name)
@@ -113,12 +113,7 @@ class Phraser:
 
     def field_of(self, j: int, field: str | None) -> str:
         subject = self.subject(j)
-        step = self.steps[j]
-        table = step.how["table"] if step.how else None
-        if table is None:
-            r = step.tool.result
-            if isinstance(r, T.RecordT):
-                table = self.people.table_of_record(f"{r.service}.{r.name}")
+        table = self._table(j)
         if field is None or table is None:
             return subject
         if field == self.people.key[table]:
@@ -151,7 +146,8 @@ class Phraser:
             if branch is not None and k == last:
                 cond = branch["if"]
                 j, field = cond["step"] - 1, cond["field"]
-                t = self._field_type(j, field)
+                table = self._table(j)
+                t = self.people.fields[table].get(field) if table else None
                 condition = self._condition(j, field, t, cond["equals"])  # named first: it is said first
                 text = self.say(k)
                 other = _Alt(self, alt).say(k)
@@ -162,7 +158,7 @@ class Phraser:
             goals.append(text)
         sentences = [_sentence(g) for g in goals]
         if idem is not None:
-            sentences.append(_sentence("also make sure to " + idem["_phrase"]))
+            sentences.append(_sentence(("also make sure to " if goals else "make sure to ") + idem["_phrase"]))
         if reports:
             shown = [self.report(j, f) for j, f in reports]
             listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
@@ -182,20 +178,9 @@ class Phraser:
         return f"{self.field_of(j, field)} is {shown}"
 
     def _table(self, j: int) -> str | None:
+        """The table of the record step j's output is (None for a scalar)."""
         step = self.steps[j]
-        if step.how:
-            return step.how["table"]
-        r = step.tool.result
-        r = r.elem if isinstance(r, T.ListT) else r
-        return self.people.table_of_record(f"{r.service}.{r.name}") if isinstance(r, T.RecordT) else None
-
-    def _field_type(self, j: int, field: str) -> str | None:
-        step = self.steps[j]
-        table = step.how["table"] if step.how else None
-        r = step.tool.result
-        if table is None and isinstance(r, T.RecordT):
-            table = self.people.table_of_record(f"{r.service}.{r.name}")
-        return self.people.fields[table].get(field) if table else None
+        return step.how["table"] if step.how else self.s.walker.result_table(step.tool)
 
 
 class _Alt(Phraser):
@@ -237,6 +222,10 @@ def fill(people, template: str, types: dict, arg) -> str:
                 if before.rstrip().lower().endswith(" " + noun) or before.rstrip().lower() == noun:
                     before = before.rstrip()[: -len(noun)]
                     break
+            if before.lower().endswith("the "):  # "close the task {id}": "close the new task"
+                before = before[:-4]
+        if before.endswith(" a ") and shown[:1].lower() in "aeiou":
+            before = before[:-2] + "an "  # "file a {kind}" with kind evidence
         out.append(before + shown)
         pos = m.end()
     out.append(template[pos:])

@@ -4,7 +4,6 @@ Deterministic: everything random comes from a generator named by the seed and th
 from __future__ import annotations
 
 import contextlib
-import heapq
 import json
 import random
 import re
@@ -12,7 +11,6 @@ import time
 from fractions import Fraction
 from typing import Any
 
-import attrs
 import z3
 
 from ..check import types as T
@@ -58,13 +56,11 @@ TASK_FORMAT = 2  # goal-level tasks; files without `format` were written by the 
 MAX_REPORTS = 3
 RLIMIT = 5_000_000  # Z3 resource limit per check: reproducible, unlike a wall-clock timeout
 MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
-MAX_TRIES = 6  # candidate tools tried per step before the task is rejected
 BRANCH_SHARE = 0.3  # of tasks tried as conditional (if the walk offers a condition and a second branch)
 IDEMPOTENT_SHARE = 0.25  # of tasks given a request whose goal already holds (if the state offers one)
 DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
 _NO_DRAW = object()  # a parameter type no draw covers
 _NO_VALUE = object()  # no value a person would write: the candidate step fails
-LARGE = 512  # first-step candidates beyond which they are drawn, not ordered (`_first_openers`)
 WITNESS_TRIES = 32  # changed reference plans tried as witnesses that a house rule is non-trivial
 
 
@@ -82,10 +78,6 @@ class Rejected(Exception):
         self.detail = detail
 
 
-def _words(name: str) -> str:
-    return words(name)
-
-
 class Sampler:
     """Everything per world that tasks share: tools, producers, constraint metadata, encodings."""
 
@@ -98,18 +90,11 @@ class Sampler:
         self.services = services
         self.tools = [t for s in services for t in model.services[s].tools.values() if not t.simulated]
         self.mutating = {t.qualified for t in self.tools if t.writes or t.inserts or t.deletes}
-        self.features = {t.qualified: _features(t) for t in self.tools}
         self.inserts = {t.qualified: _insert_counts(t) for t in self.tools}
         self.tables_written = {t.qualified: _tables_changed(t, with_inserts=True) for t in self.tools}
         self.tables_modified = {t.qualified: _tables_changed(t, with_inserts=False) for t in self.tools}
-        self._consumers: dict[str, list[int]] = {}  # nominal type → indices of the tools consuming it
-        for i, t in enumerate(self.tools):
-            for name in dict.fromkeys(a.name for a in t.consumes):
-                self._consumers.setdefault(name, []).append(i)
-        self._openers = [t for t in self.tools if t.consumes and self._provides(t)]  # first steps of longer walks
         # tools an idempotency request can name: state-changing, called with keys and ids only
         self._idempotent_tools = sorted((t.qualified, t) for t in self.tools if t.qualified in self.mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params))
-        self._opener_groups = ([t for t in self._openers if t.qualified in self.mutating], [t for t in self._openers if t.qualified not in self.mutating])
         self._requires = {t.qualified: _require_deps(t) for t in self.tools}
         by_service: dict[str, set[str]] = {}
         for n, d in world.state_decl.items():
@@ -180,70 +165,6 @@ class Sampler:
         return out
 
     # ─────────────────────────── walks ───────────────────────────
-
-    def _provides(self, tool: Tool) -> dict[str, str | None]:
-        """Nominal types a tool's result makes available: type → record field (None: the result)."""
-        r = tool.result
-        if isinstance(r, T.Alias):
-            return {r.name: None}
-        if isinstance(r, T.RecordT):
-            return {ft.name: f for f, ft in r.fields.items() if isinstance(ft, T.Alias)}
-        return {}
-
-    def _next_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], available: dict, changing: bool = False) -> list[Tool]:
-        """The first `MAX_TRIES` tools that may come next, in a seeded random order (cross-service
-        and state-changing ones first-ish); with `changing`, state-changing ones if there are any."""
-        last = k == hops - 1
-        if k == 0 and hops > 1 and len(self._openers) > LARGE:
-            return self._first_openers(rng)
-        if k == 0:  # the walk must be able to go on
-            cands = self._openers if hops > 1 else [t for t in self.tools if t.consumes]
-        else:  # the tools that consume an available type, in world order (an index, not a scan)
-            cands = [self.tools[i] for i in sorted({i for name in available for i in self._consumers.get(name, ())})]
-        used = {s.tool.qualified for s in steps}
-        cands = [t for t in cands if t.qualified not in used]
-        if last:
-            if not any(s.tool.qualified in self.mutating for s in steps):
-                cands = [t for t in cands if t.qualified in self.mutating]
-            if hops >= 3 and len({s.tool.service for s in steps}) == 1:
-                cands = [t for t in cands if t.service != steps[0].tool.service]
-        prev_service = steps[-1].tool.service if steps else None
-        keyed = []
-        for t in cands:
-            w = (3.0 if k and t.service != prev_service else 1.0) * (2.0 if t.qualified in self.mutating else 1.0)
-            keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))  # weighted order without replacement
-        if changing:  # both branches of a condition must change the state
-            keyed = [x for x in keyed if x[2].qualified in self.mutating] or keyed
-        # only the first MAX_TRIES are ever tried: select them, not sort thousands of tools
-        return [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
-
-    def _first_openers(self, rng: random.Random) -> list[Tool]:
-        """The first step's candidates in a large world, drawn without looking at every tool: the
-        same distribution as the weighted order below (weight 2 for a state-changing tool, 1
-        otherwise; weighted sampling without replacement is successive sampling), by choosing a
-        group by its total weight and a tool in it, and drawing again on a repeat."""
-        changing, other = self._opener_groups
-        total = 2 * len(changing) + len(other)
-        out: list[Tool] = []
-        while len(out) < min(MAX_TRIES, len(changing) + len(other)):
-            x = rng.randrange(total)
-            t = changing[x // 2] if x < 2 * len(changing) else other[x - 2 * len(changing)]
-            if t not in out:
-                out.append(t)
-        return out
-
-    def _sources(self, tool: Tool, available: dict) -> dict:
-        """Where each argument comes from: the first parameter of a type an earlier step produced
-        takes that value; the rest are the user's (two parameters bound to one value, say the
-        client and the lawyer of a new matter, would often make the call impossible)."""
-        out, bound = {}, set()
-        for name, t in tool.params:
-            if isinstance(t, T.Alias) and t.name in available and t.name not in bound:
-                out[name] = ("step", available[t.name])
-                bound.add(t.name)
-            else:
-                out[name] = ("user", None)
-        return out
 
     def build(self, rng: random.Random, seed: int, state0: State, hops: int, branch: bool = False) -> tuple[list[Step], dict, dict]:
         """Grow the walk (walk.py): goal-level steps, every key from an earlier result."""
@@ -990,35 +911,35 @@ class Sampler:
             if how.get("within") == "list":
                 continue  # told apart among the list the call shows (walk._pick), not the table
             ruled = sorted({n for n, ev in bites.items() for e in ev if e["step"] == k + 1})
-            out.append({"step": k + 1, "table": how["table"], "fields": list(how["fields"]), "fits": len(fits), "z3_fits": self.z3_fits(state0, how["table"], desc), "refused_by_services": sum(1 for r in refused if r["step"] == k + 1), "ruled_out_by": ruled})
+            out.append({"step": k + 1, "table": how["table"], "fields": list(how["fields"]), "fits": len(fits), "z3_fits": self.z3_fits(state0, how["table"], target, tuple(how["fields"])), "refused_by_services": sum(1 for r in refused if r["step"] == k + 1), "ruled_out_by": ruled})
             if out[-1]["z3_fits"] != len(fits):
                 raise Rejected("replay_mismatch", f"step {k + 1}: Python finds {len(fits)} rows fitting the description, Z3 {out[-1]['z3_fits']}")
         return out
 
-    def z3_fits(self, state0: State, table: str, desc: dict) -> int:
-        """Z3's count of the rows that fit a description: each row's fields as Z3 terms of the
-        seeded state's image, the description's values as constants, the count asked of Z3."""
-        rows = state0.tables.get(table, {})
-        solver = self._solver(0)
-        n = z3.Int("fits")
-        terms = []
+    def z3_fits(self, state0: State, table: str, target: Any, fields: tuple[str, ...]) -> int:
+        """Z3's count of the rows that fit the target's description, over the encoder's own image
+        of the seeded state (`state_from`): a row fits when its slot's fields equal the target
+        slot's, a reference field through the referenced table's slots (the referenced row's
+        first `known by` field equal to the target's). Texts compare exactly here, case-blind in
+        Python (`People.matches`); a disagreement rejects the attempt."""
+        self._ensure({table} | {rt for f in fields if (rt := self.people.ref_table(self.people.fields[table][f]))}, state0)
         with self._encoding():
-            for row in rows.values():
-                conds = []
-                for f, v in desc.items():
-                    t = self.people.fields[table][f]
-                    rt = self.people.ref_table(t)
-                    if rt is not None:
-                        got, want = self.people._ref_value(state0, rt, row[f]), self.people._ref_value(state0, rt, v)
-                    else:
-                        got, want = row[f], v
-                    if isinstance(got, str) and isinstance(want, str):
-                        conds.append(z3.StringVal(got.strip().casefold()) == z3.StringVal(want.strip().casefold()))
-                    elif isinstance(got, (int, Fraction)) and not isinstance(got, bool) and isinstance(want, (int, Fraction)):
-                        conds.append(z3.RealVal(got) == z3.RealVal(want))
-                    else:
-                        conds.append(z3.BoolVal(got == want))
-                terms.append(z3.If(z3.And(*conds) if conds else z3.BoolVal(True), 1, 0))
+            sym = self.enc.state_from(state0, spare=0)
+            slots = sym.tables[table]
+            mine = slots[list(state0.tables[table]).index(target)].fields
+            conds_by_field = []
+            for f in fields:
+                rt = self.people.ref_table(self.people.fields[table][f])
+                if rt is None:
+                    conds_by_field.append(lambda sl, f=f: sl.fields[f] == mine[f])
+                    continue
+                kb, key = self.people.known_by[rt][0], self.people.key[rt]
+                ref_slots = sym.tables[rt]
+                want = ref_slots[list(state0.tables[rt]).index(state0.tables[table][target][f])].fields[kb]
+                conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: z3.Or(*[z3.And(r.present, r.fields[key] == sl.fields[f], r.fields[kb] == want) for r in ref_slots]) if ref_slots else z3.BoolVal(False))
+            n = z3.Int("fits")
+            terms = [z3.If(z3.And(sl.present, *[c(sl) for c in conds_by_field]), 1, 0) for sl in slots]
+            solver = self._solver(0)
             solver.add(n == (z3.Sum(*terms) if terms else z3.IntVal(0)))
         if self._check(solver) != z3.sat:
             return -1
@@ -1051,7 +972,13 @@ class Sampler:
                 raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing uses its result")
         if len(out) > MAX_REPORTS:
             raise Rejected("too_many_reports", f"{len(out)} reads would each need a report")
+        islands = [r["step"] for r in out if self._is_entry(steps[r["step"]])]
+        if len(islands) > 1:  # two lookups whose results are only read out: chores, not a task
+            raise Rejected("step_not_needed", f"steps {', '.join(str(j + 1) for j in islands)}: lookups whose results nothing uses but a report")
         return out
+
+    def _is_entry(self, step: Step) -> bool:
+        return step.tool.qualified in self.walker._entry_names
 
     def answer_not_guessable(self, state0: State, steps: list[Step], plan: list[dict], checks: list[dict], reports: list[dict], instruction: str) -> dict:
         """Reject a task a lazy agent could pass without doing the work; the proof. Guessable: a
@@ -1172,20 +1099,6 @@ def _insert_counts(tool: Tool) -> dict[str, int]:
     return out
 
 
-def _features(tool: Tool) -> set[str]:
-    f = set()
-    for n in A.walk(tool.decl):
-        if isinstance(n, (A.Select,)) and n.kind in ("latest", "earliest"):
-            f.add("ranked")
-        if isinstance(n, A.Project) and n.kind in ("min", "max"):
-            f.add("ranked")
-        if isinstance(n, A.Binary) and n.op in ("+", "-", "*", "/", "%"):
-            f.add("transform")
-        if isinstance(n, A.Call) and n.func in ("format", "lower", "upper", "trim", "days", "weeks", "hours", "minutes"):
-            f.add("transform")
-    return f
-
-
 def verify_task(sampler: Sampler, task: dict) -> list[str]:
     """Re-run the replay and the checker from the task record alone, then rebuild the task from
     the world and its seed (every proof re-run) and compare every field. Returns what fails."""
@@ -1255,8 +1168,3 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     # and nothing in the file is trusted: the task the world and its seed give must be this one
     problems.extend(rebuild_problems(sampler, task))
     return problems
-
-
-def _plan_over(witness: Any, plan: list[dict], mutating: set[str]) -> bool:
-    """A witness must call the task's state-changing tools, in the reference plan's order."""
-    return isinstance(witness, list) and all(isinstance(w, dict) for w in witness) and [w.get("tool") for w in witness] == [p["tool"] for p in plan if p["tool"] in mutating]

@@ -54,19 +54,22 @@ class Walker:
     def __init__(self, s: Sampler):
         self.s = s
         self.people = s.people
-        self.entries: list[Tool] = []
-        self.chained: list[Tool] = []
+        self.entries: list[Tool] = []  # reads called with a row's own values: where walks begin
+        others: list[Tool] = []  # tools that take keys from earlier results, and writes from facts
+        self._keys: dict[str, list[str]] = {}  # tool → the runtime types of its key parameters
         for t in s.tools:
             kinds = [self._param_kind(pt) for _, pt in t.params]
+            self._keys[t.qualified] = [tstr(pt) for (_, pt), kind in zip(t.params, kinds) if kind == "key"]
             if "other" in kinds:
                 continue  # list and record parameters: no person states those
-            if "key" not in kinds:
-                if t.qualified not in s.mutating and self.result_table(t) is not None and self.people.describable(self.result_table(t)):
-                    self.entries.append(t)
-                elif t.qualified in s.mutating and t.params:
-                    self.chained.append(t)  # a write from stated facts alone (add a contact)
-            else:
-                self.chained.append(t)
+            if "key" in kinds or (t.qualified in s.mutating and t.params):
+                others.append(t)  # keys from earlier results, or a write from stated facts (add a contact)
+            elif t.qualified not in s.mutating and self.people.describable(self.result_table(t) or ""):
+                self.entries.append(t)
+        self._entry_names = {t.qualified for t in self.entries}
+        # every tool a walk can call, entries first; each step scans it once (linear in the
+        # world's tools: issue 15 may want an index by key type for 10,000-tool worlds)
+        self._walkable = self.entries + others
 
     def _param_kind(self, pt) -> str:
         if isinstance(pt, (T.ListT, T.RecordT)):
@@ -85,12 +88,16 @@ class Walker:
 
     def output(self, steps: list[Step], results: list, j: int) -> Any:
         """Step j's output: its result, or the element picked from its list result."""
-        r = results[j]
-        if steps[j].pick is None:
-            return r
-        table = steps[j].how["table"]
-        key = self.people.key[table]
-        return next((e for e in r if e.get(key) == steps[j].pick), None)
+        return self.element(steps[j], results[j])
+
+    def element(self, step: Step, result: Any, pick: Any = None) -> Any:
+        """What a step's call gives the steps after it: the result itself, or the element of the
+        list result whose key is `pick` (the step's own pick by default; None if it is gone)."""
+        pick = step.pick if pick is None else pick
+        if pick is None or not isinstance(result, (list, tuple)):
+            return result
+        key = self.people.key[step.how["table"]]
+        return next((e for e in result if e.get(key) == pick), None)
 
     def handles(self, steps: list[Step], results: list) -> list[tuple[str, int, str | None, Any]]:
         """(runtime type, step, field, value) of every value earlier outputs offer, newest first."""
@@ -128,14 +135,15 @@ class Walker:
         state = state0
         tried = fallbacks = 0
         for k in range(hops):
-            cands = self._candidates(rng, k, hops, steps, results, changing=branch and k == hops - 1)
+            hs = self.handles(steps, results)  # what the walk so far offers later steps
+            cands = self._candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1)
             if not cands:
                 raise s.rejected("no_walk", f"no tool can follow step {k}")
             kept, set_aside, last_failure = None, None, ""
             for tool in cands:
                 s.deadline.check()
                 tried += 1
-                got = self._try(rng, seed, state0, state, steps, results, tool, k)
+                got = self._try(rng, seed, state0, state, steps, hs, tool, k, values)
                 if isinstance(got, str):
                     last_failure = f"step {k + 1} {tool.qualified}: {got}"
                     continue
@@ -160,26 +168,29 @@ class Walker:
             raise s.rejected("no_walk", "the walk stays in one service")
         return steps, values, {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks}}
 
-    def _candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], results: list, changing: bool) -> list[Tool]:
+    def _candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool) -> list[Tool]:
+        """The first `MAX_TRIES` tools that may come next, in a seeded weighted order: those whose
+        every key parameter an earlier output offers (chains first), entries, and at step 1 writes
+        from stated facts alone."""
         s = self.s
         used = {st.tool.qualified for st in steps}
         offered = {}
-        for t, j, f, _ in self.handles(steps, results):
+        for t, j, f, _ in hs:
             offered.setdefault(t, j)  # newest step offering each type
         last = k == hops - 1
         keyed = []
         prev_service = steps[-1].tool.service if steps else None
         newest = len(steps) - 1
-        for t in self.entries + self.chained:
+        for t in self._walkable:
             if t.qualified in used:
                 continue
-            keys = [tstr(pt) for _, pt in t.params if self._param_kind(pt) == "key"]
+            keys = self._keys[t.qualified]
             if any(kt not in offered for kt in keys):
                 continue
             mutating = t.qualified in s.mutating
             if not keys and mutating and k > 0:
                 continue  # a write from stated facts alone opens a walk, never continues one
-            if last and not any(st.tool.qualified in s.mutating for st in steps) and not mutating and hops > 1 and t in self.entries:
+            if last and not any(st.tool.qualified in s.mutating for st in steps) and not mutating and hops > 1 and t.qualified in self._entry_names:
                 continue  # a last step that reads must read about something the walk found
             if last and hops >= 3 and len({st.tool.service for st in steps}) == 1 and t.service == steps[0].tool.service:
                 continue
@@ -190,22 +201,21 @@ class Walker:
                 w *= 2.0
             if prev_service and t.service != prev_service:
                 w *= 2.0
-            if t in self.entries and k > 0:
+            if k > 0 and t.qualified in self._entry_names:
                 w *= 0.5
             keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
         if changing:
             keyed = [x for x in keyed if x[2].qualified in s.mutating] or keyed
         return [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
 
-    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], results: list, tool: Tool, k: int):
+    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict):
         """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why not."""
         s = self.s
-        if tool in self.entries:
+        if tool.qualified in self._entry_names:
             return self._try_entry(rng, state0, state, steps, tool, k)
         sources: dict[str, tuple[str, Any]] = {}
         given: dict[str, Any] = {}
         taken: set = set()
-        hs = self.handles(steps, results)
         for name, pt in tool.params:
             t = tstr(pt)
             kind = self._param_kind(pt)
@@ -227,8 +237,16 @@ class Walker:
         if isinstance(bound, str):
             return bound
         chosen, post, result, z3_used = bound
-        if tool.qualified in s.mutating and not diff(state, post).rows and not diff(state, post).scalars:
-            return "the call changes nothing"
+        if tool.qualified in s.mutating:
+            d = diff(state, post)
+            if not d.rows and not d.scalars:
+                return "the call changes nothing"
+            # a value the instruction itself asked for earlier, changed again: "prescribe 2 ml,
+            # then change the dose": one of the two requests is pointless
+            stated = {repr(v) for (j, name), v in values.items() if steps[j].tool.qualified in s.mutating and steps[j].sources[name][0] == "user"}
+            for ch in d.rows:
+                if ch.kind == "updated" and any(repr(state.tables[ch.table][ch.key][f]) in stated for f in ch.fields):
+                    return "it changes again a value the instruction asks for"
         if tool.qualified not in s.mutating and isinstance(tool.result, T.ListT):
             picked = self._pick(rng, state0, tool, result, given)
             if picked is None:
