@@ -54,7 +54,7 @@ def chat_record(task: dict, transcript: list[dict], answer: Any, score: dict, di
         messages.append({"role": "assistant", "content": None, "tool_calls": [{"id": call_id, "type": "function", "function": {"name": turn["name"], "arguments": args}}]})
         messages.append({"role": "tool", "tool_call_id": call_id, "content": json.dumps(turn["result"], ensure_ascii=False)})
         real += turn["name"] == "call_tool"
-    final = "Done." if answer is None else "The result of the last step: " + json.dumps(answer, ensure_ascii=False)
+    final = "Done." if answer is None else "Done. What you asked for: " + json.dumps(answer, ensure_ascii=False)
     messages.append({"role": "assistant", "content": final})
     return {
         "tools": META_TOOLS,

@@ -153,7 +153,7 @@ class Episode:
 
     def reset(self, task: dict) -> dict:
         self.task = task
-        self.initial = self.world.initial_state(task["initial_state"]["seed"])
+        self.initial = self.world.task_state(task["initial_state"])
         services = list(task["services"]) + [s for s in task.get("distractors", []) if s not in task["services"]]
         self.gateway = Gateway(self.world, services, self.initial.snapshot())
         self.answer = None

@@ -22,6 +22,8 @@ from typing import Any, Iterator
 
 import attrs
 
+from .runtime.service import ToolError
+
 SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "task.schema.json"
 MAX_REPORTED = 10  # bad lines reported before a loader stops reading
 MAX_DEPTH = 64  # nesting of arrays and objects in a record: far above a real one, far below Python's recursion limit
@@ -342,6 +344,16 @@ def world_problems(task: dict, world) -> list[tuple[str, str]]:
                 out.append((f"{key}[{i}]", f"no service `{s}` in {here}"))
     for k, call in enumerate(task["reference_plan"]):
         tool(f"reference_plan[{k}].tool", call["tool"])
+    rows = task["initial_state"].get("rows", [])
+    for i, item in enumerate(rows):
+        state(f"initial_state.rows[{i}].table", item["table"], "table")
+    if rows and not out:  # planted on the seeded state exactly as an episode will
+        try:
+            world.task_state(task["initial_state"])
+        except ToolError as e:
+            out.append(("initial_state.rows", e.message))
+        except (KeyError, ValueError) as e:
+            out.append(("initial_state.rows", f"cannot be planted: {'missing field ' if isinstance(e, KeyError) else ''}{e}"))
     for i, c in enumerate(task["checker"]["checks"]):
         at = f"checker.checks[{i}]"
         if c["kind"] in ("row_inserted", "row_updated", "row_deleted"):

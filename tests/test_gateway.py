@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from compoworld_dsl.agents import run_oracle
+from compoworld_dsl.agents import reported, run_oracle
 from compoworld_dsl.gateway import META_TOOLS, Episode, Gateway
 from compoworld_dsl.runtime.state import diff
 from compoworld_dsl.sample.run import load_sampler
@@ -191,9 +191,10 @@ def test_llm_agent_talks_to_an_openai_compatible_server_on_loopback(legal):
             if turn < len(script):
                 name, args = script[turn]
                 message = {"role": "assistant", "content": None, "tool_calls": [{"id": f"c{turn}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]}
-            else:
-                last = json.loads(body["messages"][-1]["content"])
-                message = {"role": "assistant", "content": json.dumps(last["data"]) if task["answer"] is not None else "Done."}
+            else:  # tell what the task asks for, read from the plan's own call results
+                results = [json.loads(m["content"]) for m in body["messages"] if m["role"] == "tool"][1:]
+                got = {k + 1: r.get("data") for k, r in enumerate(results)}
+                message = {"role": "assistant", "content": json.dumps(reported(task["reports"], got)) if task["answer"] is not None else "Done."}
             out = json.dumps({"choices": [{"message": message}]}).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

@@ -122,11 +122,24 @@ def _protected_rows(world, task, state):
     return rows
 
 
-@pytest.mark.xfail(strict=False, reason="written for format-1 tasks (plans read aloud); to be rewritten for goal-level tasks, issue 11")
+def _with_rule(task, name):
+    """The task as if `name` were attached: goal-level tasks attach a rule only where a
+    look-alike makes it decide the reward, which few do; the checker's judgement of a touched
+    row is the same either way."""
+    checks = [c for c in task["checker"]["checks"] if c.get("constraint") != name]
+    checks.append({"kind": "constraint", "constraint": name, "id": f"c{len(checks) + 1}"})
+    rules = [c for c in task["constraints"] if c["name"] != name] + [{"kind": "state", "name": name, "description": ""}]
+    return {**task, "checker": {"checks": checks}, "constraints": rules}
+
+
 def test_touching_a_protected_row_and_undoing_it_still_breaks_the_rule(legal, tasks):
     world = legal.world
     played = 0
     for task in tasks:
+        task = _with_rule(task, "hands_off_closed")
+        ref, _ = play(world, task, reference_calls(task), task["answer"])
+        if ref["reward"] != 1:
+            continue  # the reference plan itself works on a closed matter's rows
         state = world.initial_state(task["initial_state"]["seed"])
         docs = [k for t, k in _protected_rows(world, task, state) if t == "documents.files" and not state.tables[t][k]["archived"]]
         if not docs:

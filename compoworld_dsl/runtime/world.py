@@ -58,6 +58,41 @@ class CompiledWorld:
             self._seed(st, seed, name)
         return st
 
+    def task_state(self, initial: dict) -> State:
+        """A task's initial state from its record's `initial_state`: the seeded state, then the
+        rows the sampler planted (look-alikes of the task's records), in order."""
+        st = self.initial_state(initial["seed"])
+        for item in initial.get("rows", ()):
+            self.plant(st, item["table"], item["row"])
+        return st
+
+    def plant(self, st: State, table: str, row_json: dict) -> Any:
+        """Add one row, given as JSON, to a seeded table (its key must be new); the table's id
+        counter moves past a `prefix-N` key so later inserts do not take it. Returns the key.
+        Raises `ToolError(invalid)` for a value of the wrong type, KeyError for an unknown table
+        or a missing field, ValueError for a key the table holds."""
+        decl = self.state_decl[table]
+        fields = self.types.records[decl["record"]]
+        row = {f: self.types.from_json(ft, row_json[f], f"{table}.{f}") for f, ft in fields.items()}
+        key = row[decl["key"]]
+        if key in st.tables[table]:
+            raise ValueError(f"{table} already has a row {key!r}")
+        st.tables[table] = {**st.tables[table], key: row}
+        prefix = decl.get("prefix")
+        if prefix and isinstance(key, str) and key.startswith(prefix + "-") and key[len(prefix) + 1 :].isdigit():
+            st.counters[table] = max(st.counters.get(table, 1), int(key[len(prefix) + 1 :]) + 1)
+        return key
+
+    def next_key(self, st: State, table: str) -> Any:
+        """The key the table's next insert would get (`prefix-N` from its counter), or None for a
+        table whose keys do not come from a counter."""
+        prefix = self.state_decl[table].get("prefix")
+        return f"{prefix}-{st.counters.get(table, 1)}" if prefix else None
+
+    def referring(self, table: str) -> list[str]:
+        """The seeded tables whose rows draw keys from `table`, directly or through others."""
+        return [n for n in self.seeds if n != table and self.state_decl[n]["kind"] == "table" and table in self._refs_closure([n])]
+
     def partial_state(self, seed: int | str = 0) -> State:
         """The seeded initial state with its scalars but no table yet: `seed_tables` adds the
         tables a caller needs, each with exactly the rows `initial_state(seed)` gives it. A

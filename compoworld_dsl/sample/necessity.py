@@ -26,6 +26,7 @@ from ..codegen.python import tstr
 from ..runtime.service import ToolError
 from ..runtime.state import State
 from . import checker as C
+from .rejected import Rejected
 
 if TYPE_CHECKING:
     from .sampler import Sampler
@@ -108,13 +109,13 @@ def steps_necessary(s: Sampler, state0: State, steps: list[Step], values: dict, 
         if step.tool.qualified in s.mutating:
             verdict = _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k})), reports)
             if verdict["reward"] != 0:
-                raise s.rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker")
+                raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker")
             proof[f"step {k + 1}"] = {"changes": "the plan without it fails", "failed": [f["id"] for f in verdict["failed"]]}
         else:
             feeds = [f"step {j + 1}.{n}" for j, later in enumerate(steps) for n, src in later.sources.items() if src[0] == "step" and src[1][0] == k]
             feeds += [f"report {r['label']}" for r in reports if r["step"] == k]
             if not feeds:
-                raise s.rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: nothing uses its result")
+                raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: nothing uses its result")
             proof[f"step {k + 1}"] = {"reads": "its result is used", "by": feeds}
     mutated = []
     for k, step in enumerate(steps):
@@ -130,16 +131,18 @@ def steps_necessary(s: Sampler, state0: State, steps: list[Step], values: dict, 
                 s.deadline.check()
                 verdict = _score(s, checks, state0, replay(s, state0, steps, values, args={(k, name): v}), reports)
                 if verdict["reward"] != 0:
-                    raise s.rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: another {name} passes the checker too")
+                    raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: another {name} passes the checker too")
             mutated.append(f"step {k + 1}.{name}")
     proof["arguments_from_results_matter"] = mutated
     return proof
 
 
 def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict]) -> tuple[list[dict], dict[str, list]]:
-    """Look-alikes of every described record. Returns the evidence per rule (the rules the
-    look-alikes make load-bearing) and, per step, the look-alikes the services refuse; raises
-    `Rejected("ambiguous_description")` when a look-alike passes or fails only on the goals."""
+    """Look-alikes of every record the instruction names by a description that fits the whole
+    table. Returns, per step, the look-alikes the services refuse to work on, and per rule the
+    look-alikes that working on would break it (the rules they make load-bearing). A look-alike
+    that neither happens to is told apart by one more field of the description (`People.
+    distinguishing`; the step's `how` grows); when no field does, `Rejected("ambiguous_description")`."""
     bites: dict[str, list] = {}
     refused: list[dict] = []
     for k, step in enumerate(steps):
@@ -147,25 +150,38 @@ def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, chec
         if how is None or how["by"] != "description" or how.get("within") == "list":
             continue  # a description relative to a list is unique in it by construction
         target = step.pick if step.pick is not None else how.get("key")
-        desc = s.people.description(state0, how["table"], target, tuple(how["fields"]))
-        if desc is None:
-            raise s.rejected("ambiguous_description", f"step {k + 1}: the {s.people.noun[how['table']]} cannot be described")
-        for other in s.people.matches(state0, how["table"], desc):
-            if other == target:
-                continue
-            s.deadline.check()
-            if step.pick is None:
-                raise s.rejected("ambiguous_description", f"step {k + 1}: the description fits {other} too")
-            run = replay(s, state0, steps, values, picks={k: other})
-            verdict = _score(s, checks, state0, run, reports)
-            if len(run[1]) < len(steps):
-                refused.append({"step": k + 1, "look_alike": other})
-                continue
-            rules = [c["constraint"] for c in checks if c["kind"] in ("constraint", "order") and c["id"] in {f["id"] for f in verdict["failed"]}]
-            if not rules:
-                raise s.rejected("ambiguous_description", f"step {k + 1}: the description fits {other} too, and working on it breaks no house rule")
-            for name in rules:
-                bites.setdefault(name, []).append({"step": k + 1, "look_alike": other})
+        rows = state0.tables[how["table"]]
+        while True:
+            desc = s.people.description(state0, how["table"], target, tuple(how["fields"]))
+            if desc is None:
+                raise Rejected("ambiguous_description", f"step {k + 1}: the {s.people.noun[how['table']]} cannot be described")
+            step_refused, step_bites, ambiguous = [], [], []
+            for other in s.people.matches(state0, how["table"], desc):
+                if other == target:
+                    continue
+                s.deadline.check()
+                if step.pick is None:  # the call itself gave the target: nothing to swap in
+                    ambiguous.append(other)
+                    continue
+                run = replay(s, state0, steps, values, picks={k: other})
+                if len(run[1]) < len(steps):
+                    step_refused.append({"step": k + 1, "look_alike": other})
+                    continue
+                verdict = _score(s, checks, state0, run, reports)
+                failed = {f["id"] for f in verdict["failed"]}
+                rules = [c["constraint"] for c in checks if c["kind"] in ("constraint", "order") and c["id"] in failed]
+                if not rules:
+                    ambiguous.append(other)
+                step_bites += [(name, {"step": k + 1, "look_alike": other}) for name in rules]
+            if not ambiguous:
+                break
+            extra = s.people.distinguishing(how["table"], rows[target], [rows[o] for o in ambiguous], tuple(how["fields"]))
+            if extra is None:
+                raise Rejected("ambiguous_description", f"step {k + 1}: the description fits {ambiguous[0]} too, and no house rule or further field tells them apart")
+            how["fields"].append(extra)
+        refused += step_refused
+        for name, evidence in step_bites:
+            bites.setdefault(name, []).append(evidence)
     return refused, bites
 
 

@@ -7,7 +7,8 @@ import json
 import re
 from typing import Any
 
-from .sampler import Rejected, Sampler
+from .rejected import Rejected
+from .sampler import Sampler
 
 _ID = re.compile(r"^(?P<world>.*)-h(?P<hops>\d{1,2})-s(?P<seed>\d{1,20})-(?P<index>\d{6,})$")
 

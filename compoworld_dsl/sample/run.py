@@ -21,7 +21,8 @@ import attrs
 
 from ..smt.encode import Deadline
 from ..taskfile import atomic_output
-from .sampler import REJECTIONS, Rejected, Sampler
+from .rejected import REJECTIONS, Rejected
+from .sampler import Sampler
 
 CHUNK = 2  # attempts per unit of work: small, so workers do little past the last needed task
 ATTEMPT_TIMEOUT = 10.0  # seconds per attempt by default: ~100x what an attempt on legal_ops takes

@@ -22,9 +22,11 @@ from ..runtime.world import CompiledWorld
 from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime, WorldEncoding, assert_success, constraint_violated, fresh_context, tables_in
 from ..syntax import ast as A
 from . import checker as C
+from . import lookalikes
 from . import necessity as N
 from .answers import stated_in
 from .people import People, words
+from .rejected import Rejected  # (tests import it from here too)
 from .phrasing import Phraser, fill
 from .walk import Step, Walker
 
@@ -36,21 +38,6 @@ CAPABILITIES = (
     "data-transformation",
     "idempotency-check",
     "ordering",
-)
-REJECTIONS = (
-    "no_walk",
-    "unsat",
-    "unknown",
-    "unsupported",
-    "timeout",
-    "replay_mismatch",
-    "constraint_broken",
-    "already_satisfied",
-    "guessable_answer",
-    "step_not_needed",
-    "ambiguous_description",
-    "too_many_reports",
-    "filtered",
 )
 TASK_FORMAT = 2  # goal-level tasks; files without `format` were written by the plan-read-aloud sampler
 MAX_REPORTS = 3
@@ -69,13 +56,6 @@ def _blank(value: Any) -> bool:
     if isinstance(value, (list, dict)):
         return all(_blank(v) for v in (value.values() if isinstance(value, dict) else value))
     return value in (None, "", 0, False)
-
-
-class Rejected(Exception):
-    def __init__(self, reason: str, detail: str = ""):
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
-        self.detail = detail
 
 
 class Sampler:
@@ -125,19 +105,6 @@ class Sampler:
         self.people = People(model, world)
         self.walker = Walker(self)
 
-    # the stages in walk.py, necessity.py and phrasing.py reach the sampler through these
-    def rejected(self, reason: str, detail: str = "") -> Exception:
-        return Rejected(reason, detail)
-
-    def bind_step(self, *args):
-        return self._bind_step(*args)
-
-    def run_step(self, *args):
-        return self._run_step(*args)
-
-    def ensure(self, tables: set[str], state0: State, *states: State) -> None:
-        self._ensure(tables, state0, *states)
-
     def other_values(self, state0: State, t: str, current: Any) -> list:
         """Values of runtime type `t` the seeded state holds, other than `current`: what a plan
         that took a wrong value would have used instead."""
@@ -185,15 +152,15 @@ class Sampler:
             raise Rejected("unsat", "Z3 does not prove the walk satisfiable with its arguments")
         return len(solver.assertions())
 
-    def _bind_step(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], step: Step, k: int, given: dict):
+    def bind_step(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], step: Step, k: int, given: dict):
         """User-given values for one candidate step, run on the concrete state. Returns
         (values, post-state, result, used Z3) or, when nothing works, why (a string)."""
         tool = step.tool
         free = [(n, t) for n, t in tool.params if n not in given]
         written = self._written(steps + [step])
         reads = set(self.tool_tables[tool.qualified]).union(*[i["reads"] for i in self.constraints if i["state"] and i["tables"] & written])
-        self._ensure(reads, state0, state)
-        rules = self._relevant(state0, steps + [step])
+        self.ensure(reads, state0, state)
+        rules = self.relevant(state0, steps + [step])
         why = "no values tried"
         draws = DRAWS if free else 1
         for d in range(draws):
@@ -207,7 +174,7 @@ class Sampler:
                     break
                 chosen[n] = v
             else:
-                got = self._run_step(state0, state, tool, {**given, **chosen}, rules)
+                got = self.run_step(state0, state, tool, {**given, **chosen}, rules)
                 if not isinstance(got, str):
                     return (chosen, *got, 0)
                 why = got
@@ -225,7 +192,7 @@ class Sampler:
         for n, v in chosen.items():
             if not self._sensible(state, dict(tool.params)[n], v):
                 return f"Z3's value for {n} is not one a person would write"
-        got = self._run_step(state0, state, tool, {**given, **chosen}, rules)
+        got = self.run_step(state0, state, tool, {**given, **chosen}, rules)
         return got if isinstance(got, str) else (chosen, *got, 1)
 
     def _sensible(self, state: State, t: T.Type, v: Any) -> bool:
@@ -251,7 +218,7 @@ class Sampler:
         matched = [deps for k, pattern, deps in self._requires[tool.qualified] if k == kind and pattern.fullmatch(message)]
         return bool(matched) and all(not deps & free for deps in matched)
 
-    def _run_step(self, state0: State, state: State, tool: Tool, args: dict, rules: list[dict]):
+    def run_step(self, state0: State, state: State, tool: Tool, args: dict, rules: list[dict]):
         """Run one call on a copy of `state`: (post-state, result), or why it failed."""
         post = state.snapshot()
         try:
@@ -448,7 +415,7 @@ class Sampler:
     def _written(self, steps: list[Step]) -> set[str]:
         return set().union(*[self.tables_written[s.tool.qualified] for s in steps])
 
-    def _ensure(self, tables: set[str], state0: State, *states: State) -> None:
+    def ensure(self, tables: set[str], state0: State, *states: State) -> None:
         """Seed into `state0` the tables it lacks (a task's state starts with none, see
         `CompiledWorld.partial_state`), and copy them, untouched, into the later `states`."""
         for name in self.world.seed_tables(state0, self._task_seed, sorted(tables)):
@@ -456,7 +423,7 @@ class Sampler:
                 st.tables[name] = dict(state0.tables[name])
                 st.counters[name] = state0.counters[name]
 
-    def _relevant(self, state0: State, steps: list[Step]) -> list[dict]:
+    def relevant(self, state0: State, steps: list[Step]) -> list[dict]:
         """State rules the walk's tools could break, as the Z3 encoding sees them: an invariant
         over a table the walk writes, or an `untouched` row (found on the seeded state) in a table
         the walk updates or deletes from. Inserts leave existing rows alone; conditions are read
@@ -609,7 +576,7 @@ class Sampler:
         services, break the rule; the witness is recorded, and `worldc verify` replays it.
         Otherwise Z3 looks for arguments over a free chain of the same steps."""
         attached, proofs, caps = [], {}, set()
-        relevant = self._relevant(state0, steps)
+        relevant = self.relevant(state0, steps)
         free: list = []  # one free chain for all state rules, built on first need; a push/pop each
 
         def proven(name: str, proof: dict) -> None:  # a declaration with state and order clauses gets one entry
@@ -780,6 +747,11 @@ class Sampler:
             steps, values, proofs = self.build(rng, task_seed, state0, hops, branch=want_branch)
             self._stage = "replaying the walk"
             final, plan, results = self.replay(state0, steps, values)
+            self._stage = "planting a look-alike"
+            planted = lookalikes.plant(self, task_seed, state0, steps, values, results)
+            if planted is not None:  # the task's state from here on: seeded, then these rows
+                state0, planted_rows = planted
+                final, plan, results = self.replay(state0, steps, values)
             for info in self.constraints:
                 self._order_rules(info, plan)  # a broken order rule rejects the walk before Z3 works on it
             self._stage = "proving the walk"
@@ -862,7 +834,7 @@ class Sampler:
             "distractors": distractors,
             "instruction": instruction,
             "capabilities": [c for c in CAPABILITIES if c in caps],
-            "initial_state": {"seed": task_seed},
+            "initial_state": {"seed": task_seed, "rows": planted_rows} if planted is not None else {"seed": task_seed},
             "reference_plan": plan,
             "bindings": [{n: (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for s in steps],
             "found_by": [self._found_by(s) for s in steps],
@@ -922,7 +894,7 @@ class Sampler:
         slot's, a reference field through the referenced table's slots (the referenced row's
         first `known by` field equal to the target's). Texts compare exactly here, case-blind in
         Python (`People.matches`); a disagreement rejects the attempt."""
-        self._ensure({table} | {rt for f in fields if (rt := self.people.ref_table(self.people.fields[table][f]))}, state0)
+        self.ensure({table} | {rt for f in fields if (rt := self.people.ref_table(self.people.fields[table][f]))}, state0)
         with self._encoding():
             sym = self.enc.state_from(state0, spare=0)
             slots = sym.tables[table]
@@ -978,7 +950,7 @@ class Sampler:
         return out
 
     def _is_entry(self, step: Step) -> bool:
-        return step.tool.qualified in self.walker._entry_names
+        return self.walker.is_entry(step.tool)
 
     def answer_not_guessable(self, state0: State, steps: list[Step], plan: list[dict], checks: list[dict], reports: list[dict], instruction: str) -> dict:
         """Reject a task a lazy agent could pass without doing the work; the proof. Guessable: a
@@ -1001,7 +973,7 @@ class Sampler:
         pool = [t for q, t in self._idempotent_tools if q not in in_walk]
         for tool in rng.sample(pool, min(6, len(pool))):
             self.deadline.check()
-            self._ensure(self.tool_tables[tool.qualified], state0, final)
+            self.ensure(self.tool_tables[tool.qualified], state0, final)
             options = [self._candidates(state0, t) for _, t in tool.params]
             if not all(options):
                 continue
@@ -1115,7 +1087,10 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
         checks = task["checker"]["checks"]
     except (KeyError, TypeError) as e:
         return [f"malformed task record: missing {e}"]
-    state0 = world.initial_state(seed)
+    try:
+        state0 = world.task_state(task["initial_state"])
+    except (KeyError, ValueError, ToolError) as e:
+        return [f"initial_state.rows: cannot be planted: {e}"]
     state = state0.snapshot()
     calls, datas = [], []
     touched: set = set()

@@ -27,6 +27,7 @@ from ..check import types as T
 from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.state import State, diff
+from .rejected import Rejected
 
 if TYPE_CHECKING:
     from .sampler import Sampler
@@ -67,9 +68,13 @@ class Walker:
             elif t.qualified not in s.mutating and self.people.describable(self.result_table(t) or ""):
                 self.entries.append(t)
         self._entry_names = {t.qualified for t in self.entries}
+
         # every tool a walk can call, entries first; each step scans it once (linear in the
         # world's tools: issue 15 may want an index by key type for 10,000-tool worlds)
         self._walkable = self.entries + others
+
+    def is_entry(self, tool: Tool) -> bool:
+        return tool.qualified in self._entry_names
 
     def _param_kind(self, pt) -> str:
         if isinstance(pt, (T.ListT, T.RecordT)):
@@ -98,6 +103,24 @@ class Walker:
             return result
         key = self.people.key[step.how["table"]]
         return next((e for e in result if e.get(key) == pick), None)
+
+    def picks_hold(self, state0: State, steps: list[Step], results: list) -> bool:
+        """Does every pick still stand out in the results: a ranked one is still the only
+        largest, a described one still the only element of its list that fits its description?"""
+        for step, result in zip(steps, results):
+            if step.pick is None or not isinstance(result, (list, tuple)):
+                continue
+            how, key = step.how, self.people.key[step.how["table"]]
+            mine = self.element(step, result)
+            if mine is None:
+                return False
+            if how["by"] == "rank":
+                if sum(1 for e in result if e[how["field"]] >= mine[how["field"]]) != 1:
+                    return False
+            elif how.get("within") == "list":
+                if sum(1 for e in result if all(e[f] == mine[f] for f in how["fields"])) != 1:
+                    return False
+        return True
 
     def handles(self, steps: list[Step], results: list) -> list[tuple[str, int, str | None, Any]]:
         """(runtime type, step, field, value) of every value earlier outputs offer, newest first."""
@@ -138,7 +161,7 @@ class Walker:
             hs = self.handles(steps, results)  # what the walk so far offers later steps
             cands = self._candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1)
             if not cands:
-                raise s.rejected("no_walk", f"no tool can follow step {k}")
+                raise Rejected("no_walk", f"no tool can follow step {k}")
             kept, set_aside, last_failure = None, None, ""
             for tool in cands:
                 s.deadline.check()
@@ -158,14 +181,14 @@ class Walker:
             if set_aside is not None:
                 s.alternative = (set_aside[0], {(k, n): v for n, v in set_aside[1].items()})
             if kept is None:
-                raise s.rejected("unsat", f"no tool can run as step {k + 1} ({len(cands)} tried; last: {last_failure})")
+                raise Rejected("unsat", f"no tool can run as step {k + 1} ({len(cands)} tried; last: {last_failure})")
             step, chosen, post, result, _ = kept
             steps.append(step)
             results.append(result)
             values.update({(k, n): v for n, v in chosen.items()})
             state = post
         if hops >= 3 and len({st.tool.service for st in steps}) < 2:
-            raise s.rejected("no_walk", "the walk stays in one service")
+            raise Rejected("no_walk", "the walk stays in one service")
         return steps, values, {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks}}
 
     def _candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool) -> list[Tool]:

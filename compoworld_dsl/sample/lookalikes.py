@@ -1,0 +1,144 @@
+"""Look-alikes planted on purpose, so that house rules decide what the right action is.
+
+A house rule bites when a record that fits the instruction's description as well as the target
+does would be the wrong one to work on *because of the rule*: the closed matter with the same
+title, the appointment of the deceased pet with the same name. Seeded states rarely hold such a
+pair, so after the walk is grown the sampler tries to plant one, next to a record the instruction
+names by a description that fits the whole table (an entry's target):
+
+- a copy of the target with one enum or boolean field changed (a matter, closed), with copies of
+  the rows that refer to it (its disbursements, documents, notes) pointing at the copy, so that
+  the walk can be done on the look-alike as on the target, or
+- a copy of the target whose reference points at a copy of the referenced record with one enum
+  or boolean field changed (a document of a *closed* matter with the same title and client).
+
+A variant is kept when (1) the walk replays on the state with it exactly as before (the same
+calls, the same picks, the same reports), and (2) the walk done on the look-alike instead runs
+on the services and breaks a house rule the world declares. The task records the planted rows
+under `initial_state.rows` (`CompiledWorld.task_state` adds them after seeding); the proofs that
+follow (`necessity.distractors`) find the look-alike again and attach the rule it makes
+load-bearing. Seeded by the task seed alone, so `verify` plants the same rows."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..runtime.state import State
+from . import checker as C
+from . import necessity as N
+from .rejected import Rejected
+
+if TYPE_CHECKING:
+    from .sampler import Sampler
+    from .walk import Step
+
+MAX_VARIANTS = 12  # variants tried per task
+
+
+def plant(s: Sampler, task_seed: int, state0: State, steps: list[Step], values: dict, results: list) -> tuple[State, list[dict]] | None:
+    """A state with one planted look-alike (and the rows as the task records them), or None."""
+    rng = random.Random(f"{task_seed}:lookalike")
+    world = s.world
+    variants = []
+    for k, step in enumerate(steps):
+        how = step.how
+        if how is None or how["by"] != "description" or how.get("within") == "list" or step.pick is None:
+            continue
+        table = how["table"]
+        row = state0.tables[table][step.pick]
+        for f, alt in _flips(s, table, row, set(how["fields"])):
+            variants.append((k, table, {f: alt}, None))
+        for f in how["fields"]:
+            rt = s.people.ref_table(s.people.fields[table][f])
+            ref = state0.tables.get(rt, {}).get(row[f]) if rt else None
+            if ref is None:
+                continue
+            for g, alt in _flips(s, rt, ref, set(s.people.known_by[rt][:1])):
+                variants.append((k, table, {}, (f, rt, {g: alt})))
+    rng.shuffle(variants)
+    for k, table, change, via in variants[:MAX_VARIANTS]:
+        s.deadline.check()
+        got = _try(s, state0, steps, values, results, k, table, change, via)
+        if got is not None:
+            return got
+    return None
+
+
+def _flips(s: Sampler, table: str, row: dict, keep: set[str]) -> list[tuple[str, Any]]:
+    """(field, other value) for each enum or boolean field of a row that a description does not
+    use: the fields a house rule's condition reads (status, archived, deceased)."""
+    out = []
+    skip = keep | {s.people.key[table]} | set(s.world.volatile_fields.get(table, ()))
+    for f, t in s.people.fields[table].items():
+        if f in skip:
+            continue
+        base = s.world.types.base(t)
+        if base == "bool":
+            out.append((f, not row[f]))
+        elif base.startswith("enum:"):
+            out += [(f, m) for m in s.world.types.enums[base[5:]] if m != row[f]]
+    return out
+
+
+def _try(s: Sampler, state0: State, steps: list[Step], values: dict, results: list, k: int, table: str, change: dict, via):
+    world = s.world
+    planted = state0.snapshot()
+    # every table that draws keys from the ones planted into is seeded first, as in a task's
+    # state (seeded whole, then planted): none of their rows may point at a planted one
+    tables = {table} | ({via[1]} if via else set())
+    # seeded into the copy only: a variant that is not kept leaves the task's state as it was
+    world.seed_tables(planted, s._task_seed, sorted(tables | {n for t in tables for n in world.referring(t)}))
+    target = state0.tables[table][steps[k].pick]
+    rows = []
+    copy = {**target, **change}
+    if via is not None:
+        f, rt, ref_change = via
+        ref = {**state0.tables[rt][target[f]], **ref_change}
+        ref[s.people.key[rt]] = world.next_key(planted, rt)
+        if ref[s.people.key[rt]] is None:
+            return None
+        rows.append(_put(s, planted, rt, ref))
+        copy[f] = ref[s.people.key[rt]]
+    copy[s.people.key[table]] = world.next_key(planted, table)
+    if copy[s.people.key[table]] is None:
+        return None
+    rows.append(_put(s, planted, table, copy))
+    look_alike = copy[s.people.key[table]]
+    if via is None:  # the rows that refer to the target, copied to refer to the look-alike
+        for child, field in _children(s, planted, table):
+            for r in list(state0.tables.get(child, {}).values()):
+                if r[field] == target[s.people.key[table]]:
+                    twin = {**r, field: look_alike, s.people.key[child]: world.next_key(planted, child)}
+                    if twin[s.people.key[child]] is None:
+                        return None
+                    rows.append(_put(s, planted, child, twin))
+    # (1) the walk is the same walk on the planted state
+    try:
+        final, _, again = s.replay(planted, steps, values)
+    except Rejected:  # a call fails there now
+        return None
+    same = [s.walker.output(steps, again, j) for j in range(len(steps))] == [s.walker.output(steps, results, j) for j in range(len(steps))]
+    if not same or not s.walker.picks_hold(planted, steps, again):
+        return None
+    # (2) the walk on the look-alike runs and breaks a rule the reference keeps
+    run = N.replay(s, planted, steps, values, picks={k: look_alike})
+    if len(run[1]) < len(steps):
+        return None
+    for info in s.relevant(state0, steps):  # the state rules the walk's writes could break
+        if C._constraint_holds(world, info["name"], planted, final)[0] and not C._constraint_holds(world, info["name"], planted, run[0], run[3])[0]:
+            return planted, rows
+    return None
+
+
+def _children(s: Sampler, st: State, table: str) -> list[tuple[str, str]]:
+    """(table, field) of every field, in the tables the state holds, that refers to `table`."""
+    return [(t, f) for t in st.tables if t != table for f, ft in s.people.fields.get(t, {}).items() if s.people.ref_table(ft) == table]
+
+
+def _put(s: Sampler, st: State, table: str, row: dict) -> dict:
+    """Plant a runtime row; returns it as the task records it."""
+    fields = s.people.fields[table]
+    as_json = {f: s.world.types.to_json(t, row[f]) for f, t in fields.items()}
+    s.world.plant(st, table, as_json)
+    return {"table": table, "row": as_json}
