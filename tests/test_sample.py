@@ -74,7 +74,7 @@ def test_verify_catches_hand_edits(toy, toy_tasks, edit):
     if edit == "drop a step":
         task["reference_plan"] = task["reference_plan"][:-1]
     elif edit == "change an argument":
-        args = task["reference_plan"][0]["arguments"]
+        args = next(c["arguments"] for c in task["reference_plan"] if c["arguments"])
         name = next(iter(args))
         args[name] = "zzz" if isinstance(args[name], str) else args[name] + 1
     elif edit == "loosen the checker":

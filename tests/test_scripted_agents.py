@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from compoworld_dsl.agents import reported
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.sample.checker import GOAL_KINDS
 from compoworld_dsl.sample.run import load_sampler
@@ -183,6 +184,7 @@ def test_an_agent_that_corrects_its_own_mistake_passes(legal, tasks):
         ep.reset({**task, "distractors": sorted(set(task["distractors"]) | {retract.split(".")[0]})})
         names = {q: n for n, q in ep.gateway.names.items()}
         renamed: dict = {}
+        got: dict = {}  # step number → the data this episode's call returned
         ok = True
         for k, (tname, args) in enumerate(plan):
             if k == first:
@@ -195,13 +197,14 @@ def test_an_agent_that_corrects_its_own_mistake_passes(legal, tasks):
             args = {a: renamed.get(v, v) if isinstance(v, str) else v for a, v in args.items()}
             res = ep.call("call_tool", {"tool_name": names[tname], "arguments": args})
             assert res["success"], (task["id"], k, res)
+            got[k + 1] = res["data"]
             ref = ref_results[k].get("data")
             if isinstance(ref, str) and isinstance(res["data"], str) and ref != res["data"]:
                 renamed[ref] = res["data"]
         if not ok:
             continue
         if task["answer"] is not None:
-            ep.report(res["data"])
+            ep.report(reported(task["reports"], got))
         s = ep.score()
         assert s["reward"] == 1, (task["id"], s["failed"])
         played += 1

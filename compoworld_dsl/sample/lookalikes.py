@@ -39,7 +39,6 @@ MAX_VARIANTS = 12  # variants tried per task
 def plant(s: Sampler, task_seed: int, state0: State, steps: list[Step], values: dict, results: list) -> tuple[State, list[dict]] | None:
     """A state with one planted look-alike (and the rows as the task records them), or None."""
     rng = random.Random(f"{task_seed}:lookalike")
-    world = s.world
     variants = []
     for k, step in enumerate(steps):
         how = step.how
@@ -57,9 +56,15 @@ def plant(s: Sampler, task_seed: int, state0: State, steps: list[Step], values: 
             for g, alt in _flips(s, rt, ref, set(s.people.known_by[rt][:1])):
                 variants.append((k, table, {}, (f, rt, {g: alt})))
     rng.shuffle(variants)
+    # fields a house rule's conditions read first (`m.status == closed`): a flip of those is
+    # what a rule can tell apart
+    read = s.rule_fields
+    variants.sort(key=lambda v: not any(f in read for f in (v[2] or v[3][2])))
+    # the reference run's outputs, the keys its own inserts get masked (planted rows move them)
+    reference = _outputs(s, steps, results, _new_keys(state0, s.replay(state0, steps, values)[0])) if variants else None
     for k, table, change, via in variants[:MAX_VARIANTS]:
         s.deadline.check()
-        got = _try(s, state0, steps, values, results, k, table, change, via)
+        got = _try(s, state0, steps, values, reference, k, table, change, via)
         if got is not None:
             return got
     return None
@@ -81,14 +86,16 @@ def _flips(s: Sampler, table: str, row: dict, keep: set[str]) -> list[tuple[str,
     return out
 
 
-def _try(s: Sampler, state0: State, steps: list[Step], values: dict, results: list, k: int, table: str, change: dict, via):
+def _try(s: Sampler, state0: State, steps: list[Step], values: dict, reference: list, k: int, table: str, change: dict, via):
     world = s.world
     planted = state0.snapshot()
-    # every table that draws keys from the ones planted into is seeded first, as in a task's
-    # state (seeded whole, then planted): none of their rows may point at a planted one
+    # every table that draws keys from the ones planted into, and every table the rules read, is
+    # seeded first, as in a task's state (seeded whole, then planted): none of their rows may
+    # point at a planted one. Into the copy only: a variant not kept leaves the state as it was.
     tables = {table} | ({via[1]} if via else set())
-    # seeded into the copy only: a variant that is not kept leaves the task's state as it was
-    world.seed_tables(planted, s._task_seed, sorted(tables | {n for t in tables for n in world.referring(t)}))
+    written = s._written(steps)
+    rule_reads = set().union(*[i["reads"] for i in s.constraints if i["state"] and i["tables"] & written])
+    world.seed_tables(planted, s._task_seed, sorted(tables | rule_reads | {n for t in tables for n in world.referring(t)}))
     target = state0.tables[table][steps[k].pick]
     rows = []
     copy = {**target, **change}
@@ -107,7 +114,7 @@ def _try(s: Sampler, state0: State, steps: list[Step], values: dict, results: li
     look_alike = copy[s.people.key[table]]
     if via is None:  # the rows that refer to the target, copied to refer to the look-alike
         for child, field in _children(s, planted, table):
-            for r in list(state0.tables.get(child, {}).values()):
+            for r in list(planted.tables.get(child, {}).values()):
                 if r[field] == target[s.people.key[table]]:
                     twin = {**r, field: look_alike, s.people.key[child]: world.next_key(planted, child)}
                     if twin[s.people.key[child]] is None:
@@ -118,17 +125,37 @@ def _try(s: Sampler, state0: State, steps: list[Step], values: dict, results: li
         final, _, again = s.replay(planted, steps, values)
     except Rejected:  # a call fails there now
         return None
-    same = [s.walker.output(steps, again, j) for j in range(len(steps))] == [s.walker.output(steps, results, j) for j in range(len(steps))]
-    if not same or not s.walker.picks_hold(planted, steps, again):
+    # the same outputs, but for the keys the walk's own inserts get (the planted rows moved the
+    # id counters on)
+    if _outputs(s, steps, again, _new_keys(planted, final)) != reference or not s.walker.picks_hold(planted, steps, again):
         return None
     # (2) the walk on the look-alike runs and breaks a rule the reference keeps
-    run = N.replay(s, planted, steps, values, picks={k: look_alike})
+    like = dict(enumerate(s.walker.output(steps, again, j) for j in range(len(steps))))
+    run = N.replay(s, planted, steps, values, picks={k: look_alike}, like=like)
     if len(run[1]) < len(steps):
         return None
-    for info in s.relevant(state0, steps):  # the state rules the walk's writes could break
+    for info in s.relevant(planted, steps):  # the state rules the walk's writes could break, there
         if C._constraint_holds(world, info["name"], planted, final)[0] and not C._constraint_holds(world, info["name"], planted, run[0], run[3])[0]:
             return planted, rows
     return None
+
+
+def _outputs(s: Sampler, steps: list[Step], results: list, new: set) -> list:
+    return [_masked(s.walker.output(steps, results, j), new) for j in range(len(steps))]
+
+
+def _new_keys(start: State, end: State) -> set:
+    """Keys of the rows a run inserted."""
+    return {k for t, rows in end.tables.items() for k in rows if k not in start.tables.get(t, {})}
+
+
+def _masked(value: Any, new: set) -> Any:
+    """`value` with every key of a row the run inserted replaced by one placeholder."""
+    if isinstance(value, dict):
+        return {k: _masked(v, new) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_masked(v, new) for v in value]
+    return "<new row>" if isinstance(value, str) and value in new else value
 
 
 def _children(s: Sampler, st: State, table: str) -> list[tuple[str, str]]:

@@ -35,9 +35,12 @@ if TYPE_CHECKING:
 MUTATIONS = 3  # other values tried per argument that came from an earlier result
 
 
-def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, order: list[int] | None = None):
+def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, order: list[int] | None = None, like: dict | None = None):
     """Run the walk leniently with changes: `drop` steps left out, `picks` {step: key} another
     element picked, `args` {(step, param): value} another argument, `order` another call order.
+    With `like` (the reference run's outputs by step), a list step after a changed pick picks
+    the way the instruction says — the latest, or the one that fits the description — not the
+    reference's key: what an agent that took the look-alike would go on to do.
     Returns (final state, successful calls as (tool, JSON args), outputs by step or None, touched)."""
     state = state0.snapshot()
     outputs: dict[int, Any] = {}
@@ -73,7 +76,10 @@ def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: fro
         except ToolError:
             continue
         touched |= tx_touched
-        outputs[k] = s.walker.element(step, result, (picks or {}).get(k))
+        if like is not None and picks and k not in picks and k > min(picks) and step.pick is not None:
+            outputs[k] = s.walker.choose_like(step, result, like.get(k))
+        else:
+            outputs[k] = s.walker.element(step, result, (picks or {}).get(k))
         calls.append((spec.qualified, {n: s.world.types.to_json(pt, call[n]) for n, pt in spec.params}))
     return state, calls, outputs, touched
 
@@ -145,6 +151,7 @@ def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, chec
     distinguishing`; the step's `how` grows); when no field does, `Rejected("ambiguous_description")`."""
     bites: dict[str, list] = {}
     refused: list[dict] = []
+    like = replay(s, state0, steps, values)[2]  # the reference run's outputs
     for k, step in enumerate(steps):
         how = step.how
         if how is None or how["by"] != "description" or how.get("within") == "list":
@@ -163,7 +170,7 @@ def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, chec
                 if step.pick is None:  # the call itself gave the target: nothing to swap in
                     ambiguous.append(other)
                     continue
-                run = replay(s, state0, steps, values, picks={k: other})
+                run = replay(s, state0, steps, values, picks={k: other}, like=like)
                 if len(run[1]) < len(steps):
                     step_refused.append({"step": k + 1, "look_alike": other})
                     continue

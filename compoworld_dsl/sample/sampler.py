@@ -84,6 +84,8 @@ class Sampler:
         # other service's state, E410)
         self.tool_tables = {t.qualified: by_service.get(t.service, set()) for t in self.tools}
         self.constraints = self._constraint_info()
+        # names of the fields the house rules read (`m.status == closed`): look-alikes flip these
+        self.rule_fields = {n.name for info in self.constraints for n in A.walk(info["decl"]) if isinstance(n, A.Field)}
         # (table, field) by runtime type, and the date fields: value pools read only these
         self._fields_of_type: dict[str, list[tuple[str, str]]] = {}
         self._date_fields: list[tuple[str, str]] = []

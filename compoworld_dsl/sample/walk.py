@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 MAX_TRIES = 8  # candidate tools tried per step
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
 FLOW_TYPES = ("date", "datetime", "email", "money")
+STEER_SHARE = 0.5  # of walks steered towards a write a house rule protects (a chain that ends in it)
+STEER_WEIGHT = 20.0  # extra weight of the next tool of that chain
 
 
 @attrs.define
@@ -72,6 +74,53 @@ class Walker:
         # every tool a walk can call, entries first; each step scans it once (linear in the
         # world's tools: issue 15 may want an index by key type for 10,000-tool worlds)
         self._walkable = self.entries + others
+        self.chains = self._rule_chains()
+
+    def _offers(self, t: Tool) -> set[str]:
+        """The key types a tool's output offers later steps (its record's key and references)."""
+        table = self.result_table(t)
+        if table is not None:
+            return {ft for f, ft in self.people.fields[table].items() if self.people.ref_table(ft) is not None}
+        r = tstr(t.result) if not isinstance(t.result, (T.ListT, T.NoneT)) else ""
+        return {r} if self.people.ref_table(r) is not None else set()
+
+    def _rule_chains(self) -> list[list[str]]:
+        """Chains of tools, entry first, that end in a write changing existing rows of a table a
+        house rule protects (`untouched`): walks that a planted look-alike can make the rule
+        decide (lookalikes.py). Each needed key comes from one read that offers it, itself an
+        entry or fed by one. Sorted; at most one chain per (write, entry) pair."""
+        s = self.s
+        protected = set().union(*[i["tables"] for i in s.constraints if i["state"]]) if s.constraints else set()
+        writers = [t for t in self._walkable if t.qualified in s.mutating and s.tables_modified[t.qualified] & protected and self._keys[t.qualified]]
+        reads = [t for t in self._walkable if t.qualified not in s.mutating]
+        chains = []
+        for goal in writers:
+            needed = set(self._keys[goal.qualified])
+            if len(needed) != 1:
+                continue  # one key to find: the record the write changes
+            (want,) = needed
+            for mid in reads:
+                if want not in self._offers(mid):
+                    continue
+                if self.is_entry(mid):
+                    chains.append([mid.qualified, goal.qualified])
+                    continue
+                mid_needs = set(self._keys[mid.qualified])
+                if len(mid_needs) != 1:
+                    continue
+                (up,) = mid_needs
+                chains += [[e.qualified, mid.qualified, goal.qualified] for e in self.entries if up in self._offers(e)]
+        # a look-alike of the entry's record, with copies of its rows, is what makes a rule bite:
+        # keep the chains whose write changes rows that refer to the entry's record, if any do
+        by_name = {t.qualified: t for t in self.entries}
+
+        def refers(chain: list[str]) -> bool:
+            entry = self.result_table(by_name[chain[0]])
+            changed = s.tables_modified[chain[-1]] & protected
+            return any(self.people.ref_table(ft) == entry for x in changed for ft in self.people.fields.get(x, {}).values())
+
+        near = [c for c in chains if refers(c)]
+        return sorted(near or chains)
 
     def is_entry(self, tool: Tool) -> bool:
         return tool.qualified in self._entry_names
@@ -103,6 +152,23 @@ class Walker:
             return result
         key = self.people.key[step.how["table"]]
         return next((e for e in result if e.get(key) == pick), None)
+
+    def choose_like(self, step: Step, result: Any, ref: Any) -> Any:
+        """The element of a list result picked the way the instruction says — the only largest
+        by the ranked field, or the only one with the described fields of `ref` — or None."""
+        if not isinstance(result, (list, tuple)) or step.how is None:
+            return None
+        how = step.how
+        if how["by"] == "rank":
+            if not result:
+                return None
+            top = max(e[how["field"]] for e in result)
+            found = [e for e in result if e[how["field"]] == top]
+        elif isinstance(ref, dict):
+            found = [e for e in result if all(e[f] == ref[f] for f in how["fields"])]
+        else:
+            return None
+        return found[0] if len(found) == 1 else None
 
     def picks_hold(self, state0: State, steps: list[Step], results: list) -> bool:
         """Does every pick still stand out in the results: a ranked one is still the only
@@ -157,9 +223,11 @@ class Walker:
         values: dict[tuple[int, str], Any] = {}
         state = state0
         tried = fallbacks = 0
+        steer = random.Random(f"{seed}:steer")  # its own stream: walks not steered stay as they were
+        chain = steer.choice([c for c in self.chains if len(c) <= hops]) if self.chains and steer.random() < STEER_SHARE and any(len(c) <= hops for c in self.chains) else []
         for k in range(hops):
             hs = self.handles(steps, results)  # what the walk so far offers later steps
-            cands = self._candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1)
+            cands = self._candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1, chain=chain)
             if not cands:
                 raise Rejected("no_walk", f"no tool can follow step {k}")
             kept, set_aside, last_failure = None, None, ""
@@ -191,7 +259,7 @@ class Walker:
             raise Rejected("no_walk", "the walk stays in one service")
         return steps, values, {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks}}
 
-    def _candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool) -> list[Tool]:
+    def _candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = ()) -> list[Tool]:
         """The first `MAX_TRIES` tools that may come next, in a seeded weighted order: those whose
         every key parameter an earlier output offers (chains first), entries, and at step 1 writes
         from stated facts alone."""
@@ -226,6 +294,8 @@ class Walker:
                 w *= 2.0
             if k > 0 and t.qualified in self._entry_names:
                 w *= 0.5
+            if chain and t.qualified == next((c for c in chain if c not in used), None):
+                w *= STEER_WEIGHT  # the next tool of the chain the walk is steered along
             keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
         if changing:
             keyed = [x for x in keyed if x[2].qualified in s.mutating] or keyed
