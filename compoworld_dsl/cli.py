@@ -248,7 +248,10 @@ def cmd_sample(args) -> int:
     if seed is None:
         print(f"worldc: error: --seed takes an integer (decimal or 0x hex), got {args.seed!r}", file=sys.stderr)
         return EXIT_USAGE
-    job = Job(path, args.hops, args.n, seed, caps, max(1, args.workers), args.max_attempts, args.attempt_timeout or None)
+    if not (0 <= args.rule_share <= 1):
+        print("worldc: error: --rule-share takes a share from 0 to 1", file=sys.stderr)
+        return EXIT_USAGE
+    job = Job(path, args.hops, args.n, seed, caps, max(1, args.workers), args.max_attempts, args.attempt_timeout or None, args.rule_share)
     console = _stderr_console()
     console.print(f"world: {how}")
     out = Path(args.output) if args.output else None
@@ -299,7 +302,7 @@ def _print_report(console, job, report, args) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from .sample.run import ATTEMPT_TIMEOUT
+    from .sample.run import ATTEMPT_TIMEOUT, RULE_SHARE
 
     table = Table(title="sampling report", show_header=True, header_style="bold")
     table.add_column("")
@@ -320,6 +323,8 @@ def _print_report(console, job, report, args) -> None:
     reproduce = f"worldc sample {job.path} --hops {job.hops} -n {job.count} --seed {job.seed:#x}"
     if job.capabilities:
         reproduce += f" --capabilities {','.join(job.capabilities)}"
+    if job.rule_share != RULE_SHARE:
+        reproduce += f" --rule-share {job.rule_share:g}"
     if job.attempt_timeout != ATTEMPT_TIMEOUT:
         reproduce += f" --attempt-timeout {job.attempt_timeout or 0:g}"
     if report.rejected.get("timeout"):
@@ -597,6 +602,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default: stdout)")
     sm.add_argument("--workers", type=int, default=1, help="local processes; output is identical for any number")
     sm.add_argument("--capabilities", metavar="LIST", help="keep tasks that have all of these, comma-separated")
+    sm.add_argument("--rule-share", type=float, default=0.5, metavar="SHARE", help="at least this share of tasks carry a house rule that decides their reward, in worlds that have rules (default 0.5; 0: no minimum)")
     sm.add_argument("--max-attempts", type=int, default=None, help="give up after this many attempts (default 50 per task)")
     sm.add_argument("--attempt-timeout", type=float, default=10.0, metavar="SECONDS", help="reject an attempt still working after this long, as `timeout` (default 10; 0: no limit)")
     sm.set_defaults(func=cmd_sample)

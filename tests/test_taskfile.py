@@ -80,6 +80,14 @@ def edited(line: str, edit) -> str:
 
 # ─────────────────────────── what each command says ───────────────────────────
 
+def _row_check(t: dict) -> dict:
+    """A check about a table at the front of the task's checks (the sampled task may check
+    only an answer), for the edits below to break."""
+    c = {"kind": "row_deleted", "table": "files.files", "key": "file-1", "id": "c99"}
+    t["checker"]["checks"].insert(0, c)
+    return c
+
+
 TAMPERED = [
     # (what, edit, the field named)
     ("no checker", lambda t: t.pop("checker"), "checker"),
@@ -91,13 +99,13 @@ TAMPERED = [
     ("reference_plan x", lambda t: t.update(reference_plan="x"), "reference_plan"),
     ("checks x", lambda t: t["checker"].update(checks="x"), "checker.checks"),
     ("an unknown check kind", lambda t: t["checker"]["checks"][1].update(kind="row_touched"), "checker.checks[1].kind"),
-    ("a check without its table", lambda t: t["checker"]["checks"][0].pop("table"), "checker.checks[0].table"),
+    ("a check without its table", lambda t: _row_check(t).pop("table"), "checker.checks[0].table"),
     ("a malformed constraint", lambda t: t.update(constraints=[{"kind": "state", "name": 5, "description": ""}]), "constraints[0].name"),
     ("a float seed", lambda t: t["initial_state"].update(seed=2.0), "initial_state.seed"),
     ("a tool the world lacks", lambda t: t["reference_plan"][0].update(tool="files.shred"), "reference_plan[0].tool"),
     ("a service the world lacks", lambda t: t["distractors"].append("payroll"), "distractors"),
     ("another world", lambda t: t.update(world="legal_ops"), "world"),
-    ("a table the world lacks", lambda t: t["checker"]["checks"][0].update(table="files.vault"), "checker.checks[0].table"),
+    ("a table the world lacks", lambda t: _row_check(t).update(table="files.vault"), "checker.checks[0].table"),
     ("an unknown house rule", lambda t: t.update(constraints=[{"kind": "state", "name": "no_such_rule", "description": ""}]), "constraints[0].name"),
 ]
 

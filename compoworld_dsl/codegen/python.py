@@ -304,7 +304,8 @@ class PythonGenerator:
     def _constraints(self) -> list[str]:
         """One function per constraint: `(before, after)` → (rows that must stay untouched,
         [(label, holds)] for invariants). Conditions, `forall` domains and `untouched` filters read
-        the state before the episode; invariants read the state after it."""
+        the state before the episode (a row added since is judged by its own fields); invariants
+        read the state after it. A row listed as untouched that `before` lacks was added."""
         out = ["", ""]
         entries = []
         for i, (name, c, svc) in enumerate(self.constraint_list()):
@@ -338,11 +339,19 @@ class PythonGenerator:
             else:
                 ctx.row = (row, rec)
             ctx.state = "before"
-            cond = f" if {self.ex(clause.where, ctx)}" if clause.where is not None else ""
+            test = self.ex(clause.where, ctx) if clause.where is not None else None
             ctx.row = saved_row
             if clause.var:
                 del ctx.locals[clause.var]
-            return [f"untouched.extend(({py_literal(table)}, {row}[{py_literal(rec.key)}]) for {row} in before.table({py_literal(table)}).values(){cond})  # line {clause.span.line}"]
+            # the rows it selects before, and any row added since that it would select: a new
+            # disbursement on a closed matter touches the matter's disbursements (D22)
+            tbl, key = py_literal(table), py_literal(rec.key)
+            cond = f" if {test}" if test is not None else ""
+            added = f" if {row}[{key}] not in before.table({tbl})" + (f" and ({test})" if test is not None else "")
+            return [
+                f"untouched.extend(({tbl}, {row}[{key}]) for {row} in before.table({tbl}).values(){cond})  # line {clause.span.line}",
+                f"untouched.extend(({tbl}, {row}[{key}]) for {row} in after.table({tbl}).values(){added})",
+            ]
         if isinstance(clause, A.ForallClause):
             table = ".".join(clause.domain) if len(clause.domain) == 2 else f"{ctx.svc.name}.{clause.domain[0]}"
             rec = self._table_record(table)

@@ -41,23 +41,28 @@ def ignored_fields(world: CompiledWorld) -> dict[str, frozenset[str]]:
     return {rec: world.volatile_fields.get(table, frozenset()) for rec, table in _record_tables(world).items()}
 
 
-def derive(world: CompiledWorld, before: State, after: State, constraints: list[dict], answer: Any = None, answer_type: str | None = None, reports: list[dict] | None = None) -> list[dict]:
+def derive(world: CompiledWorld, before: State, after: State, constraints: list[dict], answer: Any = None, answer_type: str | None = None, reports: list[dict] | None = None, ruled: dict | None = None) -> list[dict]:
     """The checks a final state must pass: every change the reference plan made, nothing else
     changed, the attached constraints kept, and the reported answer if the task asks for one.
 
     What only a clock, a counter or the id generator decides is checked by relation: a clock's
     fields are listed under `volatile` and only required to exist, clock scalars are not
     checked, and a field (or the answer) that holds a key the reference run generated names the
-    check of that inserted row under `refs`, so it must hold the key the agent's own insert got."""
+    check of that inserted row under `refs`, so it must hold the key the agent's own insert got.
+
+    `ruled` maps (table, key) of a written row to the fields the house rules decide there (the
+    instruction leaves them to the agent, `ruled.py`): they are listed under `ruled` instead of
+    compared; the attached rule judges them, and an updated one must still change."""
     checks: list[dict] = []
     d = diff(before, after)
     new_keys: dict[Any, int] = {}  # a key the reference run generated → index of its row_inserted check
     for ch in d.rows:
         volatile = world.volatile_fields.get(ch.table, frozenset())
         key = world.state_decl[ch.table]["key"]
+        left = (ruled or {}).get((ch.table, ch.key), set())
         if ch.kind == "inserted":
             # matched by content: the key an agent's insert gets is not part of the goal
-            fields = _json_row(world, ch.table, after.tables[ch.table][ch.key], volatile | {key})
+            fields = _json_row(world, ch.table, after.tables[ch.table][ch.key], volatile | {key} | left)
             if _generated(world, ch.table):
                 new_keys[ch.key] = len(checks)
             checks.append({"kind": "row_inserted", "table": ch.table, "fields": fields})
@@ -65,9 +70,11 @@ def derive(world: CompiledWorld, before: State, after: State, constraints: list[
             checks.append({"kind": "row_deleted", "table": ch.table, "key": ch.key})
         else:
             row = _json_row(world, ch.table, after.tables[ch.table][ch.key])
-            checks.append({"kind": "row_updated", "table": ch.table, "key": ch.key, "fields": {f: row[f] for f in ch.fields if f not in volatile}})
+            checks.append({"kind": "row_updated", "table": ch.table, "key": ch.key, "fields": {f: row[f] for f in ch.fields if f not in volatile | left}})
         if volatile and ch.kind != "deleted":
             checks[-1]["volatile"] = sorted(volatile)
+        if left and ch.kind != "deleted":
+            checks[-1]["ruled"] = sorted(left)
     for name in d.scalars:
         if name in world.volatile_scalars:
             continue  # a clock moves with every call: how far is not the task's goal
@@ -154,10 +161,14 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
             ok = row is not None and fields is not None and _row_matches(world, c["table"], row, fields)
             old = before.tables.get(c["table"], {}).get(c["key"])
             if ok and old is not None:
-                # the fields the task did not ask to change must keep their old values
-                others = {f: v for f, v in _json_row(world, c["table"], old).items() if f not in c["fields"]}
+                # the fields the task did not ask to change must keep their old values; those the
+                # house rules decide must change (the rule check judges the new value)
+                ruled = set(c.get("ruled", ()))
+                others = {f: v for f, v in _json_row(world, c["table"], old).items() if f not in c["fields"] and f not in ruled}
                 ok = _row_matches(world, c["table"], row, others, set(c.get("volatile", ())))
                 why = "other fields of the row changed too"
+                if ok and any(row[f] == old[f] for f in ruled):
+                    ok, why = False, f"{', '.join(sorted(ruled))} did not change"
             else:
                 why = "the row is missing" if row is None else "fields differ"
             explained.add((c["table"], c["key"]))
@@ -248,6 +259,8 @@ def _constraint_holds(world: CompiledWorld, name: str, before: State, after: Sta
     except ToolError as e:  # a rule that cannot even be evaluated does not hold
         return False, e.message
     for table, key in untouched:
+        if key not in before.tables[table]:
+            return False, f"{table}[{key}] was added"
         if after.tables.get(table, {}).get(key) != before.tables[table][key]:
             return False, f"{table}[{key}] was touched"
         if touched is not None and (table, key) in touched:

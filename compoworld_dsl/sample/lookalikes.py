@@ -47,32 +47,39 @@ def plant(s: Sampler, task_seed: int, state0: State, steps: list[Step], values: 
         table = how["table"]
         row = state0.tables[table][step.pick]
         for f, alt in _flips(s, table, row, set(how["fields"])):
-            variants.append((k, table, {f: alt}, None))
+            variants.append((k, table, {f: alt}, None, None))
         for f in how["fields"]:
             rt = s.people.ref_table(s.people.fields[table][f])
             ref = state0.tables.get(rt, {}).get(row[f]) if rt else None
             if ref is None:
                 continue
             for g, alt in _flips(s, rt, ref, set(s.people.known_by[rt][:1])):
-                variants.append((k, table, {}, (f, rt, {g: alt})))
+                variants.append((k, table, {}, (f, rt, {g: alt}), None))
+        # a twin described alike whose own records differ where a rule looks: the duplicate
+        # contact whose matters are all closed
+        for child, cf in _child_fields(s, table):
+            for g, alt in _flips(s, child, None, {cf}):
+                if g in s.rule_fields:
+                    variants.append((k, table, {}, None, (child, cf, {g: alt})))
     rng.shuffle(variants)
     # fields a house rule's conditions read first (`m.status == closed`): a flip of those is
     # what a rule can tell apart
     read = s.rule_fields
-    variants.sort(key=lambda v: not any(f in read for f in (v[2] or v[3][2])))
+    variants.sort(key=lambda v: not any(f in read for f in (v[2] or (v[3] or v[4])[2])))
     # the reference run's outputs, the keys its own inserts get masked (planted rows move them)
     reference = _outputs(s, steps, results, _new_keys(state0, s.replay(state0, steps, values)[0])) if variants else None
-    for k, table, change, via in variants[:MAX_VARIANTS]:
+    for k, table, change, via, kids in variants[:MAX_VARIANTS]:
         s.deadline.check()
-        got = _try(s, state0, steps, values, reference, k, table, change, via)
+        got = _try(s, state0, steps, values, reference, k, table, change, via, kids)
         if got is not None:
             return got
     return None
 
 
-def _flips(s: Sampler, table: str, row: dict, keep: set[str]) -> list[tuple[str, Any]]:
+def _flips(s: Sampler, table: str, row: dict | None, keep: set[str]) -> list[tuple[str, Any]]:
     """(field, other value) for each enum or boolean field of a row that a description does not
-    use: the fields a house rule's condition reads (status, archived, deceased)."""
+    use: the fields a house rule's condition reads (status, archived, deceased). Without a row,
+    every value of each such field."""
     out = []
     skip = keep | {s.people.key[table]} | set(s.world.volatile_fields.get(table, ()))
     for f, t in s.people.fields[table].items():
@@ -80,13 +87,18 @@ def _flips(s: Sampler, table: str, row: dict, keep: set[str]) -> list[tuple[str,
             continue
         base = s.world.types.base(t)
         if base == "bool":
-            out.append((f, not row[f]))
+            out += [(f, not row[f])] if row is not None else [(f, True), (f, False)]
         elif base.startswith("enum:"):
-            out += [(f, m) for m in s.world.types.enums[base[5:]] if m != row[f]]
+            out += [(f, m) for m in s.world.types.enums[base[5:]] if row is None or m != row[f]]
     return out
 
 
-def _try(s: Sampler, state0: State, steps: list[Step], values: dict, reference: list, k: int, table: str, change: dict, via):
+def _child_fields(s: Sampler, table: str) -> list[tuple[str, str]]:
+    """(table, field) of every field in the world that refers to `table`."""
+    return [(t, f) for t, fields in s.people.fields.items() if t != table for f, ft in fields.items() if s.people.ref_table(ft) == table]
+
+
+def _try(s: Sampler, state0: State, steps: list[Step], values: dict, reference: list, k: int, table: str, change: dict, via, kids):
     world = s.world
     planted = state0.snapshot()
     # every table that draws keys from the ones planted into, and every table the rules read, is
@@ -117,6 +129,8 @@ def _try(s: Sampler, state0: State, steps: list[Step], values: dict, reference: 
             for r in list(planted.tables.get(child, {}).values()):
                 if r[field] == target[s.people.key[table]]:
                     twin = {**r, field: look_alike, s.people.key[child]: world.next_key(planted, child)}
+                    if kids is not None and (child, field) == kids[:2]:
+                        twin.update(kids[2])
                     if twin[s.people.key[child]] is None:
                         return None
                     rows.append(_put(s, planted, child, twin))
@@ -160,7 +174,7 @@ def _masked(value: Any, new: set) -> Any:
 
 def _children(s: Sampler, st: State, table: str) -> list[tuple[str, str]]:
     """(table, field) of every field, in the tables the state holds, that refers to `table`."""
-    return [(t, f) for t in st.tables if t != table for f, ft in s.people.fields.get(t, {}).items() if s.people.ref_table(ft) == table]
+    return [(t, f) for t, f in _child_fields(s, table) if t in st.tables]
 
 
 def _put(s: Sampler, st: State, table: str, row: dict) -> dict:

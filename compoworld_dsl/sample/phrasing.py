@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
 
 class Phraser:
-    def __init__(self, s: Sampler, state0: State, steps: list[Step], values: dict, results: list):
+    def __init__(self, s: Sampler, state0: State, steps: list[Step], values: dict, results: list, left: set | None = None):
         self.s = s
+        self.left = left or set()  # (step, argument) the house rules decide: never stated (ruled.py)
         self.people = s.people
         self.state0 = state0
         self.steps = steps
@@ -99,13 +100,41 @@ class Phraser:
         return None if phrase is None else self.fill(j, phrase)
 
     def say(self, j: int) -> str:
+        """A write as the user asks for it: the tool's `say` phrase, then every argument the
+        phrase leaves out whose value the checker holds the agent to ("…, with memo "Filing
+        fees" and co-signatory "R. Castillo""); an argument at its default goes unsaid."""
         tool = self.steps[j].tool
-        return self.fill(j, tool.decl.say or words(tool.name))
+        template = tool.decl.say or words(tool.name)
+        text = self.fill(j, template)
+        if tool.qualified not in self.s.mutating:
+            return text
+        named = {m.group(1).strip().split(".")[0] for m in re.finditer(r"\{([^{}]*)\}", template)}
+        defaults = self.s.world.tools[tool.qualified].defaults
+        extra = []
+        for name, _ in tool.params:
+            if name in named or name not in self.steps[j].sources or (j, name) in self.left:
+                continue
+            if self.steps[j].sources[name][0] != "step" and name in defaults and self.values.get((j, name)) == defaults[name]:
+                continue
+            extra.append(f"{self._param_label(j, name)} {self.arg(j, name)}")
+        if not extra:
+            return text
+        return f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
+
+    def _param_label(self, j: int, name: str) -> str:
+        """A parameter's words: the label of the field it fills in a table the tool writes."""
+        tool = self.steps[j].tool
+        for table in sorted(self.s.tables_written[tool.qualified]):
+            if name in self.people.fields.get(table, {}):
+                return self.people.label(table, name)
+        return words(name)
 
     def arg(self, k: int, name: str) -> str:
         step = self.steps[k]
         src = step.sources[name]
         t = tstr(dict(step.tool.params)[name])
+        if (k, name) in self.left:  # "set the deadline of that matter to the due date the house rules call for"
+            return f"the {self._param_label(k, name)} the house rules call for"
         if src[0] == "step":
             j, field = src[1]
             return self.field_of(j, field)
@@ -132,6 +161,10 @@ class Phraser:
         return fill(self.people, template, dict(step.tool.params), lambda name: self.arg(k, name))
 
     def report(self, j: int, field: str | None) -> str:
+        """What to tell: "the email address of ...", "whether the document ... is archived"."""
+        table = self._table(j)
+        if field is not None and table is not None and self.s.world.types.base(self.people.fields[table][field]) == "bool":
+            return f"whether {self.subject(j)} is {self.people.label(table, field)}"
         return self.field_of(j, field)
 
 
@@ -188,7 +221,7 @@ class _Alt(Phraser):
 
     def __init__(self, base: Phraser, alt):
         step, values = alt
-        super().__init__(base.s, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results)
+        super().__init__(base.s, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results, base.left)
         self._subjects = dict(base._subjects)
         self._said, self._kinds = base._said, base._kinds
 

@@ -16,6 +16,7 @@ REJECTIONS = (
     "step_not_needed",
     "ambiguous_description",
     "too_many_reports",
+    "no_rule",
     "filtered",
 )
 

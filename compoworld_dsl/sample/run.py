@@ -9,6 +9,7 @@ import contextlib
 import ctypes
 import json
 import os
+import random
 import signal
 import sys
 import threading
@@ -26,6 +27,8 @@ from .sampler import Sampler
 
 CHUNK = 2  # attempts per unit of work: small, so workers do little past the last needed task
 ATTEMPT_TIMEOUT = 10.0  # seconds per attempt by default: ~100x what an attempt on legal_ops takes
+RULE_SHARE = 0.5  # of tasks that should carry a load-bearing house rule, by default (D23)
+RULE_PATIENCE = 8  # tasks without one passed over per slot that wants one; then the next is kept
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
@@ -39,6 +42,7 @@ class Job:
     workers: int = 1
     max_attempts: int | None = None
     attempt_timeout: float | None = ATTEMPT_TIMEOUT  # None (or 0): no limit
+    rule_share: float = RULE_SHARE
 
 
 @attrs.define
@@ -129,25 +133,27 @@ def _init_worker(path: str) -> Sampler:
     return _worker_sampler
 
 
-def _attempt(sampler: Sampler, seed: int, hops: int, timeout: float | None, i: int) -> tuple:
-    """(index, task or None, reason, detail, Z3 check seconds, encoding seconds, seconds)."""
+def _attempt(sampler: Sampler, job: Job, i: int) -> tuple:
+    """(index, task or None, reason, detail, Z3 check seconds, encoding seconds, seconds, does
+    the world have house rules)."""
     z3s, encs = sampler.z3_seconds, sampler.encode_seconds
     t0 = time.perf_counter()
+    timeout = job.attempt_timeout or None
     try:
-        task, reason, detail = sampler.task(seed, i, hops, Deadline(timeout) if timeout else None), "", ""
+        task, reason, detail = sampler.task(job.seed, i, job.hops, Deadline(timeout) if timeout else None), "", ""
     except Rejected as r:
         task, reason, detail = None, r.reason, r.detail
-    return (i, task, reason, detail, sampler.z3_seconds - z3s, sampler.encode_seconds - encs, time.perf_counter() - t0)
+    return (i, task, reason, detail, sampler.z3_seconds - z3s, sampler.encode_seconds - encs, time.perf_counter() - t0, bool(sampler.constraints))
 
 
-def _attempt_chunk(args: tuple[int, int, float | None, list[int]]) -> list[tuple]:
-    seed, hops, timeout, indices = args
-    return [_attempt(_worker_sampler, seed, hops, timeout, i) for i in indices]
+def _attempt_chunk(args: tuple[Job, list[int]]) -> list[tuple]:
+    job, indices = args
+    return [_attempt(_worker_sampler, job, i) for i in indices]
 
 
-def _chunks(job: Job, limit: int) -> Iterator[tuple[int, int, float | None, list[int]]]:
+def _chunks(job: Job, limit: int) -> Iterator[tuple[Job, list[int]]]:
     for start in range(0, limit, CHUNK):
-        yield (job.seed, job.hops, job.attempt_timeout or None, list(range(start, min(start + CHUNK, limit))))
+        yield (job, list(range(start, min(start + CHUNK, limit))))
 
 
 # ─────────────────────────── signals ───────────────────────────
@@ -197,14 +203,14 @@ def _signals_to(stop: _Stop):
 
 def attempts(job: Job, stop: _Stop | None = None) -> Iterator[tuple]:
     """Every attempt in index order (whatever the number of workers): (index, task or None,
-    reason, detail, Z3 check seconds, encoding seconds, seconds)."""
+    reason, detail, Z3 check seconds, encoding seconds, seconds, world has rules)."""
     limit = job.max_attempts or max(50, job.count * 50)
     if job.workers <= 1:
         sampler = _init_worker(job.path)
         for i in range(limit):
             if stop is not None:
                 stop.check()
-            result = _attempt(sampler, job.seed, job.hops, job.attempt_timeout or None, i)
+            result = _attempt(sampler, job, i)
             if stop is not None:
                 stop.check()  # a signal cut this attempt short: it is no result
             yield result
@@ -226,6 +232,15 @@ def attempts(job: Job, stop: _Stop | None = None) -> Iterator[tuple]:
             yield from results
 
 
+def wants_rule(job: Job, slot: int) -> bool:
+    """Should the task written as number `slot` (from 0) carry a load-bearing house rule? A draw
+    seeded by the run seed and the slot, under `job.rule_share`: a slot that wants one passes
+    over up to `RULE_PATIENCE` tasks without one, so about that share of the tasks or more carry
+    one where rules can bite at all, and a world whose rules seldom bite still samples (D23).
+    Tasks are only let through or not, never changed: a task is the same whatever the share."""
+    return job.rule_share > 0 and random.Random(f"{job.seed}:rule:{slot}").random() < job.rule_share
+
+
 def run(job: Job, out: Path | None, progress=None) -> Report:
     """Sample until `count` tasks are emitted (or attempts run out); write JSONL atomically.
     Raises `Interrupted` on SIGINT or SIGTERM, after removing the temporary file and the workers."""
@@ -235,14 +250,20 @@ def run(job: Job, out: Path | None, progress=None) -> Report:
     output = atomic_output(out) if out is not None else contextlib.nullcontext(sys.stdout)
     with _signals_to(stop), output as fh:
         gen = attempts(job, stop)
+        waited = 0  # tasks without a rule passed over for the slot that wants one
         try:
-            for i, task, reason, detail, z3s, encs, secs in gen:
+            for i, task, reason, detail, z3s, encs, secs, has_rules in gen:
                 report.attempts += 1
                 report.z3_seconds += z3s
                 report.encode_seconds += encs
                 report.work_seconds += secs
                 if task is not None and job.capabilities and not set(job.capabilities) <= set(task["capabilities"]):
                     task, reason, detail = None, "filtered", "lacks a requested capability"
+                if task is not None and has_rules and not task["constraints"] and wants_rule(job, report.emitted) and waited < RULE_PATIENCE:
+                    task, reason, detail = None, "no_rule", f"task {report.emitted + 1} is one of the --rule-share {job.rule_share:g} that should carry a house rule that decides the reward"
+                    waited += 1
+                elif task is not None:
+                    waited = 0
                 if task is None:
                     report.rejected[reason] += 1
                     report.examples.setdefault(reason, detail)
@@ -261,4 +282,4 @@ def run(job: Job, out: Path | None, progress=None) -> Report:
     return report
 
 
-__all__ = ["ATTEMPT_TIMEOUT", "Interrupted", "Job", "Report", "run", "REJECTIONS", "worker_pool"]
+__all__ = ["ATTEMPT_TIMEOUT", "Interrupted", "Job", "Report", "run", "REJECTIONS", "RULE_SHARE", "worker_pool"]

@@ -22,7 +22,7 @@ from ..runtime.world import CompiledWorld
 from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime, WorldEncoding, assert_success, constraint_violated, fresh_context, tables_in
 from ..syntax import ast as A
 from . import checker as C
-from . import lookalikes
+from . import lookalikes, ruled
 from . import necessity as N
 from .answers import stated_in
 from .people import People, words
@@ -101,7 +101,7 @@ class Sampler:
         self.deadline = self.enc.deadline = Deadline()  # the attempt's time budget (`task`); never runs out otherwise
         self._stage = ""  # what the attempt is doing, for a timeout's detail
         self._sym_cache = None
-        self._rows_cache: dict = {}  # (id of a seeded state, rule) → protected rows; cleared per task
+        self._rows_cache: dict = {}  # (id of a state, rule, tables) → (state, protected rows); cleared per task
         self._task_seed: int | None = None  # the seed the task's state draws its tables from
         self.alternative = None  # the branch not taken, found while building a conditional walk
         self.people = People(model, world)
@@ -130,7 +130,8 @@ class Sampler:
             state_clauses = any(not isinstance(c, A.OrderClause) for c in A.walk_clauses(decl.clauses))
             invariants = set().union(*[tables_in(self.model, c.expr, svc) for c in A.walk_clauses(decl.clauses) if isinstance(c, A.Invariant)])
             reads = {t for t in tables | invariants if self.world.state_decl.get(t, {}).get("kind") == "table"}
-            out.append({"name": name, "decl": decl, "svc": svc, "tables": tables, "inv_tables": invariants, "reads": reads, "orders": orders, "state": state_clauses})
+            kept = {".".join(c.table) if len(c.table) == 2 else f"{svc.name}.{c.table[0]}" for c in A.walk_clauses(decl.clauses) if isinstance(c, A.Untouched)}
+            out.append({"name": name, "decl": decl, "svc": svc, "tables": tables, "inv_tables": invariants, "untouched": kept, "reads": reads, "orders": orders, "state": state_clauses})
         return out
 
     # ─────────────────────────── walks ───────────────────────────
@@ -186,7 +187,9 @@ class Sampler:
             return why
         # the draws did not fit: Z3 looks for values over the concrete state the walk reached
         try:
-            chosen, why = self._z3_bind(seed, state, tool, given, k)
+            # the invariants of the rule that refused the last draw too (they cost terms)
+            refused_by = [i for i in rules if why.startswith(f"house rule {i['name']}:")]
+            chosen, why = self._z3_bind(seed, state, tool, given, k, refused_by)
         except EncodingUnsupported as e:
             return f"unsupported: {e}"
         if chosen is None:
@@ -233,10 +236,12 @@ class Sampler:
                 return f"house rule {info['name']}: {why}"
         return post, result
 
-    def _z3_bind(self, seed: int, state: State, tool: Tool, given: dict, k: int) -> tuple[dict | None, str]:
+    def _z3_bind(self, seed: int, state: State, tool: Tool, given: dict, k: int, rules: list[dict] = ()) -> tuple[dict | None, str]:
         """Z3 finds user-given values with which the call succeeds on the concrete `state`, asked
         first for plausible ones: dates within the state's dates, numbers in 1..10000, times in
-        office hours, non-empty text.
+        office hours, non-empty text; and first for ones that keep the invariants of the house
+        `rules` over the tables the call writes (a deadline that matches the newest docket note),
+        judged from `state` on (the caller checks the rules from the task's start).
 
         This is the one place a Z3 model becomes part of a task, and Z3's models depend on every
         term its context has seen — even the shape of a simplified term does, since Z3 orders the
@@ -256,6 +261,8 @@ class Sampler:
                     user[name] = args[name] = v
             tr = self.enc.encode(tool, sym, args)
             named = assert_success(solver, tr, f"step {k + 1} ")
+            written = self.tables_written[tool.qualified]
+            keep = [z3.Not(constraint_violated(self.enc, i["decl"], i["svc"], i["name"], sym, tr.post, [], written)) for i in rules if i["inv_tables"] & written]
             plausible = []
             lo, hi = self._date_range(state)
             for name, var in user.items():
@@ -268,7 +275,10 @@ class Sampler:
                     plausible.append(z3.Length(var) > 0)
                 elif p == "time":
                     plausible += [var >= 8 * 60, var <= 18 * 60]
-        res = self._check(solver, *plausible) if plausible else z3.unknown
+        res = z3.unknown
+        for ask in ([*plausible, *keep], keep, plausible):
+            if ask and res != z3.sat:
+                res = self._check(solver, *ask)
         if res != z3.sat:
             res = self._check(solver)
         if res == z3.unknown:
@@ -427,30 +437,37 @@ class Sampler:
 
     def relevant(self, state0: State, steps: list[Step]) -> list[dict]:
         """State rules the walk's tools could break, as the Z3 encoding sees them: an invariant
-        over a table the walk writes, or an `untouched` row (found on the seeded state) in a table
-        the walk updates or deletes from. Inserts leave existing rows alone; conditions are read
-        on the state before. A rule left out here is one Z3 would prove vacuous."""
+        over a table the walk writes, an `untouched` row (found on the seeded state) in a table
+        the walk updates or deletes from, or an `untouched` table the walk inserts into (an added
+        row it selects breaks it, D22). Conditions are read on the state before. A rule left out
+        here is one Z3 would prove vacuous."""
         written = self._written(steps)
         modified = set().union(*[self.tables_modified[s.tool.qualified] for s in steps])
+        inserted = {t for s in steps for t in self.inserts[s.tool.qualified]}
         out = []
         for info in self.constraints:
             if not info["state"] or not info["tables"] & written:
                 continue
             rows = self._protected(info, state0)
-            if info["inv_tables"] & written or rows is None or modified & {t for t, _ in rows}:
+            if info["inv_tables"] & written or rows is None or modified & {t for t, _ in rows} or inserted & info["untouched"]:
                 out.append(info)
         return out
 
     def _protected(self, info: dict, state0: State) -> list | None:
         """The rows a rule's `untouched` clauses protect on the seeded state (None: the rule
         cannot be evaluated there, so nothing is assumed)."""
-        key = (id(state0), info["name"])
-        if key not in self._rows_cache:
+        # keyed by identity, and the entry holds the state: a state that died could otherwise
+        # pass its id, and its rows, to a later one (a planted variant's, say); and by the tables
+        # it holds, since `ensure` seeds more into the same state
+        key = (id(state0), info["name"], len(state0.tables))
+        hit = self._rows_cache.get(key)
+        if hit is None or hit[0] is not state0:
             try:
-                self._rows_cache[key] = self.world.constraints[info["name"]].check(Tx(state0), Tx(state0))[0]
+                rows = self.world.constraints[info["name"]].check(Tx(state0), Tx(state0))[0]
             except ToolError:
-                self._rows_cache[key] = None
-        return self._rows_cache[key]
+                rows = None
+            hit = self._rows_cache[key] = (state0, rows)
+        return hit[1]
 
     def violated(self, info: dict, state0: State, steps: list[Step], start, end):
         """The constraint broken between the symbolic start and end of a walk. Its untouched rows
@@ -772,15 +789,20 @@ class Sampler:
         answer = N.answer_of(self, reports, dict(enumerate(self.walker.output(steps, results, j) for j in range(len(steps)))))
         # house rules: every non-trivial one first; only those a look-alike or another call order
         # makes decide the reward stay attached (load-bearing)
-        checks = C.derive(self.world, state0, final, attached, reports=reports)
+        self._stage = "finding values the house rules decide"
+        left = ruled.find(self, task_seed, state0, steps, values, attached)
+        left_rows = ruled.rows(self, state0, steps, values, left) if left else {}
+        checks = C.derive(self.world, state0, final, attached, reports=reports, ruled=left_rows)
         self._reference_passes(state0, final, plan, checks, answer, calls)
         self._stage = "finding look-alikes"
         refused, bites = N.distractors(self, state0, steps, values, checks, reports)
         bearing, rule_proofs = [], {}
         for c in attached:
-            if c["kind"] == "state" and c["name"] in bites:
+            decided = [{"step": k + 1, "argument": n, "breaking_values": p["alternatives"]} for (k, n), p in sorted(left.items()) if c["name"] in p["rules"]]
+            if c["kind"] == "state" and (c["name"] in bites or decided):
                 bearing.append(c)
-                rule_proofs[c["name"]] = {**cproofs.get(c["name"], {}), "load_bearing": {"look_alikes": bites[c["name"]]}}
+                why = ({"look_alikes": bites[c["name"]]} if c["name"] in bites else {}) | ({"left_to_the_agent": decided} if decided else {})
+                rule_proofs[c["name"]] = {**cproofs.get(c["name"], {}), "load_bearing": why}
             elif c["kind"] == "order":
                 order = N.order_bites(self, state0, steps, values, checks, reports, c)
                 if order is not None:
@@ -792,7 +814,7 @@ class Sampler:
         if any(c["kind"] == "order" for c in bearing):
             caps.add("ordering")
         if len(bearing) != len(attached):
-            checks = C.derive(self.world, state0, final, bearing, reports=reports)
+            checks = C.derive(self.world, state0, final, bearing, reports=reports, ruled=left_rows)
         full = self._reference_passes(state0, final, plan, checks, answer, calls)
         empty = C.score(self.world, checks, state0, state0, None, [])
         if empty["reward"] != 0:
@@ -822,7 +844,7 @@ class Sampler:
                 "steps_necessary": necessary,
             }
         )
-        phraser = Phraser(self, state0, steps, values, results)  # afresh: the labels named everything once
+        phraser = Phraser(self, state0, steps, values, results, left=set(left))  # afresh: the labels named everything once
         instruction = phraser.instruction([(r["step"], r["field"]) for r in reports], bearing, branch, alt, idem)
         if reports:
             proofs["answer_not_guessable"] = self.answer_not_guessable(state0, steps, plan, checks, reports, instruction)
@@ -838,7 +860,7 @@ class Sampler:
             "capabilities": [c for c in CAPABILITIES if c in caps],
             "initial_state": {"seed": task_seed, "rows": planted_rows} if planted is not None else {"seed": task_seed},
             "reference_plan": plan,
-            "bindings": [{n: (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for s in steps],
+            "bindings": [{n: "house rules" if (k, n) in left else (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for k, s in enumerate(steps)],
             "found_by": [self._found_by(s) for s in steps],
             "reports": [{"step": r["step"] + 1, "field": r["field"], "element": None if r.get("element") is None else {"key": self.people.key[steps[r["step"]].how["table"]], "value": r["element"]}, "label": r["label"], "type": r["type"]} for r in reports],
             "answer": answer,

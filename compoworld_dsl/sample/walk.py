@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 MAX_TRIES = 8  # candidate tools tried per step
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
 FLOW_TYPES = ("date", "datetime", "email", "money")
-STEER_SHARE = 0.5  # of walks steered towards a write a house rule protects (a chain that ends in it)
+STEER_SHARE = 0.75  # of walks steered towards a write a house rule protects (a chain that ends in it)
 STEER_WEIGHT = 20.0  # extra weight of the next tool of that chain
 
 
@@ -85,13 +85,15 @@ class Walker:
         return {r} if self.people.ref_table(r) is not None else set()
 
     def _rule_chains(self) -> list[list[str]]:
-        """Chains of tools, entry first, that end in a write changing existing rows of a table a
-        house rule protects (`untouched`): walks that a planted look-alike can make the rule
-        decide (lookalikes.py). Each needed key comes from one read that offers it, itself an
+        """Chains of tools, entry first, that end in a write (an update, delete or insert) to a
+        table a house rule reads: walks that a planted look-alike (lookalikes.py) or a value left
+        to the rules (ruled.py) can make the rule decide. Each needed key comes from one read that offers it, itself an
         entry or fed by one. Sorted; at most one chain per (write, entry) pair."""
         s = self.s
-        protected = set().union(*[i["tables"] for i in s.constraints if i["state"]]) if s.constraints else set()
-        writers = [t for t in self._walkable if t.qualified in s.mutating and s.tables_modified[t.qualified] & protected and self._keys[t.qualified]]
+        # the tables whose rows a rule keeps untouched or its invariants read: a write there can
+        # break it (a table only a rule's conditions read, like the matters, cannot)
+        protected = set().union(*[i["untouched"] | i["inv_tables"] for i in s.constraints if i["state"]]) if s.constraints else set()
+        writers = [t for t in self._walkable if t.qualified in s.mutating and s.tables_written[t.qualified] & protected and self._keys[t.qualified]]
         reads = [t for t in self._walkable if t.qualified not in s.mutating]
         chains = []
         for goal in writers:
@@ -116,7 +118,7 @@ class Walker:
 
         def refers(chain: list[str]) -> bool:
             entry = self.result_table(by_name[chain[0]])
-            changed = s.tables_modified[chain[-1]] & protected
+            changed = s.tables_written[chain[-1]] & protected
             return any(self.people.ref_table(ft) == entry for x in changed for ft in self.people.fields.get(x, {}).values())
 
         near = [c for c in chains if refers(c)]

@@ -989,23 +989,27 @@ class _ConstraintEncoder(_ToolEncoder):
         out = []
         true = z3.BoolVal(True)
         for c in clauses:
-            if isinstance(c, A.Untouched) and self.skip_untouched:
-                continue
             if isinstance(c, A.Invariant) and self.written is not None and not (tables_in(self.model, c.expr, self.svc) & self.written):
                 continue  # nothing the walk writes can change it
             if isinstance(c, A.Untouched):
                 table = ".".join(c.table) if len(c.table) == 2 else f"{self.svc.name}.{c.table[0]}"
+                if self.written is not None and table not in self.written:
+                    continue  # the walk writes nothing there
                 rec = self.enc.tables[table]
                 for old, new in zip(before.tables[table], after.tables[table]):
                     self.enc.deadline.check()
+                    spare = z3.is_false(old.present)  # a slot for an insert: judged by the new row (D22)
+                    if self.skip_untouched and not spare:
+                        continue  # the caller encodes the rows present before
+                    row = new if spare else old
                     inner = dict(env)
-                    if c.var:
-                        inner[c.var] = dict(old.fields)
+                    inner[c.var or _ROW] = dict(row.fields)
+                    match = row.present if c.where is None else _and(row.present, self.ev(c.where, inner, before, row.present))
+                    if spare:
+                        out.append(match)  # a row was added that the clause selects
                     else:
-                        inner[_ROW] = dict(old.fields)
-                    match = old.present if c.where is None else _and(old.present, self.ev(c.where, inner, before, old.present))
-                    changed = _or(_not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields])
-                    out.append(_and(match, changed))
+                        changed = _or(_not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields])
+                        out.append(_and(match, changed))
             elif isinstance(c, A.ForallClause):
                 table = ".".join(c.domain) if len(c.domain) == 2 else f"{self.svc.name}.{c.domain[0]}"
                 for slot in before.tables[table]:
@@ -1037,8 +1041,9 @@ def constraint_violated(
     (`order` clauses are about the call log and are not part of it).
 
     When the caller knows the untouched rows already (they depend only on the concrete state
-    before: `untouched` as (table, slot)) and which tables the walk writes, only those slots and
-    the invariants over written tables are encoded — the rest cannot change."""
+    before: `untouched` as (table, slot)) and which tables the walk writes, only those slots, the
+    slots left for inserts, and the invariants over written tables are encoded — the rest cannot
+    change."""
     ce = _ConstraintEncoder(enc, svc, name)
     ce.skip_untouched = untouched is not None
     ce.written = written
@@ -1050,13 +1055,8 @@ def constraint_violated(
             rec = enc.tables[table]
             old, new = before.tables[table][i], after.tables[table][i]
             parts.append(_or(_not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields]))
-    if _has_invariants(decl.clauses) or untouched is None:
-        parts += ce.violated(decl.clauses, before, after, {})
+    parts += ce.violated(decl.clauses, before, after, {})
     return _or(parts) if parts else z3.BoolVal(False)
-
-
-def _has_invariants(clauses) -> bool:
-    return any(isinstance(c, A.Invariant) for c in A.walk_clauses(clauses))
 
 
 def tables_in(model: Model, node, svc: Service | None) -> set[str]:

@@ -1,0 +1,110 @@
+"""Values the house rules decide: arguments the instruction leaves to the agent.
+
+A person who knows the firm's rules does not spell out what the rules already fix: "put the
+deadline on record for that matter" is enough when the rule says a deadline matches the newest
+docket note. Such a task makes the rule load-bearing: the agent has to read the rule, find the
+newest note and use its date; a plan that takes the date from anywhere else runs on the services
+and breaks the rule.
+
+An argument of a write is left to the rules when
+
+- it is not a key (keys name records, and records are named by description elsewhere),
+- a field of that name is one a house rule reads (`p.memo contains p.cosigner`, `d.due`),
+- with it replaced by any of up to `ALTERNATIVES` other values of its type that the state
+  holds (and the type's blank), the plan still runs for at least `MIN_RUNS` of them, and every
+  one that runs breaks an attached rule the reference keeps. The rules then pick the value out
+  from everything the agent could plausibly have used.
+
+At most one argument per write is left (the one whose alternatives run most often, later
+parameters first on a tie): two at once could be traded against each other (a made-up
+co-signatory and a memo that names them). The instruction omits it (`phrasing`), the checker does
+not compare it (`checker.derive(ruled=...)`; an updated field must still change), and the rule's
+proof records the alternatives that break it. Seeded by the task seed, so `verify` agrees."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..codegen.python import tstr
+from ..runtime.state import State, diff
+from . import checker as C
+from . import necessity as N
+
+if TYPE_CHECKING:
+    from .sampler import Sampler
+    from .walk import Step
+
+ALTERNATIVES = 4  # other values tried per argument
+MIN_RUNS = 2  # of which at least this many must run (and every one that runs break a rule)
+
+
+def find(s: Sampler, seed: int, state0: State, steps: list[Step], values: dict, attached: list[dict]) -> dict[tuple[int, str], dict]:
+    """(step, argument) → {"rules": names broken, "alternatives": JSON values tried that break
+    them} for each argument left to the rules."""
+    names = {c["name"] for c in attached if c["kind"] == "state"}
+    infos = [i for i in s.constraints if i["name"] in names and i["inv_tables"]]
+    if not infos:
+        return {}
+    read = set().union(*[i["inv_tables"] for i in infos])
+    rng = random.Random(f"{seed}:ruled")
+    out: dict[tuple[int, str], dict] = {}
+    for k, step in enumerate(steps):
+        tool = step.tool
+        if tool.qualified not in s.mutating or not s.tables_written[tool.qualified] & read:
+            continue
+        best = None
+        for i, (name, pt) in enumerate(tool.params):
+            t = tstr(pt)
+            if name not in s.rule_fields or name not in step.sources or s.people.ref_table(t) is not None:
+                continue
+            got = _decides(s, rng, state0, steps, values, infos, k, name, t)
+            if got is not None and (best is None or (got[0], i) > (best[0], best[1])):
+                best = (got[0], i, name, got[1])
+        if best is not None:
+            out[(k, best[2])] = best[3]
+    return out
+
+
+def _decides(s: Sampler, rng: random.Random, state0: State, steps: list[Step], values: dict, infos: list[dict], k: int, name: str, t: str):
+    """(runs, proof) when every alternative value that runs breaks a rule; else None."""
+    current = values[(k, name)]
+    pool = s.other_values(state0, t, current)
+    others = rng.sample(pool, min(ALTERNATIVES, len(pool)))
+    blank = _blank(s, t)
+    if blank is not None and blank != current and blank not in others:
+        others.append(blank)
+    runs, broken, tried = 0, set(), []
+    for v in others:
+        s.deadline.check()
+        final, calls, _, touched = N.replay(s, state0, steps, values, args={(k, name): v})
+        if len(calls) < len(steps):
+            continue  # the services refuse it: that is the agent's feedback, not the rule's
+        runs += 1
+        breaks = [i["name"] for i in infos if not C._constraint_holds(s.world, i["name"], state0, final, touched)[0]]
+        if not breaks:
+            return None  # a value the rules accept as well: they do not decide this one
+        broken.update(breaks)
+        tried.append(s.world.types.to_json(t, v))
+    if runs < MIN_RUNS:
+        return None
+    return runs, {"rules": sorted(broken), "alternatives": tried}
+
+
+def _blank(s: Sampler, t: str) -> Any:
+    base = s.world.types.base(t)
+    return "" if base == "text" else None
+
+
+def rows(s: Sampler, state0: State, steps: list[Step], values: dict, left: dict[tuple[int, str], dict]) -> dict[tuple[str, Any], set[str]]:
+    """(table, key) of each row a step with a left argument writes → the fields left there."""
+    out: dict[tuple[str, Any], set[str]] = {}
+    for k in sorted({k for k, _ in left}):
+        before = s.replay(state0, steps[:k], values)[0]
+        after = s.replay(state0, steps[: k + 1], values)[0]
+        names = {n for j, n in left if j == k}
+        for ch in diff(before, after).rows:
+            fields = names & set(s.people.fields.get(ch.table, {}))
+            if fields and ch.kind != "deleted":
+                out.setdefault((ch.table, ch.key), set()).update(fields)
+    return out

@@ -1,0 +1,181 @@
+"""House rules that decide rewards: `untouched` covers rows added (Python and Z3 agree), values
+the instruction leaves to the rules (a good agent's own wording passes, a lazy one fails), every
+value the checker holds an agent to is stated, and `--rule-share` only lets tasks through."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import z3
+
+from compoworld_dsl.gateway import Episode
+from compoworld_dsl.sample import checker as C
+from compoworld_dsl.sample.run import Job, load_sampler, run
+from compoworld_dsl.sample.sampler import Rejected
+from compoworld_dsl.smt.encode import assert_success, constraint_violated, pystr
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGAL = str(ROOT / "worlds" / "legal_ops.world")
+
+
+@pytest.fixture(scope="module")
+def legal():
+    return load_sampler(LEGAL)
+
+
+def _info(s, name):
+    return next(i for i in s.constraints if i["name"] == name)
+
+
+# ─────────────────────────── untouched: rows added ───────────────────────────
+
+
+def test_a_row_added_to_what_untouched_protects_breaks_the_rule(legal):
+    """An email about a closed matter adds a row to that matter's messages: Python says the
+    rule is broken, and Z3, asked for a send that breaks it, finds exactly the closed matters."""
+    world = legal.world
+    before = world.initial_state(0)
+    closed = sorted(k for k, r in before.tables["matters.matters"].items() if r["status"] == "closed")
+    open_ = sorted(k for k, r in before.tables["matters.matters"].items() if r["status"] == "open")
+    assert closed and open_
+    args = {"to": "a@b.example", "subject": "Hello", "body": "Hi."}
+    for matter, breaks in ((closed[0], True), (open_[0], False)):
+        after = before.snapshot()
+        assert world.call(after, "messaging.send_message", {**args, "matter": matter})["success"]
+        ok, why = C._constraint_holds(world, "hands_off_closed", before, after)
+        assert ok is not breaks, why
+        if breaks:
+            assert why.endswith("was added")
+    # Z3, on the fast path the sampler uses (rows protected before known concretely)
+    tool = next(t for t in legal.model.tools() if t.qualified == "messaging.send_message")
+    info = _info(legal, "hands_off_closed")
+    sym = legal.enc.state_from(before, spare={"messaging.messages": 1})
+    m = z3.String("matter")
+    tr = legal.enc.encode(tool, sym, {"matter": m, **{k: z3.StringVal(v) for k, v in args.items()}})
+    solver = z3.Solver()
+    assert_success(solver, tr)
+    protected = legal._protected(info, before)
+    index = {t: {k: i for i, k in enumerate(before.tables[t])} for t in {t for t, _ in protected}}
+    slots = sorted({(t, index[t][k]) for t, k in protected})
+    solver.add(constraint_violated(legal.enc, info["decl"], info["svc"], info["name"], sym, tr.post, slots, {"messaging.messages"}))
+    found = set()
+    while solver.check() == z3.sat:
+        got = pystr(solver.model().eval(m, model_completion=True))
+        found.add(got)
+        solver.add(m != z3.StringVal(got))
+    assert found == set(closed)
+
+
+# ─────────────────────────── values left to the rules ───────────────────────────
+
+
+def _left(task):
+    """(step index, argument) of every argument the task leaves to the house rules."""
+    return [(k, n) for k, b in enumerate(task["bindings"]) for n, v in b.items() if v == "house rules"]
+
+
+def _play(world, task, changes: dict) -> dict:
+    """Score the reference plan with some arguments changed: {(step, argument): value}."""
+    ep = Episode(world)
+    ep.reset(task)
+    names = {q: n for n, q in ep.gateway.names.items()}
+    for k, call in enumerate(task["reference_plan"]):
+        args = dict(call["arguments"])
+        for (j, n), v in changes.items():
+            if j == k:
+                args[n] = v
+        ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": args})
+    if task["answer"] is not None:
+        ep.report(json.dumps(task["answer"]))
+    return ep.score()
+
+
+@pytest.mark.parametrize("seed,hops,index", [(1, 3, 85), (2, 3, 163)])
+def test_a_value_left_to_the_rules(legal, seed, hops, index):
+    """legal_ops: a large disbursement's memo (the co-signatory rule) and a deadline's date (the
+    latest docket note wins) are left to the agent. The instruction does not give
+    them; the checker does not pin them; any value the proof tried breaks the rule while the
+    goals still pass; and a value of the agent's own that keeps the rule passes."""
+    world = legal.world
+    task = legal.task(seed, index, hops)
+    left = _left(task)
+    assert len(left) == 1
+    k, name = left[0]
+    call = task["reference_plan"][k]
+    value = call["arguments"][name]
+    assert str(value) not in task["instruction"]
+    rule = next(r for r, p in task["proofs"]["constraints"].items() if any(e["step"] == k + 1 and e["argument"] == name for e in p["load_bearing"].get("left_to_the_agent", ())))
+    assert rule in {c["name"] for c in task["constraints"]}
+    assert any(c.get("ruled") == [name] for c in task["checker"]["checks"])
+    assert _play(world, task, {})["reward"] == 1
+    proof = task["proofs"]["constraints"][rule]["load_bearing"]["left_to_the_agent"][0]
+    assert len(proof["breaking_values"]) >= 2
+    for bad in proof["breaking_values"]:
+        s = _play(world, task, {(k, name): bad})
+        failed = {f["kind"] for f in s["failed"]}
+        assert s["reward"] == 0 and "constraint" in failed, (bad, s["failed"])
+        assert not failed & set(C.GOAL_KINDS), (bad, s["failed"])  # the goals were reached: the rule decided
+    if rule == "cosign":  # the agent's own memo, naming the co-signatory, is as good as the reference's
+        own = f"Paid on the firm's behalf; co-signatory {call['arguments']['cosigner']}"
+        assert _play(world, task, {(k, name): own})["reward"] == 1
+    else:  # the deadline: the newest note on the matter, read from the docket, is the one
+        state = world.task_state(task["initial_state"])
+        notes = [n for n in state.tables["docket.notes"].values() if n["matter"] == call["arguments"]["matter"]]
+        newest = max(notes, key=lambda n: n["written"])
+        assert world.types.to_json("date", newest["deadline"]) == value
+
+
+def test_every_value_the_checker_holds_an_agent_to_is_stated(legal):
+    """A write's arguments that the instruction gives must all be in it, worded as people write
+    them, whether or not the tool's `say` phrase names them (a memo, a co-signatory, a body)."""
+    people = legal.people
+    seen = 0
+    for index in range(60):
+        try:
+            task = legal.task(3, index, 3)
+        except Rejected:
+            continue
+        for k, (call, binding) in enumerate(zip(task["reference_plan"], task["bindings"])):
+            spec = legal.world.tools[call["tool"]]
+            if call["tool"] not in legal.mutating or (task["branch"] and k == len(task["reference_plan"]) - 1):
+                continue
+            for name, t in spec.params:
+                if binding.get(name) != "instruction":
+                    continue
+                value = legal.world.types.from_json(t, call["arguments"][name], name)
+                if name in spec.defaults and value == spec.defaults[name]:
+                    continue
+                shown = people.value_text(t, value)
+                assert shown in task["instruction"], (task["id"], call["tool"], name, shown)
+                seen += 1
+    assert seen >= 20
+
+
+# ─────────────────────────── --rule-share ───────────────────────────
+
+
+def test_rule_share_lets_tasks_through_unchanged(tmp_path, legal):
+    """With every task wanting a rule, nearly all carry one (a slot passes over at most
+    `RULE_PATIENCE` tasks without); and each task is the one its attempt gives without any share."""
+    out = tmp_path / "all.jsonl"
+    report = run(Job(LEGAL, 3, 8, 5, rule_share=1.0), out)
+    tasks = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert len(tasks) == 8
+    assert sum(1 for t in tasks if t["constraints"]) >= 7
+    assert report.rejected["no_rule"] > 0
+    for t in tasks[:2]:
+        index = int(t["id"].rsplit("-", 1)[1])
+        assert json.loads(json.dumps(legal.task(5, index, 3))) == t
+    none = tmp_path / "none.jsonl"
+    report0 = run(Job(LEGAL, 3, 8, 5, rule_share=0.0), none)
+    assert report0.rejected["no_rule"] == 0
+    assert sum(1 for x in none.read_text(encoding="utf-8").splitlines() if json.loads(x)["constraints"]) < 7
+
+
+def test_a_world_whose_rules_never_bite_still_samples(tmp_path):
+    """toy.world's rules seldom decide a reward: the default share must not starve it."""
+    out = tmp_path / "toy.jsonl"
+    report = run(Job(str(ROOT / "worlds" / "toy.world"), 2, 4, 0), out)
+    assert report.emitted == 4
