@@ -485,7 +485,11 @@ class Checker:
                 if ft is None:
                     self.error("E601", f"record `{rec.name}` has no field `{f.name}`", f.span, help=_suggest(f.name, rec.fields))
                     continue
-                self._check_gen(f.gen, ft, f"field `{f.name}`", svc)
+                if isinstance(f.gen, A.GenSame):
+                    self._check_same(f.gen, rec, ft, f.name)
+                else:
+                    self._check_gen(f.gen, ft, f"field `{f.name}`", svc)
+            self._check_same_cycles(decl.rows)
             unfilled = [
                 name
                 for name, ft in rec.fields.items()
@@ -569,6 +573,8 @@ class Checker:
             kt = table.record.fields[table.record.key]
             if not T.fits(ft, kt):
                 self.error("E602", f"{what} has type `{ft}`, but keys of `{'.'.join(gen.path)}` are `{kt}`", gen.span)
+        elif isinstance(gen, A.GenSame):
+            self.error("E602", f"{what}: `same(...)` fills a field of a table row with another field's value, and cannot be used here", gen.span, help="use it as the whole generator of a field in `rows { ... }`")
         elif isinstance(gen, A.GenFormat):
             if not T.fits(ft, T.TEXT, literal=True):
                 self.error("E602", f"{what} has type `{ft}`; `format` makes text", gen.span)
@@ -579,6 +585,51 @@ class Checker:
                 # a range inside format makes values of its bounds' own type
                 natural = _LITERAL_TYPES.get(a.lo.kind, UNKNOWN) if isinstance(a, A.GenRange) else UNKNOWN
                 self._check_gen(a, natural, what, svc)
+
+    def _check_same(self, gen: A.SeedGen, rec, ft: Type, name: str) -> None:
+        """`same(a.b.c)`: `a` a field of the row, each further name a field of the row the one
+        before refers to (its type is a table's key type), the last one's type fitting `ft`."""
+        first = gen.path[0]
+        if first == name:
+            self.error("E602", f"field `{name}` cannot be seeded with its own value", gen.span, help="name another field of the row")
+            return
+        t = rec.fields.get(first)
+        if t is None:
+            self.error("E601", f"record `{rec.name}` has no field `{first}`", gen.span, help=_suggest(first, rec.fields))
+            return
+        shown = first
+        for step in gen.path[1:]:
+            target = self._table_of_key(t)
+            if target is None:
+                self.error("E604", f"`{shown}` has type `{t}`, which is not the key type of one table, so `.{step}` cannot follow it", gen.span, help="follow a field that holds another table's key, such as `patient.owner`")
+                return
+            trec = target.record
+            if step not in trec.fields:
+                self.error("E601", f"record `{trec.name}` has no field `{step}`", gen.span, help=_suggest(step, trec.fields))
+                return
+            t = trec.fields[step]
+            shown += "." + step
+        if not T.fits(ft, t):
+            self.error("E602", f"field `{name}` has type `{ft}`, but `{shown}` is `{t}`", gen.span)
+
+    def _table_of_key(self, t: Type) -> TableT | None:
+        """The one table whose key has exactly the type `t` (an alias such as `PatientId`)."""
+        if not isinstance(t, T.Alias):
+            return None
+        found = [v.type for s in self.model.services.values() for v in s.state.values() if isinstance(v.type, TableT) and v.type.record.key and str(v.type.record.fields[v.type.record.key]) == str(t)]
+        return found[0] if len(found) == 1 else None
+
+    def _check_same_cycles(self, rows) -> None:
+        """`a: same(b)` with `b: same(a)` has no value."""
+        deps = {f.name: f.gen.path[0] for f in rows if isinstance(f.gen, A.GenSame)}
+        for f in rows:
+            seen, cur = [], f.name
+            while cur in deps and cur not in seen:
+                seen.append(cur)
+                cur = deps[cur]
+            if cur == f.name and len(seen) > 1:
+                self.error("E602", f"fields {', '.join(f'`{n}`' for n in seen)} are seeded from each other in a circle", f.span, help="seed one of them with a generator of its own")
+                return
 
     def _table_from_path(self, path: tuple[str, ...], svc: Service | None, span: Span, not_table: str = "E204") -> TableT | None:
         """`table` (own service) or `service.table` → the table type, reporting what is wrong."""

@@ -242,9 +242,11 @@ class PythonGenerator:
                 if isinstance(var.type, T.TableT):
                     rec = var.type.record
                     refs = [".".join(_ref_path(g.path, sname)) for f in seed.rows for g in _gens(f.gen) if isinstance(g, A.GenRef)]
+                    fields = {f.name: self._same(f.gen, rec) if isinstance(f.gen, A.GenSame) else self._gen(f.gen, rec.fields[f.name], sname) for f in seed.rows}
+                    refs += [table for g in fields.values() if g[0] == "same" for table, _ in g[2]]  # seeded first
                     seeds[q] = {
                         "count": self._gen(seed.gen, T.INT, sname),
-                        "fields": {f.name: self._gen(f.gen, rec.fields[f.name], sname) for f in seed.rows},
+                        "fields": fields,
                         "refs": sorted(set(refs)),
                     }
                 else:
@@ -260,6 +262,23 @@ class PythonGenerator:
             "# State a clock or counter decides (check/clocks.py): checked by relation, not by value.",
             f"VOLATILE = {py_literal(volatile)}",
         ]
+
+    def _same(self, g: A.GenSame, rec) -> tuple:
+        """("same", first field, ((table, field), ...)): the row's own field, then each field
+        of the row the value before refers to (the checker resolved every step)."""
+        hops = []
+        t = rec.fields[g.path[0]]
+        for name in g.path[1:]:
+            table = next(
+                f"{s}.{n}"
+                for s, svc in self.model.services.items()
+                for n, v in svc.state.items()
+                if isinstance(v.type, T.TableT) and v.type.record.key and str(v.type.record.fields[v.type.record.key]) == str(t)
+            )
+            hops.append((table, name))
+            svc_name, state_name = table.split(".")
+            t = self.model.services[svc_name].state[state_name].type.record.fields[name]
+        return ("same", g.path[0], tuple(hops))
 
     def _gen(self, g: A.SeedGen, t: T.Type, sname: str) -> tuple:
         if isinstance(g, A.GenConst):

@@ -153,15 +153,28 @@ class CompiledWorld:
         record, key = decl["record"], decl["key"]
         fields = self.types.records[record]
         defaults = decl.get("defaults", {})
+        copied = [f for f, g in spec["fields"].items() if g[0] == "same"]
         for _ in range(count):
             row = {}
             for f, ft in fields.items():
+                if f in copied:
+                    continue  # after the fields it copies; it draws nothing from `rng`
                 if f in spec["fields"]:
                     row[f] = _generate(spec["fields"][f], rng, st, self.types)
                 elif f in defaults:
                     row[f] = defaults[f]
                 elif self.types.base(ft).startswith("list:"):
                     row[f] = ()
+            for _ in copied:  # `same(...)` of `same(...)`: the checker rules out circles
+                for f in copied:
+                    if f not in row:
+                        value = _same(spec["fields"][f], row, st)
+                        if value is not _PENDING:
+                            row[f] = value
+            if copied:
+                if any(row.get(f) is None for f in copied):
+                    continue  # it refers to no row: like a repeated key, the table is smaller
+                row = {f: row[f] for f in fields if f in row}  # the record's field order
             if key not in spec["fields"]:
                 row[key] = next_id(tx, name, decl["prefix"])
             if tx.has(name, row[key]):
@@ -276,6 +289,25 @@ class CompiledWorld:
 def _py(name: str) -> str:
     """The Python parameter name generated code uses for a `.world` name."""
     return "v_" + name
+
+
+def _same(gen: tuple, row: dict, st: State) -> Any:
+    """A `same(a.b.c)` seed: the row's field `a`, then field `b` of the row it refers to, and so
+    on. `_PENDING` while `a` is itself a `same` field not filled yet; None when a reference
+    finds no row."""
+    _, first, hops = gen
+    if first not in row:
+        return _PENDING
+    value = row[first]
+    for table, field in hops:
+        target = st.tables.get(table, {}).get(value)
+        if target is None:
+            return None
+        value = target[field]
+    return value
+
+
+_PENDING = object()
 
 
 def _generate(gen: tuple, rng: random.Random, st: State, types: Types) -> Any:

@@ -236,7 +236,10 @@ def wants_rule(job: Job, slot: int) -> bool:
     """Should the task written as number `slot` (from 0) carry a load-bearing house rule? A draw
     seeded by the run seed and the slot, under `job.rule_share`: a slot that wants one passes
     over up to `RULE_PATIENCE` tasks without one, so about that share of the tasks or more carry
-    one where rules can bite at all, and a world whose rules seldom bite still samples (D23).
+    one where rules can bite at all. Once the run has seen 2 × `RULE_PATIENCE` tasks, slots wait
+    only while at least 1 task in `RULE_PATIENCE` has carried a rule: a world whose rules seldom
+    bite samples at full speed (D23). All of it is decided by the attempts before, in index
+    order, so the output is the same for any number of workers.
     Tasks are only let through or not, never changed: a task is the same whatever the share."""
     return job.rule_share > 0 and random.Random(f"{job.seed}:rule:{slot}").random() < job.rule_share
 
@@ -251,6 +254,7 @@ def run(job: Job, out: Path | None, progress=None) -> Report:
     with _signals_to(stop), output as fh:
         gen = attempts(job, stop)
         waited = 0  # tasks without a rule passed over for the slot that wants one
+        seen = ruled = 0  # tasks the attempts gave (kept or passed over), and those with a rule
         try:
             for i, task, reason, detail, z3s, encs, secs, has_rules in gen:
                 report.attempts += 1
@@ -259,7 +263,11 @@ def run(job: Job, out: Path | None, progress=None) -> Report:
                 report.work_seconds += secs
                 if task is not None and job.capabilities and not set(job.capabilities) <= set(task["capabilities"]):
                     task, reason, detail = None, "filtered", "lacks a requested capability"
-                if task is not None and has_rules and not task["constraints"] and wants_rule(job, report.emitted) and waited < RULE_PATIENCE:
+                if task is not None:
+                    seen, ruled = seen + 1, ruled + bool(task["constraints"])
+                # a world whose rules seldom bite (under 1 task in RULE_PATIENCE so far) is not made to wait
+                worth = seen < 2 * RULE_PATIENCE or ruled * RULE_PATIENCE >= seen
+                if task is not None and has_rules and not task["constraints"] and worth and wants_rule(job, report.emitted) and waited < RULE_PATIENCE:
                     task, reason, detail = None, "no_rule", f"task {report.emitted + 1} is one of the --rule-share {job.rule_share:g} that should carry a house rule that decides the reward"
                     waited += 1
                 elif task is not None:

@@ -273,13 +273,22 @@ class GenRef:
 
 
 @node
+class GenSame:
+    """`same(patient.owner)`: the value of another field of the row being seeded, or of a field
+    of the row that field refers to (and so on along references)."""
+
+    path: tuple[str, ...]
+    span: Span = _span()
+
+
+@node
 class GenFormat:
     template: str
     args: tuple["SeedGen", ...]
     span: Span = _span()
 
 
-SeedGen = Union[GenConst, GenRange, GenPickPool, GenPickList, GenWeighted, GenRef, GenFormat]
+SeedGen = Union[GenConst, GenRange, GenPickPool, GenPickList, GenWeighted, GenRef, GenSame, GenFormat]
 
 
 @node

@@ -462,6 +462,8 @@ def _gen(g) -> str:
         return "weighted(" + ", ".join(f"{format_literal(w.value)}: {w.weight}" for w in g.weights) + ")"
     if isinstance(g, A.GenRef):
         return f"ref {_dotted(g.path)}"
+    if isinstance(g, A.GenSame):
+        return f"same({'.'.join(g.path)})"
     if isinstance(g, A.GenFormat):
         return "format(" + ", ".join([encode_string(g.template), *(_gen(a) for a in g.args)]) + ")"
     raise TypeError(f"not a seed generator: {type(g).__name__}")

@@ -429,6 +429,10 @@ class _Builder(Transformer):
         return A.GenRef(c[0], span=self._span(meta))
 
     @v_args(meta=True)
+    def gen_same(self, meta, c):
+        return A.GenSame(tuple(str(n) for n in c), span=self._span(meta))
+
+    @v_args(meta=True)
     def gen_format(self, meta, c):
         return A.GenFormat(self._string(c[0]), tuple(c[1:]), span=self._span(meta))
 
