@@ -87,6 +87,29 @@ def cmd_check(args) -> int:
     return EXIT_FAILED if any(d.is_error for d in diags) else EXIT_OK
 
 
+def cmd_lint(args) -> int:
+    from .lint import lint
+
+    path, how = find_world(args.path)
+    if path is None:
+        print(f"worldc: error: {how}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.seeds < 1 or args.seeds > 1000:
+        print("worldc: error: --seeds takes 1 to 1000", file=sys.stderr)
+        return EXIT_USAGE
+    from .check import check_paths
+
+    program = check_paths([path])
+    if not program.ok:
+        _print_diagnostics(sort_diagnostics(program.diagnostics), program.sources, args.format)
+        return EXIT_FAILED
+    diags = sort_diagnostics(lint(program.model, str(path), args.seeds))
+    _print_diagnostics(diags, program.sources, args.format)
+    if args.format != "json":
+        print(f"{how}: {'no warnings' if not diags else _plural(len(diags), 'warning')} over {_plural(args.seeds, 'seeded state')}", file=sys.stderr)
+    return EXIT_FAILED if diags and args.strict else EXIT_OK
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write through a temporary file in the same folder and rename, so no reader sees half a
     file (and a killed writer's leftovers are cleared by the next one: `taskfile.atomic_output`)."""
@@ -233,6 +256,9 @@ def cmd_sample(args) -> int:
     if args.hops < 1 or args.hops > 32:
         print("worldc: error: --hops takes 1 to 32", file=sys.stderr)
         return EXIT_USAGE
+    if args.format == "json" and not args.output:
+        print("worldc: error: --format json prints the report on stdout, so the tasks need -o OUT.jsonl", file=sys.stderr)
+        return EXIT_USAGE
     caps = tuple(c.strip() for c in (args.capabilities or "").split(",") if c.strip())
     unknown = [c for c in caps if c not in CAPABILITIES]
     if unknown:
@@ -266,7 +292,57 @@ def cmd_sample(args) -> int:
         print(f"worldc: stopped by {signal.Signals(e.signum).name}{left}", file=sys.stderr)
         return 128 + e.signum
     _print_report(console, job, report, args)
+    coverage = _coverage(model, report)
+    _print_coverage(console, coverage)
+    if args.format == "json":
+        summary = {
+            "world": how,
+            "hops": job.hops,
+            "seed": job.seed,
+            "requested": job.count,
+            "emitted": report.emitted,
+            "attempts": report.attempts,
+            "rejected": dict(sorted(report.rejected.items())),
+            "seconds": round(report.seconds, 3),
+            "coverage": coverage,
+        }
+        print(json.dumps(summary, indent=2))
     return EXIT_OK if report.emitted >= job.count else EXIT_FAILED
+
+
+def _coverage(model, report) -> dict:
+    """How often each tool and each house rule of the world appears in the emitted tasks (a
+    tool: tasks whose reference plan calls it; a rule: tasks it is attached to, load-bearing)."""
+    services = model.world.services if model.world else list(model.services)
+    tools = sorted(f"{s}.{t}" for s in services for t in model.services[s].tools)
+    rules = [c.name for c in (model.world.constraints if model.world else [])]
+    rules += [f"{s}.{c.name}" for s in services for c in model.services[s].constraints]
+    simulated = sorted(f"{s}.{n}" for s in services for n, t in model.services[s].tools.items() if t.simulated)
+    return {
+        "tools": {t: report.tools.get(t, 0) for t in tools},
+        "rules": {r: report.rules.get(r, 0) for r in rules},
+        "simulated_tools": simulated,
+    }
+
+
+def _print_coverage(console, coverage: dict) -> None:
+    from rich.markup import escape
+
+    tools, rules = coverage["tools"], coverage["rules"]
+    used = [t for t, n in tools.items() if n]
+    line = f"coverage: {len(used)} of {_plural(len(tools), 'tool')} called"
+    if rules:
+        line += f", {sum(1 for n in rules.values() if n)} of {_plural(len(rules), 'house rule')} deciding a task"
+        line += " (" + ", ".join(f"{r} {n}" for r, n in sorted(rules.items(), key=lambda x: (-x[1], x[0]))) + ")"
+    console.print(escape(line))
+    if used and len(used) < len(tools):
+        never = [t for t, n in tools.items() if not n]
+        shown = ", ".join(never[:8]) + (f" and {len(never) - 8} more" if len(never) > 8 else "")
+        console.print(escape(f"never called: {shown}"))
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _parse_seed(text: str) -> int | None:
@@ -578,6 +654,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=("text", "json"), default="text", help="json: a list of diagnostics on stdout")
     c.set_defaults(func=cmd_check)
 
+    li = sub.add_parser("lint", help="what a world that checks clean can still get wrong for sampling: rules its seeds break, tools no task reaches")
+    li.add_argument("path", nargs="?", metavar="PATH", help="a .world file (default: the one world here, or the compiled one)")
+    li.add_argument("--seeds", type=int, default=20, help="seeded states to try each house rule on (default 20)")
+    li.add_argument("--strict", action="store_true", help="exit 1 when there is any warning")
+    li.add_argument("--format", choices=("text", "json"), default="text", help="json: a list of diagnostics on stdout")
+    li.set_defaults(func=cmd_lint)
+
     f = sub.add_parser("fmt", help="rewrite .world files in canonical form")
     f.add_argument("paths", nargs="+", metavar="PATH")
     f.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file would change")
@@ -604,6 +687,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--capabilities", metavar="LIST", help="keep tasks that have all of these, comma-separated")
     sm.add_argument("--rule-share", type=float, default=0.5, metavar="SHARE", help="at least this share of tasks carry a house rule that decides their reward, in worlds that have rules (default 0.5; 0: no minimum)")
     sm.add_argument("--max-attempts", type=int, default=None, help="give up after this many attempts (default 50 per task)")
+    sm.add_argument("--format", choices=("text", "json"), default="text", help="json: also print the run report, with coverage, as JSON on stdout (needs -o)")
     sm.add_argument("--attempt-timeout", type=float, default=10.0, metavar="SECONDS", help="reject an attempt still working after this long, as `timeout` (default 10; 0: no limit)")
     sm.set_defaults(func=cmd_sample)
 

@@ -93,6 +93,9 @@ CODES: dict[str, str] = {
     "E702": "an `order` clause names tools that do not exist or share no argument",
     "E703": "a constraint's condition or invariant is not true-or-false",
     "W002": "a tool has no `say` phrase, so instructions cannot mention it",
+    "W101": "a house rule does not hold on the seeded state for some seeds (`worldc lint`)",
+    "W102": "no sampled task can call a tool (`worldc lint`)",
+    "W103": "a simulated tool is never sampled (`worldc lint`)",
     "E901": "the checker failed inside: a bug in worldc, not in the file",
 }
 
@@ -156,6 +159,9 @@ HINTS: dict[str, str] = {
     "E702": "name two tools as `service.tool`, and `on` parameters that both take",
     "E703": "write a condition that is true or false",
     "W002": 'add `say "..."` so sampled instructions can mention the tool',
+    "W101": "make the seeds keep the rule, or the rule hold on the data a service starts with",
+    "W102": "give the tool key parameters that earlier results hold, or a record with `known by`",
+    "W103": "simulated tools are for agents to call; tasks are built from the tools the services run",
     "E901": "please report this with the file that caused it; the other diagnostics are still valid",
 }
 

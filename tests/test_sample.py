@@ -416,3 +416,17 @@ def test_a_large_world_samples_tasks_that_verify_and_seeds_only_what_walks_touch
     big.world.seed_tables = seed_tables
     for t in tasks:
         assert verify_task(big, t) == []
+
+
+def test_one_seed_at_other_hop_counts_starts_elsewhere():
+    """Tasks of one run seed and attempt at 3 and at 5 hops do not share their first step (the
+    attempt's random stream includes the hop count)."""
+    legal = load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
+    pairs = []
+    for i in range(30):
+        try:
+            pairs.append((legal.task(1, i, 3), legal.task(1, i, 5)))
+        except Rejected:
+            continue
+    assert len(pairs) >= 5
+    assert sum(1 for a, b in pairs if a["reference_plan"][:2] == b["reference_plan"][:2]) == 0

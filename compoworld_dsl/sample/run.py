@@ -55,6 +55,8 @@ class Report:
     encode_seconds: float = 0.0  # building Z3 terms and reading models (not inside a check)
     work_seconds: float = 0.0  # time workers spent inside attempts (no loading, no start-up)
     seconds: float = 0.0
+    tools: collections.Counter = attrs.field(factory=collections.Counter)  # tool → emitted tasks that call it
+    rules: collections.Counter = attrs.field(factory=collections.Counter)  # house rule → emitted tasks it decides
 
 
 class Interrupted(BaseException):
@@ -278,6 +280,8 @@ def run(job: Job, out: Path | None, progress=None) -> Report:
                 else:
                     fh.write(json.dumps(task, ensure_ascii=False, separators=(",", ":")) + "\n")
                     report.emitted += 1
+                    report.tools.update({c["tool"] for c in task["reference_plan"]})
+                    report.rules.update({c["name"] for c in task["constraints"]})
                 if progress is not None:
                     progress(report)
                 if report.emitted >= job.count:

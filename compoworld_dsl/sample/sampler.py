@@ -754,7 +754,7 @@ class Sampler:
     def _task(self, seed: int, index: int, hops: int) -> dict:
         self._sym_cache = None
         self._rows_cache = {}
-        rng = random.Random(f"{seed}:{index}")
+        rng = random.Random(f"{seed}:{hops}:{index}")  # the hops too: walks of other lengths start elsewhere
         task_seed = rng.randrange(2**32)
         self._task_seed = task_seed
         self._stage = "seeding the state"

@@ -343,7 +343,8 @@ class Walker:
                 if ch.kind == "updated" and any(repr(state.tables[ch.table][ch.key][f]) in stated for f in ch.fields):
                     return "it changes again a value the instruction asks for"
         if tool.qualified not in s.mutating and isinstance(tool.result, T.ListT):
-            picked = self._pick(rng, state0, tool, result, given)
+            known = {repr(v) for _, _, _, v in hs}  # a record the walk holds already is not found again
+            picked = self._pick(rng, state0, tool, result, given, known)
             if picked is None:
                 return "no element of the list can be told apart"
             step.pick, step.how = picked
@@ -383,11 +384,13 @@ class Walker:
             return "the call gives another row"
         return Step(tool, {n: ("user", None) for n in args}, how={**how, "key": key}), args, post, result, 0
 
-    def _pick(self, rng: random.Random, state0: State, tool: Tool, result: list, given: dict):
+    def _pick(self, rng: random.Random, state0: State, tool: Tool, result: list, given: dict, known: set = frozenset()):
         """The element of a list result the walk goes on with: the latest or largest by a field
         when one stands out (the agent ranks what it sees), else one its description tells apart
         among the list — a description relative to the list ("the note by R. Castillo among the
-        docket notes on ..."), leaving out what the call's own arguments already fix."""
+        docket notes on ..."), leaving out what the call's own arguments already fix. Never a
+        record whose key an earlier output holds (`known`, as reprs): finding the matter again
+        among its lawyer's matters is a hop no agent needs."""
         table = self.result_table(tool)
         if table is None or not result:
             return None
@@ -399,7 +402,7 @@ class Walker:
                 continue
             top = max(e[f] for e in result)
             winners = [e for e in result if e[f] == top]
-            if len(result) >= 2 and len(winners) == 1:
+            if len(result) >= 2 and len(winners) == 1 and repr(winners[0][key]) not in known:
                 ranked.append((f, winners[0][key]))
         if ranked and rng.random() < 0.6:
             f, k = rng.choice(ranked)
@@ -408,7 +411,7 @@ class Walker:
         fields = [f for f in self.people.known_by.get(table, ()) if repr(result[0][f]) not in fixed or len({repr(e[f]) for e in result}) > 1]
         options = []
         for e in result:
-            if e[key] not in state0.tables.get(table, {}):
+            if e[key] not in state0.tables.get(table, {}) or repr(e[key]) in known:
                 continue  # only rows of the seeded state have a description a person knows
             same = [o for o in result if all(o[f] == e[f] for f in fields)]
             if len(same) == 1:

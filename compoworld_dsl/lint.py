@@ -1,0 +1,110 @@
+"""`worldc lint`: what a world that checks clean can still get wrong for sampling.
+
+- W101: a house rule that does not hold on the seeded state for some seeds. Every walk must
+  keep the world's rules from the task's start, so where a rule is already broken every write
+  it governs fails there: those tools quietly drop out of the tasks. Counted over `seeds` seeds.
+- W102: a tool no walk can reach: it takes a list or record parameter (no person states one), or
+  it needs a key (say a `PaymentId`) that no reachable tool's result holds, so no earlier step
+  can give it. Simulated tools are never sampled (W103).
+
+Reads the compiled world and the sampler's walk structure (`sample.walk.Walker`); changes
+nothing."""
+
+from __future__ import annotations
+
+from .check.model import Model
+from .diagnostics import Diagnostic
+from .runtime.service import ToolError
+from .runtime.state import Tx
+
+SEEDS = 20  # seeded states a rule is tried on by default
+
+
+def lint(model: Model, source: str, seeds: int = SEEDS) -> list[Diagnostic]:
+    from .codegen.python import load_world
+    from .sample.sampler import Sampler
+
+    world = load_world(model, source)
+    sampler = Sampler(model, world, source)
+    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler)
+
+
+def _rule_decls(model: Model):
+    """(name the compiled world uses, declaration) of every constraint of the world."""
+    out = [(c.name, c) for c in (model.world.constraints if model.world else [])]
+    services = model.world.services if model.world else list(model.services)
+    out += [(f"{s}.{c.name}", c) for s in services for c in model.services[s].constraints]
+    return out
+
+
+def _rules_on_seeds(model: Model, world, seeds: int) -> list[Diagnostic]:
+    out = []
+    for name, decl in _rule_decls(model):
+        compiled = world.constraints.get(name)
+        if compiled is None:
+            continue
+        broken: list[tuple[int, str]] = []
+        for seed in range(seeds):
+            st = world.initial_state(seed)
+            try:
+                _, invariants = compiled.check(Tx(st), Tx(st))
+            except ToolError as e:
+                broken.append((seed, e.message))
+                continue
+            failed = [label for label, holds in invariants if not holds]
+            if failed:
+                broken.append((seed, failed[0]))
+        if broken:
+            seed, why = broken[0]
+            every = len(broken) == seeds
+            out.append(
+                Diagnostic(
+                    "W101",
+                    f"house rule `{name}` does not hold on the seeded state for {len(broken)} of {seeds} seeds (seed {seed}: {why})",
+                    decl.span,
+                    severity="warning",
+                    notes=("walks keep the rules from the task's start, so on those seeds every write the rule governs fails, and those tools drop out of the tasks" + (" — on every seed here" if every else ""),),
+                    help="make the seeds keep the rule (`same(...)`, narrower ranges, weights), or the rule hold on the data a real service starts with",
+                )
+            )
+    return out
+
+
+def _unreachable(model: Model, sampler) -> list[Diagnostic]:
+    walker = sampler.walker
+    offered: set[str] = set()
+    reached: set[str] = set()
+    changed = True
+    walkable = walker._walkable
+    while changed:  # a tool is reachable once every key it takes is offered by a reachable one
+        changed = False
+        for t in walkable:
+            if t.qualified in reached:
+                continue
+            if walker.is_entry(t) or all(k in offered for k in walker._keys[t.qualified]):
+                reached.add(t.qualified)
+                offered |= walker._offers(t)
+                changed = True
+    walkable_names = {t.qualified for t in walkable}
+    out = []
+    services = model.world.services if model.world else list(model.services)
+    for s in services:
+        for tool in model.services[s].tools.values():
+            q = tool.qualified
+            if q in reached:
+                continue
+            if tool.simulated:
+                why, code = "it is simulated: tasks are built from tools the services run", "W103"
+            elif q not in walkable_names:
+                code = "W102"
+                if any(walker._param_kind(pt) == "other" for _, pt in tool.params):
+                    why = "it takes a list or record parameter, which no person states"
+                elif q in sampler.mutating:
+                    why = "it changes state but takes no parameter, so no task can ask for it about a record"
+                else:
+                    why = "it takes no key and returns no record a person can describe, and walks start only at reads of such records"
+            else:
+                missing = sorted((k.split(":")[1] if k.startswith("alias:") else k) for k in walker._keys[q] if k not in offered)
+                why, code = f"it needs {', '.join(f'a `{m}`' for m in missing)} that no reachable tool's result holds", "W102"
+            out.append(Diagnostic(code, f"no sampled task can call `{q}`: {why}", tool.decl.span, severity="warning"))
+    return out
