@@ -104,6 +104,10 @@ def test_every_registry_code_is_covered_by_a_fixture_or_a_direct_test():
         "E009": "test_unreadable_file_is_E009",
         "E011": "test_a_file_over_the_size_limit_is_E011",
         "E901": "test_a_checker_bug_is_E901_in_the_cli",
+        # `worldc lint`'s warnings need a compiled, seeded world
+        "W101": "test_lint_warnings_come_from_compiled_seeded_worlds",
+        "W102": "test_lint_warnings_come_from_compiled_seeded_worlds",
+        "W103": "test_lint_warnings_come_from_compiled_seeded_worlds",
     }
     annotated = {code for path in FIXTURES.rglob("*.world") for *_, code, _ in annotations_in(path)}
     unknown = annotated - set(CODES)
@@ -293,3 +297,68 @@ def test_syntax_errors_carry_the_catalogue_hint(src: str, code: str, label: str)
 def test_syntax_hints_do_not_depend_on_what_comes_before(src: str, label: str):
     _, got_help = _syntax_help(src)
     assert got_help.startswith(label), got_help
+
+
+def test_lint_warnings_come_from_compiled_seeded_worlds(tmp_path):
+    """W101-W103 (more in tests/test_lint.py): a rule every seed breaks, a tool that needs a key
+    nothing returns, a simulated tool."""
+    from compoworld_dsl.check import check_paths
+    from compoworld_dsl.lint import lint
+
+    path = tmp_path / "w.world"
+    path.write_text(
+        """type ItemId = id
+type LockId = id
+service shop "A shop" {
+  record Item known by name {
+    key id: ItemId
+    name: text
+    price: int
+  }
+  record Lock {
+    key id: LockId
+    n: int
+  }
+  state items: table[Item]
+  state locks: table[Lock]
+  seed items: 3 rows {
+    name: pick(["Mug", "Pen"])
+    price: 200..300
+  }
+  seed locks: 1 rows {
+    n: 1
+  }
+  tool find(name: text) -> list[Item]
+    "Find items"
+    say "find the items named {name}"
+    gives "the items named {name}"
+  {
+    return filter(i in items where i.name == name)
+  }
+  tool unlock(lock: LockId) -> bool
+    "Remove a lock"
+    say "remove lock {lock}"
+  {
+    require lock in locks else not_found "no lock {lock}"
+    delete locks[lock]
+    return true
+  }
+  simulated tool guess(name: text) -> int
+    "Guess a price"
+    say "guess the price of {name}"
+  {
+    ensures result > 0
+  }
+}
+world w "W" {
+  rule cheap "Everything costs under 100" {
+    forall(i in shop.items: i.price < 100)
+  }
+}
+""",
+        encoding="utf-8",
+    )
+    program = check_paths([path])
+    assert program.ok, [d.message for d in program.diagnostics]
+    codes = sorted(d.code for d in lint(program.model, str(path), seeds=3))
+    assert codes == ["W101", "W102", "W103"]

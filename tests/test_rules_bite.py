@@ -92,7 +92,7 @@ def _play(world, task, changes: dict) -> dict:
     return ep.score()
 
 
-@pytest.mark.parametrize("seed,hops,index", [(1, 3, 27), (1, 3, 83)])
+@pytest.mark.parametrize("seed,hops,index", [(1, 3, 105), (1, 3, 47)])
 def test_a_value_left_to_the_rules(legal, seed, hops, index):
     """legal_ops: a large disbursement's memo (the co-signatory rule) and a deadline's date (the
     latest docket note wins) are left to the agent. The instruction does not give

@@ -423,7 +423,7 @@ def test_one_seed_at_other_hop_counts_starts_elsewhere():
     attempt's random stream includes the hop count)."""
     legal = load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
     pairs = []
-    for i in range(30):
+    for i in range(60):
         try:
             pairs.append((legal.task(1, i, 3), legal.task(1, i, 5)))
         except Rejected:

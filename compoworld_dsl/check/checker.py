@@ -33,9 +33,9 @@ _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 # Built-in functions: name → (argument kinds, result). A kind is a Type or one of the
 # strings "text|list", "num", "any"; the result may be "same" (the first argument's type).
 BUILTINS: dict[str, tuple[list, object]] = {
-    "lower": ([T.TEXT], T.TEXT),
-    "upper": ([T.TEXT], T.TEXT),
-    "trim": ([T.TEXT], T.TEXT),
+    "lower": ([T.TEXT], "same"),  # a `CompanyName` trimmed or lowered is still one
+    "upper": ([T.TEXT], "same"),
+    "trim": ([T.TEXT], "same"),
     "len": (["text|list"], T.INT),
     "starts_with": ([T.TEXT, T.TEXT], T.BOOL),
     "ends_with": ([T.TEXT, T.TEXT], T.BOOL),
@@ -489,6 +489,15 @@ class Checker:
                     self._check_same(f.gen, rec, ft, f.name)
                 else:
                     self._check_gen(f.gen, ft, f"field `{f.name}`", svc)
+                    gens = [f.gen, *(f.gen.args if isinstance(f.gen, A.GenFormat) else ())]
+                    for g in gens:
+                        if isinstance(g, A.GenRef) and (g.path == (decl.name,) or g.path == (svc.name, decl.name)):
+                            self.error(
+                                "E604",
+                                f"`ref {'.'.join(g.path)}` refers to the table this seed fills, which is still empty when its rows are drawn",
+                                g.span,
+                                help="refer to another table, or seed such references as constants of keys the seed makes (`\"person-1\"`)",
+                            )
             self._check_same_cycles(decl.rows)
             unfilled = [
                 name
@@ -1042,6 +1051,15 @@ class Checker:
         if op in ("and", "or", "implies"):
             self.expect_bool(e.left, scope, f"the left side of `{op}`")
             self.expect_bool(e.right, scope, f"the right side of `{op}`")
+            return T.BOOL
+        if op in ("in", "not in") and isinstance(e.right, A.ListLit) and not isinstance(e.left, A.Var):
+            # `t.status in [new, open]`: the members are read as the left side's enum, so a
+            # member another loaded enum also has is not ambiguous
+            left = self.infer(e.left, scope)
+            right = self.infer(e.right, scope, None if isinstance(left, T.UnknownT) else ListT(left))
+            elem = T.base_of(right).elem
+            if not T.comparable(elem, left, literal_b=_is_literal(e.left)):
+                self.error("E205", f"a `{left}` is never in a `{right}`", e.span)
             return T.BOOL
         if op in ("in", "not in"):
             right = self.infer(e.right, scope)

@@ -223,7 +223,9 @@ def _abbrev(text: str, limit: int = 80) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _stdlib_hint() -> str:
-    return "stdlib modules: " + ", ".join(sorted(p.stem for p in stdlib_dir().glob("*.world")))
+    root = stdlib_dir()
+    names = sorted(".".join(p.relative_to(root).with_suffix("").parts) for p in root.rglob("*.world"))
+    return "stdlib modules: " + ", ".join(names)
 
 
 def _finish(loader: _Loader, roots: list[Path]) -> Program:

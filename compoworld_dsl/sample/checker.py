@@ -60,6 +60,8 @@ def derive(world: CompiledWorld, before: State, after: State, constraints: list[
         volatile = world.volatile_fields.get(ch.table, frozenset())
         key = world.state_decl[ch.table]["key"]
         left = (ruled or {}).get((ch.table, ch.key), set())
+        if ch.kind == "updated":
+            left = left & set(ch.fields)  # a field left to the rules that the reference kept as it was is compared as kept
         if ch.kind == "inserted":
             # matched by content: the key an agent's insert gets is not part of the goal
             fields = _json_row(world, ch.table, after.tables[ch.table][ch.key], volatile | {key} | left)

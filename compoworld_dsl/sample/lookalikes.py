@@ -64,13 +64,20 @@ def plant(s: Sampler, task_seed: int, state0: State, steps: list[Step], values: 
     rng.shuffle(variants)
     # fields a house rule's conditions read first (`m.status == closed`): a flip of those is
     # what a rule can tell apart
-    read = s.rule_fields
-    variants.sort(key=lambda v: not any(f in read for f in (v[2] or (v[3] or v[4])[2])))
+    def rank(v) -> int:
+        """0: flips a field a rule reads on that very table; 1: a field of a rule-read name; 2: other."""
+        change, at = (v[2], v[1]) if v[2] else ((v[3][2], v[3][1]) if v[3] else (v[4][2], v[4][0]))
+        if any((at, f) in s.rule_table_fields for f in change):
+            return 0
+        return 1 if any(f in s.rule_fields for f in change) else 2
+
+    variants.sort(key=rank)
     # the reference run's outputs, the keys its own inserts get masked (planted rows move them)
     reference = _outputs(s, steps, results, _new_keys(state0, s.replay(state0, steps, values)[0])) if variants else None
+    bases: dict = {}  # the seeded copy each set of tables gives, made once for all variants
     for k, table, change, via, kids in variants[:MAX_VARIANTS]:
         s.deadline.check()
-        got = _try(s, state0, steps, values, reference, k, table, change, via, kids)
+        got = _try(s, state0, steps, values, reference, k, table, change, via, kids, bases)
         if got is not None:
             return got
     return None
@@ -98,16 +105,19 @@ def _child_fields(s: Sampler, table: str) -> list[tuple[str, str]]:
     return [(t, f) for t, fields in s.people.fields.items() if t != table for f, ft in fields.items() if s.people.ref_table(ft) == table]
 
 
-def _try(s: Sampler, state0: State, steps: list[Step], values: dict, reference: list, k: int, table: str, change: dict, via, kids):
+def _try(s: Sampler, state0: State, steps: list[Step], values: dict, reference: list, k: int, table: str, change: dict, via, kids, bases: dict):
     world = s.world
-    planted = state0.snapshot()
     # every table that draws keys from the ones planted into, and every table the rules read, is
     # seeded first, as in a task's state (seeded whole, then planted): none of their rows may
     # point at a planted one. Into the copy only: a variant not kept leaves the state as it was.
     tables = {table} | ({via[1]} if via else set())
     written = s._written(steps)
     rule_reads = set().union(*[i["reads"] for i in s.constraints if i["state"] and i["tables"] & written])
-    world.seed_tables(planted, s._task_seed, sorted(tables | rule_reads | {n for t in tables for n in world.referring(t)}))
+    needed = frozenset(tables | rule_reads | {n for t in tables for n in world.referring(t)})
+    if needed not in bases:
+        bases[needed] = state0.snapshot()
+        world.seed_tables(bases[needed], s._task_seed, sorted(needed))
+    planted = bases[needed].snapshot()
     target = state0.tables[table][steps[k].pick]
     rows = []
     copy = {**target, **change}

@@ -182,9 +182,13 @@ class Phraser:
                 table = self._table(j)
                 t = self.people.fields[table].get(field) if table else None
                 condition = self._condition(j, field, t, cond["equals"])  # named first: it is said first
-                text = self.say(k)
-                other = _Alt(self, alt).say(k)
-                first, second = (text, other) if branch["taken"] == "then" else (other, text)
+                # worded in the order they are printed: a record is named in full where it first appears
+                if branch["taken"] == "then":
+                    first = self.say(k)
+                    second = _Alt(self, alt).say(k)
+                else:
+                    first = _Alt(self, alt).say(k)
+                    second = self.say(k)
                 text = f"if {condition}, {first}; otherwise {second}"
             else:
                 text = self.say(k)
@@ -248,9 +252,9 @@ def fill(people, template: str, types: dict, arg) -> str:
             pos = m.end()
             continue
         shown = arg(name)
-        if shown.startswith(("the ", "that ")):
-            rt = people.ref_table(tstr(types[name]))
-            nouns = [words(name)] + ([people.noun[rt], people.noun[rt].split()[-1]] if rt else [])
+        rt = people.ref_table(tstr(types[name]))
+        if shown.startswith(("the ", "that ")) and rt is not None:  # a record, named in full: its noun goes
+            nouns = [words(name), people.noun[rt].lower(), people.noun[rt].split()[-1].lower()]
             for noun in sorted(nouns, key=len, reverse=True):
                 if before.rstrip().lower().endswith(" " + noun) or before.rstrip().lower() == noun:
                     before = before.rstrip()[: -len(noun)]

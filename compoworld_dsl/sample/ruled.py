@@ -12,12 +12,14 @@ An argument of a write is left to the rules when
 - a field of that name is one a house rule reads (`p.memo contains p.cosigner`, `d.due`),
 - with it replaced by any of up to `ALTERNATIVES` other values of its type that the state
   holds (and the type's blank), the plan still runs for at least `MIN_RUNS` of them, and every
-  one that runs breaks an attached rule the reference keeps. The rules then pick the value out
-  from everything the agent could plausibly have used.
+  one that runs breaks an attached rule the reference keeps, at the end and already right after
+  the call itself (a value only a later step makes wrong is the later step's to decide). The
+  rules then pick the value out from everything the agent could plausibly have used.
 
-At most one argument per write is left (the one whose alternatives run most often, later
-parameters first on a tie): two at once could be traded against each other (a made-up
-co-signatory and a memo that names them). The instruction omits it (`phrasing`), the checker does
+At most one argument per write, and per rule, is left (the one whose alternatives run most
+often, later parameters first on a tie): two at once could be traded against each other (a
+made-up co-signatory and a memo that names them; a new docket note's date and the deadline set
+to match it). The instruction omits it (`phrasing`), the checker does
 not compare it (`checker.derive(ruled=...)`; an updated field must still change), and the rule's
 proof records the alternatives that break it. Seeded by the task seed, so `verify` agrees."""
 
@@ -49,6 +51,7 @@ def find(s: Sampler, seed: int, state0: State, steps: list[Step], values: dict, 
     read = set().union(*[i["inv_tables"] for i in infos])
     rng = random.Random(f"{seed}:ruled")
     out: dict[tuple[int, str], dict] = {}
+    used: set[str] = set()  # rules that already decide a left argument
     for k, step in enumerate(steps):
         tool = step.tool
         if tool.qualified not in s.mutating or not s.tables_written[tool.qualified] & read:
@@ -59,10 +62,13 @@ def find(s: Sampler, seed: int, state0: State, steps: list[Step], values: dict, 
             if name not in s.rule_fields or name not in step.sources or s.people.ref_table(t) is not None:
                 continue
             got = _decides(s, rng, state0, steps, values, infos, k, name, t)
+            if got is not None and set(got[1]["rules"]) & used:
+                continue  # a second value the same rule would decide: the two could be traded
             if got is not None and (best is None or (got[0], i) > (best[0], best[1])):
                 best = (got[0], i, name, got[1])
         if best is not None:
             out[(k, best[2])] = best[3]
+            used |= set(best[3]["rules"])
     return out
 
 
@@ -84,6 +90,13 @@ def _decides(s: Sampler, rng: random.Random, state0: State, steps: list[Step], v
         breaks = [i["name"] for i in infos if not C._constraint_holds(s.world, i["name"], state0, final, touched)[0]]
         if not breaks:
             return None  # a value the rules accept as well: they do not decide this one
+        # and already right after its own call: a value that only a later step of the task makes
+        # wrong (a new note's date, matched by the deadline set after it) is not one a person
+        # leaves to the rules
+        at = N.replay(s, state0, steps[: k + 1], values, args={(k, name): v})
+        breaks = [r for r in breaks if not C._constraint_holds(s.world, r, state0, at[0], at[3])[0]]
+        if not breaks:
+            return None
         broken.update(breaks)
         tried.append(s.world.types.to_json(t, v))
     if runs < MIN_RUNS:

@@ -238,9 +238,9 @@ def wants_rule(job: Job, slot: int) -> bool:
     """Should the task written as number `slot` (from 0) carry a load-bearing house rule? A draw
     seeded by the run seed and the slot, under `job.rule_share`: a slot that wants one passes
     over up to `RULE_PATIENCE` tasks without one, so about that share of the tasks or more carry
-    one where rules can bite at all. Once the run has seen 2 × `RULE_PATIENCE` tasks, slots wait
-    only while at least 1 task in `RULE_PATIENCE` has carried a rule: a world whose rules seldom
-    bite samples at full speed (D23). All of it is decided by the attempts before, in index
+    one where rules can bite at all. Once the run has seen 4 × `RULE_PATIENCE` tasks, slots wait
+    only while at least 1 task in 2 × `RULE_PATIENCE` has carried a rule: a world whose rules
+    seldom bite samples at full speed (D23). All of it is decided by the attempts before, in index
     order, so the output is the same for any number of workers.
     Tasks are only let through or not, never changed: a task is the same whatever the share."""
     return job.rule_share > 0 and random.Random(f"{job.seed}:rule:{slot}").random() < job.rule_share
@@ -267,8 +267,9 @@ def run(job: Job, out: Path | None, progress=None) -> Report:
                     task, reason, detail = None, "filtered", "lacks a requested capability"
                 if task is not None:
                     seen, ruled = seen + 1, ruled + bool(task["constraints"])
-                # a world whose rules seldom bite (under 1 task in RULE_PATIENCE so far) is not made to wait
-                worth = seen < 2 * RULE_PATIENCE or ruled * RULE_PATIENCE >= seen
+                # a world whose rules seldom bite (under 1 task in 2 × RULE_PATIENCE, after 4 ×
+                # RULE_PATIENCE tasks: enough not to give up on a world where 1 in 10 has one) is not made to wait
+                worth = seen < 4 * RULE_PATIENCE or ruled * 2 * RULE_PATIENCE >= seen
                 if task is not None and has_rules and not task["constraints"] and worth and wants_rule(job, report.emitted) and waited < RULE_PATIENCE:
                     task, reason, detail = None, "no_rule", f"task {report.emitted + 1} is one of the --rule-share {job.rule_share:g} that should carry a house rule that decides the reward"
                     waited += 1

@@ -84,8 +84,10 @@ class Sampler:
         # other service's state, E410)
         self.tool_tables = {t.qualified: by_service.get(t.service, set()) for t in self.tools}
         self.constraints = self._constraint_info()
-        # names of the fields the house rules read (`m.status == closed`): look-alikes flip these
+        # names of the fields the house rules read (`m.status == closed`): look-alikes flip these,
+        # and those the rules read on a known table first (`matters.matters`' status, not every status)
         self.rule_fields = {n.name for info in self.constraints for n in A.walk(info["decl"]) if isinstance(n, A.Field)}
+        self.rule_table_fields = set().union(*[_fields_read(info["decl"], info["svc"]) for info in self.constraints]) if self.constraints else set()
         # (table, field) by runtime type, and the date fields: value pools read only these
         self._fields_of_type: dict[str, list[tuple[str, str]]] = {}
         self._date_fields: list[tuple[str, str]] = []
@@ -170,7 +172,7 @@ class Sampler:
             self.deadline.check()
             chosen = {}
             for n, t in free:
-                v = self._draw(rng, state, t, n, prefer_state=d < DRAWS // 2)
+                v = self._draw(rng, state, t, n, prefer_state=d < DRAWS // 2, near=self.tool_tables[tool.qualified])
                 if v is _NO_VALUE:
                     return f"no sensible value for {n}"
                 if v is _NO_DRAW:
@@ -290,11 +292,14 @@ class Sampler:
         with self._encoding():
             return {n: self.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
 
-    def _draw(self, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool) -> Any:
+    def _draw(self, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None) -> Any:
         """One seeded value for a user-given parameter: a member of an enum; for ids, text and
-        emails a value the state holds (from a field of the same name if any), sometimes a
-        made-up one; for numbers, dates and times a plausible value, or one a field of the same
-        name holds (an `amount` like other amounts; not any integer the state happens to hold)."""
+        emails a value the state holds, by meaning: from fields of the parameter's name, or that
+        share a word with it (`new_folder`: `folder`), else from the fields of that type in the
+        tool's own service (`near`), and only then from any field of the type — a drug's name is
+        not a pet's; for numbers, dates and times a plausible value, or one such a field holds
+        (an `amount` like other amounts), dates otherwise within the range the tool's own
+        service holds (a rescheduled visit near the visits, not near birth dates)."""
         b = T.base_of(t)
         if isinstance(b, T.EnumT):
             return rng.choice(list(b.members))
@@ -304,6 +309,10 @@ class Sampler:
         if p == "bool":
             return rng.random() < 0.5
         same, other = self._held_split(state, tstr(t), name)
+        if not same:
+            same = self._held_split(state, tstr(t), None, near=name)[0]  # a field sharing a word with it
+        if not same and near:
+            other = self._held(state, tstr(t), scope=near) or other
         if p in ("text", "id", "email"):
             # only values a person would write: ones the world's data holds (its pools), never
             # made-up filler ("title 417"); the same field's values first
@@ -316,7 +325,9 @@ class Sampler:
         if p in ("decimal", "money"):
             return Fraction(rng.randint(1, 10000))
         if p in ("date", "datetime"):
-            lo, hi = self._date_range(state)
+            lo, hi = self._date_range(state, near) if near else (None, None)
+            if lo is None:
+                lo, hi = self._date_range(state)
             day = rng.randint(lo, hi) if lo is not None else 20000 + rng.randrange(365)
             return day if p == "date" else day * 1440 + rng.randrange(32, 72) * 15
         if p == "time":
@@ -331,14 +342,17 @@ class Sampler:
         same, other = self._held_split(state, want, name, scope)
         return same or other
 
-    def _held_split(self, state: State, want: str, name: str | None, scope: set[str] | None = None) -> tuple[list, list]:
-        """Values of type `want` in fields named `name`, and in the other fields of that type, in
-        the tables the state has (and, with `scope`, only those tables)."""
+    def _held_split(self, state: State, want: str, name: str | None, scope: set[str] | None = None, near: str | None = None) -> tuple[list, list]:
+        """Values of type `want` in fields named `name` (or, with `near`, in fields whose name
+        shares a word with `near`), and in the other fields of that type, in the tables the state
+        has (and, with `scope`, only those tables)."""
+        words = set(near.split("_")) - {"new", "old", "the", "of", "to", "at", "on", "by"} if near else set()
         same, other = set(), set()
         for table, f in self._fields_of_type.get(want, ()):
             rows = state.tables.get(table) if scope is None or table in scope else None
             if rows:
-                (same if f == name else other).update(r[f] for r in rows.values())
+                hit = f == name if near is None else bool(words & set(f.split("_")))
+                (same if hit else other).update(r[f] for r in rows.values())
         return sorted(same, key=repr), sorted(other, key=repr)
 
     def branch(self, rng: random.Random, state0: State, steps: list[Step], values: dict, results: list, checks: list[dict]) -> dict | None:
@@ -355,7 +369,9 @@ class Sampler:
             t = steps[j].tool.result
             t = t.elem if isinstance(t, T.ListT) else t
             if isinstance(t, T.RecordT):
-                described = set((steps[j].how or {}).get("fields", ()))
+                # what the instruction already says, or the read itself fixed (the environment of a
+                # deployment found among the production deployments)
+                described = set((steps[j].how or {}).get("fields", ())) | {n for n, _ in steps[j].tool.params}
                 # a field the walk itself writes would be read stale: not a condition to branch on
                 written = {f for st in steps if st.tool.qualified in self.mutating for _, f in st.tool.writes}
                 for f, ft in t.fields.items():
@@ -1043,6 +1059,39 @@ def _tables_changed(tool: Tool, with_inserts: bool) -> set[str]:
     """Qualified tables a tool updates or deletes from (and, `with_inserts`, inserts into)."""
     out = {f"{tool.service}.{t}" for t, f in tool.writes if f} | {f"{tool.service}.{t}" for t in tool.deletes}
     return out | {f"{tool.service}.{t}" for t in tool.inserts} if with_inserts else out
+
+
+def _fields_read(decl: A.ConstraintDecl, svc) -> set[tuple[str, str]]:
+    """(qualified table, field) a rule reads through a row it ranges over: `forall m in
+    matters.matters where m.status == closed` reads (matters.matters, status); a short
+    `untouched files.files where folder == ...` reads (files.files, folder)."""
+
+    def qualified(path) -> str | None:
+        if isinstance(path, tuple):
+            return ".".join(path) if len(path) == 2 else (f"{svc.name}.{path[0]}" if svc else None)
+        if isinstance(path, A.Field) and isinstance(path.obj, A.Var):
+            return f"{path.obj.name}.{path.name}"
+        if isinstance(path, A.Var) and svc is not None:
+            return f"{svc.name}.{path.name}"
+        return None
+
+    rows: dict[str, str] = {}
+    out: set[tuple[str, str]] = set()
+    for n in A.walk(decl):
+        if isinstance(n, A.ForallClause) and qualified(n.domain):
+            rows[n.var] = qualified(n.domain)
+        elif isinstance(n, A.Quant) and qualified(n.domain):
+            rows[n.var] = qualified(n.domain)
+        elif isinstance(n, A.Untouched):
+            table = qualified(n.table)
+            if n.var is not None and table:
+                rows[n.var] = table
+            elif table and n.where is not None:
+                out |= {(table, v.name) for v in A.walk(n.where) if isinstance(v, A.Var)}
+    for n in A.walk(decl):
+        if isinstance(n, A.Field) and isinstance(n.obj, A.Var) and n.obj.name in rows:
+            out.add((rows[n.obj.name], n.name))
+    return out
 
 
 def _tables_read(decl: A.ConstraintDecl, svc, model: Model) -> set[str]:

@@ -36,7 +36,6 @@ MAX_TRIES = 8  # candidate tools tried per step
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
 FLOW_TYPES = ("date", "datetime", "email", "money")
 STEER_SHARE = 0.75  # of walks steered towards a write a house rule protects (a chain that ends in it)
-STEER_WEIGHT = 20.0  # extra weight of the next tool of that chain
 
 
 @attrs.define
@@ -49,6 +48,19 @@ class Step:
     # how that element (or an entry's target row) is found: {"by": "description", "table", "fields"}
     # or {"by": "rank", "table", "field", "order": "max"}
     how: dict | None = None
+
+
+_FILLER = {"new", "old", "the", "of", "to", "at", "on", "by", "a", "an"}
+
+
+def _same_meaning(param: str, t: str, field: str | None) -> bool:
+    """May a value of `field` flow into `param`? When they mean the same thing: the type is a
+    nominal one (`Day`, shared by the services that agree on it), or an email address, or the
+    names share a word (`new_folder` and `folder`). A client's joining date is a date, but not
+    a pet's birth date."""
+    if t.startswith("alias:") or t == "email" or field is None:
+        return True
+    return bool((set(param.split("_")) - _FILLER) & set(field.split("_")))
 
 
 class Walker:
@@ -203,8 +215,9 @@ class Walker:
             if table is not None and isinstance(value, dict):
                 vol = self.s.world.volatile_fields.get(table, frozenset())
                 for f, ft in self.people.fields[table].items():
-                    if f not in vol:
-                        out.append((ft, j, f, value[f]))
+                    if f in vol or (value[f] in ("", None) and self.people.ref_table(ft) is not None):
+                        continue  # a blank reference (no assignee yet) names no record
+                    out.append((ft, j, f, value[f]))
             elif not isinstance(tool.result, (T.ListT, T.NoneT)):
                 out.append((tstr(tool.result), j, None, value))
         # a value an earlier output already offers comes from there: a later step that only
@@ -296,12 +309,17 @@ class Walker:
                 w *= 2.0
             if k > 0 and t.qualified in self._entry_names:
                 w *= 0.5
-            if chain and t.qualified == next((c for c in chain if c not in used), None):
-                w *= STEER_WEIGHT  # the next tool of the chain the walk is steered along
             keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
         if changing:
             keyed = [x for x in keyed if x[2].qualified in s.mutating] or keyed
-        return [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
+        out = [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
+        # the next tool of the chain the walk is steered along is tried first, however many tools
+        # the world has (a weight would drown among hundreds); the others follow if it fails
+        following = next((c for c in chain if c not in used), None)
+        ahead = next((x[2] for x in keyed if x[1] == following), None) if following else None
+        if ahead is not None:
+            out = [ahead] + [t for t in out if t is not ahead][: MAX_TRIES - 1]
+        return out
 
     def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict):
         """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why not."""
@@ -318,8 +336,12 @@ class Walker:
             if kind == "key":
                 if not options:
                     return "no earlier result holds a " + t
+                # the newest record itself before the records it refers to (the employee, not
+                # their manager): among one step's fields, its own key first
+                own = self.people.key.get(self.people.ref_table(t) or "")
+                options.sort(key=lambda o: (-o[0], o[1] != own))
                 j, f, v = options[0] if rng.random() < 0.75 else rng.choice(options)
-            elif options and s.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
+            elif (options := [o for o in options if _same_meaning(name, t, o[1])]) and s.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
                 j, f, v = rng.choice(options)
             else:
                 sources[name] = ("user", None)
@@ -342,6 +364,10 @@ class Walker:
             for ch in d.rows:
                 if ch.kind == "updated" and any(repr(state.tables[ch.table][ch.key][f]) in stated for f in ch.fields):
                     return "it changes again a value the instruction asks for"
+                if ch.kind != "inserted" and ch.key not in state0.tables.get(ch.table, {}):
+                    # "put a meeting on the calendar, then cancel the new meeting": a person asks
+                    # for the record as it should end up (rows that refer to it are fine)
+                    return "it changes a record the task itself creates"
         if tool.qualified not in s.mutating and isinstance(tool.result, T.ListT):
             known = {repr(v) for _, _, _, v in hs}  # a record the walk holds already is not found again
             picked = self._pick(rng, state0, tool, result, given, known)
