@@ -729,6 +729,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--request-timeout", type=float, default=30.0, metavar="SECONDS", help="http: a request's head, and then its body, must arrive within this (default 30)")
     sv.add_argument("--max-sessions", type=int, default=1000, metavar="N", help="http: open sessions at most; past it a new client gets 503 (default 1000)")
     sv.set_defaults(func=cmd_serve)
+    from .importers.cli import add_parser as add_import_parser  # `worldc import openapi|mcp`: docs/import.md
+
+    add_import_parser(sub)
     return p
 
 

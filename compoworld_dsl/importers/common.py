@@ -1,0 +1,693 @@
+"""What both importers share: safe names, `.world` literals, plausible seed values, the small
+intermediate model of the services to write, its printer, and writing and checking the output.
+
+The importers build `ModuleIR` (types, enums, services with records, tables, seeds and tools),
+`render_module` prints it as `.world` text, and `format_source` makes that text canonical, so
+an imported file passes `worldc fmt --check` as written."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..syntax.parser import encode_string
+
+# ─────────────────────────── problems ───────────────────────────
+
+
+class SpecError(Exception):
+    """The input is not something the importer can read (bad YAML, no `paths`): `file: problem`."""
+
+
+class OutputExists(Exception):
+    """Files the import would write already exist and `--force` was not given."""
+
+    def __init__(self, paths: list[Path]):
+        super().__init__(", ".join(str(p) for p in paths))
+        self.paths = paths
+
+
+# ─────────────────────────── names ───────────────────────────
+
+# Words that can never be names (docs/language.md, section 10: the expression words, and `key`
+# as a field), and `result` (an `ensures` names a tool's result with it). The language's other
+# keywords are reserved only where they mean something, so a field keeps the API's name `state`
+# or `type`.
+KEYWORDS = frozenset("key forall if not true false exists count filter latest earliest sum min max map result".split())
+TYPE_NAMES = frozenset("text int decimal money bool date time datetime email id duration list table".split())
+ROW = "r_"  # the row variable of every generated filter: no spec name ends in `_` after snake()
+
+
+def ascii_fold(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def snake(name: str) -> str:
+    """`iCalUID` → `i_cal_uid`, `HTMLBody` → `html_body`, `X-Postmark-Token` → `x_postmark_token`,
+    `Templates API` → `templates_api`; never empty, never starts with a digit."""
+    s = ascii_fold(str(name))
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
+    s = re.sub(r"[^A-Za-z0-9]+", "_", s).strip("_").lower()
+    s = re.sub(r"_+", "_", s)
+    if not s:
+        s = "x"
+    if s[0].isdigit():
+        s = "n" + s
+    return s[:64].rstrip("_")
+
+
+def pascal(name: str) -> str:
+    """`calendar_list entry` → `CalendarListEntry`; keeps inner capitals (`AclRule` stays)."""
+    s = ascii_fold(str(name))
+    parts = [p for p in re.split(r"[^A-Za-z0-9]+", s) if p]
+    out = "".join(p[0].upper() + p[1:] for p in parts) or "X"
+    if out[0].isdigit():
+        out = "N" + out
+    return out
+
+
+def safe(name: str, taken: set[str] | frozenset = frozenset(), suffix: str = "_value") -> str:
+    """A snake name that is no keyword and not in `taken` (which the caller updates)."""
+    n = name
+    if n in KEYWORDS:  # Python keywords are fine: the code generator renames them itself
+        n = n + suffix
+    base, i = n, 2
+    while n in taken:
+        n = f"{base}_{i}"
+        i += 1
+    return n
+
+
+def unique(name: str, taken: set[str]) -> str:
+    """`name`, or `name_2`, `name_3`, ... : the first not in `taken`; adds it there."""
+    base, n, i = name, name, 2
+    while n in taken:
+        n = f"{base}_{i}" if base[-1:].islower() or base[-1:].isdigit() or "_" in base else f"{base}{i}"
+        i += 1
+    taken.add(n)
+    return n
+
+
+def words(name: str) -> str:
+    """`set_at` → "set at", `TrustAccount` → "trust account" (as the sampler says them)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower().strip()
+
+
+def singular(word: str) -> str:
+    w = word
+    for end, rep in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
+        if w.endswith(end) and len(w) > len(end) + 1:
+            return w[: -len(end)] + rep
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def plural(word: str) -> str:
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word if word.endswith("s") and not word.endswith("ss") else word + "es"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def article(noun: str) -> str:
+    return "an" if noun[:1].lower() in "aeiou" else "a"
+
+
+# ─────────────────────────── literals ───────────────────────────
+
+
+def lit(text: str) -> str:
+    """A `.world` string literal: the formatter's quoted form (`encode_string`), without lone
+    surrogates, which no UTF-8 file can hold."""
+    return encode_string("".join(ch for ch in str(text) if not 0xD800 <= ord(ch) < 0xE000))
+
+
+def one_line(text: str | None, limit: int = 140) -> str:
+    """The first sentence of a (markdown) description, on one line, at most `limit` characters;
+    braces become parentheses so that no text reads as a placeholder."""
+    if not text or not isinstance(text, str):
+        return ""
+    t = re.sub(r"<[^>]+>", " ", text)  # HTML tags
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)  # markdown links
+    t = re.sub(r"[`*_#>|]+", " ", t)
+    t = t.replace("{", "(").replace("}", ")")
+    paras = [p for p in re.split(r"\n\s*\n", t) if p.strip()]
+    t = " ".join((paras[0] if paras else t).split())
+    m = re.match(r"(.+?[.!?])(\s|$)", t)
+    if m and len(m.group(1)) >= 12:
+        t = m.group(1)
+    t = t.rstrip(" .")
+    if len(t) > limit:
+        cut = t[: limit - 3].rsplit(" ", 1)[0]
+        t = cut.rstrip(" ,;:") + "..."
+    return t
+
+
+def comment_text(text: str, limit: int = 160) -> str:
+    """Text safe to put after `//`: one line."""
+    t = " ".join(str(text).split())
+    return t if len(t) <= limit else t[: limit - 3] + "..."
+
+
+MIN_DATE, MAX_DATE = dt.date(1, 1, 1), dt.date(9999, 12, 31)
+INT_LIMIT = 9223372036854775807
+
+
+def date_lit(value) -> str | None:
+    """`YYYY-MM-DD` from a date, a datetime or an ISO string; None if it is not one."""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str):
+        m = re.match(r"^(\d{4})-(\d{2})-(\d{2})", value.strip())
+        if m:
+            try:
+                return dt.date(int(m[1]), int(m[2]), int(m[3])).isoformat()
+            except ValueError:
+                return None
+    return None
+
+
+def datetime_lit(value) -> str | None:
+    """`YYYY-MM-DDTHH:MM` (no seconds, no zone: the language has neither) or None."""
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M")
+    if isinstance(value, dt.date):
+        return value.isoformat() + "T00:00"
+    if isinstance(value, str):
+        m = re.match(r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})", value.strip())
+        if m:
+            try:
+                return dt.datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5])).strftime("%Y-%m-%dT%H:%M")
+            except ValueError:
+                return None
+    return None
+
+
+def time_lit(value) -> str | None:
+    if isinstance(value, str):
+        m = re.match(r"^(\d{2}):(\d{2})", value.strip())
+        if m and int(m[1]) < 24 and int(m[2]) < 60:
+            return f"{m[1]}:{m[2]}"
+    return None
+
+
+def number_lit(value, integer: bool) -> str | None:
+    """A literal for a number that fits the language's limits (E010), or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        try:
+            value = float(value) if not integer else int(str(value))
+        except (TypeError, ValueError):
+            return None
+    if integer:
+        if isinstance(value, float):
+            if not value.is_integer():
+                return None
+            value = int(value)
+        return str(value) if abs(value) <= INT_LIMIT else None
+    if value != value or value in (float("inf"), float("-inf")):
+        return None
+    text = f"{value:.6f}".rstrip("0")
+    text = text + "0" if text.endswith(".") else text
+    whole = text.lstrip("-").split(".")[0]
+    return text if len(whole) <= 18 else None
+
+
+def email_ok(text) -> bool:
+    return isinstance(text, str) and re.fullmatch(r"[^@\s\"\\]+@[^@\s\"\\]+\.[A-Za-z]{2,}", text) is not None
+
+
+# ─────────────────────────── the intermediate model ───────────────────────────
+
+
+@dataclass
+class FieldIR:
+    name: str
+    type: str  # as written in the file: text, CalendarId, EventStatus, list[text]
+    base: str  # text int decimal money bool date time datetime email id enum list
+    default: str | None = None  # a literal, or None (keys and lists)
+    seed: str | None = None  # a generator, or None (left to the default)
+    comments: list[str] = field(default_factory=list)
+    key: bool = False
+    ref: str | None = None  # "service.table" a reference field points at
+    src: str = ""  # where it came from in the spec (`start.dateTime`)
+    json: bool = False  # holds JSON text for a shape the language cannot type
+    readonly: bool = False
+    required: bool = False
+    enum: str | None = None
+    label: str | None = None
+
+    @property
+    def textlike(self) -> bool:
+        return self.base in ("text", "id", "email")
+
+
+@dataclass
+class RecordIR:
+    name: str
+    fields: list[FieldIR]
+    noun: str = ""
+    known_by: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+
+    def field(self, name: str) -> FieldIR | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    @property
+    def key(self) -> FieldIR | None:
+        return next((f for f in self.fields if f.key), None)
+
+
+@dataclass
+class TableIR:
+    name: str
+    record: RecordIR
+    rows: str = "4..8"
+    seed: dict[str, str] = field(default_factory=dict)  # field → generator
+
+
+@dataclass
+class ParamIR:
+    name: str
+    type: str
+    default: str | None = None
+    comment: str | None = None
+
+
+@dataclass
+class ToolIR:
+    name: str
+    params: list[ParamIR]
+    result: str | None
+    description: str
+    say: str
+    gives: str | None = None
+    body: list[str] = field(default_factory=list)
+    simulated: bool = False
+    comments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ServiceIR:
+    name: str
+    description: str
+    records: list[RecordIR] = field(default_factory=list)
+    tables: list[TableIR] = field(default_factory=list)
+    tools: list[ToolIR] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class EnumIR:
+    name: str
+    members: list[str]
+    comments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ModuleIR:
+    header: list[str]
+    aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (name, base, comment)
+    enums: list[EnumIR] = field(default_factory=list)
+    services: list[ServiceIR] = field(default_factory=list)
+
+
+# ─────────────────────────── printing ───────────────────────────
+
+
+def _comments(lines: list[str], indent: str) -> list[str]:
+    return [f"{indent}// {comment_text(c)}" for c in lines if c]
+
+
+def render_record(rec: RecordIR, indent: str = "  ") -> list[str]:
+    out = _comments(rec.comments, indent)
+    head = f"{indent}record {rec.name}"
+    if rec.noun:
+        head += f" {lit(rec.noun)}"
+    if rec.known_by:
+        head += " known by " + ", ".join(rec.known_by)
+    out.append(head + " {")
+    for f in rec.fields:
+        out.extend(_comments(f.comments, indent + "  "))
+        line = f"{indent}  {'key ' if f.key else ''}{f.name}: {f.type}"
+        if f.default is not None and not f.key:
+            line += f" = {f.default}"
+        if f.label:
+            line += f" {lit(f.label)}"
+        out.append(line)
+    out.append(f"{indent}}}")
+    return out
+
+
+def render_tool(t: ToolIR, indent: str = "  ") -> list[str]:
+    out = _comments(t.comments, indent)
+    params = ", ".join(f"{p.name}: {p.type}" + (f" = {p.default}" if p.default is not None else "") for p in t.params)
+    head = f"{indent}{'simulated ' if t.simulated else ''}tool {t.name}({params})"
+    if t.result:
+        head += f" -> {t.result}"
+    out.append(head)
+    out.append(f"{indent}  {lit(t.description)}")
+    out.append(f"{indent}  say {lit(t.say)}")
+    if t.gives:
+        out.append(f"{indent}  gives {lit(t.gives)}")
+    out.append(f"{indent}{{")
+    out.extend(f"{indent}  {line}" for line in t.body)
+    out.append(f"{indent}}}")
+    return out
+
+
+def render_module(m: ModuleIR) -> str:
+    out = _comments(m.header, "")
+    out.append("")
+    for name, base, note in m.aliases:
+        out.append(f"type {name} = {base}" + (f"  // {comment_text(note)}" if note else ""))
+    if m.aliases:
+        out.append("")
+    for e in m.enums:
+        out.extend(_comments(e.comments, ""))
+        out.append(f"enum {e.name} {{ {', '.join(e.members)} }}")
+    if m.enums:
+        out.append("")
+    for s in m.services:
+        out.extend(_comments(s.comments, ""))
+        out.append(f"service {s.name} {lit(s.description)} {{")
+        first = True
+        for r in s.records:
+            if not first:
+                out.append("")
+            out.extend(render_record(r))
+            first = False
+        for t in s.tables:
+            out.append(f"  state {t.name}: table[{t.record.name}]")
+        for t in s.tables:
+            if not t.seed:
+                continue
+            out.append("")
+            out.append(f"  seed {t.name}: {t.rows} rows {{")
+            out.extend(f"    {f}: {g}" for f, g in t.seed.items())
+            out.append("  }")
+        for tool in s.tools:
+            out.append("")
+            out.extend(render_tool(tool))
+        out.append("}")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def canonical(text: str, file: str) -> str:
+    """The text as `worldc fmt` writes it (comments kept). A parse failure here is a bug in an
+    importer; it surfaces as the file's `worldc check` diagnostics instead of a traceback."""
+    from ..syntax.format import format_source
+    from ..syntax.parser import ParseFailure, encode_string
+
+    try:
+        return format_source(text, file)
+    except ParseFailure:
+        return text
+
+
+# ─────────────────────────── seed values ───────────────────────────
+
+FIRST = ["Amara", "Daniel", "Priya", "Tomasz", "Grace", "Kenji", "Lucia", "Oluwaseun", "Hannah", "Rafael"]
+LAST = ["Okafor", "Brennan", "Raman", "Kowalski", "Whitfield", "Tanaka", "Moreno", "Adeyemi", "Lindqvist", "Castillo"]
+PEOPLE = [f"{a} {b}" for a, b in zip(FIRST, LAST[3:] + LAST[:3])]
+COMPANIES = ["Northwind Traders", "Blue Harbor Logistics", "Meridian Health", "Atlas Robotics", "Juniper Foods", "Summit Legal LLP", "Riverside Studio", "Orion Analytics", "Cedar & Pine Ltd", "Beacon Freight"]
+ADJECTIVES = ["Atlas", "Orion", "Juniper", "Summit", "Riverside", "Maple", "Harbor", "Cedar", "Northwind", "Beacon"]
+TITLES = [
+    "Quarterly planning",
+    "Budget review",
+    "Customer onboarding",
+    "Website redesign",
+    "Contract renewal",
+    "Team offsite",
+    "Security audit",
+    "Product launch",
+    "Invoice follow-up",
+    "Hiring plan",
+]
+SENTENCES = [
+    "Follow up with the customer next week.",
+    "Waiting for approval from finance.",
+    "Draft attached; comments welcome.",
+    "Moved from the old system in January.",
+    "Please review before Friday.",
+    "Second reminder sent.",
+    "Customer asked for a call back.",
+    "Blocked until the contract is signed.",
+    "Resolved by restarting the service.",
+    "Duplicate of an earlier request.",
+]
+DOMAINS = ["example.com", "northwind.example", "meridian.example", "atlasrobotics.example"]
+MAILBOXES = ["amara", "dbrennan", "p.raman", "tkowalski", "grace.w", "ktanaka", "lmoreno", "hello"]
+CITIES = ["London", "Lagos", "Toronto", "Berlin", "Osaka", "Lisbon", "Chicago", "Melbourne"]
+COUNTRIES = ["GB", "NG", "CA", "DE", "JP", "PT", "US", "AU"]
+REGIONS = ["England", "Lagos", "Ontario", "Berlin", "Osaka", "Lisboa", "Illinois", "Victoria"]
+STREETS = ["12 Harbour Street", "48 Market Road", "7 Station Lane", "221 King Street", "3 Mill Close", "90 Park Avenue"]
+POSTCODES = ["EC1A 1BB", "100001", "M5V 2T6", "10115", "530-0001", "1100-148", "60601", "3000"]
+PHONES = ["+1 415 555 0142", "+1 212 555 0119", "+44 20 7946 0958", "+1 312 555 0163", "+61 3 9555 0101", "+49 30 5557 0123"]
+CURRENCIES = ["USD", "EUR", "GBP", "CAD", "AUD"]
+ZONES = ["Europe/London", "America/New_York", "Asia/Tokyo", "Europe/Berlin", "America/Chicago", "Australia/Sydney"]
+COLORS = ["#1a73e8", "#d50000", "#33b679", "#f6bf26", "#8e24aa", "#616161"]
+LOCALES = ["en", "en-GB", "fr", "de", "ja", "pt"]
+TAGS = ["urgent", "billing", "onboarding", "follow-up", "internal", "vip"]
+STATUSES = ["active", "pending", "closed", "archived"]
+KINDS = ["standard", "custom", "default", "shared"]
+PATHS = ["/reports/q1-summary.pdf", "/contracts/acme-2025.docx", "/images/logo.png", "/exports/customers.csv", "/notes/meeting.txt"]
+MIMES = ["application/pdf", "image/png", "text/plain", "text/csv", "application/json"]
+ROLES = ["owner", "editor", "viewer", "admin"]
+PRIORITIES = ["low", "normal", "high", "urgent"]
+USERNAMES = ["amara.o", "dbrennan", "praman", "tkowalski", "gwhitfield", "ktanaka"]
+CARRIERS = ["UPS", "FedEx", "USPS", "DHL", "Royal Mail"]
+
+
+def _pick(values: list) -> str:
+    seen, items = set(), []
+    for v in values:
+        if v not in seen:
+            seen.add(v)
+            items.append(v)
+    return "pick([" + ", ".join(lit(v) for v in items) + "])"
+
+
+def _tokens(name: str) -> list[str]:
+    return [t for t in name.split("_") if t]
+
+
+def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str:
+    """A generator for a text field, from its name (a name, a title, a city) and the spec's
+    example: plausible values a person would recognise. `identity`: the field names the row
+    (its first `known by` field), so its values should seldom repeat."""
+    toks = _tokens(name)
+    last = toks[-1] if toks else name
+    ex = [example] if isinstance(example, str) and example.strip() and len(example) <= 120 else []
+    person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}
+    if last in ("url", "uri", "link", "href", "website", "homepage", "icon", "avatar", "image", "picture", "photo", "thumbnail"):
+        return _pick(ex + [f"https://{d}/{noun.replace(' ', '-')}/{i}" for i, d in enumerate(DOMAINS, 1)])
+    if "phone" in toks or "mobile" in toks or "fax" in toks:
+        return _pick(ex + PHONES)
+    if name in ("first_name", "given_name", "firstname"):
+        return _pick(ex + FIRST)
+    if name in ("last_name", "family_name", "surname", "lastname"):
+        return _pick(ex + LAST)
+    if last in person_words - {"display", "full", "user"} or last == "name" and (set(toks) & person_words) or name in ("name",) and noun in ("user", "person", "contact", "lead", "customer", "member", "employee", "collection user"):
+        return _pick(ex + PEOPLE)
+    if last in ("company", "organization", "organisation", "employer", "business") or name in ("company_name", "organization_name", "account_name"):
+        return _pick(ex + COMPANIES)
+    if last in ("name", "alias", "nickname"):
+        return _pick(ex + [f"{a} {noun}" for a in ADJECTIVES])
+    if last in ("title", "summary", "subject", "headline", "caption", "label"):
+        return _pick(ex + TITLES)
+    if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions"):
+        return _pick(ex + SENTENCES)
+    if last in ("city", "town", "locality"):
+        return _pick(ex + CITIES)
+    if "country" in toks:
+        return _pick(ex + COUNTRIES)
+    if last in ("region", "province", "county") or name in ("state", "address_state"):
+        return _pick(ex + REGIONS)
+    if last in ("postcode", "zip", "postal") or "postal" in toks or "zip" in toks:
+        return _pick(ex + POSTCODES)
+    if last in ("street", "line1", "line2", "address", "line"):
+        return _pick(ex + STREETS)
+    if "currency" in toks:
+        return _pick(ex + CURRENCIES)
+    if "zone" in toks or "timezone" in toks or last == "tz":
+        return _pick(ex + ZONES)
+    if last in ("color", "colour") or "color" in toks:
+        return _pick(ex + COLORS)
+    if last in ("language", "locale", "lang"):
+        return _pick(ex + LOCALES)
+    if last in ("tag", "tags", "labels", "category", "categories", "keywords", "topic"):
+        return _pick(ex + TAGS)
+    if last in ("status", "state", "stage"):
+        return _pick(ex + STATUSES)
+    if last in ("kind", "type"):
+        return _pick(ex + KINDS) if not ex else _pick(ex)
+    if last in ("role", "permission", "access"):
+        return _pick(ex + ROLES)
+    if last == "priority":
+        return _pick(ex + PRIORITIES)
+    if last in ("path", "folder", "filename", "file"):
+        return _pick(ex + PATHS)
+    if "mime" in toks or name in ("content_type", "media_type"):
+        return _pick(ex + MIMES)
+    if last in ("username", "login", "handle", "user"):
+        return _pick(ex + USERNAMES)
+    if last == "domain":
+        return _pick(ex + DOMAINS)
+    if "carrier" in toks:
+        return _pick(ex + CARRIERS)
+    if last in ("id", "uid", "guid", "uuid", "etag", "token", "number", "code", "ref", "reference", "key", "sku", "hash") or last.endswith("id"):
+        prefix = "".join(t[0] for t in toks if t)[:3].upper() or "X"
+        if ex and not identity:
+            return _pick(ex)
+        return f"format({lit(prefix + '-{}')}, 1000..9999)"
+    if ex and not identity:
+        return _pick(ex)
+    if identity:
+        return _pick(ex + [f"{a} {noun}" for a in ADJECTIVES])
+    return f"format({lit(words(name) + ' {}')}, 1..40)"
+
+
+def email_seed(example=None) -> str:
+    if email_ok(example):
+        return f"pick([{lit(example)}, \"amara@northwind.example\", \"p.raman@meridian.example\", \"ktanaka@example.com\", \"lmoreno@atlasrobotics.example\"])"
+    return f"format(\"{{}}@{{}}\", {_pick(MAILBOXES)}, {_pick(DOMAINS)})"
+
+
+def int_seed(name: str, minimum=None, maximum=None) -> str:
+    toks = _tokens(name)
+    last = toks[-1] if toks else name
+    lo, hi = 1, 100
+    if last in ("year",):
+        lo, hi = 2020, 2025
+    elif last in ("percent", "percentage", "progress"):
+        lo, hi = 0, 100
+    elif last in ("minutes", "duration"):
+        lo, hi = 5, 120
+    elif last in ("seconds",):
+        lo, hi = 30, 3600
+    elif last in ("count", "total", "quantity", "qty", "size", "number", "amount", "level", "sequence", "position", "index", "order"):
+        lo, hi = 1, 50
+    if isinstance(minimum, (int, float)) and not isinstance(minimum, bool) and abs(minimum) < 10**9:
+        lo = max(lo, int(minimum)) if lo >= minimum else int(minimum)
+    if isinstance(maximum, (int, float)) and not isinstance(maximum, bool) and abs(maximum) < 10**9:
+        hi = min(hi, int(maximum))
+    if hi < lo:
+        hi = lo
+    return f"{lo}..{hi}"
+
+
+def decimal_seed(name: str, money: bool) -> str:
+    toks = _tokens(name)
+    if {"lat", "latitude"} & set(toks):
+        return "-60.0..60.0"
+    if {"lng", "lon", "longitude"} & set(toks):
+        return "-120.0..120.0"
+    if {"rate", "ratio", "percent", "percentage", "discount"} & set(toks):
+        return "0.0..30.0"
+    return "10..5000" if money else "1.0..500.0"
+
+
+def bool_seed(name: str) -> str:
+    rare = {"deleted", "hidden", "archived", "inactive", "disabled", "locked", "blocked", "spam", "private", "deprecated", "suspended", "trashed", "primary", "bounced"}
+    if set(_tokens(name)) & rare:
+        return "weighted(false: 4, true: 1)"
+    return "weighted(true: 3, false: 2)"
+
+
+def default_for(base: str, type_name: str, first_member: str | None = None) -> str | None:
+    if base in ("text", "id"):
+        return '""'
+    if base == "email":
+        return '"nobody@example.com"'
+    if base == "int":
+        return "0"
+    if base in ("decimal", "money"):
+        return "0"
+    if base == "bool":
+        return "false"
+    if base == "date":
+        return "2025-01-01"
+    if base == "datetime":
+        return "2025-01-01T00:00"
+    if base == "time":
+        return "00:00"
+    if base == "enum":
+        return first_member
+    return None  # lists start empty
+
+
+def seed_for(f: FieldIR, noun: str, members: list[str] | None = None, example=None, minimum=None, maximum=None, identity: bool = False) -> str | None:
+    """A generator for one field: type-appropriate, named by the field, the spec's example first."""
+    b = f.base
+    if f.json:
+        return lit(example) if isinstance(example, str) else '"{}"'
+    if b in ("text", "id"):
+        return text_seed(f.name, noun, example, identity)
+    if b == "email":
+        return email_seed(example)
+    if b == "int":
+        return int_seed(f.name, minimum, maximum)
+    if b in ("decimal", "money"):
+        return decimal_seed(f.name, b == "money")
+    if b == "bool":
+        return bool_seed(f.name)
+    if b == "date":
+        return "2025-01-06..2025-03-28"
+    if b == "datetime":
+        return "2025-01-06T08:00..2025-03-28T17:30"
+    if b == "time":
+        return "08:00..17:45"
+    if b == "enum" and members:
+        if len(members) == 1:
+            return members[0]
+        return "weighted(" + ", ".join(f"{m}: {3 if i == 0 else 1}" for i, m in enumerate(members[:12])) + ")"
+    return None
+
+
+def stable_hash(*parts) -> int:
+    return int(hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:8], 16)
+
+
+# ─────────────────────────── output ───────────────────────────
+
+
+def write_files(out_dir: Path, files: dict[str, str], force: bool) -> list[Path]:
+    """Write every file into `out_dir` (created), atomically each; refuse (before writing any)
+    when one exists and `force` is false."""
+    from ..taskfile import atomic_output
+
+    targets = [out_dir / name for name in files]
+    existing = [p for p in targets if p.exists()]
+    if existing and not force:
+        raise OutputExists(existing)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        with atomic_output(out_dir / name, newline="") as fh:
+            fh.write(text)
+    return targets
+
+
+def check_output(world_file: Path) -> tuple[bool, str, list[str]]:
+    """`worldc check` of the written world: (ok, the summary line, diagnostics as text)."""
+    from ..check import check_paths
+    from ..diagnostics import render_text
+
+    program = check_paths([world_file])
+    diags = [render_text(d, program.sources) for d in program.diagnostics]
+    if program.ok and program.model is not None:
+        m = program.model
+        n_tools = sum(len(s.tools) for s in m.services.values())
+        return True, f"{world_file}: ok ({len(m.services)} services, {n_tools} tools)", diags
+    errors = sum(d.is_error for d in program.diagnostics)
+    return False, f"{world_file}: {errors} error{'s' if errors != 1 else ''}", diags

@@ -1,0 +1,1748 @@
+"""`worldc import openapi`: an OpenAPI 3.0/3.1 or Swagger 2.0 spec → `.world` source.
+
+The spec's REST shape decides what each operation becomes (docs/import.md lists the rules):
+
+- a *resource* is a collection path `C` with a `GET C/{id}` that returns an object with an
+  id-like property (or, failing that, a `GET C` listing such objects plus a `PUT`, `PATCH` or
+  `DELETE` on `C/{id}`); it becomes a table of its own service, keyed by `type XId = id`;
+- `GET C/{id}` → get by id, `GET C` (and `GET C/search`) → list with filters, `POST C` → create,
+  `PUT`/`PATCH C/{id}` → update, `DELETE C/{id}` → delete; path parameters before `{id}` that
+  name another resource become references to it (`calendar_id: CalendarId`);
+- every other operation becomes a `simulated` tool with an effect contract (`modifies` the
+  tables of its service when it is not a GET), or is skipped with a reason.
+
+Every choice is written next to what it produced as a `//` comment, so an author can edit the
+result. `import_openapi` returns the files and a report; `cli.py` writes and checks them."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .common import (
+    ROW,
+    EnumIR,
+    FieldIR,
+    ModuleIR,
+    ParamIR,
+    RecordIR,
+    ServiceIR,
+    SpecError,
+    TableIR,
+    ToolIR,
+    article,
+    canonical,
+    date_lit,
+    datetime_lit,
+    default_for,
+    email_ok,
+    lit,
+    number_lit,
+    one_line,
+    pascal,
+    plural,
+    render_module,
+    safe,
+    seed_for,
+    singular,
+    snake,
+    time_lit,
+    unique,
+    words,
+)
+from .schema import SchemaReader, Shape
+
+METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
+MODELLED = ("get", "put", "post", "delete", "patch")
+MONEY_WORDS = {"amount", "price", "total", "cost", "fee", "fees", "balance", "subtotal", "tax", "revenue", "budget", "salary", "payment", "refund", "charge", "spend"}
+KEY_NAMES = ("id", "uid", "uuid", "guid", "key")
+IDENTITY = ("name", "title", "summary", "subject", "display_name", "full_name", "label", "email", "username", "number", "reference", "code", "path", "rule", "description", "text")
+ITEM_WRAPPERS = ("data", "result", "item", "resource", "record", "object", "entity")
+LIST_WRAPPERS = ("data", "items", "results", "records", "value", "values", "list", "entries", "elements", "resources", "content")
+SEARCH_WORDS = ("search", "find", "query", "filter", "list")
+DETAIL_WORDS = ("details", "detail", "info")
+# request plumbing, not part of what an operation means: never a parameter of a tool
+TRANSPORT = {"xgafv", "alt", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
+PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction"}
+# fields a service keeps for itself (tags, links, timestamps it sets): never set by a create or update
+BOOKKEEPING = {"etag", "kind", "selflink", "created", "updated", "createdat", "updatedat", "createdtime", "updatedtime", "modified", "modifiedat", "lastmodified", "version", "href", "links", "sequence", "archivedat", "deletedat", "createdby", "updatedby"}
+MAX_FIELDS = 40  # per record; the rest are listed in a comment
+MAX_WRITE_PARAMS = 5  # fields a create or update takes besides keys
+MAX_SIM_PARAMS = 8
+API_STOPWORDS = {"api", "apis", "the", "rest", "restful", "service", "services", "server", "openapi", "swagger", "google", "public", "http", "web", "v1", "v2", "v3", "v4", "spec", "specification", "for", "and", "of"}
+
+
+def norm(name: str) -> str:
+    """How two names are compared: case and separators ignored (`iCalUID` ~ `i_cal_uid`)."""
+    return re.sub(r"[^a-z0-9]", "", str(name).lower())
+
+
+# ─────────────────────────── reading ───────────────────────────
+
+
+def load_document(path: Path) -> Any:
+    """The parsed file: JSON by content, else YAML (PyYAML, the `import` extra)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise SpecError(f"cannot read the file ({e.strerror or e})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise SpecError(f"not UTF-8 text (byte {e.start})") from None
+    stripped = text.lstrip()
+    if stripped.startswith(("{", "[")):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as e:
+            if path.suffix.lower() == ".json":
+                raise SpecError(f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    try:
+        import yaml
+    except ImportError:
+        raise SpecError("reading YAML needs PyYAML: pip install 'compoworld-dsl[import]' (or give the spec as JSON)") from None
+    try:
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise SpecError(f"not valid YAML ({where}{problem})") from None
+    except RecursionError:
+        raise SpecError("not valid YAML (nested too deeply)") from None
+
+
+def _keys_as_text(node: Any, depth: int = 0) -> Any:
+    """YAML reads `200:` as a number and `? example` as a complex key: every mapping key becomes
+    text, so JSON pointers and lookups see what the spec author wrote."""
+    if depth > 200:
+        return node
+    if isinstance(node, dict):
+        return {("" if k is None else str(k).lower() if isinstance(k, bool) else str(k)): _keys_as_text(v, depth + 1) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_keys_as_text(v, depth + 1) for v in node]
+    return node
+
+
+# ─────────────────────────── the spec's operations ───────────────────────────
+
+
+@dataclass
+class Param:
+    name: str
+    where: str  # path query header cookie
+    shape: Shape
+    required: bool
+    description: str = ""
+
+
+@dataclass
+class Op:
+    method: str
+    path: str
+    segs: list[str]
+    op_id: str | None
+    summary: str
+    description: str
+    params: list[Param]
+    body: Shape | None
+    body_kind: str  # json form multipart other none
+    response: Shape | None
+    has_response: bool
+    deprecated: bool = False
+    tool: str = ""  # qualified tool name once made
+    kind: str = ""  # get list create update delete simulated skipped
+    why: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.method.upper()} {self.path}"
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+def plumbing(p: "Param") -> bool:
+    """A request parameter that is plumbing (`alt`, `fields`, `prettyPrint`) or paging."""
+    n = norm(p.name)
+    return n in TRANSPORT or n in PAGING
+
+
+def split_path(path: str) -> list[str]:
+    """Segments of a path template. `{name=projects/*}` (Google's resource names) becomes
+    `{name}`; a custom method `{name}:cancel` becomes two segments, `{name}` and `:cancel`, so it
+    reads as an action on the item; `{api}.json` stays one parameter segment."""
+    path = re.sub(r"\{([^{}=]+)=[^{}]*\}", r"{\1}", path)
+    out = []
+    for seg in path.split("/"):
+        if not seg:
+            continue
+        m = re.fullmatch(r"(\{[^{}]+\}):([A-Za-z][\w-]*)", seg)
+        if m:
+            out += [m.group(1), ":" + m.group(2)]
+        else:
+            out.append(seg)
+    return out
+
+
+def is_param(seg: str) -> bool:
+    """A segment that holds a path parameter: `{id}`, or `{api}.json`."""
+    return re.search(r"\{[^{}]+\}", seg) is not None
+
+
+def pname(seg: str) -> str:
+    m = re.search(r"\{([^{}]+)\}", seg)
+    return m.group(1).strip() if m else seg
+
+
+def pattern(segs: list[str]) -> str:
+    return "/" + "/".join("{}" if is_param(s) else s.lower() for s in segs)
+
+
+@dataclass
+class Resource:
+    coll_segs: list[str]
+    item_param: str
+    shape: Shape
+    key_prop: str
+    how: str  # why it is a resource (a comment)
+    getter: Op | None = None
+    parents: list[tuple[str, Resource | None]] = field(default_factory=list)
+    name: str = ""  # record
+    table: str = ""
+    alias: str = ""
+    service: str = ""
+    noun: str = ""
+    record: RecordIR | None = None
+    parent_fields: dict[str, str] = field(default_factory=dict)  # path param → field
+    key_field: str = ""
+
+    @property
+    def coll(self) -> str:
+        return pattern(self.coll_segs)
+
+    @property
+    def item(self) -> str:
+        return self.coll + "/{}"
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.service}.{self.table}"
+
+
+# ─────────────────────────── the importer ───────────────────────────
+
+
+@dataclass
+class OpReport:
+    label: str
+    kind: str  # CRUD kinds, simulated, skipped
+    tool: str
+    why: str
+
+
+@dataclass
+class ImportResult:
+    files: dict[str, str]
+    world_file: str
+    title: str
+    version: str
+    spec_version: str
+    ops: list[OpReport]
+    notes: list[str]
+    services: int = 0
+    tables: int = 0
+    tools: int = 0
+
+    @property
+    def crud(self) -> list[OpReport]:
+        return [o for o in self.ops if o.kind in ("get", "list", "create", "update", "delete")]
+
+    @property
+    def simulated(self) -> list[OpReport]:
+        return [o for o in self.ops if o.kind == "simulated"]
+
+    @property
+    def skipped(self) -> list[OpReport]:
+        return [o for o in self.ops if o.kind == "skipped"]
+
+
+def api_slug(title: str, fallback: str) -> str:
+    toks = [t for t in snake(title).split("_") if t and t not in API_STOPWORDS and not re.fullmatch(r"v\d+", t)]
+    if not toks:
+        toks = [t for t in snake(fallback).split("_") if t and t not in API_STOPWORDS][:2] or ["api"]
+    slug = "_".join(toks[-2:])[:24].strip("_")
+    return safe(slug or "api")
+
+
+class TypeMapper:
+    """JSON Schema shapes → fields and types of the language: scalars, enums (declared once per
+    set of values), flattened objects, JSON text for the rest. Shared by both importers."""
+
+    def __init__(self, lists: bool = False):
+        self.lists = lists
+        self.enums: dict[str, EnumIR] = {}
+        self.enum_values: dict[str, list] = {}
+        self.type_names: set[str] = set()  # aliases, enums and records: one namespace
+
+    def type_name(self, name: str) -> str:
+        n = pascal(name)
+        if n.lower() in ("text", "int", "decimal", "money", "bool", "date", "time", "datetime", "email", "id", "duration", "list", "table"):
+            n = n + "Value"
+        return unique(n, self.type_names)
+
+    def scalar(self, s: Shape, fname: str, owner: str) -> tuple[str, str, list[str], list[str] | None]:
+        """(type, base, comments, enum members) of a scalar field."""
+        notes = []
+        if s.type == "boolean":
+            return "bool", "bool", notes, None
+        if s.type == "integer":
+            if s.enum:
+                notes.append(f"an integer enum in the API: {', '.join(map(str, s.enum[:12]))}")
+            return "int", "int", notes, None
+        if s.type == "number":
+            if set(fname.split("_")) & MONEY_WORDS:
+                return "money", "money", notes, None
+            return "decimal", "decimal", notes, None
+        fmt = s.format.lower()
+        if fmt == "date":
+            return "date", "date", notes, None
+        if fmt in ("date-time", "datetime"):
+            return "datetime", "datetime", notes, None
+        if fmt == "time":
+            return "time", "time", notes, None
+        if fmt == "email" and not s.enum:
+            return "email", "email", notes, None
+        if not fmt and not s.enum and (re.search(r"RFC ?3339|ISO ?8601|timestamp", s.description, re.I) or datetime_lit(s.example) and len(str(s.example)) > 10):
+            return "datetime", "datetime", ["a timestamp (by its description or example), to the minute"], None
+        if fmt in ("binary", "byte"):
+            notes.append(f"{fmt} content, as text")
+        if s.enum:
+            values = [v for v in s.enum if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+            if 1 <= len(values) <= 60:
+                name, members = self.enum_for(s, fname, owner, values)
+                return name, "enum", notes, members
+            notes.append(f"an enum of {len(values)} values in the API, kept as text")
+        return "text", "text", notes, None
+
+    def enum_for(self, s: Shape, fname: str, owner: str, values: list) -> tuple[str, list[str]]:
+        members, taken = [], set()
+        for v in values:
+            m = safe(snake(str(v)), taken, "_member")
+            members.append(unique(m, taken))
+        want = pascal(clean_schema_name(s.name)) if s.name else pascal(owner) + pascal(fname)
+        for name, existing in self.enums.items():
+            if existing.members == members:
+                return name, members  # the same values: one enum (a parameter and its field agree)
+        name = self.type_name(want)
+        shown = [str(v) for v in values]
+        comments = []
+        if [snake(x) for x in shown] != members or any(x != m for x, m in zip(shown, members)):
+            comments.append("the API's values: " + ", ".join(shown[:20]) + (", ..." if len(shown) > 20 else ""))
+        self.enums[name] = EnumIR(name, members, comments)
+        self.enum_values[name] = values
+        return name, members
+
+    def flatten(self, shape: Shape, owner: str, out: list[FieldIR], taken: set[str], prefix: str = "", src: str = "", depth: int = 0, for_table: bool = True) -> list[str]:
+        """Fields for every property: scalars as they are, nested objects flattened into
+        `outer_inner` fields (two levels, small objects), anything else as JSON text."""
+        dropped = []
+        for prop, ps in shape.props.items():
+            name = snake(prefix + "_" + prop if prefix else prop)
+            path = f"{src}.{prop}" if src else prop
+            if ps.writeonly:
+                dropped.append(f"{path} (write-only)")
+                continue
+            if ps.kind == "object" and depth < 2 and 0 < len(ps.props) <= 8 and all(x.kind in ("scalar", "object", "array") for x in ps.props.values()):
+                first = len(out)
+                self.flatten(ps, owner, out, taken, name, path, depth + 1, for_table)
+                if len(out) > first:
+                    what = f" ({one_line(ps.description, 60)})" if ps.description else ""
+                    out[first].comments.insert(0, f"{path}{what}: a nested object, flattened into {name}_*" + (", nullable" if ps.nullable else ""))
+                continue
+            f = self.field_of(ps, name, path, owner, taken, for_table)
+            f.required = prop in shape.required
+            out.append(f)
+        return dropped
+
+    def field_of(self, ps: Shape, name: str, path: str, owner: str, taken: set[str], for_table: bool) -> FieldIR:
+        fname = unique(safe(name), taken)
+        notes = []
+        if ps.kind == "scalar":
+            t, base, notes, members = self.scalar(ps, fname, owner)
+            f = FieldIR(fname, t, base, src=path, enum=t if base == "enum" else None)
+            f.default = self.default(ps, f, members)
+        elif ps.kind == "array" and ps.items is not None and ps.items.kind == "scalar":
+            t, base, notes, _ = self.scalar(ps.items, fname, owner)
+            if for_table and not self.lists:
+                f = FieldIR(fname, "text", "text", src=path)
+                notes = [f"a list of {t} in the API, kept as comma-separated text (a table's list field cannot be sampled)"]
+                f.default = '""'
+            else:
+                f = FieldIR(fname, f"list[{t}]", "list", src=path)
+        elif ps.kind == "array":
+            inner = ps.items.reason if ps.items is not None and ps.items.kind == "opaque" else "objects"
+            f = FieldIR(fname, "text", "text", src=path, json=True, default='""')
+            f._json_array = True  # type: ignore[attr-defined]
+            notes = [f"JSON text: an array of {inner if inner == 'objects' else 'values (' + inner + ')'}"]
+        elif ps.kind == "object":
+            f = FieldIR(fname, "text", "text", src=path, json=True, default='""')
+            notes = [f"JSON text: a nested object with {len(ps.props)} fields"]
+        else:
+            f = FieldIR(fname, "text", "text", src=path, json=True, default='""')
+            notes = [f"JSON text: {ps.reason}"]
+        if ps.nullable and f.base not in ("list",):
+            notes.append("nullable in the API: " + ("blank" if f.textlike else f"{f.default}") + " stands for null")
+        for n in ps.notes:
+            if n.startswith(("allOf", "oneOf", "anyOf", "one of")) and n not in notes:
+                notes.append(n)
+        if path != fname and norm(path) != norm(fname):
+            notes.insert(0, f"{path} in the API")
+        f.comments = notes
+        f.readonly = ps.readonly
+        f._shape = ps  # type: ignore[attr-defined]
+        return f
+
+    def default(self, ps: Shape, f: FieldIR, members: list[str] | None) -> str | None:
+        d = ps.default
+        if d is not None:
+            got = self.literal(d, f, members)
+            if got is not None:
+                return got
+        if f.base in ("int", "decimal", "money") and isinstance(ps.minimum, (int, float)) and not isinstance(ps.minimum, bool) and ps.minimum > 0:
+            got = number_lit(ps.minimum, f.base == "int")
+            if got is not None:
+                return got  # zero would be out of the API's range
+        return default_for(f.base, f.type, members[0] if members else None)
+
+    def literal(self, v: Any, f: FieldIR, members: list[str] | None = None) -> str | None:
+        """A constant of the field's type for a spec value, or None if it does not fit."""
+        b = f.base
+        if b in ("text", "id") and isinstance(v, (str, int, float)) and not isinstance(v, bool):
+            return lit(str(v)) if len(str(v)) <= 200 else None
+        if b == "email":
+            return lit(v) if email_ok(v) else None
+        if b == "int":
+            return number_lit(v, True)
+        if b in ("decimal", "money"):
+            return number_lit(v, False)
+        if b == "bool" and isinstance(v, bool):
+            return "true" if v else "false"
+        if b == "date":
+            return date_lit(v)
+        if b == "datetime":
+            return datetime_lit(v)
+        if b == "time":
+            return time_lit(v)
+        if b == "enum" and members and f.enum:
+            values = self.enum_values.get(f.enum, [])
+            for raw, m in zip(values, members):
+                if raw == v or str(raw) == str(v):
+                    return m
+        return None
+
+
+class OpenAPIImporter(TypeMapper):
+    def __init__(self, doc: Any, source: str, name: str | None = None, lists: bool = False):
+        if not isinstance(doc, dict):
+            raise SpecError("not an OpenAPI or Swagger document (the top level is not a mapping)")
+        doc = _keys_as_text(doc)
+        super().__init__(lists)
+        self.doc = doc
+        self.source = source
+        version = doc.get("openapi") or doc.get("swagger")
+        if version is None:
+            raise SpecError("not an OpenAPI or Swagger document (no `openapi` or `swagger` version field)")
+        self.spec_version = str(version)
+        self.v2 = self.spec_version.startswith("2")
+        if not (self.v2 or self.spec_version.startswith("3")):
+            raise SpecError(f"OpenAPI {self.spec_version} is not supported (2.0, 3.0 and 3.1 are)")
+        paths = doc.get("paths")
+        if not isinstance(paths, dict):
+            raise SpecError("no `paths`: the spec describes no operations")
+        info = doc.get("info") if isinstance(doc.get("info"), dict) else {}
+        self.title = one_line(str(info.get("title") or Path(source).stem), 80) or "API"
+        self.version = str(info.get("version") or "")
+        self.api_title = self.title if re.search(r"\bAPI\b", self.title, re.I) else f"{self.title} API"
+        self.api = safe(snake(name)) if name else api_slug(self.title, Path(source).stem)
+        self.reader = SchemaReader(doc)
+        self.notes: list[str] = []
+        self.ops: list[Op] = []
+        self.skipped: list[Op] = []
+        self.resources: list[Resource] = []
+        self.service_names: set[str] = set()
+        self.tool_names: set[str] = set()
+        self.aliases: list[tuple[str, str, str]] = []
+        self.services: dict[str, ServiceIR] = {}
+        self.result_records: dict[str, str] = {}  # schema name → record name, per service
+
+    # ─── operations ───
+
+    def read_ops(self) -> None:
+        for path, item in self.doc["paths"].items():
+            if not isinstance(path, str) or not isinstance(item, dict):
+                continue
+            item = self.reader.resolve(item)
+            if not isinstance(item, dict):
+                continue
+            common = item.get("parameters") if isinstance(item.get("parameters"), list) else []
+            segs = split_path(path)
+            for method, op in item.items():
+                if method.lower() not in METHODS or not isinstance(op, dict):
+                    continue
+                method = method.lower()
+                o = self.read_op(method, path, segs, op, common)
+                if method not in MODELLED:
+                    o.kind, o.why = "skipped", f"{method.upper()} requests are not modelled (no effect a world can hold)"
+                    self.skipped.append(o)
+                    continue
+                self.ops.append(o)
+        if not self.ops and not self.skipped:
+            raise SpecError("no operations under `paths`")
+
+    def read_op(self, method: str, path: str, segs: list[str], op: dict, common: list) -> Op:
+        params: dict[tuple[str, str], Param] = {}
+        form: dict[str, Any] = {}
+        form_required: list[str] = []
+        body = None
+        body_kind = "none"
+        for raw in list(common) + list(op.get("parameters") or []):
+            p = self.reader.resolve(raw)
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                continue
+            where = str(p.get("in") or "query")
+            if where == "body":  # Swagger 2.0
+                body = self.reader.shape(p.get("schema") or {})
+                body_kind = "json"
+                continue
+            if where == "formData":
+                form[p["name"]] = p
+                if p.get("required"):
+                    form_required.append(p["name"])
+                continue
+            schema = p.get("schema") if "schema" in p else {k: v for k, v in p.items() if k in ("type", "format", "enum", "items", "minimum", "maximum", "default", "x-nullable", "pattern")}
+            if "content" in p and isinstance(p["content"], dict) and not schema:
+                first = next(iter(p["content"].values()), {})
+                schema = first.get("schema", {}) if isinstance(first, dict) else {}
+            shape = self.reader.shape(schema or {"type": "string"})
+            if shape.example is None and "example" in p:
+                shape.example = p["example"]
+            params[(p["name"], where)] = Param(p["name"], where, shape, bool(p.get("required")) or where == "path", str(p.get("description") or ""))
+        if form:
+            props = {n: {k: v for k, v in fp.items() if k not in ("name", "in", "required")} for n, fp in form.items()}
+            body = self.reader.shape({"type": "object", "properties": props, "required": form_required})
+            body_kind = "form"
+        rb = op.get("requestBody")
+        if rb is not None:
+            rb = self.reader.resolve(rb)
+            content = rb.get("content") if isinstance(rb, dict) else None
+            if isinstance(content, dict) and content:
+                ctype, media = self._pick_media(content)
+                schema = media.get("schema") if isinstance(media, dict) else None
+                body = self.reader.shape(schema if schema is not None else {})
+                body_kind = "json" if "json" in ctype else "multipart" if "multipart" in ctype else "form" if "urlencoded" in ctype else "other"
+        response, has_response = self.read_response(op)
+        op_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
+        return Op(
+            method,
+            path,
+            segs,
+            op_id,
+            str(op.get("summary") or ""),
+            str(op.get("description") or ""),
+            list(params.values()),
+            body,
+            body_kind,
+            response,
+            has_response,
+            bool(op.get("deprecated")),
+        )
+
+    @staticmethod
+    def _pick_media(content: dict) -> tuple[str, Any]:
+        for pred in (lambda c: c == "application/json", lambda c: "json" in c, lambda c: True):
+            for ctype, media in content.items():
+                if pred(ctype.lower()):
+                    return ctype.lower(), media
+        return "", {}
+
+    def read_response(self, op: dict) -> tuple[Shape | None, bool]:
+        responses = op.get("responses")
+        if not isinstance(responses, dict):
+            return None, False
+        codes = sorted((c for c in responses if str(c).startswith("2")), key=str) or [c for c in responses if str(c) == "default"]
+        for code in codes:
+            r = self.reader.resolve(responses[code])
+            if not isinstance(r, dict):
+                continue
+            if self.v2 or "schema" in r:
+                if "schema" in r:
+                    return self.reader.shape(r["schema"]), True
+                continue
+            content = r.get("content")
+            if isinstance(content, dict) and content:
+                _, media = self._pick_media(content)
+                if isinstance(media, dict) and "schema" in media:
+                    return self.reader.shape(media["schema"]), True
+        return None, False
+
+    # ─── shapes of results ───
+
+    def key_prop(self, shape: Shape, param: str, coll_word: str) -> str | None:
+        """The id-like property of an object: the path parameter's name, `id`, `<noun>Id`."""
+        if shape.kind != "object":
+            return None
+        props = {norm(p): p for p, s in shape.props.items() if s.kind == "scalar" and s.type in ("string", "integer")}
+        noun = norm(singular(coll_word))
+        for cand in (norm(param), "id", noun + "id", noun + "uid", noun + "key", noun + "code", noun + "number", *KEY_NAMES):
+            if cand and cand in props:
+                return props[cand]
+        p = norm(param)
+        for n, orig in props.items():
+            if n.endswith("id") and len(n) > 2 and (p.startswith(n) or n.startswith(p)):
+                return orig
+        return None
+
+    def unwrap_item(self, shape: Shape | None, depth: int = 0) -> Shape | None:
+        if shape is None or shape.kind != "object" or depth > 3:
+            return None
+        if any(norm(p) in KEY_NAMES or norm(p).endswith("id") for p in shape.props) and not any(norm(p) in ITEM_WRAPPERS and s.kind == "object" for p, s in shape.props.items()):
+            return shape
+        for p, s in shape.props.items():
+            if norm(p) in ITEM_WRAPPERS and s.kind == "object":
+                return self.unwrap_item(s, depth + 1) or s
+        objs = [s for s in shape.props.values() if s.kind == "object"]
+        if len(objs) == 1 and len(shape.props) <= 6:
+            got = self.unwrap_item(objs[0], depth + 1)
+            if got is not None:
+                return got
+        return shape
+
+    def list_of(self, shape: Shape | None, r: Resource) -> Shape | None:
+        """The element shape of a list response that holds the resource: an array (at most three
+        envelopes down) whose objects are the resource's schema or carry its key property."""
+        todo = [(shape, 0)]
+        fallback = None
+        while todo:
+            s, d = todo.pop(0)
+            if s is None or d > 3:
+                continue
+            if s.kind == "array" and s.items is not None and s.items.kind == "object":
+                it = s.items
+                if (it.name and it.name == r.shape.name) or r.key_prop in it.props or norm(r.key_prop) in {norm(p) for p in it.props}:
+                    return it
+                fallback = fallback or it
+            elif s.kind == "object":
+                todo.extend((v, d + 1) for v in s.props.values() if v.kind in ("object", "array"))
+        return fallback if fallback is not None and self.key_prop(fallback, r.item_param, r.coll_segs[-1]) else None
+
+    def unwrap_list(self, shape: Shape | None, depth: int = 0) -> Shape | None:
+        """The element shape of a list response: an array of objects, or an envelope holding one
+        (`items`, `data`, `results`, or the only array of objects)."""
+        if shape is None or depth > 3:
+            return None
+        if shape.kind == "array":
+            return shape.items if shape.items is not None and shape.items.kind == "object" else None
+        if shape.kind != "object":
+            return None
+        arrays = [(p, s) for p, s in shape.props.items() if s.kind == "array" and s.items is not None and s.items.kind == "object"]
+        for p, s in arrays:
+            if norm(p) in LIST_WRAPPERS:
+                return s.items
+        if len(arrays) == 1:
+            return arrays[0][1].items
+        for p, s in shape.props.items():
+            if norm(p) in ITEM_WRAPPERS and s.kind == "object":
+                got = self.unwrap_list(s, depth + 1)
+                if got is not None:
+                    return got
+        return None
+
+    # ─── resources ───
+
+    def find_resources(self) -> None:
+        by_coll: dict[str, Resource] = {}
+        item_ops = {}  # item pattern → ops on it
+        for o in self.ops:
+            item_ops.setdefault(pattern(o.segs), []).append(o)
+        for o in self.ops:
+            if o.method != "get" or len(o.segs) < 2:
+                continue
+            segs = o.segs
+            detail = False
+            if is_param(segs[-1]):
+                coll = segs[:-1]
+                param = pname(segs[-1])
+            elif len(segs) >= 3 and segs[-1].lower() in DETAIL_WORDS and is_param(segs[-2]):
+                coll = segs[:-2]
+                param = pname(segs[-2])
+                detail = True
+            else:
+                continue
+            if not coll or is_param(coll[-1]):
+                continue
+            shape = self.unwrap_item(o.response)
+            if shape is None:
+                continue
+            key = self.key_prop(shape, param, coll[-1])
+            if key is None:
+                continue
+            pat = pattern(coll)
+            if pat in by_coll:
+                continue
+            how = f"GET {o.path} returns one {shape.name or coll[-1]} with the id-like property {key}" + (" (a details view)" if detail else "")
+            by_coll[pat] = Resource(coll, param, shape, key, how, getter=o)
+        # collections with a listing and item operations, but no GET by id
+        for o in self.ops:
+            if o.method != "get" or not o.segs or is_param(o.segs[-1]):
+                continue
+            pat = pattern(o.segs)
+            if pat in by_coll:
+                continue
+            item = [x for x in item_ops.get(pat + "/{}", []) if x.method in ("delete", "put", "patch")]
+            if not item:
+                continue
+            shape = self.unwrap_list(o.response)
+            param = pname(item[0].segs[-1])
+            if shape is None or self.key_prop(shape, param, o.segs[-1]) is None:
+                continue
+            key = self.key_prop(shape, param, o.segs[-1])
+            by_coll[pat] = Resource(list(o.segs), param, shape, key, f"GET {o.path} lists objects with the id-like property {key}, and {item[0].label} works on one")
+        self.resources = sorted(by_coll.values(), key=lambda r: (len(r.coll_segs), r.coll))
+        self.name_resources()
+        self.link_parents()
+
+    def name_resources(self) -> None:
+        taken_tables: dict[str, int] = {}
+        for r in self.resources:
+            word = r.coll_segs[-1]
+            base = r.shape.name or singular(word)
+            rec = pascal(clean_schema_name(base)) if r.shape.name else pascal(singular(snake(word)))
+            r.name = self.type_name(rec)
+            r.alias = self.type_name(r.name + "Id")
+            table = snake(word)
+            rec_snake = snake(r.name)
+            if re.fullmatch(r"v\d+\w*|api|apis|rest", table):
+                table = rec_snake  # `/v1/{name}`: the path names no collection, the record does
+            if singular(table) != rec_snake and singular(table) in rec_snake.split("_"):
+                table = rec_snake  # `/users/@me/lists` holds TaskLists: the table is task_lists
+            table = plural(table) if not table.endswith("s") else table
+            table = safe(table)
+            taken_tables[table] = taken_tables.get(table, 0) + 1
+            if taken_tables[table] > 1:
+                table = f"{table}_{taken_tables[table]}"
+            r.table = table
+            r.noun = words(r.name)
+            service = r.table if r.table == self.api else f"{self.api}_{r.table}"
+            r.service = unique(safe(service), self.service_names)
+        self.misc_service = unique(safe(self.api), self.service_names) if self.api not in self.service_names else unique(f"{self.api}_api", self.service_names)
+        self.service_names.discard(self.misc_service)  # reserved; added back if used
+
+    def link_parents(self) -> None:
+        items = {r.item: r for r in self.resources}
+        by_param = {}
+        for r in self.resources:
+            by_param.setdefault(norm(r.item_param), r)
+        for r in self.resources:
+            for i, seg in enumerate(r.coll_segs):
+                if not is_param(seg):
+                    continue
+                p = pname(seg)
+                parent = items.get(pattern(r.coll_segs[: i + 1]))
+                if parent is None or parent is r:
+                    parent = by_param.get(norm(p))
+                if parent is None or parent is r:
+                    parent = next((x for x in self.resources if x is not r and norm(p) in (norm(singular(x.table)) + "id", norm(x.name) + "id", norm(singular(x.table)))), None)
+                r.parents.append((p, parent))
+
+    # ─── records ───
+
+    def build_records(self) -> None:
+        for r in self.resources:
+            fields: list[FieldIR] = []
+            taken: set[str] = set()
+            dropped = self.flatten(r.shape, r.name, fields, taken)
+            key = next((f for f in fields if f.src == r.key_prop), None)
+            notes = [f"{article(r.noun)} {r.noun}: {r.how}"]
+            if key is None:
+                key = FieldIR(unique("id", taken), r.alias, "id")
+                fields.insert(0, key)
+            fields.remove(key)
+            key.key, key.type, key.base, key.default = True, r.alias, "id", None
+            shape = getattr(key, "_shape", None)
+            key.comments = [c for c in key.comments if not c.startswith("nullable")]
+            if shape is not None and shape.type == "integer":
+                key.comments.append("the API's integer ids are modelled as ids")
+            r.key_field = key.name
+            fields.insert(0, key)
+            # path parameters before the id: the row's parent (a field of that resource's key type)
+            for p, parent in r.parents:
+                existing = next((f for f in fields if not f.key and (norm(f.src) == norm(p) or norm(f.name) == norm(p))), None)
+                if existing is None:
+                    existing = FieldIR(unique(safe(snake(p)), taken), "text", "text", default='""')
+                    existing.comments = [f"the path parameter {{{p}}}: the {parent.noun if parent else words(p)} this {r.noun} belongs to"]
+                    fields.insert(1, existing)
+                if parent is not None:
+                    existing.type, existing.base, existing.ref, existing.default, existing.json = parent.alias, "id", parent.qualified, '""', False
+                    existing.comments = [c for c in existing.comments if not c.startswith(("nullable", "JSON text"))]
+                    if not any(c.startswith("refers to") for c in existing.comments):
+                        existing.comments.append(f"refers to {article(parent.noun)} {parent.noun} (its path parameter {{{p}}})")
+                r.parent_fields[p] = existing.name
+            if len(fields) > MAX_FIELDS:
+                # keep the key, the parents, the names and top-level values; drop flattened
+                # details and JSON text first (the order of the rest stays the spec's)
+                def weight(f: FieldIR) -> tuple:
+                    top = f.src.split(".")[0]
+                    return (
+                        0 if f.key or f.name in r.parent_fields.values() else 1,
+                        0 if top in IDENTITY or f.name in IDENTITY else 1,
+                        1 if f.json else 0,
+                        f.src.count("."),
+                        0 if f.base in ("enum", "datetime", "date", "money") else 1,
+                    )
+
+                ranked = sorted(fields, key=lambda f: (weight(f), fields.index(f)))
+                kept = set(id(f) for f in ranked[:MAX_FIELDS])
+                extra = [f.src or f.name for f in fields if id(f) not in kept]
+                fields = [f for f in fields if id(f) in kept]
+                notes.append(f"{len(extra)} more properties left out (at most {MAX_FIELDS} fields per record): " + ", ".join(extra[:25]) + (", ..." if len(extra) > 25 else ""))
+            if dropped:
+                notes.append("left out: " + ", ".join(dropped))
+            r.record = RecordIR(r.name, fields, "", [], notes)
+        self.link_references()
+        for r in self.resources:
+            r.record.known_by = self.known_by(r)
+
+    def link_references(self) -> None:
+        """A field named after another resource (`company_id`, `parentFolderId`) holds its key."""
+        for r in self.resources:
+            for f in r.record.fields:
+                if f.key or f.ref or f.base not in ("text", "int") or f.json:
+                    continue
+                n = norm(f.src.split(".")[-1] if f.src else f.name)
+                if not n.endswith("id") or len(n) <= 2:
+                    continue
+                for other in self.resources:
+                    cands = {norm(singular(other.table)) + "id", norm(other.name) + "id"}
+                    if any(n == c or n.endswith(c) for c in cands):
+                        if other is r and n != norm(r.name) + "id" and not n.startswith("parent"):
+                            continue
+                        f.type, f.base, f.ref, f.default = other.alias, "id", other.qualified, '""'
+                        f.comments = [c for c in f.comments if not c.startswith("nullable")]
+                        f.comments.append(f"refers to {article(other.noun)} {other.noun} (inferred from the field's name)")
+                        break
+
+    def known_by(self, r: Resource) -> list[str]:
+        """The field a person names a row by (a name, a title, a summary; never bookkeeping such
+        as an etag), then the parent it belongs to."""
+        fields = [f for f in r.record.fields if not f.key and not f.json and not f.ref and f.base in ("text", "email", "id") and norm(f.name) not in BOOKKEEPING]
+        top = [f for f in fields if "." not in f.src]
+        first = None
+        for pool in (top, fields):
+            for want in IDENTITY:
+                first = next((f for f in pool if f.name == want), None)
+                if first is not None:
+                    break
+            if first is not None:
+                break
+        if first is None:
+            for want in IDENTITY:
+                first = next((f for f in fields if f.name.endswith("_" + want) and f.base != "id"), None)
+                if first is not None:
+                    break
+        if first is None:
+            first = next((f for f in fields if not f.name.endswith("id")), None)
+        if first is None:
+            first = next((f for f in r.record.fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
+        out = [first.name] if first is not None else []
+        for p, parent in r.parents:
+            if parent is not None and parent.record is not None and parent.record.known_by:
+                out.append(r.parent_fields[p])
+                break
+        return out
+
+    # ─── seeds ───
+
+    def build_seeds(self) -> dict[str, TableIR]:
+        tables = {}
+        refs = {r.qualified: [f.ref for f in r.record.fields if f.ref and f.ref != r.qualified] for r in self.resources}
+        back = self.back_edges(refs)
+        by_q = {r.qualified: r for r in self.resources}
+        for r in self.resources:
+            rec = r.record
+            seed: dict[str, str] = {}
+            identity = rec.known_by[0] if rec.known_by else None
+            parent_fields = [r.parent_fields[p] for p, parent in r.parents if parent is not None]
+            for f in rec.fields:
+                if f.key or f.base == "list":
+                    continue
+                shape = getattr(f, "_shape", None)
+                if f.ref:
+                    if f.ref == r.qualified or (r.qualified, f.ref) in back:
+                        seed[f.name] = '""'
+                        f.comments.append("seeded blank: " + ("a row of the same table" if f.ref == r.qualified else "the tables refer to each other"))
+                        continue
+                    same = None
+                    # a parent higher up agrees with the nearer parent's own reference to it
+                    if f.name in parent_fields and parent_fields and f.name != parent_fields[-1]:
+                        nearer = next(f2 for f2 in rec.fields if f2.name == parent_fields[-1])
+                        up = by_q.get(nearer.ref) if nearer.ref else None
+                        if up is not None and (nearer.ref, f.ref) not in back and nearer.ref != r.qualified:
+                            hit = next((g for g in up.record.fields if g.ref == f.ref and not g.key), None)
+                            if hit is not None and f.ref != up.qualified:
+                                same = f"same({nearer.name}.{hit.name})"
+                    seed[f.name] = same or f"ref {f.ref}"
+                    continue
+                example = shape.example if shape is not None else None
+                if f.json:
+                    seed[f.name] = '"[]"' if getattr(f, "_json_array", False) else '"{}"'
+                    continue
+                if f.base == "enum":
+                    members = self.enums[f.enum].members if f.enum in self.enums else None
+                    gen = seed_for(f, r.noun, members)
+                else:
+                    gen = seed_for(
+                        f,
+                        r.noun,
+                        example=self.example_text(example, f),
+                        minimum=shape.minimum if shape is not None else None,
+                        maximum=shape.maximum if shape is not None else None,
+                        identity=f.name == identity,
+                    )
+                    if shape is not None and shape.kind == "scalar" and shape.enum and f.base in ("text", "int"):
+                        vals = [self.literal(v, f) for v in shape.enum[:12]]
+                        vals = [v for v in vals if v is not None]
+                        if vals:
+                            gen = "pick([" + ", ".join(dict.fromkeys(vals)) + "])"
+                if gen is not None:
+                    seed[f.name] = gen
+            rows = "6..12" if parent_fields else "4..8"
+            tables[r.qualified] = TableIR(r.table, rec, rows, seed)
+        return tables
+
+    @staticmethod
+    def back_edges(refs: dict[str, list[str]]) -> set[tuple[str, str]]:
+        """Edges of the reference graph that close a cycle (DFS in a fixed order): those fields
+        are seeded blank, so the seeds never wait on each other."""
+        color: dict[str, int] = {}
+        back: set[tuple[str, str]] = set()
+        for start in sorted(refs):
+            if color.get(start):
+                continue
+            stack = [(start, iter(sorted(set(refs.get(start, ())))))]
+            color[start] = 1
+            while stack:
+                node, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    color[node] = 2
+                    stack.pop()
+                    continue
+                c = color.get(nxt, 0)
+                if c == 1:
+                    back.add((node, nxt))
+                elif c == 0 and nxt in refs:
+                    color[nxt] = 1
+                    stack.append((nxt, iter(sorted(set(refs.get(nxt, ()))))))
+        return back
+
+    def example_text(self, example: Any, f: FieldIR) -> Any:
+        if isinstance(example, (str, int, float)) and not isinstance(example, bool):
+            text = str(example)
+            if f.base == "email":
+                return text if email_ok(text) else None
+            if f.base in ("text", "id"):
+                return text
+        return None
+
+    # ─── tools ───
+
+    def classify(self) -> None:
+        """Each operation → the resource it works on: the one whose collection path is the
+        longest prefix of its path; else the one whose path shares the longest prefix that ends
+        in a path parameter (`/lists/{tasklist}/clear` works on the tasks of that list)."""
+        by_len = sorted(self.resources, key=lambda r: -len(r.coll_segs))
+        for o in self.ops:
+            pat = pattern(o.segs)
+            o._res = None  # type: ignore[attr-defined]
+            for r in by_len:
+                if pat == r.item or pat == r.coll or (pat.startswith(r.coll + "/") and len(o.segs) > len(r.coll_segs)):
+                    o._res = r  # type: ignore[attr-defined]
+                    break
+            if o._res is None:  # type: ignore[attr-defined]
+                best, best_n = None, 0
+                mine = pat.split("/")
+                for r in by_len:
+                    theirs = r.item.split("/")
+                    n = 0
+                    while n < min(len(mine), len(theirs)) and mine[n] == theirs[n]:
+                        n += 1
+                    if n > best_n and "{}" in mine[:n]:
+                        best, best_n = r, n
+                o._res = best  # type: ignore[attr-defined]
+                if best is not None:
+                    o._near = True  # type: ignore[attr-defined]
+
+    def key_param_type(self, r: Resource | None, p: str, o: Op) -> tuple[str, Resource | None]:
+        """The type of a path parameter: the key alias of the resource it names, else text."""
+        if r is not None:
+            pos = next((i for i, seg in enumerate(o.segs) if is_param(seg) and pname(seg) == p), -1)
+            if pos == len(r.coll_segs):
+                return r.alias, r
+            for pp, parent in r.parents:
+                if pp == p or norm(pp) == norm(p):
+                    return (parent.alias, parent) if parent is not None else ("text", None)
+        for x in ([r] if r is not None else []) + self.resources:
+            if norm(x.item_param) == norm(p) and norm(p) not in ("id",):
+                return x.alias, x
+        return "text", None
+
+    def make_tools(self) -> None:
+        self.classify()
+        self.reserved = {ROW, "new_"} | {r.table for r in self.resources}
+        for r in self.resources:
+            svc = self.service_for(r.service, f"{plural(r.noun).capitalize()} of the {self.api_title} (/{'/'.join(r.coll_segs)})")
+            svc.records.append(r.record)
+        for o in self.ops:
+            r = o._res  # type: ignore[attr-defined]
+            pat = pattern(o.segs)
+            tool = None
+            kind = self.crud_kind(o, r, pat) if r is not None else None
+            if kind:
+                tool = getattr(self, f"tool_{kind}")(o, r)
+                if tool is not None:
+                    o.kind = kind.split("_")[0]
+                    o.why = {"get_by": "get by a field the path names", "delete_by": "delete by a field the path names"}.get(kind, "")
+            if tool is None:
+                o.why = self.why_simulated(o, r, kind)
+                tool = self.tool_simulated(o, r)
+                tool.comments[0] += f": {o.why}"
+                o.kind = "simulated"
+            svc_name = r.service if r is not None else self.misc_service
+            svc = self.service_for(svc_name, f"Operations of the {self.api_title} that belong to no resource")
+            svc.tools.append(tool)
+            o.tool = f"{svc_name}.{tool.name}"
+
+    def why_simulated(self, o: Op, r: Resource | None, kind: str | None) -> str:
+        if r is None:
+            return "no resource owns this path"
+        if kind == "list":
+            return f"the response holds no list of {plural(r.noun)}"
+        if kind in ("create", "update"):
+            return f"the request body sets no field of the {r.noun} record"
+        if kind in ("get_by", "delete_by"):
+            return f"the path parameter {{{pname(o.segs[-1])}}} names no field of the {r.noun}"
+        pat = pattern(o.segs)
+        if getattr(o, "_near", False):
+            return f"an operation near the {plural(r.noun)} (its path shares their parent)"
+        if pat.startswith(r.item + "/"):
+            return f"an action on one {r.noun}"
+        if pat == r.item:
+            return f"a {o.method.upper()} on one {r.noun} whose path parameter is not its id"
+        return f"an operation on the {plural(r.noun)} collection"
+
+    def crud_kind(self, o: Op, r: Resource, pat: str) -> str | None:
+        m = o.method
+        if pat == r.item:
+            param = pname(o.segs[-1])
+            alt = norm(param) != norm(r.item_param)
+            if m == "get":
+                return "get_by" if alt else "get"
+            if m in ("put", "patch"):
+                return None if alt else "update"
+            if m == "delete":
+                return "delete_by" if alt else "delete"
+        if pat == r.coll:
+            if m == "get":
+                return "list"
+            if m == "post":
+                return "create"
+        if m == "get" and pat == r.item + "/" + o.segs[-1].lower() and o.segs[-1].lower() in DETAIL_WORDS and r.getter is o:
+            return "get"
+        if m == "get" and pat == r.coll + "/" + o.segs[-1].lower() and o.segs[-1].lower() in SEARCH_WORDS:
+            return "list"
+        return None
+
+    def service_for(self, name: str, description: str) -> ServiceIR:
+        if name not in self.services:
+            self.services[name] = ServiceIR(name, description)
+            self.service_names.add(name)
+        return self.services[name]
+
+    # naming
+
+    def tool_name(self, o: Op, fallback: str) -> str:
+        raw = o.op_id
+        if raw and re.fullmatch(r"[A-Za-z0-9_.\- ]+", raw):
+            name = snake(raw)
+            lead = self.common_lead
+            if lead and name.startswith(lead + "_") and len(name) > len(lead) + 1:
+                name = name[len(lead) + 1 :]
+        else:
+            name = fallback
+        return unique(safe(name, suffix="_op"), self.tool_names)
+
+    def verb(self, o: Op, default: str) -> str:
+        """The operation's own verb when its id starts with one (`withdrawBook` → withdraw,
+        `archiveTicket` → archive), else the default; a resource's name is never a verb."""
+        if not o.op_id:
+            return default
+        toks = snake(o.op_id).split("_")
+        if self.common_lead and toks[0] == self.common_lead:
+            toks = toks[1:]
+        generic = {"get", "list", "create", "add", "update", "patch", "put", "delete", "remove", "one", "all", "insert", "post", "new", "set", "edit", "modify", "replace", "fetch", "retrieve", "read", "destroy", "do", "api", "v1", "v2"}
+        nouns = set(self.api.split("_"))
+        for x in self.resources:
+            for w in (x.table, x.noun, snake(x.name), x.coll_segs[-1]):
+                joined = snake(w).replace("_", "")
+                nouns |= {joined, singular(joined), plural(joined)}
+                for t in snake(w).split("_"):
+                    nouns |= {t, singular(t), plural(t)}
+        first = toks[0] if toks else ""
+        if first.isalpha() and len(first) > 2 and first not in generic and first not in nouns:
+            return first
+        return default
+
+    def describe(self, o: Op, fallback: str) -> str:
+        return one_line(o.summary) or one_line(o.description) or fallback
+
+    def path_params(self, o: Op, r: Resource | None, taken: set[str]) -> tuple[list[ParamIR], dict[str, tuple[str, str, Resource | None]]]:
+        """Parameters for the path's `{...}` segments, in path order: name → (param, type, resource)."""
+        out, info = [], {}
+        for seg in o.segs:
+            for p in re.findall(r"\{([^{}]+)\}", seg):  # every parameter, `{a}-{b}` too
+                p = p.strip()
+                if p in info:
+                    continue
+                t, res = self.key_param_type(r, p, o) if len(re.findall(r"\{[^{}]+\}", seg)) == 1 else ("text", None)
+                name = unique(safe(snake(p)), taken)
+                out.append(ParamIR(name, t))
+                info[p] = (name, t, res)
+        return out, info
+
+    def parent_checks(self, r: Resource, info: dict, key: str) -> list[str]:
+        lines = []
+        for p, parent in r.parents:
+            if p not in info:
+                continue
+            pname_ = info[p][0]
+            field_ = r.parent_fields[p]
+            what = parent.noun if parent is not None else words(p)
+            lines.append(f'require {r.table}[{key}].{field_} == {pname_} else not_found {lit(f"{r.noun} {{{key}}} is not in {what} {{{pname_}}}")}')
+        return lines
+
+    def check_key(self, r: Resource, key: str) -> str:
+        return f'require {key} in {r.table} else not_found {lit(f"no {r.noun} {{{key}}}")}'
+
+    def tool_get(self, o: Op, r: Resource) -> ToolIR | None:
+        taken = self.fresh()
+        params, info = self.path_params(o, r, taken)
+        key = params[-1].name
+        t = ToolIR(
+            self.tool_name(o, f"get_{snake(r.name)}"),
+            params,
+            r.name,
+            self.describe(o, f"Get one {r.noun} by its id"),
+            f"look up {r.noun} {{{key}}}",
+            f"{r.noun} {{{key}}}",
+            [self.check_key(r, key), *self.parent_checks(r, info, key), f"return {r.table}[{key}]"],
+            comments=[f"{o.label}: get by id"] + self.unused_note(o, info),
+        )
+        return t
+
+    def tool_get_by(self, o: Op, r: Resource) -> ToolIR | None:
+        taken = self.fresh()
+        p = pname(o.segs[-1])
+        f = self.field_named(r, p)
+        if f is None:
+            return None
+        params, info = self.path_params(o, r, taken)
+        params[-1].type = f.type
+        params[-1].name = name = unique(safe(f.name), taken)  # named as the field: a person states it
+        cond = f"{ROW}.{f.name} == {name}"
+        for pp, parent in r.parents:
+            if pp in info:
+                cond += f" and {ROW}.{r.parent_fields[pp]} == {info[pp][0]}"
+        label = words(f.name)
+        return ToolIR(
+            self.tool_name(o, f"get_{snake(r.name)}_by_{f.name}"),
+            params,
+            r.name,
+            self.describe(o, f"Get the {r.noun} with a {label}"),
+            f"find the {r.noun} with {label} {{{name}}}",
+            f"the {r.noun} with {label} {{{name}}}",
+            [
+                f'require exists({ROW} in {r.table} where {cond}) else not_found {lit(f"no {r.noun} with {label} {{{name}}}")}',
+                f"return earliest({ROW} in {r.table} where {cond} by {ROW}.{r.key_field})",
+            ],
+            comments=[f"{o.label}: get by {label} (the path parameter {{{p}}} is the field {f.name}, not the id)"],
+        )
+
+    def field_named(self, r: Resource, p: str) -> FieldIR | None:
+        """The non-key field a path parameter such as `folderPath` names (`path`)."""
+        n = norm(p)
+        noun = norm(singular(r.table))
+        cands = [n, n[len(noun) :] if n.startswith(noun) else n]
+        for f in r.record.fields:
+            if not f.key and not f.json and f.base in ("text", "email", "int") and norm(f.name) in cands:
+                return f
+        return None
+
+    def tool_delete_by(self, o: Op, r: Resource) -> ToolIR | None:
+        p = pname(o.segs[-1])
+        f = self.field_named(r, p)
+        if f is None:
+            return None
+        taken = self.fresh()
+        params, info = self.path_params(o, r, taken)
+        params[-1].type = f.type
+        params[-1].name = name = unique(safe(f.name), taken)
+        label = words(f.name)
+        cond = f"{ROW}.{f.name} == {name}"
+        return ToolIR(
+            self.tool_name(o, f"delete_{snake(r.name)}_by_{f.name}"),
+            params,
+            None,
+            self.describe(o, f"Delete the {r.noun} with a {label}"),
+            f"delete the {r.noun} with {label} {{{name}}}",
+            None,
+            [
+                f'require exists({ROW} in {r.table} where {cond}) else not_found {lit(f"no {r.noun} with {label} {{{name}}}")}',
+                f"delete {ROW} in {r.table} where {cond}",
+            ],
+            comments=[f"{o.label}: delete by {label} (the path parameter {{{p}}} is the field {f.name})"],
+        )
+
+    def filters(self, o: Op, r: Resource, used: set[str]) -> tuple[list[tuple[Param | None, str, FieldIR]], list[str]]:
+        """Query parameters (and the properties of object-valued ones, `filter[status]`) that name
+        a field of the record: (param, name, field). The others are listed as left out."""
+        out, left = [], []
+        fields = {norm(f.name): f for f in r.record.fields if not f.json and f.base != "list"}
+        fields.update({norm(f.src): f for f in r.record.fields if f.src and not f.json and f.base != "list" and norm(f.src) not in fields})
+        seen = set()
+        for p in o.params:
+            if p.where != "query" or plumbing(p):
+                continue
+            cands = [(p.name, p.shape)]
+            if p.shape.kind == "object":
+                cands = list(p.shape.props.items())
+            hit = False
+            for n, s in cands:
+                f = fields.get(norm(n))
+                if f is None or f.key and False or f.name in seen:
+                    continue
+                seen.add(f.name)
+                out.append((p, n, f))
+                hit = True
+            if not hit:
+                left.append(f"{p.name} (names no field)")
+        return out, left
+
+    def tool_list(self, o: Op, r: Resource) -> ToolIR | None:
+        item = self.list_of(o.response, r)
+        if item is None and not (o.response is None or o.response.kind == "opaque"):
+            return None
+        taken = self.fresh()
+        params, info = self.path_params(o, r, taken)
+        conds = []
+        for p, parent in r.parents:
+            if p in info:
+                conds.append(f"{ROW}.{r.parent_fields[p]} == {info[p][0]}")
+        flt, left = self.filters(o, r, taken)
+        required, optional = [], []
+        phrases = []
+        kept = []
+        for p, n, f in flt:
+            if f.key or f.ref:
+                left.append(f"{p.name} (a reference: the list stays a starting point a person can name)")
+                continue
+            if f.textlike:
+                name = unique(safe(f.name), taken)
+                optional.append(ParamIR(name, f.type, '""'))
+                conds.append(f'({name} == "" or {ROW}.{f.name} == {name})')
+                phrases.append(f"{words(f.name)} {{{name}}}")
+            elif f.base == "enum" and (p.required or len(required) < 2):
+                name = unique(safe(f.name), taken)
+                required.append(ParamIR(name, f.type))
+                conds.append(f"{ROW}.{f.name} == {name}")
+                phrases.append(f"{words(f.name)} {{{name}}}")
+            elif p.required:
+                name = unique(safe(f.name), taken)
+                required.append(ParamIR(name, f.type))
+                conds.append(f"{ROW}.{f.name} == {name}")
+                phrases.append(f"{words(f.name)} {{{name}}}")
+            else:
+                left.append(f"{p.name} (an exact {f.base} is not a useful filter)")
+                continue
+            kept.append((p, n, f))
+        flt = kept
+        params = params + required + optional
+        where = f" where {' and '.join(conds)}" if conds else ""
+        nouns = plural(r.noun)
+        parent_words = ""
+        for p, parent in r.parents:
+            if p in info:
+                parent_words = f" of {parent.noun if parent else words(p)} {{{info[p][0]}}}"
+        gives_parent = parent_words.replace(" of " + (r.parents[-1][1].noun if r.parents and r.parents[-1][1] else ""), " of") if parent_words else ""
+        with_ = (" with " + " and ".join(phrases)) if phrases else ""
+        comments = [f"{o.label}: list with filters" if flt else f"{o.label}: list"]
+        if flt:
+            comments.append("filters: " + ", ".join(f"{p.name if p.shape.kind != 'object' else p.name + '[' + n + ']'} → {f.name}" for p, n, f in flt) + " (a blank text filter matches every row)")
+        if left:
+            comments.append("query parameters left out: " + ", ".join(left))
+        return ToolIR(
+            self.tool_name(o, f"list_{r.table}"),
+            params,
+            f"list[{r.name}]",
+            self.describe(o, f"List the {nouns}"),
+            f"list the {nouns}{parent_words}{with_}",
+            f"the {nouns}{gives_parent}{with_}",
+            [f"return filter({ROW} in {r.table}{where})"],
+            comments=comments,
+        )
+
+    def writable(self, o: Op, r: Resource, body: Shape | None, exclude: set[str]) -> tuple[list[FieldIR], list[str], bool]:
+        """Record fields the request body sets: (fields, body properties left out, batch)."""
+        if body is None:
+            return [], [], False
+        batch = False
+        if body.kind == "object":
+            arr = self.list_of(body, r)
+            direct = {norm(p) for p in body.props}
+            fields_n = {norm(f.src.split(".")[0]) for f in r.record.fields if f.src}
+            if arr is not None and not (direct & fields_n - {"id"}):
+                body, batch = arr, True
+        elif body.kind == "array" and body.items is not None and body.items.kind == "object":
+            body, batch = body.items, True
+        if body.kind != "object":
+            return [], [], False
+        by_src: dict[str, FieldIR] = {}
+        for f in r.record.fields:
+            if f.key or f.name in exclude or f.ref and f.name in r.parent_fields.values():
+                continue
+            top = f.src.split(".")[0] if f.src else f.name
+            by_src.setdefault(norm(f.src or f.name), f)
+            by_src.setdefault(norm(top), f) if f.src and "." not in f.src else None
+        chosen, left = [], []
+        for prop, ps in body.props.items():
+            f = by_src.get(norm(prop))
+            if f is None and ps.kind == "object":
+                # a nested object whose fields were flattened: take its small scalar fields
+                for sub in ps.props:
+                    g = by_src.get(norm(f"{prop}.{sub}"))
+                    if g is not None and g not in chosen:
+                        g._body_required = sub in ps.required  # type: ignore[attr-defined]
+                        chosen.append(g)
+                continue
+            if f is None or ps.readonly or f.readonly or norm(prop) in BOOKKEEPING or re.match(r"\s*(output only|read[- ]only)", ps.description, re.I):
+                left.append(prop)
+                continue
+            if f.base == "list":
+                left.append(prop)
+                continue
+            f._body_required = prop in body.required  # type: ignore[attr-defined]
+            if f not in chosen:
+                chosen.append(f)
+        return chosen, left, batch
+
+    def rank_writable(self, r: Resource, fields: list[FieldIR]) -> list[FieldIR]:
+        """Which body fields a create or update takes first: required ones, the row's name, the
+        fields a person usually sets (a title, a description, a start, a status), then the rest;
+        references and flattened details last."""
+        kb = r.record.known_by
+        usual = set(IDENTITY) | {"status", "state", "start", "end", "due", "location", "priority", "type", "role", "amount", "email", "phone", "notes", "body", "content"}
+
+        def rank(f: FieldIR):
+            last = f.name.split("_")[-1]
+            return (
+                0 if getattr(f, "_body_required", False) else 1,
+                0 if f.name in kb else 1,
+                0 if f.name in usual or f.src.split(".")[0] in usual else 1,
+                1 if "." in f.src else 0,
+                1 if last in ("id", "ids") or f.json else 0,
+                0 if f.textlike else 1 if f.base in ("enum", "datetime", "date") else 2,
+                r.record.fields.index(f),
+            )
+
+        return sorted(fields, key=rank)
+
+    def tool_create(self, o: Op, r: Resource) -> ToolIR | None:
+        taken = self.fresh()
+        params, info = self.path_params(o, r, taken)
+        parent_fields = {r.parent_fields[p] for p, _ in r.parents if p in info}
+        fields, left, batch = self.writable(o, r, o.body, parent_fields)
+        if not fields:
+            return None
+        ranked = self.rank_writable(r, fields)
+        chosen = ranked[:MAX_WRITE_PARAMS]
+        extra = [f.name for f in ranked[MAX_WRITE_PARAMS:]]
+        req, opt, checks, assigns = [], [], [], []
+        for f in chosen:
+            name = unique(safe(f.name), taken)
+            needed = getattr(f, "_body_required", False) or f.name in r.record.known_by[:1]
+            if needed:
+                req.append(ParamIR(name, f.type))
+                if f.base == "text" and not f.json:
+                    checks.append(f'require len(trim({name})) > 0 else invalid {lit(f"{article(r.noun)} {r.noun} needs {article(words(f.name))} {words(f.name)}")}')
+            else:
+                opt.append(ParamIR(name, f.type, f.default))
+            assigns.append(f"{f.name}: {name}")
+        for p, parent in r.parents:
+            if p in info:
+                assigns.insert(0, f"{r.parent_fields[p]}: {info[p][0]}")
+        params = params + req + opt
+        by_name = {f.name: f for f in chosen}
+        named = [p for p in req if not (by_name.get(p.name) and by_name[p.name].ref)][:1]
+        refs = [p for p in req if by_name.get(p.name) and by_name[p.name].ref][:1]
+        say = f"add {article(r.noun)} {r.noun}" + "".join(f" {{{p.name}}}" for p in named)
+        for p in refs:
+            target = next((x for x in self.resources if x.qualified == by_name[p.name].ref), None)
+            say += f" for {target.noun if target else words(p.name)} {{{p.name}}}"
+        for p in [p for p in req if p not in named and p not in refs][:2]:
+            say += f", {words(p.name)} {{{p.name}}}"
+        near = [(p, parent) for p, parent in r.parents if p in info][-1:]  # the nearest parent
+        for p, parent in near:
+            say += f" to {parent.noun if parent else words(p)} {{{info[p][0]}}}"
+        comments = [f"{o.label}: create (insert with a generated id; the request body's fields as parameters)"]
+        if batch:
+            comments.append("the API takes a batch of them; this tool adds one")
+        if extra:
+            comments.append("also accepted by the API, left to their defaults here: " + ", ".join(extra))
+        if left:
+            comments.append("body properties left out (no field of the record, or read-only): " + ", ".join(left[:15]) + (", ..." if len(left) > 15 else ""))
+        returns_record = self.returns_resource(o, r)
+        body = checks + [f"let new_ = insert {r.table} {{ {', '.join(assigns)} }}", f"return {r.table}[new_.{r.key_field}]" if returns_record else f"return new_.{r.key_field}"]
+        return ToolIR(self.tool_name(o, f"create_{snake(r.name)}"), params, r.name if returns_record else r.alias, self.describe(o, f"Create {article(r.noun)} {r.noun}"), say, None, body, comments=comments)
+
+    def returns_resource(self, o: Op, r: Resource) -> bool:
+        got = self.unwrap_item(o.response)
+        return got is not None and (got.name == r.shape.name or (r.key_prop in got.props and len(got.props) > 3))
+
+    def tool_update(self, o: Op, r: Resource) -> ToolIR | None:
+        taken = self.fresh()
+        params, info = self.path_params(o, r, taken)
+        key = params[-1].name
+        parent_fields = {r.parent_fields[p] for p, _ in r.parents}
+        fields, left, _ = self.writable(o, r, o.body, parent_fields)
+        if not fields:
+            return None
+        ranked = self.rank_writable(r, fields)
+        chosen = ranked[:MAX_WRITE_PARAMS]
+        extra = [f.name for f in ranked[MAX_WRITE_PARAMS:]]
+        req, opt, assigns, phrases = [], [], [], []
+        for f in chosen:
+            name = unique(safe(f.name), taken)
+            if f.textlike and f.base != "email" or f.json:
+                opt.append(ParamIR(name, f.type, '""'))
+                assigns.append(f'{f.name}: if {name} == "" then {r.table}[{key}].{f.name} else {name}')
+            else:
+                req.append(ParamIR(name, f.type))
+                assigns.append(f"{f.name}: {name}")
+            phrases.append(f"{words(f.name)} {{{name}}}")
+        params = params + req + opt
+        verb = self.verb(o, "update")
+        with_ = ", ".join(phrases[:-1]) + " and " + phrases[-1] if len(phrases) > 1 else phrases[0]
+        comments = [f"{o.label}: update (patch the given fields; a blank text argument keeps the field as it is)"]
+        if extra:
+            comments.append("also accepted by the API, left out here: " + ", ".join(extra))
+        if left:
+            comments.append("body properties left out (no field of the record, or read-only): " + ", ".join(left[:15]) + (", ..." if len(left) > 15 else ""))
+        body = [self.check_key(r, key), *self.parent_checks(r, info, key), f"update {r.table}[{key}] {{ {', '.join(assigns)} }}"]
+        result = None
+        if o.has_response:
+            body.append(f"return {r.table}[{key}]")
+            result = r.name
+        return ToolIR(self.tool_name(o, f"{o.method}_{snake(r.name)}"), params, result, self.describe(o, f"Update {article(r.noun)} {r.noun}"), f"{verb} {r.noun} {{{key}}} with {with_}", None, body, comments=comments)
+
+    def tool_delete(self, o: Op, r: Resource) -> ToolIR | None:
+        taken = self.fresh()
+        params, info = self.path_params(o, r, taken)
+        key = params[-1].name
+        return ToolIR(
+            self.tool_name(o, f"delete_{snake(r.name)}"),
+            params,
+            None,
+            self.describe(o, f"Delete {article(r.noun)} {r.noun}"),
+            f"{self.verb(o, 'delete')} {r.noun} {{{key}}}",
+            None,
+            [self.check_key(r, key), *self.parent_checks(r, info, key), f"delete {r.table}[{key}]"],
+            comments=[f"{o.label}: delete"] + self.unused_note(o, info),
+        )
+
+    def unused_note(self, o: Op, info: dict) -> list[str]:
+        q = [p.name for p in o.params if p.where == "query" and not plumbing(p)]
+        return ["query parameters left out: " + ", ".join(q)] if q else []
+
+    # simulated
+
+    def tool_simulated(self, o: Op, r: Resource | None) -> ToolIR:
+        taken = self.fresh()
+        params, info = self.path_params(o, r, taken)
+        notes = []
+        extra_req, extra_opt = [], []
+        left = []
+        plumbed = []
+        for p in o.params:
+            if p.where != "query":
+                continue
+            if plumbing(p):
+                plumbed.append(p.name)
+                continue
+            t, d = self.param_type(p.shape, p.name, o, r)
+            if t is None:
+                left.append(p.name)
+                continue
+            name = unique(safe(snake(p.name)), taken)
+            if p.required:
+                extra_req.append(ParamIR(name, t))
+            else:
+                extra_opt.append(ParamIR(name, t, d))
+        body = o.body
+        if body is not None:
+            if body.kind == "object":
+                for prop, ps in sorted(body.props.items(), key=lambda kv: 0 if kv[0] in body.required else 1):
+                    if ps.readonly:
+                        continue
+                    t, d = self.param_type(ps, prop, o, r)
+                    if t is None:
+                        left.append(prop)
+                        continue
+                    name = unique(safe(snake(prop)), taken)
+                    if prop in body.required:
+                        extra_req.append(ParamIR(name, t))
+                    else:
+                        extra_opt.append(ParamIR(name, t, d))
+            else:
+                name = unique("body", taken)
+                extra_req.append(ParamIR(name, "text"))
+                notes.append(f"the request body ({body.kind if body.kind != 'opaque' else body.reason}) is passed as JSON text in {name}")
+        budget = max(0, MAX_SIM_PARAMS - len(params))
+        keep = (extra_req + extra_opt)[:budget]
+        if len(extra_req + extra_opt) > budget:
+            left += [p.name for p in (extra_req + extra_opt)[budget:]]
+            # a dropped required parameter is not required any more: nothing checks it
+        params = params + [p for p in keep if p.default is None] + [p for p in keep if p.default is not None]
+        result = self.sim_result(o, r)
+        lines = []
+        if r is not None:
+            for pname_, (name, t, res) in info.items():
+                if res is r and t == r.alias:
+                    lines.append(self.check_key(r, name))
+        where = "the API" if r is None else f"{plural(r.noun)}"
+        effect = "reads only" if o.method == "get" else "may change " + (f"{r.table}" if r is not None else "nothing the world holds")
+        if o.method != "get" and r is not None:
+            lines.append(f"modifies {r.table}")
+        if result == "int" and re.search(r"count|total|number", o.summary + (o.op_id or ""), re.I):
+            lines.append("ensures result >= 0")
+        verb = self.sim_words(o, r)
+        key_ph = [f"{{{p.name}}}" for p in params if p.type != "text" and r is not None and p.type == r.alias]
+        target = f"{r.noun} {key_ph[0]}" if key_ph else (plural(r.noun) if r is not None else "")
+        if not key_ph and r is not None and (singular(r.noun.split()[-1]) in {singular(w) for w in verb.split()}):
+            target = ""  # `list jobs`, not `list jobs jobs`
+        owners = []
+        for pname_, (name, t, res) in info.items():
+            if res is not None and (r is None or res is not r) and f"{{{name}}}" not in key_ph:
+                owners.append(f"of {res.noun} {{{name}}}")
+                key_ph.append(f"{{{name}}}")
+        if owners:
+            target = (target + " " + owners[-1]).strip()
+        reqs = [p for p in params if p.default is None and f"{{{p.name}}}" not in key_ph]
+        say = f"{verb} {target}".strip()
+        if reqs:
+            ph = [f"{words(p.name)} {{{p.name}}}" for p in reqs[:3]]
+            say += " with " + (", ".join(ph[:-1]) + " and " + ph[-1] if len(ph) > 1 else ph[0])
+        gives = None
+        if o.method == "get" and result:
+            what = verb.split(" ", 1)[1] if verb.split(" ")[0] in ("get", "list", "read", "fetch", "search", "find", "query", "show") and " " in verb else verb
+            gives = f"the {what}" + (f" of {key_ph[0]}" if key_ph else "")
+        comments = [f"{o.label}: simulated ({effect})"]
+        if o.op_id is None:
+            comments.append("the spec gives no operationId: the name comes from the path")
+        if left:
+            comments.append("parameters left out: " + ", ".join(dict.fromkeys(left)))
+        if plumbed:
+            comments.append("request plumbing and paging left out: " + ", ".join(dict.fromkeys(plumbed)))
+        comments += notes
+        return ToolIR(self.tool_name(o, self.fallback_name(o, r)), params, result, self.describe(o, f"{verb.capitalize()} {target}".strip()), say, gives, lines, simulated=True, comments=comments)
+
+    def sim_words(self, o: Op, r: Resource | None) -> str:
+        """A verb phrase for a simulated tool: its operation id in words, less the resource's
+        own words (`escalateTicket` → escalate); Google ids name the method last
+        (`calendar.freebusy.query` → query freebusy); no id: the method and the path's words."""
+        drop = set(self.common_lead.split("_")) if self.common_lead else set()
+        if r is not None:
+            drop |= set(snake(r.table).split("_")) | set(snake(singular(r.table)).split("_")) | set(snake(r.name).split("_"))
+        if o.op_id and "/" not in o.op_id:
+            parts = [p for p in o.op_id.split(".") if p]
+            if len(parts) >= 2:
+                toks = snake(parts[-1]).split("_") + [t for p in parts[:-1] for t in snake(p).split("_")]
+            else:
+                toks = snake(o.op_id).split("_")
+            kept = [t for t in toks if t not in drop] or toks
+            return " ".join(kept).strip() or o.method
+        statics = [t for seg in o.segs[len(r.coll_segs) if r else 0 :] if not is_param(seg) for t in snake(seg).split("_") if t and seg.strip(":")]
+        verb = {"get": "get", "post": "post", "put": "put", "patch": "update", "delete": "delete"}[o.method]
+        return " ".join([verb] + [t for t in statics if t not in drop]).strip()
+
+    def fallback_name(self, o: Op, r: Resource | None) -> str:
+        statics = [s for s in o.segs[len(r.coll_segs) if r is not None else 0 :] if not is_param(s)]
+        noun = snake(singular(r.table)) if r is not None else ""
+        parts = [o.method] + ([noun] if noun else []) + [snake(s) for s in statics]
+        return "_".join(p for p in parts if p)[:60].strip("_")
+
+    def param_type(self, s: Shape, name: str, o: Op, r: Resource | None = None) -> tuple[str | None, str | None]:
+        """(type, default) of a simulated tool's parameter; None for a shape left out."""
+        owner = r.name if r is not None else pascal(self.api)
+        if s.kind == "scalar":
+            t, base, _, members = self.scalar(s, snake(name), owner)
+            f = FieldIR(snake(name), t, base, enum=t if base == "enum" else None)
+            return t, self.default(s, f, members)
+        if s.kind == "array" and s.items is not None and s.items.kind == "scalar":
+            t, _, _, _ = self.scalar(s.items, snake(name), owner)
+            return f"list[{t}]", None
+        if s.kind in ("object", "array", "opaque"):
+            return "text", '""'
+        return None, None
+
+    def sim_result(self, o: Op, r: Resource | None) -> str | None:
+        if not o.has_response or o.response is None:
+            return None
+        s = o.response
+        for res in self.resources:
+            if r is not None and res.service != r.service:
+                continue  # another service's record: its table is not this service's to return
+            got = self.unwrap_item(s)
+            if got is not None and got.name and got.name == res.shape.name:
+                return res.name
+            lst = self.list_of(s, res)
+            if lst is not None and lst.name and lst.name == res.shape.name:
+                return f"list[{res.name}]"
+        if s.kind == "scalar":
+            t, _, _, _ = self.scalar(s, "result", pascal(self.fallback_name(o, r)))
+            return t
+        if s.kind == "array" and s.items is not None and s.items.kind == "scalar":
+            t, _, _, _ = self.scalar(s.items, "result", pascal(self.fallback_name(o, r)))
+            return f"list[{t}]"
+        if s.kind == "object":
+            return self.result_record(o, r, s)
+        return "text"
+
+    def result_record(self, o: Op, r: Resource | None, s: Shape) -> str:
+        """A record for what an operation returns (not stored): declared once, by the first
+        service that returns it, and named by the others (a record name may be used across
+        services when one service declares it)."""
+        svc = r.service if r is not None else self.misc_service
+        key = s.name or f"{svc}:{id(s)}"
+        if key in self.result_records:
+            return self.result_records[key]
+        fields: list[FieldIR] = []
+        taken: set[str] = set()
+        self.flatten(s, "Result", fields, taken, for_table=False)
+        if not fields:
+            return "text"
+        name = self.type_name(pascal(clean_schema_name(s.name)) if s.name else pascal(self.fallback_name(o, r)) + "Result")
+        comments = [f"what {o.label} returns (a result, not stored in a table)"]
+        if len(fields) > MAX_FIELDS:
+            comments.append(f"{len(fields) - MAX_FIELDS} more properties left out")
+            fields = fields[:MAX_FIELDS]
+        for f in fields:
+            f.default = None if f.base == "list" else f.default
+        rec = RecordIR(name, fields, "", [], comments)
+        self.service_for(svc, f"Operations of the {self.api_title} that belong to no resource").records.append(rec)
+        self.result_records[key] = name
+        return name
+
+    # ─── the whole import ───
+
+    def run(self) -> ImportResult:
+        self.read_ops()
+        # Google-style ids `calendar.events.insert`: the first of three or more dotted parts names
+        # the API itself and is left out of tool names (`events_insert`)
+        ids = [o.op_id for o in self.ops if o.op_id]
+        leads = {i.split(".")[0] for i in ids}
+        three = len(ids) == len(self.ops) > 1 and all(i.count(".") >= 2 for i in ids)
+        self.common_lead = snake(next(iter(leads))) if three and len(leads) == 1 else ""
+        self.find_resources()
+        self.build_records()
+        tables = self.build_seeds()
+        for r in self.resources:
+            self.aliases.append((r.alias, "id", f"the key of {article(r.noun)} {r.noun}"))
+        self.make_tools()
+        for r in self.resources:
+            self.services[r.service].tables.append(tables[r.qualified])
+        return self.emit()
+
+    def fresh(self) -> set[str]:
+        """Names a tool's parameters must not take: the row and `let` names of generated bodies,
+        and every table (a parameter would hide the table of that name in the body)."""
+        return set(self.reserved)
+
+    def emit(self) -> ImportResult:
+        module_name = self.api
+        world_name = unique(f"{self.api}_world", set(self.service_names))
+        world_file = f"{world_name}.world"
+        spec_name = Path(self.source).name
+        header = [
+            f"{module_name}.world: the {self.title}" + (f" {self.version}" if self.version else "") + f", imported from {spec_name} by `worldc import openapi` (OpenAPI {self.spec_version}).",
+            "One service per resource of the API (a table keyed by its own id type) and one for the operations of no resource.",
+            "Every inferred choice is a comment next to what it produced: edit freely, then run `worldc check` and `worldc fmt`.",
+        ]
+        for n in dict.fromkeys(self.reader.problems):
+            self.notes.append(n)
+        names = list(dict.fromkeys([r.service for r in self.resources if r.service in self.services] + list(self.services)))
+        ordered = [self.services[n] for n in names]
+        m = ModuleIR(header, self.aliases, list(self.enums.values()), [s for s in ordered if s.tools or s.tables or s.records])
+        text = canonical(render_module(m), f"{module_name}.world")
+        world = canonical(
+            "\n".join(
+                [
+                    f"// {world_file}: the world of the {self.title}, imported from {spec_name} by `worldc import openapi`.",
+                    f"// Add house rules here (`constraint`, `rule`: docs/language.md, section 8); `worldc sample` finds this file.",
+                    "",
+                    f"world {world_name} {lit(self.title)} {{",
+                    f"  use {module_name}",
+                    "}",
+                    "",
+                ]
+            ),
+            world_file,
+        )
+        ops = []
+        for o in sorted(self.ops + self.skipped, key=lambda o: (o.path, METHODS.index(o.method))):
+            ops.append(OpReport(o.label, o.kind, o.tool, o.why))
+        return ImportResult(
+            files={f"{module_name}.world": text, world_file: world},
+            world_file=world_file,
+            title=self.title,
+            version=self.version,
+            spec_version=("Swagger " if self.v2 else "OpenAPI ") + self.spec_version,
+            ops=ops,
+            notes=list(dict.fromkeys(self.notes)),
+            services=len(m.services),
+            tables=len(self.resources),
+            tools=sum(len(s.tools) for s in m.services),
+        )
+
+
+def clean_schema_name(name: str | None) -> str:
+    """`BounceInfoResponse` → `Bounce`, `TemplateDetailResponse` → `Template`, `company` → `company`."""
+    if not name:
+        return ""
+    n = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    for _ in range(3):
+        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|Model|Object|Schema|Entity)$", n)
+        if m and len(m.group(1)) >= 3:
+            n = m.group(1)
+    n = re.sub(r"^(Get|Create|Update)(?=[A-Z])", "", n)
+    return n
+
+
+def import_openapi(path: str | Path, name: str | None = None, lists: bool = False) -> ImportResult:
+    """Read a spec and build the `.world` files (not written). Raises SpecError."""
+    p = Path(path)
+    doc = load_document(p)
+    return OpenAPIImporter(doc, str(p), name, lists).run()
