@@ -78,7 +78,7 @@ def cmd_check(args) -> int:
         if program.ok and program.model is not None:
             m = program.model
             n_tools = sum(len(s.tools) for s in m.services.values())
-            summaries.append(f"{f}: ok ({len(m.services)} services, {n_tools} tools)")
+            summaries.append(f"{f}: ok ({_plural(len(m.services), 'service')}, {_plural(n_tools, 'tool')})")
     diags = sort_diagnostics(diags)
     _print_diagnostics(diags, sources, args.format)
     if args.format != "json":

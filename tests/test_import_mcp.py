@@ -101,7 +101,7 @@ def test_tool_without_a_name_is_skipped(capsys, tmp_path):
     code, report, err = run_import(capsys, "mcp", str(src), "-o", str(tmp_path / "o"))
     assert code == 0, err
     assert "skipped (1):" in report and "the tool has no name" in report
-    assert "ok (1 services, 1 tools)" in report
+    assert "ok (1 service, 1 tool)" in report
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from ..cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
 from .common import OutputExists, SpecError, check_output, write_files
 
 
@@ -98,7 +98,7 @@ def print_report(result, spec: Path, written, ok: bool, summary: str, diags: lis
     w = sys.stdout.write
     what = f"{result.title}" + (f" {result.version}" if result.version else "") + f" ({result.spec_version})"
     w(f"imported {spec}: {what}\n")
-    w(f"  {result.services} services, {result.tables} tables, {result.tools} tools; import {seconds:.2f} s, check {check_seconds:.2f} s\n")
+    w(f"  {_plural(result.services, 'service')}, {_plural(result.tables, 'table')}, {_plural(result.tools, 'tool')}; import {seconds:.2f} s, check {check_seconds:.2f} s\n")
     groups = (
         ("CRUD", result.crud, False),
         ("simulated", result.simulated, True),

@@ -688,6 +688,8 @@ def check_output(world_file: Path) -> tuple[bool, str, list[str]]:
     if program.ok and program.model is not None:
         m = program.model
         n_tools = sum(len(s.tools) for s in m.services.values())
-        return True, f"{world_file}: ok ({len(m.services)} services, {n_tools} tools)", diags
+        from ..cli import _plural  # the same words as `worldc check`
+
+        return True, f"{world_file}: ok ({_plural(len(m.services), 'service')}, {_plural(n_tools, 'tool')})", diags
     errors = sum(d.is_error for d in program.diagnostics)
     return False, f"{world_file}: {errors} error{'s' if errors != 1 else ''}", diags
