@@ -242,6 +242,17 @@ def find_world(path: str | None) -> tuple[str | None, str]:
     return None, "no world here: give a .world file, run in a folder holding one world, or run `worldc compile` first"
 
 
+def _output_problem(args) -> str | None:
+    """`-o -` is standard output; an existing path that is not a regular file (a folder, a
+    device, a pipe) is never replaced. Returns what is wrong, or None."""
+    if args.output == "-":
+        args.output = None
+        return None
+    if args.output and os.path.lexists(args.output) and not os.path.isfile(args.output):
+        return f"{args.output} exists and is not a regular file; name a file to write"
+    return None
+
+
 def cmd_sample(args) -> int:
     import math
     import signal
@@ -255,6 +266,10 @@ def cmd_sample(args) -> int:
         return EXIT_USAGE
     if args.hops < 1 or args.hops > 32:
         print("worldc: error: --hops takes 1 to 32", file=sys.stderr)
+        return EXIT_USAGE
+    problem = _output_problem(args)
+    if problem:
+        print(f"worldc: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     if args.format == "json" and not args.output:
         print("worldc: error: --format json prints the report on stdout, so the tasks need -o OUT.jsonl", file=sys.stderr)
@@ -405,7 +420,8 @@ def _print_report(console, job, report, args) -> None:
         reproduce += f" --attempt-timeout {job.attempt_timeout or 0:g}"
     if report.rejected.get("timeout"):
         console.print(f"[yellow]{report.rejected['timeout']} attempt(s) ran out of time: a faster or less busy machine may emit other tasks for this seed[/]")
-    console.print(escape(f"seed {job.seed:#x}; reproduce with: {reproduce}" + (f" -o {args.output}" if args.output else "")))
+    # one line however narrow the terminal: it is copied and pasted
+    console.print(escape(f"seed {job.seed:#x}; reproduce with: {reproduce}" + (f" -o {args.output}" if args.output else "")), soft_wrap=True)
     if report.emitted < job.count:
         console.print(f"[bold red]only {report.emitted} of {job.count} tasks after {report.attempts} attempts[/]")
 
@@ -599,6 +615,10 @@ def cmd_export(args) -> int:
         except TaskFileError as e:
             print("\n".join(e.lines()), file=sys.stderr)
             return EXIT_FAILED
+    problem = _output_problem(args)
+    if problem:
+        print(f"worldc: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     # tasks stream in one at a time; the output appears whole or not at all (a bad line stops it)
     written = 0
     try:
@@ -682,7 +702,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--hops", type=int, default=5, help="steps per task (default 5)")
     sm.add_argument("-n", type=int, default=10, metavar="COUNT", help="tasks to emit (default 10)")
     sm.add_argument("--seed", default="0", help="run seed, decimal or 0x hex (default 0)")
-    sm.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default: stdout)")
+    sm.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default, or `-`: stdout)")
     sm.add_argument("--workers", type=int, default=1, help="local processes; output is identical for any number")
     sm.add_argument("--capabilities", metavar="LIST", help="keep tasks that have all of these, comma-separated")
     sm.add_argument("--rule-share", type=float, default=0.5, metavar="SHARE", help="at least this share of tasks carry a house rule that decides their reward, in worlds that have rules (default 0.5; 0: no minimum)")
@@ -712,7 +732,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("kind", choices=("sft", "rl"))
     x.add_argument("path", metavar="[PATH] TASKS.jsonl", help="the world (optional) and the task file")
     x.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
-    x.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default: stdout)")
+    x.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default, or `-`: stdout)")
     x.add_argument("--style", choices=("openai", "hf", "sharegpt"), default="openai", help="sft record shape")
     x.add_argument("--arguments", choices=("string", "object"), default="string", help="hf: tool-call arguments as a JSON string or an object")
     x.add_argument("--runs", metavar="RUNS.jsonl", help="sft from recorded agent runs (worldc eval --record) instead of the oracle")
@@ -742,6 +762,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("worldc: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `worldc sample ... | head -1`: the reader has gone, as for any Unix filter; no traceback,
+        # and no second one when Python flushes stdout on the way out
+        import signal
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

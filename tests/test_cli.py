@@ -4,6 +4,7 @@ Runs the real entry point in a subprocess where the process boundary matters, `m
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -289,3 +290,34 @@ def test_text_quotes_the_line_the_error_is_on_after_unusual_line_breaks(capsys, 
     text = out + err
     assert ":3:18" in text
     assert "3 |   state n: int = $" in text
+
+
+def test_a_reader_that_goes_away_gets_no_traceback():
+    """`worldc graph ... | head -1`: exit 141 (SIGPIPE, as any filter), nothing on stderr."""
+    cmd = [str(Path(sys.executable).with_name("worldc")), "graph", str(ROOT / "worlds" / "legal_ops.world")]
+    if not Path(cmd[0]).exists():
+        cmd = [sys.executable, "-m", "compoworld_dsl", *cmd[1:]]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader leaves after one line
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_the_reproduce_line_never_wraps(tmp_path):
+    env = {**os.environ, "COLUMNS": "40"}
+    cmd = [sys.executable, "-m", "compoworld_dsl", "sample", str(ROOT / "worlds" / "toy.world"), "--hops", "2", "-n", "1", "-o", str(tmp_path / "t.jsonl")]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    line = next(x for x in done.stderr.splitlines() if "reproduce with:" in x)
+    assert line.endswith(f"-o {tmp_path / 't.jsonl'}") and "--seed 0x0" in line, done.stderr
+
+
+def test_dash_is_stdout_and_no_special_file_is_replaced(capsys, tmp_path):
+    code, out, _ = run_main(capsys, "sample", str(ROOT / "worlds" / "toy.world"), "--hops", "2", "-n", "1", "-o", "-")
+    assert code == 0 and json.loads(out)["format"] == 2
+    for target in (str(tmp_path), os.devnull):
+        code, out, err = run_main(capsys, "sample", str(ROOT / "worlds" / "toy.world"), "--hops", "2", "-n", "1", "-o", target)
+        assert code == 2 and out == "" and f"{target} exists and is not a regular file" in err
+    assert os.path.exists(os.devnull) and not os.path.isfile(os.devnull)  # still the device
