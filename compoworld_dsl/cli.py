@@ -140,7 +140,13 @@ def cmd_fmt(args) -> int:
             continue
         if formatted.encode("utf-8") == data:
             continue
-        if args.check:
+        if args.diff:  # what `fmt` would change, as a unified diff on stdout; nothing written
+            import difflib
+
+            old = data.decode("utf-8", errors="replace").splitlines(keepends=True)
+            sys.stdout.writelines(difflib.unified_diff(old, formatted.splitlines(keepends=True), f"{f}", f"{f} (formatted)"))
+            status = EXIT_FAILED
+        elif args.check:
             print(f"would reformat {f}", file=sys.stderr)
             status = EXIT_FAILED
         else:
@@ -684,6 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     f = sub.add_parser("fmt", help="rewrite .world files in canonical form")
     f.add_argument("paths", nargs="+", metavar="PATH")
     f.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file would change")
+    f.add_argument("--diff", action="store_true", help="change nothing; print what would change as a unified diff on stdout, exit 1 if anything would")
     f.set_defaults(func=cmd_fmt)
 
     c = sub.add_parser("compile", help="compile a world into an importable Python package")

@@ -321,3 +321,14 @@ def test_dash_is_stdout_and_no_special_file_is_replaced(capsys, tmp_path):
         code, out, err = run_main(capsys, "sample", str(ROOT / "worlds" / "toy.world"), "--hops", "2", "-n", "1", "-o", target)
         assert code == 2 and out == "" and f"{target} exists and is not a regular file" in err
     assert os.path.exists(os.devnull) and not os.path.isfile(os.devnull)  # still the device
+
+
+def test_fmt_diff_shows_the_change_and_writes_nothing(capsys, tmp_path):
+    path = tmp_path / "s.world"
+    path.write_text('service s   "S" {\n  state n: int = 1\n}\n', encoding="utf-8")
+    code, out, _ = run_main(capsys, "fmt", "--diff", str(path))
+    assert code == 1
+    assert '-service s   "S" {\n+service s "S" {\n' in out and out.startswith(f"--- {path}\n+++ {path} (formatted)\n")
+    assert path.read_text(encoding="utf-8").startswith('service s   "S"')  # untouched
+    path.write_text('service s "S" {\n  state n: int = 1\n}\n', encoding="utf-8")
+    assert run_main(capsys, "fmt", "--diff", str(path))[:2] == (0, "")
