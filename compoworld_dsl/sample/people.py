@@ -25,6 +25,14 @@ def words(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower()
 
 
+_FILLER = {"new", "old", "the", "of", "to", "at", "on", "by", "a", "an"}
+
+
+def share_a_word(a: str, b: str) -> bool:
+    """Do two field or parameter names mean the same thing by a word (`new_folder`, `folder`)?"""
+    return bool((set(a.split("_")) - _FILLER) & set(b.split("_")))
+
+
 def same_as_said(a: Any, b: Any) -> bool:
     """Values as a person compares them in a description: text trimmed and case-blind."""
     if isinstance(a, str) and isinstance(b, str):

@@ -25,7 +25,7 @@ from . import checker as C
 from . import lookalikes, ruled
 from . import necessity as N
 from .answers import stated_in
-from .people import People, words
+from .people import People, share_a_word, words
 from .rejected import Rejected  # (tests import it from here too)
 from .phrasing import Phraser, fill
 from .walk import Step, Walker
@@ -346,12 +346,11 @@ class Sampler:
         """Values of type `want` in fields named `name` (or, with `near`, in fields whose name
         shares a word with `near`), and in the other fields of that type, in the tables the state
         has (and, with `scope`, only those tables)."""
-        words = set(near.split("_")) - {"new", "old", "the", "of", "to", "at", "on", "by"} if near else set()
         same, other = set(), set()
         for table, f in self._fields_of_type.get(want, ()):
             rows = state.tables.get(table) if scope is None or table in scope else None
             if rows:
-                hit = f == name if near is None else bool(words & set(f.split("_")))
+                hit = f == name if near is None else share_a_word(near, f)
                 (same if hit else other).update(r[f] for r in rows.values())
         return sorted(same, key=repr), sorted(other, key=repr)
 

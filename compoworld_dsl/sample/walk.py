@@ -27,6 +27,7 @@ from ..check import types as T
 from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.state import State, diff
+from .people import share_a_word
 from .rejected import Rejected
 
 if TYPE_CHECKING:
@@ -50,9 +51,6 @@ class Step:
     how: dict | None = None
 
 
-_FILLER = {"new", "old", "the", "of", "to", "at", "on", "by", "a", "an"}
-
-
 def _same_meaning(param: str, t: str, field: str | None) -> bool:
     """May a value of `field` flow into `param`? When they mean the same thing: the type is a
     nominal one (`Day`, shared by the services that agree on it), or an email address, or the
@@ -60,7 +58,7 @@ def _same_meaning(param: str, t: str, field: str | None) -> bool:
     a pet's birth date."""
     if t.startswith("alias:") or t == "email" or field is None:
         return True
-    return bool((set(param.split("_")) - _FILLER) & set(field.split("_")))
+    return share_a_word(param, field)
 
 
 class Walker:
