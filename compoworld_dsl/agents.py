@@ -1,8 +1,12 @@
 """Baseline agents that play episodes through the gateway: an oracle and a weak one.
-They see only what any agent sees (the four meta-tools); the oracle also reads the task's plan."""
+They see only what any agent sees (the four meta-tools); the oracle also reads the task's plan.
+
+Every agent answers the one way any agent does: its final message, as text, handed to
+`Episode.report` unchanged (docs/export.md#one-answer-channel)."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -44,13 +48,21 @@ def run_oracle(episode: Episode, task: dict, skip: float = 0.0, seed: int = 0) -
         last = call("call_tool", {"tool_name": name, "arguments": step["arguments"]})
         if last.get("success"):
             got[k + 1] = last.get("data")
+    answer = None
     if "reports" in task:  # goal-level tasks: tell each value asked for, read from its own call
         answer = reported(task["reports"], got)
-        if answer is not None:
-            episode.report(answer)
     elif task.get("answer") is not None and last is not None and last.get("success"):
-        episode.report(last["data"])  # tasks of format 1: the last call's result
+        answer = last["data"]  # tasks of format 1: the last call's result
+    episode.report(final_message(answer))
     return transcript
+
+
+def final_message(answer: Any) -> str:
+    """The oracle's last assistant message: what the task asked for, as one line of JSON after a
+    short sentence (the checker reads the JSON in it), or "Done." when it asked for nothing."""
+    if answer is None:
+        return "Done."
+    return "Done. What you asked for: " + json.dumps(answer, ensure_ascii=False)
 
 
 def reported(reports: list[dict], got: dict[int, Any]) -> Any:

@@ -544,9 +544,12 @@ def cmd_eval(args) -> int:
     from .evaluate import evaluate, parse_agent, svg_curve, to_json
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
-    agent = parse_agent(args.agent, args.base_url, args.api_key)
+    if args.retries < 0 or not (0 < args.timeout < float("inf")):
+        print("worldc: error: --retries must be 0 or more and --timeout a positive number of seconds", file=sys.stderr)
+        return EXIT_USAGE
+    agent = parse_agent(args.agent, args.base_url, args.api_key, args.retries, args.timeout)
     if agent is None:
-        print(f"worldc: error: unknown agent {args.agent!r}; use oracle, weak:P with 0 <= P <= 1, or openai:MODEL", file=sys.stderr)
+        print(f"worldc: error: unknown agent {args.agent!r} (or a replay file that cannot be read); use oracle, weak:P with 0 <= P <= 1, replay:SFT.jsonl or openai:MODEL", file=sys.stderr)
         return EXIT_USAGE
     if args.plot and not args.plot.endswith((".svg", ".png")):
         print("worldc: error: --plot writes SVG or PNG; name the file *.svg or *.png", file=sys.stderr)
@@ -561,13 +564,8 @@ def cmd_eval(args) -> int:
     if world is None:
         return status
     tasks_path = Path(tasks_arg)
-    from .llm_agent import EndpointError
-
-    try:
-        report = evaluate(world, tasks, agent, max(1, args.workers), find_world(world_arg)[0], args.agent, args.base_url, args.api_key)
-    except EndpointError as e:
-        print(f"worldc: error: the model endpoint failed: {e}", file=sys.stderr)
-        return EXIT_FAILED
+    # an endpoint that keeps failing fails its task only: the run goes on and the report lists it
+    report = evaluate(world, tasks, agent, max(1, args.workers), find_world(world_arg)[0], args.agent, args.base_url, args.api_key, args.retries, args.timeout)
     if args.plot and args.plot.endswith(".png"):
         import tempfile
 
@@ -590,7 +588,7 @@ def cmd_eval(args) -> int:
         write_atomic(Path(args.record), runs_jsonl(report))
     if args.format == "json":
         print(to_json(report))
-        return EXIT_OK
+        return _eval_errors(report)
     console = _stderr_console()
     for title, rows in (("by hops", report["by_hops"]), ("by capability", report["by_capability"])):
         table = Table(title=f"{args.agent}: {title}", header_style="bold")
@@ -600,12 +598,31 @@ def cmd_eval(args) -> int:
             table.add_row(str(key), str(v["tasks"]), f"{v['success_rate']:.0%}", f"{v['partial_credit']:.0%}")
         console.print(table)
     console.print(f"overall: {report['success_rate']:.0%} success, {report['partial_credit']:.0%} partial credit over {report['tasks']} tasks")
-    return EXIT_OK
+    if report.get("usage"):
+        u = report["usage"]
+        console.print(f"tokens: {u.get('prompt_tokens', 0):,} prompt, {u.get('completion_tokens', 0):,} completion")
+    return _eval_errors(report)
+
+
+def _eval_errors(report: dict) -> int:
+    """Tell of tasks the endpoint failed; exit 1 only when it failed every one (nothing was measured)."""
+    errors = report.get("errors") or []
+    if not errors:
+        return EXIT_OK
+    print(f"worldc: {_plural(len(errors), 'task')} of {report['tasks']} failed at the endpoint and count as failed, e.g. {errors[0]['task_id']}: {errors[0]['error']}", file=sys.stderr)
+    return EXIT_FAILED if len(errors) == report["tasks"] else EXIT_OK
 
 
 def cmd_export(args) -> int:
-    from .export import records
+    from .export import DROPPED_STYLES, STYLES, records
     from .taskfile import TaskFileError, atomic_output, atomic_stdout, iter_tasks, load_runs
+
+    if args.style in DROPPED_STYLES:
+        print(f"worldc: error: --style {args.style}: {DROPPED_STYLES[args.style]}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.style not in STYLES:
+        print(f"worldc: error: unknown --style {args.style!r}; use {', '.join(STYLES)}", file=sys.stderr)
+        return EXIT_USAGE
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
     world, tasks_path, status = _world_for_tasks(world_arg, tasks_arg)
@@ -629,7 +646,7 @@ def cmd_export(args) -> int:
     written = 0
     try:
         with atomic_output(Path(args.output)) if args.output else atomic_stdout() as fh:
-            for rec in records(world, iter_tasks(tasks_path, world), args.kind, args.style, args.arguments, runs):
+            for rec in records(world, iter_tasks(tasks_path, world), args.kind, args.style, runs):
                 fh.write(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n")
                 written += 1
     except TaskFileError as e:
@@ -726,9 +743,11 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("eval", help="run an agent on a task file; success by hops and capability")
     e.add_argument("path", metavar="[PATH] TASKS.jsonl", help="the world (optional) and the task file")
     e.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
-    e.add_argument("--agent", default="oracle", help="oracle, weak:P (skips each step with probability P), or openai:MODEL")
+    e.add_argument("--agent", default="oracle", help="oracle, weak:P (skips each step with probability P), replay:SFT.jsonl (an export's moves and final messages), or openai:MODEL")
     e.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL)")
     e.add_argument("--api-key", help="default: OPENAI_API_KEY")
+    e.add_argument("--retries", type=int, default=6, metavar="N", help="openai: retry a 429, a 5xx or a timeout this many times, with backoff that honours Retry-After (default 6)")
+    e.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="openai: seconds for one request (default 120)")
     e.add_argument("--workers", type=int, default=1, help="episodes in this many local processes (same results)")
     e.add_argument("--record", metavar="RUNS.jsonl", help="write each episode's transcript, answer and score (for export sft --runs)")
     e.add_argument("--format", choices=("text", "json"), default="text")
@@ -740,8 +759,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("path", metavar="[PATH] TASKS.jsonl", help="the world (optional) and the task file")
     x.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
     x.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default, or `-`: stdout)")
-    x.add_argument("--style", choices=("openai", "hf", "sharegpt"), default="openai", help="sft record shape")
-    x.add_argument("--arguments", choices=("string", "object"), default="string", help="hf: tool-call arguments as a JSON string or an object")
+    x.add_argument("--style", default="openai", metavar="STYLE", help="sft record shape: openai (OpenAI wire format, the default), hf (Hugging Face chat templates, TRL) or compoworld (CompoWorld's published trajectories); see docs/export.md")
     x.add_argument("--runs", metavar="RUNS.jsonl", help="sft from recorded agent runs (worldc eval --record) instead of the oracle")
     x.set_defaults(func=cmd_export)
 

@@ -4,6 +4,7 @@ as a table, JSON, and an SVG curve of success against hops. No logic about singl
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from html import escape
 from typing import Callable
@@ -12,16 +13,36 @@ from .agents import run_oracle
 from .gateway import Episode
 
 
-def parse_agent(spec: str, base_url: str | None = None, api_key: str | None = None) -> Callable[[Episode, dict], object] | None:
-    """`oracle`, `weak:P` (each step skipped with probability P), or `openai:MODEL` (any
-    OpenAI-compatible endpoint: --base-url or OPENAI_BASE_URL, --api-key or OPENAI_API_KEY)."""
+def parse_agent(spec: str, base_url: str | None = None, api_key: str | None = None, retries: int | None = None, timeout: float | None = None) -> Callable[[Episode, dict], object] | None:
+    """`oracle`, `weak:P` (each step skipped with probability P), `replay:SFT.jsonl` (the moves and
+    final message of exported trajectories, any style), or `openai:MODEL` (any OpenAI-compatible
+    endpoint: --base-url or OPENAI_BASE_URL, --api-key or OPENAI_API_KEY)."""
     if spec.startswith("openai:") and len(spec) > 7:
         from .llm_agent import run_llm
 
+        from .llm_agent import DEFAULT_RETRIES, DEFAULT_TIMEOUT, ChatClient
+
         model = spec[7:]
-        return lambda ep, task: run_llm(ep, task, model, base_url=base_url, api_key=api_key)
+
+        def llm(ep, task):
+            url = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+            key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
+            client = ChatClient(url, key, DEFAULT_TIMEOUT if timeout is None else timeout, DEFAULT_RETRIES if retries is None else retries)
+            try:
+                return run_llm(ep, task, model, client=client)
+            finally:
+                client.close()
+
+        return llm
     if spec == "oracle":
         return lambda ep, task: run_oracle(ep, task)
+    if spec.startswith("replay:") and len(spec) > 7:
+        from .replay import ReplayError, agent
+
+        try:
+            return agent(spec[7:])
+        except (OSError, ReplayError):
+            return None
     if spec.startswith("weak:"):
         try:
             p = float(spec[5:])
@@ -33,13 +54,27 @@ def parse_agent(spec: str, base_url: str | None = None, api_key: str | None = No
     return None
 
 
-def play(world, task: dict, agent: Callable) -> dict:
-    """One episode; the score, with the transcript and answer under `run` for recording."""
+def play(world, task: dict, agent: Callable, src: str = "") -> dict:
+    """One episode; the score, with the transcript and final message under `run` for recording.
+    An endpoint that keeps failing ends this episode only: its error is recorded and the
+    episode is scored on the state it reached."""
+    from .llm_agent import EndpointError
+
     ep = Episode(world)
     ep.reset(task)
-    transcript = agent(ep, task)
+    error = None
+    try:
+        transcript = agent(ep, task)
+    except EndpointError as e:
+        transcript, error = ep.info.get("transcript", []), str(e)
     score = ep.score()
-    score["run"] = {"task_id": task["id"], "transcript": transcript or [], "answer": ep.answer}
+    run = {"task_id": task["id"], "src": src, "transcript": transcript or [], "answer": ep.answer, "finish_reason": "error" if error else ep.info.get("finish_reason", "stop")}
+    for key in ("usage", "retries"):
+        if key in ep.info:
+            run[key] = ep.info[key]
+    if error:
+        run["error"] = error
+    score["run"] = run
     ep.close()
     return score
 
@@ -48,33 +83,42 @@ def play(world, task: dict, agent: Callable) -> dict:
 _worker: dict = {}
 
 
-def _init_worker(world_path: str, spec: str, base_url: str | None, api_key: str | None) -> None:
+def _init_worker(world_path: str, spec: str, base_url: str | None, api_key: str | None, retries: int | None, timeout: float | None) -> None:
     from .sample.run import load_sampler
 
     _worker["world"] = load_sampler(world_path).world
-    _worker["agent"] = parse_agent(spec, base_url, api_key)
+    _worker["agent"] = parse_agent(spec, base_url, api_key, retries, timeout)
+    _worker["spec"] = spec
 
 
 def _play_in_worker(task: dict) -> dict:
-    return play(_worker["world"], task, _worker["agent"])
+    return play(_worker["world"], task, _worker["agent"], _worker["spec"])
 
 
-def evaluate(world, tasks: list[dict], agent: Callable, workers: int = 1, world_path: str | None = None, spec: str = "", base_url: str | None = None, api_key: str | None = None) -> dict:
+def evaluate(world, tasks: list[dict], agent: Callable, workers: int = 1, world_path: str | None = None, spec: str = "", base_url: str | None = None, api_key: str | None = None, retries: int | None = None, timeout: float | None = None) -> dict:
     """Play every task and summarise. With `workers` > 1, episodes run in that many processes
-    (each loads the world from `world_path`); results are gathered in task order."""
+    (each loads the world from `world_path`); results are gathered in task order. A task whose
+    endpoint failed counts as failed and is listed under `errors`."""
     if workers > 1 and world_path:
         from .sample.run import worker_pool
 
         # workers leave Ctrl-C to this process, die with it, and are killed when the block ends
-        with worker_pool(workers, _init_worker, (world_path, spec, base_url, api_key)) as pool:
+        with worker_pool(workers, _init_worker, (world_path, spec, base_url, api_key, retries, timeout)) as pool:
             scores = list(pool.map(_play_in_worker, tasks))
     else:
-        scores = [play(world, task, agent) for task in tasks]
+        scores = [play(world, task, agent, spec) for task in tasks]
     by_hops: dict[int, list] = defaultdict(list)
     by_cap: dict[str, list] = defaultdict(list)
     results = []
+    usage: dict[str, int] = {}
+    errors = []
     for task, score in zip(tasks, scores):
-        results.append({"task_id": task["id"], "hops": task["hops"], "reward": score["reward"], "partial": score["partial"], "failed": [f["id"] for f in score["failed"]], "run": score.get("run")})
+        run = score.get("run") or {}
+        results.append({"task_id": task["id"], "hops": task["hops"], "reward": score["reward"], "partial": score["partial"], "passed": score.get("passed"), "total": score.get("total"), "failed": [f["id"] for f in score["failed"]], "run": run})
+        if run.get("error"):
+            errors.append({"task_id": task["id"], "error": run["error"]})
+        for k, v in (run.get("usage") or {}).items():
+            usage[k] = usage.get(k, 0) + v
         by_hops[task["hops"]].append(score)
         for c in task["capabilities"]:
             by_cap[c].append(score)
@@ -85,14 +129,18 @@ def evaluate(world, tasks: list[dict], agent: Callable, workers: int = 1, world_
 
     everything = [s for v in by_hops.values() for s in v]
     overall = summary(everything)
-    return {
+    report = {
         "success_rate": overall["success_rate"],
         "partial_credit": overall["partial_credit"],
         "tasks": overall["tasks"],
         "by_hops": {str(h): summary(v) for h, v in sorted(by_hops.items())},
         "by_capability": {c: summary(v) for c, v in sorted(by_cap.items())},
+        "errors": errors,
         "results": results,
     }
+    if usage:
+        report["usage"] = usage
+    return report
 
 
 def svg_curve(report: dict, title: str) -> str:
@@ -129,11 +177,17 @@ def svg_curve(report: dict, title: str) -> str:
 
 
 def runs_jsonl(report: dict) -> str:
-    """One line per episode: task id, transcript, answer, reward, partial (for `export sft --runs`)."""
+    """One line per episode: task id, the agent (`src`), transcript, final message (`answer`),
+    reward, partial, and the finish reason, token usage and error when there are (for `export
+    sft --runs`)."""
     lines = []
     for r in report["results"]:
         run = r.get("run") or {}
-        lines.append(json.dumps({"task_id": r["task_id"], "transcript": run.get("transcript", []), "answer": run.get("answer"), "reward": r["reward"], "partial": r["partial"]}, ensure_ascii=False, default=str))
+        line = {"task_id": r["task_id"], "src": run.get("src", ""), "transcript": run.get("transcript", []), "answer": run.get("answer"), "reward": r["reward"], "partial": r["partial"], "passed": r.get("passed"), "total": r.get("total"), "finish_reason": run.get("finish_reason", "stop")}
+        for key in ("usage", "retries", "error"):
+            if key in run:
+                line[key] = run[key]
+        lines.append(json.dumps(line, ensure_ascii=False, default=str))
     return "\n".join(lines) + ("\n" if lines else "")
 
 

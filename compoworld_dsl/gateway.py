@@ -23,12 +23,21 @@ SYSTEM_PROMPT = (
     "When the task asks for a result, give it in your final answer."
 )
 
+# The meta-tools as OpenAI function tools. The argument descriptions are also the docstrings of
+# the TRL adapter's methods (integrations/trl_env.py), so every harness shows a model one schema.
 META_TOOLS = [
     {"type": "function", "function": {"name": "list_services", "description": "List the services you can use.", "parameters": {"type": "object", "properties": {}, "additionalProperties": False}}},
-    {"type": "function", "function": {"name": "list_tools", "description": "List the tools of one service, with what each does.", "parameters": {"type": "object", "properties": {"service": {"type": "string"}}, "required": ["service"], "additionalProperties": False}}},
-    {"type": "function", "function": {"name": "describe_tool", "description": "The JSON Schema of a tool's arguments.", "parameters": {"type": "object", "properties": {"tool": {"type": "string"}}, "required": ["tool"], "additionalProperties": False}}},
-    {"type": "function", "function": {"name": "call_tool", "description": "Call a tool with arguments.", "parameters": {"type": "object", "properties": {"tool_name": {"type": "string"}, "arguments": {"type": "object"}}, "required": ["tool_name"], "additionalProperties": False}}},
+    {"type": "function", "function": {"name": "list_tools", "description": "List the tools of one service, with what each does.", "parameters": {"type": "object", "properties": {"service": {"type": "string", "description": "The name of a service, as list_services gives it."}}, "required": ["service"], "additionalProperties": False}}},
+    {"type": "function", "function": {"name": "describe_tool", "description": "The JSON Schema of a tool's arguments.", "parameters": {"type": "object", "properties": {"tool": {"type": "string", "description": "The name of a tool, as list_tools gives it."}}, "required": ["tool"], "additionalProperties": False}}},
+    {"type": "function", "function": {"name": "call_tool", "description": "Call a tool with arguments.", "parameters": {"type": "object", "properties": {"tool_name": {"type": "string", "description": "The name of a tool, as list_tools gives it."}, "arguments": {"type": "object", "description": "The tool's arguments, as describe_tool describes them."}}, "required": ["tool_name"], "additionalProperties": False}}},
 ]
+
+
+def result_text(result: Any) -> str:
+    """A meta-tool's result as a model reads it: one line of JSON, UTF-8 kept. The one
+    serialisation shared by the exports, `worldc eval`'s LLM agent and the MCP server, so that what
+    a model trains on is byte for byte what it is later shown."""
+    return json.dumps(result, ensure_ascii=False)
 
 
 def _ok(data: Any) -> dict:
@@ -150,6 +159,7 @@ class Episode:
         self.gateway: Gateway | None = None
         self.initial: State | None = None
         self.answer: Any = None
+        self.info: dict = {}  # what the agent tells of its run (token usage, finish reason): reports only
 
     def reset(self, task: dict) -> dict:
         self.task = task
@@ -157,6 +167,7 @@ class Episode:
         services = list(task["services"]) + [s for s in task.get("distractors", []) if s not in task["services"]]
         self.gateway = Gateway(self.world, services, self.initial.snapshot())
         self.answer = None
+        self.info = {}
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task["instruction"]}]
         return {"messages": messages, "tools": META_TOOLS}
 
@@ -166,8 +177,9 @@ class Episode:
         return self.gateway.dispatch(name, arguments)
 
     def report(self, answer: Any) -> None:
-        """The agent's final answer: its final message as text, or a JSON value; the checker reads
-        both the same way (checked when the task asks for one)."""
+        """The agent's final message, unchanged: the one answer channel of every harness (eval, the
+        exports, MCP, gym, the trainer adapters). The checker reads the JSON in it or its prose
+        (docs/task-format.md#how-answers-are-compared); a JSON value is accepted too."""
         self.answer = answer
 
     def score(self) -> dict:

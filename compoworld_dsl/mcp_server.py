@@ -24,9 +24,11 @@ except ImportError:  # pragma: no cover - exercised only without the extra
     MCPServer = None  # type: ignore[assignment]
     H11Protocol = object  # type: ignore[assignment,misc]
 
-from .gateway import Episode
+from . import __version__
+from .gateway import SYSTEM_PROMPT, Episode, result_text
 
-SCORE_URI = "episode://score"
+SCORE_URI = "episode://score"  # with ?answer=FINAL_MESSAGE (percent-encoded): scored with that answer
+TASK_URI = "episode://task"
 DEFAULT_IDLE_TIMEOUT = 600.0  # seconds a session may go with no request in flight and no open event stream
 DEFAULT_MAX_SESSIONS = 1000  # open sessions; the SDK's default, 10,000, is about 1 GB of them (docs/mcp.md)
 DEFAULT_REQUEST_TIMEOUT = 30.0  # seconds for a request's head, and again for its body, to arrive
@@ -103,8 +105,21 @@ def _connection(ctx: Any):
 
 
 def _result(envelope: dict) -> CallToolResult:
-    """An envelope as a tool result, shaped as MCPServer shapes a tool's returned dict."""
-    return CallToolResult(content=[TextContent(type="text", text=json.dumps(envelope, indent=2))], structured_content=envelope)
+    """An envelope as a tool result: its text is `result_text`, byte for byte what the exported
+    trajectories and `worldc eval` show a model (MCPServer would indent it)."""
+    return CallToolResult(content=[TextContent(type="text", text=result_text(envelope))], structured_content=envelope)
+
+
+def _answer_in(uri: str) -> tuple[bool, str | None]:
+    """Is `uri` the score resource, and the final message its `answer` query parameter hands over
+    (None when it has none)?"""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(uri)
+    if f"{parts.scheme}://{parts.netloc}{parts.path}" != SCORE_URI:
+        return False, None
+    answers = parse_qs(parts.query, keep_blank_values=True).get("answer")
+    return True, (answers[-1] if answers else None)
 
 
 def _envelope_for(name: str, exc: ToolError) -> dict:
@@ -120,7 +135,7 @@ def _envelope_for(name: str, exc: ToolError) -> dict:
         problems = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg'].lower()}" for err in cause.errors()[:5])
         return _error(400, f"bad arguments for {name!r}: {problems}")
     if cause is None and str(exc).startswith("Unknown tool"):
-        return _error(404, f"no meta-tool {name[:80]!r}; use list_services, list_tools, describe_tool, call_tool or report_answer")
+        return _error(404, f"no meta-tool {name[:80]!r}; use list_services, list_tools, describe_tool or call_tool")
     return _error(400, str(exc))
 
 
@@ -138,14 +153,21 @@ def build_server(world, tasks: list[dict], name: str = "compoworld", max_session
 
     class WorldServer(MCPServer):
         async def read_resource(self, uri, context=None):
-            # The score depends on the session, which static resources are not given; answer here.
-            if str(uri) == SCORE_URI and context is not None:
+            # The score and the task depend on the session, which static resources are not given.
+            is_score, answer = _answer_in(str(uri))
+            if (is_score or str(uri) == TASK_URI) and context is not None:
                 try:
-                    s = episodes.of(context).score()
+                    ep = episodes.of(context)
                 except SessionRefused as e:
                     raise MCPError(code=INVALID_REQUEST, message=e.envelope["error"]["message"]) from None
+                if not is_score:
+                    body = {"task_id": ep.task["id"], "system_prompt": SYSTEM_PROMPT, "instruction": ep.task["instruction"]}
+                    return [ReadResourceContents(content=result_text(body), mime_type="application/json")]
+                if answer is not None:
+                    ep.report(answer)  # the harness hands over the model's final message, unchanged
+                s = ep.score()
                 body = {"reward": s["reward"], "partial": s["partial"], "failed": s["failed"]}
-                return [ReadResourceContents(content=json.dumps(body), mime_type="application/json")]
+                return [ReadResourceContents(content=result_text(body), mime_type="application/json")]
             return await super().read_resource(uri, context)
 
         async def call_tool(self, name, arguments, context=None):
@@ -158,7 +180,7 @@ def build_server(world, tasks: list[dict], name: str = "compoworld", max_session
             except ToolError as e:
                 return _result(_envelope_for(name, e))
 
-    server = WorldServer(name, instructions="Tools live in services: list_services, list_tools, describe_tool, then call_tool.")
+    server = WorldServer(name, version=__version__, instructions="Tools live in services: list_services, list_tools, describe_tool, then call_tool. The prompt `task` (and the resource episode://task) holds this session's task.")
     server.episodes = episodes
 
     async def handshake_only(ctx, call_next):
@@ -170,30 +192,40 @@ def build_server(world, tasks: list[dict], name: str = "compoworld", max_session
 
     server.middleware.append(handshake_only)
 
-    @server.resource(SCORE_URI, name="score", mime_type="application/json", description="This episode's score: reward, partial, failed")
+    @server.resource(SCORE_URI, name="score", mime_type="application/json", description="This episode's score: reward, partial, failed. Read episode://score?answer=FINAL_MESSAGE (percent-encoded) to hand over the model's final message, unchanged, and score it")
     def score() -> str:  # replaced per session by WorldServer.read_resource
         return "{}"
 
+    @server.resource(TASK_URI, name="task", mime_type="application/json", description="This session's task: task_id, system_prompt, instruction")
+    def task() -> str:  # replaced per session by WorldServer.read_resource
+        return "{}"
+
+    # MCP prompts carry user and assistant messages only, so the system prompt is a prompt of its own:
+    # a harness puts `system_prompt` in the system role and `task` in the user turn, as the exports do.
+    @server.prompt(name="system_prompt", description="The system prompt every exported trajectory starts with (use it as the system message)")
+    def system_prompt() -> str:
+        return SYSTEM_PROMPT
+
+    @server.prompt(name="task", description="This session's task: the instruction, the first user message")
+    def task_prompt(ctx: Context) -> str:
+        return episodes.of(ctx).task["instruction"]
+
+    # Each tool returns the gateway's envelope as one CallToolResult, its text `result_text`.
     @server.tool(description="List the services you can use.")
-    def list_services(ctx: Context) -> dict:
-        return episodes.of(ctx).call("list_services", {})
+    def list_services(ctx: Context) -> CallToolResult:
+        return _result(episodes.of(ctx).call("list_services", {}))
 
     @server.tool(description="List the tools of one service, with what each does.")
-    def list_tools(service: str, ctx: Context) -> dict:
-        return episodes.of(ctx).call("list_tools", {"service": service})
+    def list_tools(service: str, ctx: Context) -> CallToolResult:
+        return _result(episodes.of(ctx).call("list_tools", {"service": service}))
 
     @server.tool(description="The JSON Schema of a tool's arguments.")
-    def describe_tool(tool: str, ctx: Context) -> dict:
-        return episodes.of(ctx).call("describe_tool", {"tool": tool})
+    def describe_tool(tool: str, ctx: Context) -> CallToolResult:
+        return _result(episodes.of(ctx).call("describe_tool", {"tool": tool}))
 
     @server.tool(description="Call a tool with arguments.")
-    def call_tool(tool_name: str, ctx: Context, arguments: dict | None = None) -> dict:
-        return episodes.of(ctx).call("call_tool", {"tool_name": tool_name, "arguments": arguments})
-
-    @server.tool(description="Give your final answer, when the task asks for a result.")
-    def report_answer(ctx: Context, answer: Any = None) -> dict:
-        episodes.of(ctx).report(answer)
-        return {"success": True, "data": None}
+    def call_tool(tool_name: str, ctx: Context, arguments: dict | None = None) -> CallToolResult:
+        return _result(episodes.of(ctx).call("call_tool", {"tool_name": tool_name, "arguments": arguments}))
 
     return server
 
