@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from typing import Any
 
 from .runtime.service import ToolError, printable_message
@@ -68,6 +69,16 @@ def _json_arguments(arguments: Any) -> tuple[Any, dict | None]:
     return arguments, None
 
 
+def agent_name(service: str, tool: str, shared: bool) -> str:
+    """The name an agent calls a tool by: its own, or `service__tool` when another mounted service
+    has a tool of that name; a name over 64 characters is cut and given a checksum of the whole,
+    the same in every process (exports, MCP servers and trainer workers must agree)."""
+    name = f"{service}__{tool}" if shared else tool
+    if not NAME_RE.match(name):
+        name = name[:55] + f"_{zlib.crc32(name.encode()) % 10**8:08d}"
+    return name
+
+
 class Gateway:
     """The four meta-tools over some services of a compiled world and one state.
 
@@ -87,10 +98,7 @@ class Gateway:
         self.names: dict[str, str] = {}  # agent-facing name → "service.tool"
         for s in self.services:
             for t in world.services[s].tools:
-                name = t if counts[t] == 1 else f"{s}__{t}"
-                if not NAME_RE.match(name):  # long names: shortened deterministically
-                    name = name[:55] + f"_{abs(hash(name)) % 10**8:08d}"[:9]
-                self.names[name] = f"{s}.{t}"
+                self.names[agent_name(s, t, counts[t] > 1)] = f"{s}.{t}"
 
     def list_services(self) -> dict:
         return _ok({"services": list(self.services)})

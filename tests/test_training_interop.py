@@ -467,3 +467,17 @@ def test_export_docs_commands_and_snippets_run(tmp_path, monkeypatch, capsys):
     rows = [line for line in doc.read_text().splitlines() if line.startswith("| `") and "|" in line[1:]]
     table = [r.split("|")[1].split("`")[1] for r in rows if r.split("|")[1].split("`")[1] in styles or "(default)" in r]
     assert tuple(table) == styles
+
+
+def test_long_tool_names_are_shortened_the_same_in_every_process():
+    """A trainer's workers, an MCP server and the export must agree on a shortened name (it was
+    Python's per-process hash)."""
+    import subprocess
+    import sys
+
+    from compoworld_dsl.gateway import NAME_RE, agent_name
+
+    code = "from compoworld_dsl.gateway import agent_name; print(agent_name('accounts_payable_reconciliation', 'approve_vendor_invoice_for_payment_run', True))"
+    names = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={"PYTHONHASHSEED": seed, "PATH": ""}, cwd=ROOT).stdout.strip() for seed in ("1", "2")}
+    assert len(names) == 1 and NAME_RE.match(names.pop())
+    assert agent_name("a", "b", False) == "b" and agent_name("a", "b", True) == "a__b"
