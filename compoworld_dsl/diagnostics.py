@@ -99,6 +99,12 @@ CODES: dict[str, str] = {
     "E901": "the checker failed inside: a bug in worldc, not in the file",
 }
 
+
+def is_syntax_code(code: str) -> bool:
+    """E0xx: the file could not be read or parsed, so it declares nothing."""
+    return code.startswith("E0")
+
+
 # The hint shown when a diagnostic carries no more specific `help`: every error has one.
 HINTS: dict[str, str] = {
     "E001": "check the syntax in docs/language.md",
@@ -204,8 +210,10 @@ class Diagnostic:
         return self.severity == "error"
 
     def sort_key(self) -> tuple:
+        """Syntax and input errors (E0xx) come first, from every file: after one, other
+        diagnostics may be its consequences. Then by file, position, code and message."""
         s = self.span
-        return (s.file, s.line, s.col, self.code, self.message)
+        return (not is_syntax_code(self.code), s.file, s.line, s.col, self.code, self.message)
 
     def to_json(self) -> dict:
         s = self.span
@@ -236,6 +244,10 @@ class SourceCache:
     def add(self, file: str, text: str) -> None:
         self._texts[file] = text
         self._starts.pop(file, None)
+
+    def text(self, file: str) -> str | None:
+        """The whole text of a file, as added."""
+        return self._texts.get(file)
 
     def merge(self, other: "SourceCache") -> None:
         self._texts.update(other._texts)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import stat
 from pathlib import Path
 
 import attrs
 
-from ..diagnostics import Diagnostic, SourceCache, Span, sort_diagnostics
+from ..diagnostics import Diagnostic, SourceCache, Span, is_syntax_code, sort_diagnostics
 from ..resources import stdlib_dir
 from ..syntax import ast as A
 from ..syntax.parser import ParseFailure, parse_module
@@ -36,7 +37,14 @@ class SourceModule:
     path: Path  # resolved absolute path
     display: str  # how diagnostics name it
     ast: A.Module | None
-    imports: list[tuple[Path, A.ImportModule | A.ImportFile | A.UseDecl]] = attrs.field(factory=list)
+    # Each module imported or used, with the declaration that names it; None for the modules
+    # of `salvaged`, which have no declaration.
+    imports: list[tuple[Path, A.ImportModule | A.ImportFile | A.UseDecl | None]] = attrs.field(factory=list)
+    # For a file that failed to parse: the modules its `import` and `use` lines name, found by
+    # a scan of its text, so that its importers still see what it would have passed on. Joined
+    # to `imports` after the cycle check (`_finish`); None when the file parsed or was not read.
+    salvaged: list[Path] | None = None
+    text: str | None = None  # the text of a file that failed to parse, for `_Cascades`
 
 
 @attrs.define(eq=False)
@@ -125,7 +133,31 @@ class _Loader:
         if ast is not None:
             for item in ast.items:
                 self._follow(mod, item)
+        else:
+            self._salvage(mod)
         return mod
+
+    def _salvage(self, mod: SourceModule) -> None:
+        """Load the modules that a file which failed to parse names on its `import` and `use`
+        lines, quietly: if it had parsed, its importers would see them, and without them every
+        name they declare would be reported unknown there too. Nothing is reported here about
+        them that is not about their own text (the failed file gets its parse error only)."""
+        text = self.sources.text(mod.display)
+        if text is None:
+            return
+        mod.text = text
+        mod.salvaged = []
+        for target in _salvaged_targets(text, mod.path):
+            try:
+                if not target.is_file():
+                    continue
+                resolved = target.resolve()
+            except _PATH_ERRORS:
+                continue
+            if resolved == mod.path or resolved in mod.salvaged:
+                continue
+            mod.salvaged.append(resolved)
+            self.load(resolved)
 
     def _refuse(self, path: Path, display: str, size: int, at: Span | None) -> SourceModule:
         self.diagnostics.append(
@@ -217,6 +249,118 @@ class _Loader:
                     path.append(target)
 
 
+_DOTTED = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+# `import a.b` and `import "x.world"` start a line; `use a.b, c` starts one inside a world.
+_SALVAGE_IMPORT = re.compile(rf'^[ \t]*import[ \t]+(?:({_DOTTED})|"([^"\\\n]*)")', re.M)
+_SALVAGE_USE = re.compile(rf"^[ \t]*use[ \t]+({_DOTTED}(?:[ \t]*,[ \t]*{_DOTTED})*)", re.M)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SALVAGE_LIMIT = 1000  # module names read from one failed file, at most
+
+
+def _salvaged_targets(text: str, importer: Path) -> list[Path]:
+    """The files that the `import` and `use` lines of unparsed text would name, in order."""
+    out: list[Path] = []
+    for m in _SALVAGE_IMPORT.finditer(text):
+        if m.group(1) is not None:
+            out.append(resolve_module(tuple(m.group(1).split(".")), importer))
+        elif m.group(2):
+            out.append(importer.parent / m.group(2))
+        if len(out) >= _SALVAGE_LIMIT:
+            return out
+    for m in _SALVAGE_USE.finditer(text):
+        for dotted in m.group(1).split(","):
+            out.append(resolve_module(tuple(dotted.strip().split(".")), importer))
+        if len(out) >= _SALVAGE_LIMIT:
+            return out
+    return out
+
+
+# Diagnostics that say a name is not declared, by code: the pattern of the message and which
+# group holds the name. After a parse error these may be consequences of it (`_Cascades`).
+_UNKNOWN: dict[str, re.Pattern] = {
+    "E101": re.compile(r"unknown name `([^`]+)`\Z"),
+    "E102": re.compile(r"unknown type `([^`]+)`\Z"),
+    "E104": re.compile(r"unknown service `([^`]+)`\Z"),
+    "E107": re.compile(r"unknown value pool `([^`]+)`\Z"),
+    "E108": re.compile(r"unknown tool `([^`]+)`\Z"),
+    "E109": re.compile(r"unknown function `([^`]+)`\Z"),
+}
+_USES_NOTHING = re.compile(r"module `([^`]+)` declares no service to use\Z")
+
+
+class _Cascades:
+    """Which diagnostics are consequences of a file that could not be loaded (a parse error, or
+    a file that cannot be read or is too large): that file declares nothing, so names it would
+    have declared are unknown in every file that imports it, directly or not.
+
+    The rule (docs/diagnostics.md, "After a syntax error"):
+      - syntax and input errors (E0xx) are always reported;
+      - nothing else is reported in a file that failed to parse;
+      - in a file that imports or uses a failed file (directly or through other imports), an
+        "unknown name/type/service/pool/tool/function `X`" is dropped when `X` (or a part of a
+        dotted `X`) occurs as a word in a failed file it imports, or that file's text is unknown
+        (not read); "module `M` declares no service to use" is dropped when `M` is a failed file;
+      - everything else is reported: type errors, and any error in a file that imports no
+        failed file, or about a name that no failed file mentions.
+    """
+
+    def __init__(self, modules: dict[Path, SourceModule]) -> None:
+        self.modules = modules
+        self.failed = {p for p, m in modules.items() if m.ast is None}
+        self.by_display = {m.display: m for m in modules.values()}
+        self._reach: dict[Path, list[SourceModule]] = {}
+        self._words: dict[Path, frozenset[str] | None] = {}
+
+    def failed_below(self, mod: SourceModule) -> list[SourceModule]:
+        """The failed modules that `mod` imports or uses, directly or through other modules."""
+        got = self._reach.get(mod.path)
+        if got is None:
+            seen, stack, got = {mod.path}, [mod.path], []
+            while stack:
+                m = self.modules.get(stack.pop())
+                if m is None:
+                    continue
+                for target, _ in m.imports:
+                    if target not in seen:
+                        seen.add(target)
+                        stack.append(target)
+                        if target in self.failed:
+                            got.append(self.modules[target])
+            self._reach[mod.path] = got
+        return got
+
+    def words(self, mod: SourceModule) -> frozenset[str] | None:
+        """Every word of a failed file's text; None when the text is not known (any name)."""
+        if mod.path not in self._words:
+            self._words[mod.path] = None if mod.text is None else frozenset(_WORD.findall(mod.text))
+        return self._words[mod.path]
+
+    def is_consequence(self, d: Diagnostic) -> bool:
+        if is_syntax_code(d.code):
+            return False
+        mod = self.by_display.get(d.span.file)
+        if mod is None:
+            return False
+        if mod.path in self.failed:
+            return True
+        below = self.failed_below(mod)
+        if not below:
+            return False
+        if d.code == "E104" and (m := _USES_NOTHING.match(d.message)):
+            stem = m.group(1).rsplit(".", 1)[-1]
+            return any(p.stem == stem and p in self.failed for p, node in mod.imports if isinstance(node, A.UseDecl))
+        pattern = _UNKNOWN.get(d.code)
+        m = pattern.match(d.message) if pattern else None
+        if m is None:
+            return False
+        parts = m.group(1).split(".")
+        for failed in below:
+            words = self.words(failed)
+            if words is None or any(part in words for part in parts):
+                return True
+        return False
+
+
 def _abbrev(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -232,11 +376,19 @@ def _finish(loader: _Loader, roots: list[Path]) -> Program:
     from .checker import Checker  # the checker needs loaded modules; keep import order one-way
 
     loader.find_cycles()
+    # The modules a failed file names join the import graph only now: an import cycle is
+    # reported from parsed imports alone, but importers of the failed file see through it.
+    for mod in loader.modules.values():
+        if mod.salvaged:
+            mod.imports.extend((p, None) for p in mod.salvaged if p in loader.modules)
     parsed = [m for m in loader.modules.values() if m.ast is not None]
     checker = Checker(parsed, loader.modules)
     model = checker.run()
-    diags = sort_diagnostics(loader.diagnostics + checker.diagnostics)
-    return Program(loader.modules, roots, model, diags, loader.sources)
+    diags = loader.diagnostics + checker.diagnostics
+    cascades = _Cascades(loader.modules)
+    if cascades.failed:
+        diags = [d for d in diags if not cascades.is_consequence(d)]
+    return Program(loader.modules, roots, model, sort_diagnostics(diags), loader.sources)
 
 
 def check_paths(paths: list[str | Path]) -> Program:

@@ -12,7 +12,7 @@ from datetime import date, datetime, time
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ..diagnostics import Diagnostic, Span
+from ..diagnostics import Diagnostic, Label, Span
 from ..resources import grammar_path
 from . import ast as A
 
@@ -828,13 +828,77 @@ _TOP_LEVEL = {"IMPORT", "TYPE", "ENUM", "POOL", "SERVICE", "WORLD", "CONSTRAINT"
 _CLOSERS = {"RBRACE", "RPAR", "RSQB", "$END", "COMMA"}
 
 
+# Hints for an `if` written as in C or Python. In this language `if COND then A else B` is an
+# expression (grammar/world.lark: `cond`), usable wherever a value is; only a constraint has an
+# `if COND then { clauses } else { clauses }` block. A tool body has no `if` statement.
+IF_MISSING_ELSE = "an `if` expression needs an `else` branch: `if COND then A else B`; both branches give a value"
+IF_STATEMENT = (
+    "a tool body has no `if` statement; `if COND then A else B` is an expression, as in "
+    "`let x = if COND then A else B` or a field value, and `require COND else KIND \"message\"` refuses a call"
+)
+IF_NEEDS_THEN = "`if` needs `then` after its condition: `if COND then A else B`, without `{ }` around the branches"
+IF_NEEDS_THEN_CLAUSE = "`if` needs `then` after its condition: `if COND then { ... } else { ... }`"
+IF_BRANCH_BLOCK = "the branches of an `if` expression are values, not `{ }` blocks: write `if COND then A else B`"
+
+_STATEMENT_START = {"LET", "RETURN", "REQUIRE", "SET", "UPDATE", "INSERT", "DELETE"}
+
+
+def _stack_tokens(err: UnexpectedInput, n: int) -> list[str | None]:
+    """The types of the last `n` things the parser had shifted when it failed: a token's type,
+    or None for a reduced rule (such as a whole expression). Empty when Lark does not say."""
+    try:
+        stack = err.interactive_parser.parser_state.value_stack  # type: ignore[union-attr]
+    except AttributeError:
+        return []
+    return [v.type if isinstance(v, Token) else None for v in stack[-n:]]
+
+
+def _open_if(err: UnexpectedInput, file: str) -> tuple[Label, ...]:
+    """For an `if` expression without `else`: a note that points at its `if`."""
+    try:
+        tok = err.interactive_parser.parser_state.value_stack[-4]  # type: ignore[union-attr]
+    except (AttributeError, IndexError):
+        return ()
+    if not isinstance(tok, Token) or tok.type != "IF" or tok.line is None:
+        return ()
+    return (Label(Span(file, tok.line, tok.column, tok.line, tok.column + 2), "the `if` without `else`"),)
+
+
+def _then_would_fit(err: UnexpectedInput) -> bool:
+    """Would the token that failed be accepted after a `then`? (A constraint's `if ... then {`.)"""
+    try:
+        probe = err.interactive_parser.copy()  # type: ignore[union-attr]
+        probe.feed_token(Token("THEN", "then"))
+        return err.token.type in probe.accepts()  # type: ignore[union-attr]
+    except Exception:  # a probe only: any failure means no
+        return False
+
+
+def _if_label(err: UnexpectedInput, expected: set[str], tok_type: str) -> str | None:
+    """A hint for an `if` that is written as a statement, or with `{ }`, or without `else`."""
+    if tok_type == "IF" and "IF" not in expected and expected & _STATEMENT_START:
+        return IF_STATEMENT
+    if expected == {"ELSE"} and _stack_tokens(err, 4)[:3] == ["IF", None, "THEN"]:
+        return IF_MISSING_ELSE
+    top = _stack_tokens(err, 2)
+    if "THEN" in expected and top == ["IF", None]:  # `if COND {`, `if COND:`
+        return IF_NEEDS_THEN_CLAUSE if tok_type == "LBRACE" and _then_would_fit(err) else IF_NEEDS_THEN
+    if tok_type == "LBRACE" and top[-1:] in (["THEN"], ["ELSE"]) and "NAME" in expected:
+        return IF_BRANCH_BLOCK
+    return None
+
+
 def _label_from_expected(err: UnexpectedInput) -> str | None:
     """A catalogue label chosen from the expected-token set, which does not depend on what came
-    before the error (Lark's match_examples compares parser states, which do)."""
+    before the error (Lark's match_examples compares parser states, which do); the `if` hints
+    look at the last few tokens only."""
     expected = set(getattr(err, "expected", ()) or ())
     tok = getattr(err, "token", None)
     tok_type = getattr(tok, "type", "$END")
     labels = list(ERROR_EXAMPLES)
+    if_label = _if_label(err, expected, tok_type)
+    if if_label is not None:
+        return if_label
     if expected & _ERROR_KINDS or expected == {"ELSE"}:
         return labels[3]  # a `require` needs `else KIND "message"`
     if expected == {"COLON"}:
@@ -916,6 +980,7 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str, start: str) -
             "E003",
             "unexpected end of file",
             Span.point(file, line, col),
+            labels=_open_if(err, file) if label == IF_MISSING_ELSE else (),
             notes=(f"expected {expected}",) if expected else (),
             help=label or "finish the declaration that is still open",
         )
@@ -928,6 +993,7 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str, start: str) -
         "E001",
         f"unexpected `{shown}`",
         span,
+        labels=_open_if(err, file) if label == IF_MISSING_ELSE else (),
         notes=(f"expected {expected}",) if expected else (),
         help=label or "check the syntax in docs/language.md",
     )
