@@ -862,10 +862,20 @@ def generate_python(model: Model, source: str = "<memory>") -> str:
     return PythonGenerator(model, source).generate()
 
 
-def load_world(model: Model, source: str = "<memory>"):
-    """Compile in memory and return the `CompiledWorld` (what the sampler uses)."""
-    code = generate_python(model, source)
+def compile_world(model: Model, source: str = "<memory>") -> pytypes.CodeType:
+    """Generate the module and byte-compile it: the code object `exec_world` runs (and that
+    `compoworld_dsl.worldcache` stores, marshalled, so that a cached load skips both steps)."""
+    return compile(generate_python(model, source), f"<worldc:{source}>", "exec")
+
+
+def exec_world(code: pytypes.CodeType, source: str = "<memory>"):
+    """Run a code object from `compile_world` in a fresh module and return its `CompiledWorld`."""
     module = pytypes.ModuleType(f"compoworld_generated_{abs(hash(source))}")
     module.__file__ = f"<worldc:{source}>"
-    exec(compile(code, module.__file__, "exec"), module.__dict__)  # noqa: S102 - our own generated code
+    exec(code, module.__dict__)  # noqa: S102 - our own generated code
     return module.WORLD
+
+
+def load_world(model: Model, source: str = "<memory>"):
+    """Compile in memory and return the `CompiledWorld` (what the sampler uses)."""
+    return exec_world(compile_world(model, source), source)

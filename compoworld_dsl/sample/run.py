@@ -1,17 +1,50 @@
 """Run a sampling job: attempts in index order, optionally across worker processes, streamed
 into a temporary file that is renamed into place only when the job completes. It builds no
-task itself (that is `sampler.py`) and leaves no process or temporary file behind."""
+task itself (that is `sampler.py`) and leaves no process or temporary file behind.
+
+Resuming (`--resume`). The temporary file of a run with `-o OUT` is its journal:
+`.OUT.PID.XXXXXXXX.tmp` gets each emitted task, in index order, flushed and fsynced, and
+beside it `.OUT.PID.XXXXXXXX.state` (replaced atomically after each task) holds the run's
+options (world file hash, hops, count, seed, capabilities, rule share, attempt budget, shard;
+not `--workers`, which changes no byte), the journal's committed length in bytes, the next
+attempt index, the rule-share bookkeeping (`Selector`: tasks emitted, passed over, seen, with
+a rule) and the report's counters. A run killed at any moment, SIGKILL included, leaves both
+(its pid is gone); the same command plus `--resume` adopts them (renamed to its own pid),
+refuses (exit 2) a state whose options differ, cuts the journal back to the committed length
+(a torn or uncommitted last task is attempted again: attempts are deterministic), and
+continues from the next attempt with the same bookkeeping, so the decisions and bytes are
+those of an uninterrupted run; at the end the journal is renamed over OUT. Without `--resume`
+nothing changes: the next writer of OUT removes a dead writer's files (`remove_stale`), and
+SIGINT/SIGTERM remove them too (with `--resume`, SIGINT/SIGTERM keep them, to resume again).
+Memory does not grow with `-n`: attempts stream through a bounded window, and only counters
+(one per rejection reason, tool and rule) are kept.
+
+Sharding (`--shard K/N`, K from 1). The task that fills slot k of a run is decided by every
+attempt before it (the k-th kept one; the rule share passes tasks over depending on all of
+them), so no shard of task *slots* can be computed without doing every earlier attempt. Shards
+are therefore shards of *attempts*: shard K verifies attempt indices i with i % N == K-1 and
+writes every task that passes `--capabilities` (a candidate; no rule-share decision, which
+needs the other shards) in index order, until it has `-n` candidates (so give each shard a
+`-n` well above total/N: the rule share passes some over, 1.3x to 3x total / N in the bundled worlds). `worldc sample ... -n TOTAL --merge
+S1 --merge S2 ... -o OUT` (shards in order K = 1..N) then replays the attempts in index order
+from the shard files, applies the rule share exactly as a run does, and writes the first TOTAL
+tasks: byte for byte the unsharded run. If a shard ran out before TOTAL was reached, the merge
+writes nothing and names the shard to extend (`--resume` with a larger `-n`: a shard's file
+only grows with `-n`)."""
 
 from __future__ import annotations
 
 import collections
 import contextlib
 import ctypes
+import hashlib
 import json
 import os
 import random
+import re
 import signal
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -21,7 +54,7 @@ from typing import Callable, Iterator
 import attrs
 
 from ..smt.encode import Deadline
-from ..taskfile import atomic_output
+from ..taskfile import _TMP, _alive, _mode_for, atomic_output, remove_stale
 from .rejected import REJECTIONS, Rejected
 from .sampler import Sampler
 
@@ -30,6 +63,8 @@ ATTEMPT_TIMEOUT = 10.0  # seconds per attempt by default: ~100x what an attempt 
 RULE_SHARE = 0.5  # of tasks that should carry a load-bearing house rule, by default (D23)
 RULE_PATIENCE = 8  # tasks without one passed over per slot that wants one; then the next is kept
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+STATE = ".state"  # .OUT.PID.XXXXXXXX.state: a journal's state, beside it (not a .tmp: one temporary file per writer)
+_STATE = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.[a-z0-9_]+\.statex?\Z")
 
 
 @attrs.frozen
@@ -43,6 +78,7 @@ class Job:
     max_attempts: int | None = None
     attempt_timeout: float | None = ATTEMPT_TIMEOUT  # None (or 0): no limit
     rule_share: float = RULE_SHARE
+    shard: tuple[int, int] | None = None  # (K, N), K from 1: attempts i with i % N == K - 1, no rule-share selection
 
 
 @attrs.define
@@ -69,13 +105,14 @@ class Interrupted(BaseException):
 
 
 def load_sampler(path: str) -> Sampler:
-    from ..check import check_paths
-    from ..codegen.python import load_world
+    """Check and compile the world at `path` (ValueError when it does not check), or take both
+    from the world cache when its files are unchanged (`compoworld_dsl.worldcache`; off with
+    COMPOWORLD_NO_CACHE=1), and build the sampler over it."""
+    from ..codegen.python import exec_world
+    from ..worldcache import load_compiled
 
-    program = check_paths([path])
-    if not program.ok:
-        raise ValueError(f"{path} does not check")
-    return Sampler(program.model, load_world(program.model, path), path)
+    model, code = load_compiled(path)
+    return Sampler(model, exec_world(code, path), path)
 
 
 # ─────────────────────────── worker processes ───────────────────────────
@@ -153,9 +190,12 @@ def _attempt_chunk(args: tuple[Job, list[int]]) -> list[tuple]:
     return [_attempt(_worker_sampler, job, i) for i in indices]
 
 
-def _chunks(job: Job, limit: int) -> Iterator[tuple[Job, list[int]]]:
-    for start in range(0, limit, CHUNK):
-        yield (job, list(range(start, min(start + CHUNK, limit))))
+def _chunks(job: Job, indices: Iterator[int]) -> Iterator[tuple[Job, list[int]]]:
+    while True:
+        chunk = [i for _, i in zip(range(CHUNK), indices)]
+        if not chunk:
+            return
+        yield (job, chunk)
 
 
 # ─────────────────────────── signals ───────────────────────────
@@ -203,13 +243,28 @@ def _signals_to(stop: _Stop):
 # ─────────────────────────── the job ───────────────────────────
 
 
-def attempts(job: Job, stop: _Stop | None = None) -> Iterator[tuple]:
-    """Every attempt in index order (whatever the number of workers): (index, task or None,
-    reason, detail, Z3 check seconds, encoding seconds, seconds, world has rules)."""
-    limit = job.max_attempts or max(50, job.count * 50)
+def attempt_limit(job: Job) -> int:
+    if job.shard is not None:  # the shard's own attempts, as many per candidate as a run's
+        return job.max_attempts or max(50, job.count * 50) * job.shard[1]
+    return job.max_attempts or max(50, job.count * 50)
+
+
+def _indices(job: Job, start: int, limit: int) -> Iterator[int]:
+    if job.shard is None:
+        return iter(range(start, limit))
+    k, n = job.shard
+    first = start + ((k - 1 - start) % n)
+    return iter(range(first, limit, n))
+
+
+def attempts(job: Job, stop: _Stop | None = None, start: int = 0) -> Iterator[tuple]:
+    """Every attempt in index order from `start` (whatever the number of workers; of a shard,
+    its own indices only): (index, task or None, reason, detail, Z3 check seconds, encoding
+    seconds, seconds, world has rules)."""
+    limit = attempt_limit(job)
     if job.workers <= 1:
         sampler = _init_worker(job.path)
-        for i in range(limit):
+        for i in _indices(job, start, limit):
             if stop is not None:
                 stop.check()
             result = _attempt(sampler, job, i)
@@ -220,7 +275,7 @@ def attempts(job: Job, stop: _Stop | None = None) -> Iterator[tuple]:
     with worker_pool(job.workers, _init_worker, (job.path,)) as pool:
         # results are consumed in submission order; a bounded window keeps memory flat
         window = job.workers * 2
-        chunks = _chunks(job, limit)
+        chunks = _chunks(job, _indices(job, start, limit))
         pending = collections.deque()
         for chunk in chunks:
             pending.append(pool.submit(_attempt_chunk, chunk))
@@ -246,53 +301,306 @@ def wants_rule(job: Job, slot: int) -> bool:
     return job.rule_share > 0 and random.Random(f"{job.seed}:rule:{slot}").random() < job.rule_share
 
 
-def run(job: Job, out: Path | None, progress=None) -> Report:
-    """Sample until `count` tasks are emitted (or attempts run out); write JSONL atomically.
-    Raises `Interrupted` on SIGINT or SIGTERM, after removing the temporary file and the workers."""
-    report = Report()
+@attrs.define
+class Selector:
+    """The rule-share bookkeeping (D23), all decided by the attempts before, in index order:
+    what `--resume` saves and `--merge` replays."""
+
+    job: Job
+    emitted: int = 0
+    waited: int = 0  # tasks without a rule passed over for the slot that wants one
+    seen: int = 0  # tasks the attempts gave (kept or passed over)
+    ruled: int = 0  # of those, tasks with a rule
+
+    def keep(self, task: dict, has_rules: bool) -> bool:
+        job = self.job
+        self.seen, self.ruled = self.seen + 1, self.ruled + bool(task["constraints"])
+        # a world whose rules seldom bite (under 1 task in 2 × RULE_PATIENCE, after 4 ×
+        # RULE_PATIENCE tasks: enough not to give up on a world where 1 in 10 has one) is not made to wait
+        worth = self.seen < 4 * RULE_PATIENCE or self.ruled * 2 * RULE_PATIENCE >= self.seen
+        if has_rules and not task["constraints"] and worth and wants_rule(job, self.emitted) and self.waited < RULE_PATIENCE:
+            self.waited += 1
+            return False
+        self.waited = 0
+        self.emitted += 1
+        return True
+
+    def state(self) -> dict:
+        return {"emitted": self.emitted, "waited": self.waited, "seen": self.seen, "ruled": self.ruled}
+
+
+class ResumeError(Exception):
+    """`--resume` cannot continue: another live writer, or a partial run of other options."""
+
+
+def options(job: Job) -> dict:
+    """What a journal must match to be resumed: everything that changes a byte of the output."""
+    try:
+        digest = hashlib.sha256(Path(job.path).read_bytes()).hexdigest()
+    except OSError:
+        digest = ""
+    return {
+        "format": 1, "world": str(Path(job.path).resolve()), "world_sha256": digest, "hops": job.hops,
+        "count": job.count if job.shard is None else None,  # a shard's file only grows with -n: --resume may extend it
+        "seed": job.seed, "capabilities": list(job.capabilities), "max_attempts": job.max_attempts,
+        "attempt_timeout": job.attempt_timeout or None, "rule_share": job.rule_share, "shard": list(job.shard) if job.shard else None,
+    }
+
+
+def _journals(out: Path) -> list[tuple[Path, Path, int]]:
+    """(journal, state, pid) of every writer of `out` that left its state beside its journal."""
+    found = []
+    with contextlib.suppress(OSError):
+        for f in out.parent.iterdir():
+            m = _TMP.match(f.name)
+            if m is None or m["name"] != out.name:
+                continue
+            st = f.with_name(f.name[: -len(".tmp")] + STATE)
+            if st.exists():
+                found.append((f, st, int(m["pid"])))
+    return found
+
+
+def _load_state(st: Path) -> dict | None:
+    try:
+        state = json.loads(st.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return state if isinstance(state, dict) and isinstance(state.get("options"), dict) else None
+
+
+def pending(out: Path, job: Job) -> tuple[Path, Path, dict] | None:
+    """The dead writer's journal `--resume` would continue, or None when there is none. Raises
+    ResumeError when a live process writes `out` or only partial runs of other options exist."""
+    want, others = options(job), []
+    best = None
+    for journal, st, pid in _journals(out):
+        if _alive(pid):
+            raise ResumeError(f"another worldc sample (pid {pid}) is writing {out}")
+        state = _load_state(st)
+        if state is None:
+            continue
+        if state["options"] != want:
+            others.append(state["options"])
+            continue
+        if best is None or state["bytes"] > best[2]["bytes"]:
+            best = (journal, st, state)
+    if best is None and others:
+        theirs = others[0]
+        diff = ", ".join(f"{k} {theirs.get(k)!r} (now {want[k]!r})" for k in want if theirs.get(k) != want[k])
+        raise ResumeError(f"the partial run of {out} was started with other options: {diff}; run the same command, or drop --resume to start over")
+    return best
+
+
+def _remove_stale_states(out: Path) -> None:
+    """`remove_stale` for the journals and their states (dead writers' only)."""
+    remove_stale(out)
+    with contextlib.suppress(OSError):
+        for f in out.parent.iterdir():
+            m = _STATE.match(f.name)
+            if m is not None and m["name"] == out.name and not _alive(int(m["pid"])):
+                with contextlib.suppress(OSError):
+                    f.unlink()
+
+
+class _Journal:
+    """The output of a run with `-o`: a journal (the temporary file) plus its state, committed
+    after each task; renamed over `out` at the end."""
+
+    def __init__(self, out: Path, job: Job, resume: bool):
+        self.out, self.job, self.resume = out, job, resume
+        self.state: dict | None = None  # the adopted state, when resuming
+
+    def __enter__(self):
+        out = self.out
+        out.parent.mkdir(parents=True, exist_ok=True)
+        adopt = pending(out, self.job) if self.resume else None
+        if adopt is not None:  # renamed to this pid: a live writer's files are not anyone's to remove
+            journal, st, self.state = adopt
+            self.path = journal.with_name(f".{out.name}.{os.getpid()}.{journal.name.rsplit('.', 2)[1]}.tmp")
+            os.replace(journal, self.path)
+            self.state_path = self.path.with_name(self.path.name[: -len(".tmp")] + STATE)
+            os.replace(st, self.state_path)
+            _remove_stale_states(out)
+            fd = os.open(self.path, os.O_RDWR)
+            committed = self.state["bytes"]
+            if os.fstat(fd).st_size < committed:
+                os.close(fd)
+                raise ResumeError(f"the partial run of {out} lost tasks it had committed (a crash of the machine?); drop --resume to start over")
+            os.ftruncate(fd, committed)  # a torn or uncommitted last task is attempted again
+            os.lseek(fd, committed, os.SEEK_SET)
+        else:
+            _remove_stale_states(out)
+            fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.{os.getpid()}.", suffix=".tmp")
+            os.fchmod(fd, _mode_for(out))
+            self.path = Path(tmp)
+            self.state_path = self.path.with_name(self.path.name[: -len(".tmp")] + STATE)
+            if self.resume and self.job.shard is not None and out.is_file():  # extend a finished shard
+                lines, last = 0, None
+                with open(out, "rb") as src:
+                    for line in src:
+                        if not line.endswith(b"\n"):
+                            break
+                        os.write(fd, line)
+                        lines, last = lines + 1, line
+                if last is not None:
+                    nxt = int(json.loads(last)["id"].rsplit("-", 1)[1]) + 1
+                    self.state = {"bytes": os.lseek(fd, 0, os.SEEK_CUR), "next": nxt, "selector": {"emitted": lines, "waited": 0, "seen": 0, "ruled": 0},
+                                  "report": {"attempts": 0, "rejected": {}, "examples": {}, "z3_seconds": 0.0, "encode_seconds": 0.0, "work_seconds": 0.0, "seconds": 0.0, "tools": {}, "rules": {}}}
+        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        if self.state is None:
+            self.commit(0, Selector(self.job), Report(), 0.0)
+        return self
+
+    def write(self, line: str) -> None:
+        self.fh.write(line)
+
+    def commit(self, next_attempt: int, sel: Selector, report: Report, seconds: float) -> None:
+        self.fh.flush()
+        os.fsync(self.fh.fileno())
+        state = {
+            "options": options(self.job), "bytes": self.fh.tell(), "next": next_attempt, "selector": sel.state(),
+            "report": {
+                "attempts": report.attempts, "rejected": dict(report.rejected), "examples": report.examples,
+                "z3_seconds": report.z3_seconds, "encode_seconds": report.encode_seconds, "work_seconds": report.work_seconds,
+                "seconds": seconds, "tools": dict(report.tools), "rules": dict(report.rules),
+            },
+        }
+        tmp = self.state_path.with_name(self.state_path.name + "x")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(json.dumps(state, separators=(",", ":")))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.state_path)
+
+    def restore(self, job: Job) -> tuple[int, Selector, Report, float]:
+        if self.state is None:
+            return 0, Selector(job), Report(), 0.0
+        s, r = self.state, self.state["report"]
+        report = Report(
+            attempts=r["attempts"], emitted=s["selector"]["emitted"], rejected=collections.Counter(r["rejected"]), examples=dict(r["examples"]),
+            z3_seconds=r["z3_seconds"], encode_seconds=r["encode_seconds"], work_seconds=r["work_seconds"],
+            tools=collections.Counter(r["tools"]), rules=collections.Counter(r["rules"]),
+        )
+        return s["next"], Selector(job, **s["selector"]), report, r["seconds"]
+
+    def finish(self) -> None:
+        self.fh.close()
+        os.replace(self.path, self.out)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.state_path)
+
+    def abandon(self, keep: bool) -> None:
+        with contextlib.suppress(OSError):
+            self.fh.close()
+        if not keep:
+            for p in (self.path, self.state_path):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(p)
+
+
+def run(job: Job, out: Path | None, progress=None, resume: bool = False) -> Report:
+    """Sample until `count` tasks are emitted (or attempts run out); write JSONL atomically,
+    through a journal `resume=True` can continue (see the module's docstring). Raises
+    `Interrupted` on SIGINT or SIGTERM, after removing the temporary files (kept with
+    `resume`) and the workers; `ResumeError` when `resume` cannot continue."""
     t0 = time.perf_counter()
     stop = _Stop(raise_now=job.workers > 1)
-    output = atomic_output(out) if out is not None else contextlib.nullcontext(sys.stdout)
-    with _signals_to(stop), output as fh:
-        gen = attempts(job, stop)
-        waited = 0  # tasks without a rule passed over for the slot that wants one
-        seen = ruled = 0  # tasks the attempts gave (kept or passed over), and those with a rule
-        try:
-            for i, task, reason, detail, z3s, encs, secs, has_rules in gen:
-                report.attempts += 1
-                report.z3_seconds += z3s
-                report.encode_seconds += encs
-                report.work_seconds += secs
-                if task is not None and job.capabilities and not set(job.capabilities) <= set(task["capabilities"]):
-                    task, reason, detail = None, "filtered", "lacks a requested capability"
-                if task is not None:
-                    seen, ruled = seen + 1, ruled + bool(task["constraints"])
-                # a world whose rules seldom bite (under 1 task in 2 × RULE_PATIENCE, after 4 ×
-                # RULE_PATIENCE tasks: enough not to give up on a world where 1 in 10 has one) is not made to wait
-                worth = seen < 4 * RULE_PATIENCE or ruled * 2 * RULE_PATIENCE >= seen
-                if task is not None and has_rules and not task["constraints"] and worth and wants_rule(job, report.emitted) and waited < RULE_PATIENCE:
-                    task, reason, detail = None, "no_rule", f"task {report.emitted + 1} is one of the --rule-share {job.rule_share:g} that should carry a house rule that decides the reward"
-                    waited += 1
-                elif task is not None:
-                    waited = 0
-                if task is None:
-                    report.rejected[reason] += 1
-                    report.examples.setdefault(reason, detail)
-                else:
-                    fh.write(json.dumps(task, ensure_ascii=False, separators=(",", ":")) + "\n")
-                    report.emitted += 1
-                    report.tools.update({c["tool"] for c in task["reference_plan"]})
-                    report.rules.update({c["name"] for c in task["constraints"]})
-                if progress is not None:
-                    progress(report)
+    journal = _Journal(out, job, resume) if out is not None else None
+    start, sel, report, before = journal.__enter__().restore(job) if journal is not None else (0, Selector(job), Report(), 0.0)
+    fh = journal if journal is not None else sys.stdout
+    shard = job.shard is not None
+    ok = False
+    try:
+        with _signals_to(stop):
+            gen = attempts(job, stop, start)
+            try:
+                for i, task, reason, detail, z3s, encs, secs, has_rules in (() if report.emitted >= job.count else gen):
+                    report.attempts += 1
+                    report.z3_seconds += z3s
+                    report.encode_seconds += encs
+                    report.work_seconds += secs
+                    if task is not None and job.capabilities and not set(job.capabilities) <= set(task["capabilities"]):
+                        task, reason, detail = None, "filtered", "lacks a requested capability"
+                    if task is not None and not shard and not sel.keep(task, has_rules):
+                        task, reason, detail = None, "no_rule", f"task {sel.emitted + 1} is one of the --rule-share {job.rule_share:g} that should carry a house rule that decides the reward"
+                    elif task is not None and shard:
+                        sel.emitted += 1
+                    if task is None:
+                        report.rejected[reason] += 1
+                        report.examples.setdefault(reason, detail)
+                    else:
+                        fh.write(json.dumps(task, ensure_ascii=False, separators=(",", ":")) + "\n")
+                        report.emitted += 1
+                        report.tools.update({c["tool"] for c in task["reference_plan"]})
+                        report.rules.update({c["name"] for c in task["constraints"]})
+                        if journal is not None:
+                            journal.commit(i + 1, sel, report, before + time.perf_counter() - t0)
+                    if progress is not None:
+                        progress(report)
+                    if report.emitted >= job.count:
+                        break
+                stop.check()  # a signal near the end still wins: the output is not committed
+            finally:
+                stop.raise_now = False  # a second signal must not cut the clean-up short
+                gen.close()
+        if journal is not None:
+            journal.finish()
+        ok = True
+    finally:
+        if journal is not None and not ok:
+            journal.abandon(keep=resume and isinstance(sys.exc_info()[1], Interrupted))
+    report.seconds = before + time.perf_counter() - t0
+    return report
+
+
+def merge(job: Job, shards: list[Path], out: Path | None, has_rules: bool) -> Report:
+    """The unsharded run's output from the files of shards 1..N (`--shard K/N`): attempts
+    replayed in index order, the rule share applied as `run` does. Raises ResumeError when a
+    shard ran out before `job.count` tasks (nothing is written)."""
+    t0 = time.perf_counter()
+    n = len(shards)
+    files = [open(p, encoding="utf-8", newline="\n") for p in shards]
+    report, sel = Report(), Selector(job)
+    limit = job.max_attempts or max(50, job.count * 50)
+    heads: list = [None] * n
+
+    def head(k: int):
+        if heads[k] is None:
+            line = files[k].readline()
+            if line:
+                if not line.endswith("\n"):
+                    raise ResumeError(f"{shards[k]} ends in a torn line: finish that shard (--resume)")
+                task = json.loads(line)
+                heads[k] = (int(task["id"].rsplit("-", 1)[1]), line, task)
+        return heads[k]
+
+    try:
+        with atomic_output(out) if out is not None else contextlib.nullcontext(sys.stdout) as fh:
+            for i in range(limit):
                 if report.emitted >= job.count:
                     break
-            stop.check()  # a signal near the end still wins: the output is not committed
-        finally:
-            stop.raise_now = False  # a second signal must not cut the clean-up short
-            gen.close()
+                h = head(i % n)
+                if h is None:
+                    raise ResumeError(f"shard {i % n + 1}/{n} ({shards[i % n]}) ran out at attempt {i}, before {job.count} tasks: continue it with --resume and a larger -n")
+                report.attempts += 1
+                if h[0] < i or h[0] % n != i % n:
+                    raise ResumeError(f"{shards[i % n]} is not shard {i % n + 1}/{n} of this run (task {h[2]['id']}): give the shards in order")
+                if h[0] > i:
+                    continue  # rejected in its shard
+                heads[i % n] = None
+                if sel.keep(h[2], has_rules):
+                    fh.write(h[1])
+                    report.emitted += 1
+                    report.tools.update({c["tool"] for c in h[2]["reference_plan"]})
+                    report.rules.update({c["name"] for c in h[2]["constraints"]})
+                else:
+                    report.rejected["no_rule"] += 1
+    finally:
+        for f in files:
+            f.close()
     report.seconds = time.perf_counter() - t0
     return report
 
 
-__all__ = ["ATTEMPT_TIMEOUT", "Interrupted", "Job", "Report", "run", "REJECTIONS", "RULE_SHARE", "worker_pool"]
+__all__ = ["ATTEMPT_TIMEOUT", "Interrupted", "Job", "Report", "ResumeError", "merge", "pending", "run", "REJECTIONS", "RULE_SHARE", "worker_pool"]
