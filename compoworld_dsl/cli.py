@@ -16,7 +16,40 @@ from .diagnostics import Diagnostic, SourceCache, render_json, render_text, sort
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Help that keeps the examples' line breaks and shows each option's default (unless its help
+    already says it)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if not action.option_strings or "default" in text or action.default in (None, False, argparse.SUPPRESS) or text == argparse.SUPPRESS:
+            return text
+        return text + " (default: %(default)s)"
+
+
+# Examples shown under each verb's --help (and in docs/cli.md, generated from this parser).
+EXAMPLES = {
+    "check": ["worldc check worlds/", "worldc check worlds/legal_ops.world --format json"],
+    "lint": ["worldc lint worlds/legal_ops.world", "worldc lint worlds/office.world --seeds 50 --strict"],
+    "fmt": ["worldc fmt worlds/", "worldc fmt --check worlds/toy.world", "worldc fmt --diff worlds/toy.world"],
+    "compile": ["worldc compile worlds/legal_ops.world", "cd worlds && worldc compile legal_ops.world && worldc sample --hops 5"],
+    "graph": ["worldc graph worlds/toy.world --format dot | dot -Tsvg > toy.svg", "worldc graph worlds/legal_ops.world --stats"],
+    "sample": ["worldc sample worlds/legal_ops.world --hops 5 -n 100 -o build/tasks.jsonl", "worldc sample worlds/toy.world --hops 3 -n 20 --workers 2 --capabilities conditional-branching -o -"],
+    "verify": ["worldc verify worlds/legal_ops.world build/tasks.jsonl"],
+    "eval": ["worldc eval worlds/legal_ops.world build/tasks.jsonl --agent weak:0.3 --plot build/curve.svg", "worldc eval worlds/legal_ops.world build/tasks.jsonl --agent openai:MODEL --base-url http://127.0.0.1:8000/v1 --record build/runs.jsonl"],
+    "export": ["worldc export sft worlds/legal_ops.world build/tasks.jsonl --style hf -o build/sft.jsonl", "worldc export rl worlds/legal_ops.world build/tasks.jsonl -o build/rl.jsonl"],
+    "serve": ["worldc serve worlds/toy.world --tasks build/tasks.jsonl", "worldc serve worlds/toy.world --tasks build/tasks.jsonl --transport http --port 8765"],
+    "completion": ["worldc completion bash > ~/.local/share/bash-completion/completions/worldc", "worldc completion zsh > ~/.zfunc/_worldc"],
+    "import": ["worldc import openapi petstore.yaml -o worlds/petstore", "worldc import mcp tools.json -o worlds/mytools"],
+    "report": ["worldc report worlds/legal_ops.world build/tasks.jsonl -o build/report && open build/report/index.html", "worldc report worlds/legal_ops.world build/tasks.jsonl --eval build/eval.json -o build/report --force"],
+}
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str):  # argparse's own exit code for usage errors is 2 as well
         self.print_usage(sys.stderr)
         print(f"worldc: error: {message}", file=sys.stderr)
@@ -82,8 +115,8 @@ def cmd_check(args) -> int:
     diags = sort_diagnostics(diags)
     _print_diagnostics(diags, sources, args.format)
     if args.format != "json":
-        for s in summaries:
-            print(s, file=sys.stderr)
+        for line in summaries:
+            print(line)  # results on stdout, as ruff and pytest print theirs; problems on stderr
     return EXIT_FAILED if any(d.is_error for d in diags) else EXIT_OK
 
 
@@ -126,9 +159,13 @@ def cmd_fmt(args) -> int:
     files = _expand(args.paths)
     if files is None:
         return EXIT_USAGE
+    if args.format == "json" and args.diff:
+        print("worldc: error: --diff prints a diff; it takes no --format json", file=sys.stderr)
+        return EXIT_USAGE
     status = EXIT_OK
     sources = SourceCache()
     failures: list[Diagnostic] = []
+    changed: list[str] = []
     for f in files:
         data = f.read_bytes()
         try:
@@ -148,11 +185,16 @@ def cmd_fmt(args) -> int:
             status = EXIT_FAILED
         elif args.check:
             print(f"would reformat {f}", file=sys.stderr)
+            changed.append(str(f))
             status = EXIT_FAILED
         else:
             write_atomic(f, formatted)
             print(f"reformatted {f}", file=sys.stderr)
-    if failures:
+            changed.append(str(f))
+    if args.format == "json":
+        key = "would_reformat" if args.check else "reformatted"
+        print(json.dumps({"files": len(files), key: changed, "diagnostics": [d.to_json() for d in sort_diagnostics(failures)]}, indent=2))
+    elif failures:
         _print_diagnostics(sort_diagnostics(failures), sources, "text")
     return status
 
@@ -181,18 +223,38 @@ def cmd_compile(args) -> int:
     out = Path(args.output) if args.output else Path("build") / name
     write_package(model, out, source=args.path)
     print(f"wrote {out}/ (import it with the folder above on sys.path: `from {out.name} import WORLD`)", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps({"package": str(out), "world": name, "source": args.path, "services": len(model.services), "tools": sum(len(sv.tools) for sv in model.services.values())}, indent=2))
     return EXIT_OK
 
 
 def cmd_graph(args) -> int:
-    from .graph import build_graph, to_dot, to_mermaid
+    from .graph import MERMAID_MAX_EDGES, UnknownService, build_graph, cap_edges, collapse_services, neighbourhood, render
 
+    if args.max_edges is not None and args.max_edges < 0:
+        print("worldc: error: --max-edges takes 0 or more", file=sys.stderr)
+        return EXIT_USAGE
     model, status = _load_checked(args.path)
     if model is None:
         return status
-    g = build_graph(model)
+    full = g = build_graph(model)
+    scope = ""
+    if args.service is not None:
+        try:
+            g = neighbourhood(full, args.service)
+        except UnknownService as e:
+            print(f"worldc: error: --service: {e}", file=sys.stderr)
+            return EXIT_USAGE
+        scope = f"the neighbourhood of {args.service}: "
+    view = collapse_services(g) if args.collapse == "services" else g
     if args.stats:
-        stats = g.stats()
+        stats = view.stats()
+        if args.service is not None:
+            # a neighbour's other inputs lie outside the view: name only S's own tools here
+            for key in ("unreachable_tools", "unfed_tools"):
+                if key in stats:
+                    stats[key] = [t for t in stats[key] if t.startswith(args.service + ".")]
+            stats = {"service": args.service, "neighbour_tools": sum(n.service != args.service for n in g.nodes), **stats}
         if args.format == "json":
             print(json.dumps(stats, indent=2))
         else:
@@ -200,12 +262,22 @@ def cmd_graph(args) -> int:
                 shown = f"{len(v)}" + (f"  ({', '.join(v[:8])}{', …' if len(v) > 8 else ''})" if v else "") if isinstance(v, list) else v
                 print(f"{k.replace('_', ' ')}: {shown}")
         return EXIT_OK
-    if args.format == "dot":
-        sys.stdout.write(to_dot(g))
-    elif args.format == "mermaid":
-        sys.stdout.write(to_mermaid(g))
-    else:
-        print(json.dumps(g.to_json(), indent=2))
+    limit = args.max_edges
+    if limit is None and args.format == "mermaid":
+        limit = MERMAID_MAX_EDGES
+    total = len(view.edges)
+    view, dropped = cap_edges(view, limit)
+    note = None
+    if dropped:
+        hint = "" if args.collapse else "; --collapse services or --service S shows more in fewer edges"
+        why = f"Mermaid draws at most {MERMAID_MAX_EDGES}" if args.max_edges is None else f"--max-edges {limit}"
+        note = f"{scope}{dropped} of {total} edges dropped ({why}), the most informative {limit} kept{hint}"
+        print(f"worldc: note: {note}", file=sys.stderr)
+    elif args.format == "mermaid" and limit is not None and limit > MERMAID_MAX_EDGES and total > MERMAID_MAX_EDGES:
+        print(f"worldc: note: {total} edges: Mermaid refuses more than {MERMAID_MAX_EDGES} unless its maxEdges is raised", file=sys.stderr)
+    # two writes, as print() does: a reader that left after the first line is noticed (exit 141)
+    # by the second, where one large write can return without an error
+    print(render(view, args.format, note, args.service, dropped if limit is not None else None).removesuffix("\n"))
     return EXIT_OK
 
 
@@ -238,14 +310,34 @@ def find_world(path: str | None) -> tuple[str | None, str]:
     found = worlds_in(Path.cwd())
     if len(found) == 1:
         return str(found[0]), f"{found[0]} (the one world in this folder)"
+    compiled = _last_compiled()
     if len(found) > 1:
-        return None, f"this folder holds {len(found)} worlds ({', '.join(f.name for f in found)}); name one"
-    maps = sorted(Path("build").glob("*/source_map.json"))
-    if len(maps) == 1:
-        src = json.loads(maps[0].read_text()).get("world_source")
-        if src and Path(src).is_file():
-            return src, f"{src} (compiled into {maps[0].parent})"
+        # `worldc compile legal_ops.world` then `worldc sample`: the world just compiled
+        if compiled is not None and Path(compiled[0]).resolve() in {f.resolve() for f in found}:
+            return compiled[0], f"{compiled[0]} (compiled last, into {compiled[1]})"
+        return None, f"this folder holds {len(found)} worlds ({', '.join(f.name for f in found)}); name one, or `worldc compile` one first"
+    if compiled is not None:
+        return compiled[0], f"{compiled[0]} (compiled into {compiled[1]})"
     return None, "no world here: give a .world file, run in a folder holding one world, or run `worldc compile` first"
+
+
+def _last_compiled() -> tuple[str, Path] | None:
+    """(source, package folder) of the world `worldc compile` wrote last under build/, whose
+    source still exists; None when there is none."""
+    maps = []
+    for m in Path("build").glob("*/source_map.json"):
+        try:
+            maps.append((m.stat().st_mtime_ns, m))
+        except OSError:
+            continue
+    for _, m in sorted(maps, reverse=True):
+        try:
+            src = json.loads(m.read_text(encoding="utf-8")).get("world_source")
+        except (OSError, ValueError):
+            continue
+        if isinstance(src, str) and Path(src).is_file():
+            return src, m.parent
+    return None
 
 
 def _output_problem(args) -> str | None:
@@ -298,20 +390,62 @@ def cmd_sample(args) -> int:
     if not (0 <= args.rule_share <= 1):
         print("worldc: error: --rule-share takes a share from 0 to 1", file=sys.stderr)
         return EXIT_USAGE
-    job = Job(path, args.hops, args.n, seed, caps, max(1, args.workers), args.max_attempts, args.attempt_timeout or None, args.rule_share)
+    shard = None
+    if args.shard is not None:
+        k, _, n = args.shard.partition("/")
+        shard = (int(k), int(n)) if k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n) else None
+        if shard is None:
+            print(f"worldc: error: --shard takes K/N with 1 <= K <= N, got {args.shard!r}", file=sys.stderr)
+            return EXIT_USAGE
+    if (args.resume or shard) and not args.output:
+        print(f"worldc: error: {'--resume' if args.resume else '--shard'} needs -o OUT.jsonl", file=sys.stderr)
+        return EXIT_USAGE
+    if args.merge and (shard or args.resume):
+        print("worldc: error: --merge takes neither --shard nor --resume", file=sys.stderr)
+        return EXIT_USAGE
+    job = Job(path, args.hops, args.n, seed, caps, max(1, args.workers), args.max_attempts, args.attempt_timeout or None, args.rule_share, shard)
     console = _stderr_console()
     console.print(f"world: {how}")
     out = Path(args.output) if args.output else None
+    if args.merge:
+        return _merge_shards(job, args, out, console)
+    if args.resume:
+        from .sample.run import ResumeError, pending
+
+        try:
+            journal = pending(out, job)
+        except ResumeError as e:
+            print(f"worldc: error: {e}", file=sys.stderr)
+            return EXIT_USAGE
+        if journal is None and out.exists() and not (shard and _count_lines(out) < job.count):
+            lines = _count_lines(out)
+            prefix = f"-h{job.hops}-s{job.seed}-"
+            first = _first_line(out)
+            if lines and prefix not in first.split('"id":"', 1)[-1][:200]:
+                print(f"worldc: error: {out} was not written by this command (its first task is not of --hops {job.hops} --seed {job.seed}); drop --resume to replace it", file=sys.stderr)
+                return EXIT_USAGE
+            print(f"worldc: {out} is already complete ({lines} tasks); nothing to resume", file=sys.stderr)
+            return EXIT_OK
+        console.print(f"resuming {out}: {journal[2]['selector']['emitted']} tasks already written" if journal else f"extending shard {out}" if shard and out.exists() else f"nothing to resume for {out}: starting")
     progress, finish = _progress(console, args.n)
     try:
         try:
-            report = run(job, out, progress)
+            report = run(job, out, progress, resume=args.resume)
         finally:
             finish()
     except Interrupted as e:  # SIGINT or SIGTERM: run() removed the temporary file and the workers
         left = f"; {out} left as it was" if out is not None else ""
+        if args.resume and out is not None:
+            left += "; continue with --resume"
         print(f"worldc: stopped by {signal.Signals(e.signum).name}{left}", file=sys.stderr)
         return 128 + e.signum
+    except Exception as e:
+        from .sample.run import ResumeError
+
+        if not isinstance(e, ResumeError):
+            raise
+        print(f"worldc: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     _print_report(console, job, report, args)
     coverage = _coverage(model, report)
     _print_coverage(console, coverage)
@@ -328,6 +462,37 @@ def cmd_sample(args) -> int:
             "coverage": coverage,
         }
         print(json.dumps(summary, indent=2))
+    return EXIT_OK if report.emitted >= job.count else EXIT_FAILED
+
+
+def _count_lines(path: Path) -> int:
+    n = 0
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            n += block.count(b"\n")
+    return n
+
+
+def _first_line(path: Path) -> str:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.readline(1 << 16)
+
+
+def _merge_shards(job, args, out, console) -> int:
+    """`worldc sample ... --merge S1 --merge S2 ...`: the unsharded run from the shard files."""
+    from .sample.run import ResumeError, load_sampler, merge
+
+    for p in args.merge:
+        if not os.path.isfile(p):
+            print(f"worldc: error: {p}: no such shard file", file=sys.stderr)
+            return EXIT_USAGE
+    has_rules = bool(load_sampler(job.path).constraints)
+    try:
+        report = merge(job, [Path(p) for p in args.merge], out, has_rules)
+    except ResumeError as e:
+        print(f"worldc: error: {e}; nothing written", file=sys.stderr)
+        return EXIT_FAILED
+    console.print(f"merged {len(args.merge)} shards: {report.emitted} tasks from {report.attempts} attempts")
     return EXIT_OK if report.emitted >= job.count else EXIT_FAILED
 
 
@@ -460,6 +625,7 @@ def cmd_verify(args) -> int:
     failures = 0
     total = 0
     stopped: list[int] = []
+    results: list[dict] = []
 
     def stop(signum, frame):  # raising here could land in a Z3 object's __del__ and be dropped
         stopped.append(signum)
@@ -483,6 +649,7 @@ def cmd_verify(args) -> int:
             for p in problems:
                 print(where + p, file=sys.stderr)
             failures += bool(problems)
+            results.append({"line": line.number, "task_id": line.task_id, "verified": not problems, "problems": problems})
     except TaskFileError as e:
         print("\n".join(e.lines()), file=sys.stderr)
         return EXIT_FAILED
@@ -499,6 +666,8 @@ def cmd_verify(args) -> int:
         print(f"{tasks_path}: holds no task", file=sys.stderr)
         return EXIT_FAILED
     print(f"{total - failures} of {total} tasks verified", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps({"tasks": total, "verified": total - failures, "results": results}, indent=2))
     return EXIT_OK if failures == 0 else EXIT_FAILED
 
 
@@ -541,7 +710,7 @@ def _world_and_tasks(world_arg: str | None, tasks_arg: str):
 def cmd_eval(args) -> int:
     from rich.table import Table
 
-    from .evaluate import evaluate, parse_agent, svg_curve, to_json
+    from .evaluate import evaluate, parse_agent, to_json
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
     if args.retries < 0 or not (0 < args.timeout < float("inf")):
@@ -554,34 +723,49 @@ def cmd_eval(args) -> int:
     if args.plot and not args.plot.endswith((".svg", ".png")):
         print("worldc: error: --plot writes SVG or PNG; name the file *.svg or *.png", file=sys.stderr)
         return EXIT_USAGE
-    if args.plot and args.plot.endswith(".png"):
+    if args.overlay and not args.plot:
+        print("worldc: error: --overlay draws earlier reports beside this run; give --plot FILE too", file=sys.stderr)
+        return EXIT_USAGE
+    if args.plot:
         import importlib.util
 
         if importlib.util.find_spec("matplotlib") is None:
-            print("worldc: error: PNG plots need the optional extra: pip install 'compoworld-dsl[plot]' (or write *.svg)", file=sys.stderr)
+            print("worldc: error: plots need the optional extra: pip install 'compoworld-dsl[plot]'", file=sys.stderr)
             return EXIT_USAGE
+    overlays = []
+    for path in args.overlay or ():
+        try:
+            earlier = json.loads(Path(path).read_text(encoding="utf-8"))
+            if not isinstance(earlier.get("by_hops"), dict):
+                raise ValueError("no by_hops")
+        except (OSError, ValueError, AttributeError) as e:
+            print(f"worldc: error: --overlay {path}: not a report of `worldc eval --format json` ({e})", file=sys.stderr)
+            return EXIT_USAGE
+        overlays.append((str(earlier.get("agent") or Path(path).stem), earlier))
     world, tasks, status = _world_and_tasks(world_arg, tasks_arg)
     if world is None:
         return status
     tasks_path = Path(tasks_arg)
     # an endpoint that keeps failing fails its task only: the run goes on and the report lists it
     report = evaluate(world, tasks, agent, max(1, args.workers), find_world(world_arg)[0], args.agent, args.base_url, args.api_key, args.retries, args.timeout)
-    if args.plot and args.plot.endswith(".png"):
+    report["agent"] = args.agent
+    if args.plot:
         import tempfile
 
-        from .evaluate import png_curve
+        from .evaluate import plot_curves
 
-        fd, tmp = tempfile.mkstemp(dir=Path(args.plot).resolve().parent, suffix=".png")
+        fmt = "png" if args.plot.endswith(".png") else "svg"
+        fd, tmp = tempfile.mkstemp(dir=Path(args.plot).resolve().parent, suffix="." + fmt)
         os.close(fd)
         try:
-            png_curve(report, f"{args.agent} on {tasks_path.name}", tmp)
-            os.chmod(tmp, 0o644)
+            plot_curves([(args.agent, report), *overlays], f"success by hops on {tasks_path.name}", tmp, fmt)
+            from .taskfile import _mode_for
+
+            os.chmod(tmp, _mode_for(Path(args.plot)))  # what the umask gives a new file, not mkstemp's 0600
             os.replace(tmp, args.plot)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
-    elif args.plot:
-        write_atomic(Path(args.plot), svg_curve(report, f"{args.agent} on {tasks_path.name}"))
     if args.record:
         from .evaluate import runs_jsonl
 
@@ -639,6 +823,8 @@ def cmd_export(args) -> int:
             print("\n".join(e.lines()), file=sys.stderr)
             return EXIT_FAILED
     problem = _output_problem(args)
+    if not problem and args.format == "json" and not args.output:
+        problem = "--format json prints a summary on stdout; write the records with -o FILE"
     if problem:
         print(f"worldc: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
@@ -654,6 +840,8 @@ def cmd_export(args) -> int:
         return EXIT_FAILED
     if args.output:
         print(f"wrote {written} {args.kind} records to {args.output}", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps({"records": written, "kind": args.kind, "style": args.style if args.kind == "sft" else None, "output": args.output}, indent=2))
     return EXIT_OK
 
 
@@ -686,9 +874,18 @@ def cmd_serve(args) -> int:
     return EXIT_OK
 
 
+def cmd_completion(args) -> int:
+    import shtab
+
+    sys.stdout.write(shtab.complete(build_parser(), shell=args.shell))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from .sample import CAPABILITIES
+
     p = _Parser(prog="worldc", description="Compile .world files into practice worlds for tool-using agents.")
-    p.add_argument("--version", action="version", version=f"worldc {__version__}")
+    p.add_argument("-V", "--version", action="version", version=f"worldc {__version__}")
     sub = p.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     sub.required = True
 
@@ -705,20 +902,25 @@ def build_parser() -> argparse.ArgumentParser:
     li.set_defaults(func=cmd_lint)
 
     f = sub.add_parser("fmt", help="rewrite .world files in canonical form")
-    f.add_argument("paths", nargs="+", metavar="PATH")
+    f.add_argument("paths", nargs="+", metavar="PATH", help=".world files or folders")
     f.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file would change")
     f.add_argument("--diff", action="store_true", help="change nothing; print what would change as a unified diff on stdout, exit 1 if anything would")
+    f.add_argument("--format", choices=("text", "json"), default="text", help="json: the files changed (or that would be) and any parse errors, on stdout")
     f.set_defaults(func=cmd_fmt)
 
     c = sub.add_parser("compile", help="compile a world into an importable Python package")
     c.add_argument("path", metavar="PATH", help="a .world file")
     c.add_argument("-o", "--output", metavar="DIR", help="the package folder to write (default: build/WORLD)")
+    c.add_argument("--format", choices=("text", "json"), default="text", help="json: the package written, with counts, on stdout")
     c.set_defaults(func=cmd_compile)
 
     g = sub.add_parser("graph", help="print the typed dependency graph of a world")
     g.add_argument("path", metavar="PATH", help="a .world file")
-    g.add_argument("--format", choices=("json", "dot", "mermaid"), default="json")
-    g.add_argument("--stats", action="store_true", help="counts instead of the graph: services, tools, edges, unreachable and unfed tools")
+    g.add_argument("--format", choices=("json", "dot", "mermaid"), default="json", help="json (the default), dot (Graphviz) or mermaid")
+    g.add_argument("--stats", action="store_true", help="counts instead of the graph: services, tools, edges, unreachable and unfed tools (of the view chosen below)")
+    g.add_argument("--service", metavar="S", help="only service S's tools, the tools one edge away (in and out) and the edges that touch S")
+    g.add_argument("--collapse", choices=("services",), help="services: one node per service, one edge per ordered pair of services weighted by its tool-level edges")
+    g.add_argument("--max-edges", type=int, metavar="N", help="keep at most N edges, the most informative first, and say how many were dropped (mermaid: default 500, Mermaid's limit)")
     g.set_defaults(func=cmd_graph)
 
     sm = sub.add_parser("sample", help="sample verified multi-step tasks as JSONL")
@@ -728,16 +930,20 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--seed", default="0", help="run seed, decimal or 0x hex (default 0)")
     sm.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default, or `-`: stdout)")
     sm.add_argument("--workers", type=int, default=1, help="local processes; output is identical for any number")
-    sm.add_argument("--capabilities", metavar="LIST", help="keep tasks that have all of these, comma-separated")
+    sm.add_argument("--capabilities", metavar="LIST", help=f"keep tasks that have all of these, comma-separated: {', '.join(CAPABILITIES)}")
     sm.add_argument("--rule-share", type=float, default=0.5, metavar="SHARE", help="at least this share of tasks carry a house rule that decides their reward, in worlds that have rules (default 0.5; 0: no minimum)")
     sm.add_argument("--max-attempts", type=int, default=None, help="give up after this many attempts (default 50 per task)")
     sm.add_argument("--format", choices=("text", "json"), default="text", help="json: also print the run report, with coverage, as JSON on stdout (needs -o)")
     sm.add_argument("--attempt-timeout", type=float, default=10.0, metavar="SECONDS", help="reject an attempt still working after this long, as `timeout` (default 10; 0: no limit)")
+    sm.add_argument("--resume", action="store_true", help="continue the killed or stopped run of the same command that was writing -o OUT.jsonl (same bytes as an uninterrupted run); says so if OUT is already complete")
+    sm.add_argument("--shard", metavar="K/N", help="verify only attempts i with i %% N == K-1 (K from 1) and write their tasks before the rule share; -n counts this shard's tasks; join with --merge")
+    sm.add_argument("--merge", action="append", metavar="SHARD.jsonl", help="write the unsharded run (-n tasks) from the --shard files, given once each in order K = 1..N")
     sm.set_defaults(func=cmd_sample)
 
     v = sub.add_parser("verify", help="re-run every proof and replay of a task file")
     v.add_argument("path", metavar="[PATH] TASKS.jsonl", help="the world (optional) and the task file")
     v.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
+    v.add_argument("--format", choices=("text", "json"), default="text", help="json: every task's verdict and problems on stdout")
     v.set_defaults(func=cmd_verify)
 
     e = sub.add_parser("eval", help="run an agent on a task file; success by hops and capability")
@@ -751,7 +957,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--workers", type=int, default=1, help="episodes in this many local processes (same results)")
     e.add_argument("--record", metavar="RUNS.jsonl", help="write each episode's transcript, answer and score (for export sft --runs)")
     e.add_argument("--format", choices=("text", "json"), default="text")
-    e.add_argument("--plot", metavar="FILE.svg|FILE.png", help="draw success against hops (PNG needs the plot extra)")
+    e.add_argument("--plot", metavar="FILE.svg|FILE.png", help="draw success against hops, with 95%% intervals and task counts (matplotlib: the plot extra)")
+    e.add_argument("--overlay", action="append", metavar="REPORT.json", help="also draw an earlier `eval --format json` report on the plot (repeatable): compare agents or runs")
     e.set_defaults(func=cmd_eval)
 
     x = sub.add_parser("export", help="export SFT trajectories or an RL task set from a task file")
@@ -761,6 +968,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default, or `-`: stdout)")
     x.add_argument("--style", default="openai", metavar="STYLE", help="sft record shape: openai (OpenAI wire format, the default), hf (Hugging Face chat templates, TRL) or compoworld (CompoWorld's published trajectories); see docs/export.md")
     x.add_argument("--runs", metavar="RUNS.jsonl", help="sft from recorded agent runs (worldc eval --record) instead of the oracle")
+    x.add_argument("--format", choices=("text", "json"), default="text", help="json: a summary (records written) on stdout; needs -o")
     x.set_defaults(func=cmd_export)
 
     sv = sub.add_parser("serve", help="serve tasks to agents over MCP, one episode per session")
@@ -774,9 +982,26 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--request-timeout", type=float, default=30.0, metavar="SECONDS", help="http: a request's head, and then its body, must arrive within this (default 30)")
     sv.add_argument("--max-sessions", type=int, default=1000, metavar="N", help="http: open sessions at most; past it a new client gets 503 (default 1000)")
     sv.set_defaults(func=cmd_serve)
+
+    cp = sub.add_parser("completion", help="print a shell completion script for worldc")
+    cp.add_argument("shell", choices=("bash", "zsh", "tcsh"), help="the shell")
+    cp.set_defaults(func=cmd_completion)
     from .importers.cli import add_parser as add_import_parser  # `worldc import openapi|mcp`: docs/import.md
 
     add_import_parser(sub)
+    from .scaffold import add_parser as add_new_parser  # `worldc new NAME`
+    from .try_call import add_parser as add_call_parser  # `worldc call WORLD SERVICE.TOOL`
+
+    from .lsp import add_parser as add_lsp_parser  # `worldc lsp` (pygls: the lsp extra)
+    from .report import add_parser as add_report_parser  # `worldc report WORLD [TASKS] -o DIR`
+
+    add_call_parser(sub)
+    add_new_parser(sub)
+    add_lsp_parser(sub)
+    add_report_parser(sub)
+    for name, verb in sub.choices.items():
+        if name in EXAMPLES and not verb.epilog:
+            verb.epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
     return p
 
 

@@ -163,7 +163,7 @@ def svg_curve(report: dict, title: str) -> str:
         return f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"/>{dots}'
 
     ticks = "".join(f'<text x="{x(v):.1f}" y="{h - pad + 18}" font-size="11" text-anchor="middle">{v}</text>' for v in hops)
-    yticks = "".join(f'<text x="{pad - 8}" y="{y(v) + 4:.1f}" font-size="11" text-anchor="end">{v:.1f}</text><line x1="{pad}" x2="{w - pad}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>' for v in (0, 0.25, 0.5, 0.75, 1.0))
+    yticks = "".join(f'<text x="{pad - 8}" y="{y(v) + 4:.1f}" font-size="11" text-anchor="end">{v:g}</text><line x1="{pad}" x2="{w - pad}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>' for v in (0, 0.25, 0.5, 0.75, 1.0))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif">'
         f'<rect width="{w}" height="{h}" fill="white"/>{yticks}'
@@ -191,26 +191,56 @@ def runs_jsonl(report: dict) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def png_curve(report: dict, title: str, path) -> None:
-    """The same curve as PNG, drawn by matplotlib (the optional `plot` extra)."""
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a success rate: honest at 0%, 100% and small
+    n, where the normal approximation is not."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def plot_curves(runs: list[tuple[str, dict]], title: str, path, fmt: str) -> None:
+    """Success rate against hops for one or more eval reports, overlaid: each run's success with
+    its 95% Wilson interval and the number of tasks at each hop count, its partial credit dashed.
+    Drawn by matplotlib (the `plot` extra) as SVG or PNG."""
     import matplotlib
 
     matplotlib.use("Agg")  # no display
     import matplotlib.pyplot as plt
 
-    hops = [int(h) for h in report["by_hops"]]
-    fig, ax = plt.subplots(figsize=(6, 4), dpi=100)
-    ax.plot(hops, [v["success_rate"] for v in report["by_hops"].values()], "o-", label="success", color="#1f5fa8")
-    ax.plot(hops, [v["partial_credit"] for v in report["by_hops"].values()], "o--", label="partial credit", color="#9ab")
+    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=100)
+    all_hops: set[int] = set()
+    offset = 0.06 * (len(runs) - 1) / 2
+    for i, (label, report) in enumerate(runs):
+        rows = sorted((int(h), v) for h, v in report["by_hops"].items())
+        hops = [h for h, _ in rows]
+        all_hops.update(hops)
+        xs = [h - offset + 0.06 * i for h in hops]
+        rate = [v["success_rate"] for _, v in rows]
+        bounds = [wilson(v["success_rate"] * v["tasks"], v["tasks"]) for _, v in rows]
+        err = [[r - lo for r, (lo, _) in zip(rate, bounds)], [hi - r for r, (_, hi) in zip(rate, bounds)]]
+        line = ax.errorbar(xs, rate, yerr=err, fmt="o-", capsize=3, label=f"{label}: success")
+        ax.plot(xs, [v["partial_credit"] for _, v in rows], "--", color=line[0].get_color(), alpha=0.6, label=f"{label}: partial credit")
+        if i == 0:
+            for x, (_, v) in zip(xs, rows):
+                ax.annotate(f"n={v['tasks']}", (x, 0.02), ha="center", fontsize=8, color="#555")
     ax.set_xlabel("hops")
+    ax.set_ylabel("share of tasks")
     ax.set_ylim(0, 1.05)
-    ax.set_xticks(hops)
+    ax.set_xticks(sorted(all_hops))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.set_title(title)
-    ax.legend()
+    ax.grid(axis="y", color="#ddd")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))  # beside, never over, the curves
     fig.tight_layout()
-    fig.savefig(path, format="png")
+    fig.savefig(path, format=fmt)
     plt.close(fig)
 
 
 def to_json(report: dict) -> str:
+    """The report without the per-episode runs (those go to --record), as `--format json` prints
+    it and `--overlay` reads it back."""
     return json.dumps({k: v for k, v in report.items() if k != "results"}, indent=2)

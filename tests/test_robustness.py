@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from compoworld_dsl.check import check_paths, check_source
-from compoworld_dsl.diagnostics import CODES, render_text
+from compoworld_dsl.diagnostics import is_syntax_code, CODES, render_text
 from compoworld_dsl.syntax.parser import ParseFailure, parse_expr, parse_module
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,8 +55,8 @@ def assert_well_formed(program, text: str | bytes | None = None, file: str | Non
     """The contract every check result keeps, whatever the input."""
     diags = program.diagnostics
     assert program.ok == (not any(d.is_error for d in diags))
-    keys = [(d.span.file, d.span.line, d.span.col) for d in diags]
-    assert keys == sorted(keys)
+    keys = [(not is_syntax_code(d.code), d.span.file, d.span.line, d.span.col) for d in diags]
+    assert keys == sorted(keys)  # syntax and input errors first, then by position (Diagnostic.sort_key)
     for d in diags:
         assert d.code in CODES
         assert d.severity in ("error", "warning")

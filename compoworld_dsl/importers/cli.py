@@ -30,6 +30,7 @@ def add_parser(sub) -> None:
     o.add_argument("--force", action="store_true", help="overwrite files the import writes that already exist")
     o.add_argument("--name", metavar="NAME", help="the module and service-name prefix (default: from the spec's title)")
     o.add_argument("--lists", action="store_true", help="keep arrays of scalars in tables as list fields (default: comma-separated text, which the sampler can encode)")
+    o.add_argument("--format", choices=("text", "json"), default="text", help="json: the import report as one JSON object on stdout")
     o.set_defaults(func=cmd_import_openapi)
 
     m = kinds.add_parser("mcp", help="an MCP server's tools/list result (JSON) → simulated tools")
@@ -37,6 +38,7 @@ def add_parser(sub) -> None:
     m.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (created)")
     m.add_argument("--force", action="store_true", help="overwrite files the import writes that already exist")
     m.add_argument("--name", metavar="NAME", help="the service name (default: from the file name)")
+    m.add_argument("--format", choices=("text", "json"), default="text", help="json: the import report as one JSON object on stdout")
     m.set_defaults(func=cmd_import_mcp)
 
 
@@ -90,7 +92,14 @@ def _run(args, do_import, kind: str) -> int:
         return EXIT_FAILED
     t1 = time.perf_counter()
     ok, summary, diags = check_output(out / result.world_file)
-    print_report(result, spec, written, ok, summary, diags, seconds, time.perf_counter() - t1, kind)
+    if args.format == "json":
+        import json
+
+        ops = [{"operation": o.label, "kind": o.kind, "tool": o.tool, "why": o.why} for o in result.ops]
+        body = {"spec": str(spec), "title": result.title, "version": result.version, "spec_version": result.spec_version, "services": result.services, "tables": result.tables, "tools": result.tools, "operations": ops, "notes": result.notes, "files": [str(p) for p in written], "checks": ok, "check": summary, "diagnostics": diags, "import_seconds": round(seconds, 3)}
+        print(json.dumps(body, indent=2, ensure_ascii=False))
+    else:
+        print_report(result, spec, written, ok, summary, diags, seconds, time.perf_counter() - t1, kind)
     return EXIT_OK if ok else EXIT_FAILED
 
 

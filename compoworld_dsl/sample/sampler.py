@@ -30,15 +30,7 @@ from .rejected import Rejected  # (tests import it from here too)
 from .phrasing import Phraser, fill
 from .walk import Step, Walker
 
-CAPABILITIES = (
-    "sequential-dependency",
-    "cross-env-constraint",
-    "conditional-branching",
-    "ranked-selection",
-    "data-transformation",
-    "idempotency-check",
-    "ordering",
-)
+from . import CAPABILITIES  # noqa: F401  (tests and run.py import it from here too)
 TASK_FORMAT = 2  # goal-level tasks; files without `format` were written by the plan-read-aloud sampler
 MAX_REPORTS = 3
 RLIMIT = 5_000_000  # Z3 resource limit per check: reproducible, unlike a wall-clock timeout
