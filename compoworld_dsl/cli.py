@@ -403,7 +403,17 @@ def cmd_sample(args) -> int:
     if args.merge and (shard or args.resume):
         print("worldc: error: --merge takes neither --shard nor --resume", file=sys.stderr)
         return EXIT_USAGE
-    job = Job(path, args.hops, args.n, seed, caps, max(1, args.workers), args.max_attempts, args.attempt_timeout or None, args.rule_share, shard)
+    if args.address and args.backend != "ray":
+        print("worldc: error: --address needs --backend ray", file=sys.stderr)
+        return EXIT_USAGE
+    if args.backend == "ray" and not args.merge:
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            print("worldc: error: --backend ray needs Ray: pip install 'compoworld-dsl[ray]' (or 'ray>=2.40')", file=sys.stderr)
+            return EXIT_USAGE
+    workers = max(1, args.workers) if args.backend == "local" else max(0, args.workers)
+    job = Job(path, args.hops, args.n, seed, caps, workers, args.max_attempts, args.attempt_timeout or None, args.rule_share, shard, backend=args.backend, address=args.address)
     console = _stderr_console()
     console.print(f"world: {how}")
     out = Path(args.output) if args.output else None
@@ -440,8 +450,12 @@ def cmd_sample(args) -> int:
         print(f"worldc: stopped by {signal.Signals(e.signum).name}{left}", file=sys.stderr)
         return 128 + e.signum
     except Exception as e:
+        from .sample.ray_backend import RayBackendError  # imports no Ray
         from .sample.run import ResumeError
 
+        if isinstance(e, RayBackendError):
+            print(f"worldc: error: {e}", file=sys.stderr)
+            return EXIT_FAILED
         if not isinstance(e, ResumeError):
             raise
         print(f"worldc: error: {e}", file=sys.stderr)
@@ -929,7 +943,9 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("-n", type=int, default=10, metavar="COUNT", help="tasks to emit (default 10)")
     sm.add_argument("--seed", default="0", help="run seed, decimal or 0x hex (default 0)")
     sm.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default, or `-`: stdout)")
-    sm.add_argument("--workers", type=int, default=1, help="local processes; output is identical for any number")
+    sm.add_argument("--workers", type=int, default=1, help="local processes, or Ray actors with --backend ray (0: one per CPU Ray has); output is identical for any number")
+    sm.add_argument("--backend", choices=("local", "ray"), default="local", help="local: a process pool here; ray: actors on a Ray cluster (the `ray` extra), same bytes (default local)")
+    sm.add_argument("--address", metavar="ADDR", help="with --backend ray: the Ray cluster to join (auto, or HOST:6379 of its head); default: start a local Ray instance")
     sm.add_argument("--capabilities", metavar="LIST", help=f"keep tasks that have all of these, comma-separated: {', '.join(CAPABILITIES)}")
     sm.add_argument("--rule-share", type=float, default=0.5, metavar="SHARE", help="at least this share of tasks carry a house rule that decides their reward, in worlds that have rules (default 0.5; 0: no minimum)")
     sm.add_argument("--max-attempts", type=int, default=None, help="give up after this many attempts (default 50 per task)")

@@ -79,6 +79,8 @@ class Job:
     attempt_timeout: float | None = ATTEMPT_TIMEOUT  # None (or 0): no limit
     rule_share: float = RULE_SHARE
     shard: tuple[int, int] | None = None  # (K, N), K from 1: attempts i with i % N == K - 1, no rule-share selection
+    backend: str = "local"  # "ray": the same attempts on Ray actors (`ray_backend.py`; workers 0: one per CPU); no byte changes
+    address: str | None = None  # with "ray": the cluster to connect to (else a local Ray instance)
 
 
 @attrs.define
@@ -262,7 +264,7 @@ def attempts(job: Job, stop: _Stop | None = None, start: int = 0) -> Iterator[tu
     its own indices only): (index, task or None, reason, detail, Z3 check seconds, encoding
     seconds, seconds, world has rules)."""
     limit = attempt_limit(job)
-    if job.workers <= 1:
+    if job.workers <= 1 and job.backend == "local":
         sampler = _init_worker(job.path)
         for i in _indices(job, start, limit):
             if stop is not None:
@@ -272,9 +274,15 @@ def attempts(job: Job, stop: _Stop | None = None, start: int = 0) -> Iterator[tu
                 stop.check()  # a signal cut this attempt short: it is no result
             yield result
         return
-    with worker_pool(job.workers, _init_worker, (job.path,)) as pool:
+    if job.backend == "ray":  # the same window on Ray actors, which build their samplers from a shipped world
+        from .ray_backend import ray_pool
+
+        executor = ray_pool(job, stop)
+    else:
+        executor = worker_pool(job.workers, _init_worker, (job.path,))
+    with executor as pool:
         # results are consumed in submission order; a bounded window keeps memory flat
-        window = job.workers * 2
+        window = getattr(pool, "workers", job.workers) * 2
         chunks = _chunks(job, _indices(job, start, limit))
         pending = collections.deque()
         for chunk in chunks:
@@ -504,8 +512,9 @@ def run(job: Job, out: Path | None, progress=None, resume: bool = False) -> Repo
     through a journal `resume=True` can continue (see the module's docstring). Raises
     `Interrupted` on SIGINT or SIGTERM, after removing the temporary files (kept with
     `resume`) and the workers; `ResumeError` when `resume` cannot continue."""
+    out = Path(out) if out is not None else None  # a str path works too
     t0 = time.perf_counter()
-    stop = _Stop(raise_now=job.workers > 1)
+    stop = _Stop(raise_now=job.workers > 1 and job.backend == "local")  # Ray's waits check `stop` every `ray_backend.POLL` s
     journal = _Journal(out, job, resume) if out is not None else None
     start, sel, report, before = journal.__enter__().restore(job) if journal is not None else (0, Selector(job), Report(), 0.0)
     fh = journal if journal is not None else sys.stdout
