@@ -32,9 +32,12 @@ class Tool:
     inserts: set[str] = attrs.field(factory=set)
     deletes: set[str] = attrs.field(factory=set)
 
-    @property
-    def qualified(self) -> str:
-        return f"{self.service}.{self.name}"
+    # `service.tool`: a plain attribute, not a property, as samplers read it millions of times on
+    # a big world (the name and service of a tool never change after checking)
+    qualified: str = attrs.field(default="", init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.qualified = f"{self.service}.{self.name}"
 
     @property
     def simulated(self) -> bool:

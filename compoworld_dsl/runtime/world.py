@@ -29,6 +29,8 @@ class CompiledWorld:
         self.volatile_scalars: frozenset[str] = frozenset(volatile.get("scalars", ()))
         self.volatile_fields: dict[str, frozenset[str]] = {t: frozenset(fs) for t, fs in volatile.get("fields", {}).items()}
         self._positions: dict[str, int] | None = None  # seed_order positions, computed on first use
+        self._referring: dict[str, list[str]] = {}  # table → the seeded tables that draw keys from it
+        self._closures: dict[str, frozenset[str]] = {}  # name → `_closure_of(name)`
         self.tools: dict[str, ToolSpec] = {}
         for svc in self.services.values():
             for spec in svc.tools.values():
@@ -90,8 +92,12 @@ class CompiledWorld:
         return f"{prefix}-{st.counters.get(table, 1)}" if prefix else None
 
     def referring(self, table: str) -> list[str]:
-        """The seeded tables whose rows draw keys from `table`, directly or through others."""
-        return [n for n in self.seeds if n != table and self.state_decl[n]["kind"] == "table" and table in self._refs_closure([n])]
+        """The seeded tables whose rows draw keys from `table`, directly or through others
+        (computed once per table: the world does not change)."""
+        got = self._referring.get(table)
+        if got is None:
+            got = self._referring[table] = [n for n in self.seeds if n != table and self.state_decl[n]["kind"] == "table" and table in self._refs_closure([n])]
+        return list(got)
 
     def partial_state(self, seed: int | str = 0) -> State:
         """The seeded initial state with its scalars but no table yet: `seed_tables` adds the
@@ -125,15 +131,26 @@ class CompiledWorld:
         return added
 
     def _refs_closure(self, names) -> set[str]:
+        """The named state and every seeded table their rows draw keys from, transitively."""
         out: set[str] = set()
-        todo = list(names)
-        while todo:
-            name = todo.pop()
-            if name in out or name not in self.state_decl:
-                continue
-            out.add(name)
-            todo.extend(d for d in self.seeds.get(name, {}).get("refs", ()) if d in self.seeds)
+        for name in names:
+            out |= self._closure_of(name)
         return out
+
+    def _closure_of(self, name: str) -> frozenset[str]:
+        """One name's closure, computed once (the world does not change)."""
+        got = self._closures.get(name)
+        if got is None:
+            found: set[str] = set()
+            todo = [name]
+            while todo:
+                n = todo.pop()
+                if n in found or n not in self.state_decl:
+                    continue
+                found.add(n)
+                todo.extend(d for d in self.seeds.get(n, {}).get("refs", ()) if d in self.seeds)
+            got = self._closures[name] = frozenset(found)
+        return got
 
     def _seed_position(self) -> dict[str, int]:
         """Seeded names → position in `seed_order` (computed once: the world does not change)."""

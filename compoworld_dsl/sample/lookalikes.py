@@ -101,8 +101,8 @@ def _flips(s: Sampler, table: str, row: dict | None, keep: set[str]) -> list[tup
 
 
 def _child_fields(s: Sampler, table: str) -> list[tuple[str, str]]:
-    """(table, field) of every field in the world that refers to `table`."""
-    return [(t, f) for t, fields in s.people.fields.items() if t != table for f, ft in fields.items() if s.people.ref_table(ft) == table]
+    """(table, field) of every field in the world that refers to `table` (indexed once per world)."""
+    return s.people.children.get(table, [])
 
 
 def _try(s: Sampler, state0: State, steps: list[Step], values: dict, reference: list, k: int, table: str, change: dict, via, kids, bases: dict):

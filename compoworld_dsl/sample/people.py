@@ -76,6 +76,13 @@ class People:
                 if f.label:
                     self.labels[(table, f.name)] = f.label
         self.volatile = world.volatile_fields
+        # table → (table, field) of every field elsewhere that refers to it, in table and field order
+        self.children: dict[str, list[tuple[str, str]]] = {}
+        for t, fields in self.fields.items():
+            for f, ft in fields.items():
+                parent = self.ref_table(ft)
+                if parent is not None and parent != t:
+                    self.children.setdefault(parent, []).append((t, f))
 
     def _default_known_by(self, table: str, key: str) -> tuple[str, ...]:
         """A record without `known by` is known by its first text field that is not its key (a

@@ -81,9 +81,16 @@ class Walker:
                 self.entries.append(t)
         self._entry_names = {t.qualified for t in self.entries}
 
-        # every tool a walk can call, entries first; each step scans it once (linear in the
-        # world's tools: issue 15 may want an index by key type for 10,000-tool worlds)
+        # every tool a walk can call, entries first. A step looks only at the tools whose key
+        # types are all on offer: those with no key, and those the index by key type finds. It
+        # visits them in this order, so it draws the same numbers as a scan of every tool.
         self._walkable = self.entries + others
+        self._position = {t.qualified: i for i, t in enumerate(self._walkable)}
+        self._keyless = [t for t in self._walkable if not self._keys[t.qualified]]
+        self._by_key: dict[str, list[Tool]] = {}
+        for t in self._walkable:
+            for kt in set(self._keys[t.qualified]):
+                self._by_key.setdefault(kt, []).append(t)
         self.chains = self._rule_chains()
 
     def _offers(self, t: Tool) -> set[str]:
@@ -285,12 +292,10 @@ class Walker:
         keyed = []
         prev_service = steps[-1].tool.service if steps else None
         newest = len(steps) - 1
-        for t in self._walkable:
+        for t in self._open(offered):
             if t.qualified in used:
                 continue
             keys = self._keys[t.qualified]
-            if any(kt not in offered for kt in keys):
-                continue
             mutating = t.qualified in s.mutating
             if not keys and mutating and k > 0:
                 continue  # a write from stated facts alone opens a walk, never continues one
@@ -318,6 +323,14 @@ class Walker:
         if ahead is not None:
             out = [ahead] + [t for t in out if t is not ahead][: MAX_TRIES - 1]
         return out
+
+    def _open(self, offered: dict) -> list[Tool]:
+        """The walkable tools whose every key type is on offer, in `_walkable` order."""
+        found = {t.qualified: t for kt in offered for t in self._by_key.get(kt, ()) if all(k in offered for k in self._keys[t.qualified])}
+        if not found:
+            return self._keyless
+        found.update((t.qualified, t) for t in self._keyless)
+        return sorted(found.values(), key=lambda t: self._position[t.qualified])
 
     def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict):
         """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why not."""

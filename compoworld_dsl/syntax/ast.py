@@ -520,16 +520,29 @@ class Module:
     span: Span = _span()
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}  # node class → its field names but `span` (classes never change)
+_NODE: dict[type, bool] = {}  # class → is it an attrs class (an AST node)?
+
+
+def _is_node(cls: type) -> bool:
+    got = _NODE.get(cls)
+    if got is None:
+        got = _NODE[cls] = attrs.has(cls)
+    return got
+
+
 def children(n: object) -> list[object]:
     """The AST nodes directly below `n` (in field order), for generic walks."""
+    cls = type(n)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls) if f.name != "span")
     out: list[object] = []
-    for f in attrs.fields(type(n)):
-        if f.name == "span":
-            continue
-        v = getattr(n, f.name)
+    for name in names:
+        v = getattr(n, name)
         if isinstance(v, tuple):
-            out.extend(x for x in v if attrs.has(type(x)))
-        elif attrs.has(type(v)):
+            out.extend(x for x in v if _is_node(type(x)))
+        elif _is_node(type(v)):
             out.append(v)
     return out
 
