@@ -780,17 +780,23 @@ class Sampler:
                 final, plan, results = self.replay(state0, steps, values)
             for info in self.constraints:
                 self._order_rules(info, plan)  # a broken order rule rejects the walk before Z3 works on it
+            self._stage = "choosing the reports"  # before the proofs: they draw nothing from `rng`
+            reports = self.reports(rng, state0, steps, results)
+            for r in reports:
+                r["label"] = Phraser(self, state0, steps, values, results).report(r["step"], r["field"])
+            # A step that a stricter checker does not need, the task's own does not need either:
+            # it keeps only some of these house rules and leaves some fields to them. Checking now
+            # rejects such walks before the Z3 proofs, most of what a rejected attempt cost; the
+            # full check below still runs on the task's own checker, so no task changes.
+            self._stage = "proving every step counts, early"
+            strict = C.derive(self.world, state0, final, self._rules_to_keep(state0, final, steps, plan), reports=reports)
+            N.steps_necessary(self, state0, steps, values, strict, reports, task_seed)
             self._stage = "proving the walk"
             proofs["walk_satisfiable"]["assertions"] = self.prove_walk(task_seed, state0, steps, values)
             self._stage = "proving house rules"
             attached, cproofs, caps = self.attach_constraints(task_seed, state0, final, steps, plan)
         except EncodingUnsupported as e:
             raise Rejected("unsupported", str(e)) from None
-        self._stage = "choosing the reports"
-        reports = self.reports(rng, state0, steps, results)
-        phraser = Phraser(self, state0, steps, values, results)
-        for r in reports:
-            r["label"] = Phraser(self, state0, steps, values, results).report(r["step"], r["field"])
         self._stage = "checking the checker"
         calls = [(p["tool"], p["arguments"]) for p in plan]
         answer = N.answer_of(self, reports, dict(enumerate(self.walker.output(steps, results, j) for j in range(len(steps)))))
@@ -877,6 +883,22 @@ class Sampler:
             "branch": branch,
             "idempotent": {k: v for k, v in idem.items() if not k.startswith("_")} if idem else None,
         }
+
+    def _rules_to_keep(self, state0: State, final: State, steps: list[Step], plan: list[dict]) -> list[dict]:
+        """The house rules `attach_constraints` could attach, as `C.derive` takes them: the state
+        rules relevant to the walk that the reference keeps (one it breaks rejects the walk there
+        anyway) and every order rule the plan's calls are subject to."""
+        out: list[dict] = []
+        for info in self.relevant(state0, steps):
+            try:
+                ok, _ = C._constraint_holds(self.world, info["name"], state0, final)
+            except KeyError:  # reads a table this task's state does not hold: never attached
+                ok = False
+            if ok:
+                out.append({"kind": "state", "name": info["name"]})
+        for info in self.constraints:
+            out += self._order_rules(info, plan)
+        return out
 
     def _found_by(self, step: Step) -> str | None:
         how = step.how
