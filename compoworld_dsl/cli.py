@@ -764,8 +764,6 @@ def cmd_eval(args) -> int:
     report = evaluate(world, tasks, agent, max(1, args.workers), find_world(world_arg)[0], args.agent, args.base_url, args.api_key, args.retries, args.timeout)
     report["agent"] = args.agent
     if args.plot:
-        import tempfile
-
         from .evaluate import plot_curves
 
         fmt = "png" if args.plot.endswith(".png") else "svg"

@@ -4,7 +4,6 @@ freed when the session ends or idles out. It plays `Episode`s only: no gateway o
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import math
 from typing import Any

@@ -86,14 +86,10 @@ def _warn(message: str) -> None:
 
 
 @functools.lru_cache(maxsize=1)
-def _code_fingerprint() -> str:
-    """What a compile depends on in the package itself: every module's source and the grammar
-    (so a checkout edited without a version bump never serves entries made by older code), the
-    interpreter (marshal's format) and the libraries whose objects or output are stored."""
-    import attrs
-    import lark
-
-    from .resources import grammar_path, stdlib_dir
+def source_digest() -> str:
+    """sha256 over the package's own source: every module and the grammar, by relative name.
+    Shared by the cache key and the Ray backend's check that every worker runs the same code."""
+    from .resources import grammar_path
 
     h = hashlib.sha256()
     package = Path(__file__).resolve().parent
@@ -105,6 +101,20 @@ def _code_fingerprint() -> str:
         except OSError:
             data = b"?"
         h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _code_fingerprint() -> str:
+    """What a compile depends on in the package itself: every module's source and the grammar
+    (so a checkout edited without a version bump never serves entries made by older code), the
+    interpreter (marshal's format) and the libraries whose objects or output are stored."""
+    import attrs
+    import lark
+
+    from .resources import stdlib_dir
+
+    h = hashlib.sha256(source_digest().encode())
     for part in (sys.version, sys.implementation.cache_tag or "", _magic(), attrs.__version__, lark.__version__, str(stdlib_dir())):
         h.update(b"\0" + str(part).encode())
     return h.hexdigest()

@@ -2,7 +2,6 @@
 actors, consumed in index order by the same rule share, journal and shards; an actor killed
 mid-run has its chunks sent again and changes no byte."""
 
-import json
 import logging
 import os
 import signal
@@ -17,6 +16,7 @@ ray = pytest.importorskip("ray")
 
 from compoworld_dsl.sample import ray_backend  # noqa: E402
 from compoworld_dsl.sample.run import Job, load_sampler, merge, run  # noqa: E402
+from test_resume_shard import committed  # noqa: E402  (tasks a running writer has committed)
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = str(ROOT / "worlds" / "toy.world")
@@ -35,15 +35,6 @@ def _fields(job: Job) -> dict:
     import attrs
 
     return attrs.asdict(job, recurse=False)
-
-
-def committed(folder: Path) -> int:
-    for st in folder.glob(".*.state"):
-        try:
-            return json.loads(st.read_text())["selector"]["emitted"]
-        except (OSError, ValueError, KeyError):
-            pass
-    return 0
 
 
 def on_ray(job: Job, **changes) -> Job:

@@ -41,7 +41,6 @@ actors when its driver dies, and a local instance's processes share the driver's
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import marshal
 import os
@@ -50,8 +49,7 @@ import socket
 import sys
 import threading
 import time
-from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 from . import run as _run
 
@@ -80,20 +78,10 @@ def fingerprint() -> dict:
     import z3
 
     from .. import __version__
-    from ..resources import grammar_path
+    from ..worldcache import source_digest
 
-    package = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256()
-    files = [(p.relative_to(package).as_posix(), p) for p in sorted(package.rglob("*.py"))]
-    files += [("grammar/" + p.name, p) for p in sorted(grammar_path().parent.glob("*.lark"))]
-    for name, p in files:
-        try:
-            data = p.read_bytes()
-        except OSError:
-            data = b"?"
-        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
     return {
-        "python": "%d.%d" % sys.version_info[:2], "compoworld-dsl": __version__, "code": h.hexdigest()[:16],
+        "python": "%d.%d" % sys.version_info[:2], "compoworld-dsl": __version__, "code": source_digest()[:16],
         "z3": z3.get_full_version(), "attrs": attrs.__version__, "lark": lark.__version__,
     }
 
