@@ -17,6 +17,7 @@ MAX_CHAR = 0x2FFFF  # the largest character Z3's strings hold; text beyond it is
 # runtime, as an envelope and with no change of state, instead of a crash.
 ERROR_CODES = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409, "internal": 500}
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_UNSTORABLE = re.compile(f"[\ud800-\udfff{chr(MAX_CHAR + 1)}-\U0010ffff]")  # lone surrogates (no UTF-8), and past MAX_CHAR
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -104,7 +105,7 @@ class Types:
         if b in ("text", "id", "email"):
             if not isinstance(value, str):
                 raise bad("a string")
-            if any(ord(c) > MAX_CHAR or 0xD800 <= ord(c) <= 0xDFFF for c in value):
+            if not value.isascii() and _UNSTORABLE.search(value):
                 # lone surrogates cannot be written as UTF-8; Z3 holds nothing above U+2FFFF
                 raise bad("text of Unicode characters up to U+2FFFF")
             if b == "email" and not _EMAIL.fullmatch(value):

@@ -53,14 +53,11 @@ def find(s: Sampler, seed: int, state0: State, steps: list[Step], values: dict, 
     out: dict[tuple[int, str], dict] = {}
     used: set[str] = set()  # rules that already decide a left argument
     for k, step in enumerate(steps):
-        tool = step.tool
-        if tool.qualified not in s.mutating or not s.tables_written[tool.qualified] & read:
-            continue
         best = None
-        for i, (name, pt) in enumerate(tool.params):
-            t = tstr(pt)
-            if name not in s.rule_fields or name not in step.sources or s.people.ref_table(t) is not None:
+        for i, (name, pt) in enumerate(step.tool.params):
+            if not _may_leave(s, step, name, pt, read):
                 continue
+            t = tstr(pt)
             got = _decides(s, rng, state0, steps, values, infos, k, name, t)
             if got is not None and set(got[1]["rules"]) & used:
                 continue  # a second value the same rule would decide: the two could be traded
@@ -70,6 +67,27 @@ def find(s: Sampler, seed: int, state0: State, steps: list[Step], values: dict, 
             out[(k, best[2])] = best[3]
             used |= set(best[3]["rules"])
     return out
+
+
+def could_be_left(s: Sampler, steps: list[Step]) -> set[tuple[int, str]]:
+    """Every (step, argument) `find` could leave to some house rule of the world, whichever rules
+    end up attached: what an instruction surely states before the rules are settled is what it
+    states with all of these left out."""
+    read = set().union(*[i["inv_tables"] for i in s.constraints if i["inv_tables"]])
+    return {(k, name) for k, step in enumerate(steps) for name, pt in step.tool.params if _may_leave(s, step, name, pt, read)}
+
+
+def _may_leave(s: Sampler, step: Step, name: str, pt, read: set[str]) -> bool:
+    """Is this argument of a write one a rule reading the tables `read` could decide: not a key,
+    user-given, named like a field a house rule reads, of a write to a table such a rule reads?"""
+    tool = step.tool
+    return (
+        tool.qualified in s.mutating
+        and bool(s.tables_written[tool.qualified] & read)
+        and name in s.rule_fields
+        and name in step.sources
+        and s.people.ref_table(tstr(pt)) is None
+    )
 
 
 def _decides(s: Sampler, rng: random.Random, state0: State, steps: list[Step], values: dict, infos: list[dict], k: int, name: str, t: str):

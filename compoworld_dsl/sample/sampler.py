@@ -19,7 +19,7 @@ from ..codegen.python import tstr
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx
 from ..runtime.world import CompiledWorld
-from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime, WorldEncoding, assert_success, constraint_violated, fresh_context, tables_in
+from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime, WorldEncoding, _and, _eq, _or, assert_success, constraint_violated, fresh_context, tables_in
 from ..syntax import ast as A
 from . import checker as C
 from . import lookalikes, ruled
@@ -179,20 +179,41 @@ class Sampler:
             break  # a type no draw covers: Z3 chooses
         if not free or self._fails_whatever_the_user_gives(tool, why, {n for n, _ in free}):
             return why
-        # the draws did not fit: Z3 looks for values over the concrete state the walk reached
+        # Text, ids and emails keep the last draw's values: a person writes only text the
+        # world's data holds (`_sensible`), the draws have tried those, and Z3 answered with
+        # filler ("A") for 9 in 10 such bindings on legal_ops, all thrown away. Z3 chooses the
+        # numbers, dates, times and structured values.
+        kinds = dict(tool.params)
+        fixed = {n: v for n, v in chosen.items() if T.prim_name(kinds[n]) in ("text", "id", "email")}
+        if len(fixed) == len(free) or self._fails_whatever_the_user_gives(tool, why, {n for n, _ in free} - set(fixed)):
+            return why
+        # the draws did not fit: Z3 looks for values over the concrete state the walk reached,
+        # keeping the invariants of the rule that refused the last draw (they cost terms). A rule
+        # with no invariant over what the call writes (`untouched` rows) is not part of Z3's
+        # question, so its answer would be refused again: 0 of 111 such bindings were of use
+        # in 300 legal_ops attempts.
+        refused_by = [i for i in rules if why.startswith(f"house rule {i['name']}:")]
+        if refused_by and not any(i["inv_tables"] & self.tables_written[tool.qualified] for i in refused_by):
+            return why
         try:
-            # the invariants of the rule that refused the last draw too (they cost terms)
-            refused_by = [i for i in rules if why.startswith(f"house rule {i['name']}:")]
-            chosen, why = self._z3_bind(seed, state, tool, given, k, refused_by)
+            chosen, why = self._z3_bind(seed, state, tool, {**given, **fixed}, k, refused_by)
         except EncodingUnsupported as e:
             return f"unsupported: {e}"
         if chosen is None:
             return why
         for n, v in chosen.items():
-            if not self._sensible(state, dict(tool.params)[n], v):
+            if not self._sensible(state, kinds[n], v):
                 return f"Z3's value for {n} is not one a person would write"
+        chosen = {n: {**fixed, **chosen}[n] for n, _ in free}  # in parameter order
         got = self.run_step(state0, state, tool, {**given, **chosen}, rules)
         return got if isinstance(got, str) else (chosen, *got, 1)
+
+    def _holds(self, info: dict, state: State) -> bool:
+        """Does the house rule hold on the concrete `state` (its invariants; nothing is touched)?"""
+        try:
+            return C._constraint_holds(self.world, info["name"], state, state)[0]
+        except KeyError:  # reads a table this state does not hold
+            return False
 
     def _sensible(self, state: State, t: T.Type, v: Any) -> bool:
         """Would a person write this value? Text and emails: one the world's data holds; numbers:
@@ -256,7 +277,7 @@ class Sampler:
             tr = self.enc.encode(tool, sym, args)
             named = assert_success(solver, tr, f"step {k + 1} ")
             written = self.tables_written[tool.qualified]
-            keep = [z3.Not(constraint_violated(self.enc, i["decl"], i["svc"], i["name"], sym, tr.post, [], written)) for i in rules if i["inv_tables"] & written]
+            keep = [z3.Not(constraint_violated(self.enc, i["decl"], i["svc"], i["name"], sym, tr.post, [], written, held_before=self._holds(i, state))) for i in rules if i["inv_tables"] & written]
             plausible = []
             lo, hi = self._date_range(state)
             for name, var in user.items():
@@ -265,8 +286,6 @@ class Sampler:
                     plausible += [var >= lo, var <= hi]
                 elif p in ("int", "decimal", "money"):
                     plausible += [var > 0, var <= 10000]
-                elif p in ("text", "id", "email"):
-                    plausible.append(z3.Length(var) > 0)
                 elif p == "time":
                     plausible += [var >= 8 * 60, var <= 18 * 60]
         res = z3.unknown
@@ -784,6 +803,13 @@ class Sampler:
             reports = self.reports(rng, state0, steps, results)
             for r in reports:
                 r["label"] = Phraser(self, state0, steps, values, results).report(r["step"], r["field"])
+            # A reported value the instruction states rejects the task at the end. What the
+            # instruction states for sure is known now: everything but the values the house rules
+            # might decide. Checking it here rejects such walks before the proofs (with the final
+            # check unchanged, no task changes: a value stated now is stated then).
+            self._stage = "checking the answer is not stated, early"
+            early = Phraser(self, state0, steps, values, results, left=ruled.could_be_left(self, steps))
+            self.answer_not_guessable(state0, steps, plan, [], reports, early.instruction([(r["step"], r["field"]) for r in reports], []))
             # A step that a stricter checker does not need, the task's own does not need either:
             # it keeps only some of these house rules and leaves some fields to them. Checking now
             # rejects such walks before the Z3 proofs, most of what a rejected attempt cost; the
@@ -946,7 +972,11 @@ class Sampler:
         of the seeded state (`state_from`): a row fits when its slot's fields equal the target
         slot's, a reference field through the referenced table's slots (the referenced row's
         first `known by` field equal to the target's). Texts compare exactly here, case-blind in
-        Python (`People.matches`); a disagreement rejects the attempt."""
+        Python (`People.matches`); a disagreement rejects the attempt.
+
+        The encoder's connectives decide each row's condition on Z3's own literals as they are
+        built (literals are hash-consed: equal values are one term), so over a seeded state the
+        count is read off the folded terms; the solver counts whatever does not fold."""
         self.ensure({table} | {rt for f in fields if (rt := self.people.ref_table(self.people.fields[table][f]))}, state0)
         with self._encoding():
             sym = self.enc.state_from(state0, spare=0)
@@ -956,14 +986,17 @@ class Sampler:
             for f in fields:
                 rt = self.people.ref_table(self.people.fields[table][f])
                 if rt is None:
-                    conds_by_field.append(lambda sl, f=f: sl.fields[f] == mine[f])
+                    conds_by_field.append(lambda sl, f=f: _eq(sl.fields[f], mine[f]))
                     continue
                 kb, key = self.people.known_by[rt][0], self.people.key[rt]
                 ref_slots = sym.tables[rt]
                 want = ref_slots[list(state0.tables[rt]).index(state0.tables[table][target][f])].fields[kb]
-                conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: z3.Or(*[z3.And(r.present, r.fields[key] == sl.fields[f], r.fields[kb] == want) for r in ref_slots]) if ref_slots else z3.BoolVal(False))
+                conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: _or([_and(r.present, _eq(r.fields[key], sl.fields[f]), _eq(r.fields[kb], want)) for r in ref_slots]) if ref_slots else z3.BoolVal(False))
+            conds = [_and(sl.present, *[c(sl) for c in conds_by_field]) for sl in slots]
+            if all(z3.is_true(c) or z3.is_false(c) for c in conds):
+                return sum(1 for c in conds if z3.is_true(c))
             n = z3.Int("fits")
-            terms = [z3.If(z3.And(sl.present, *[c(sl) for c in conds_by_field]), 1, 0) for sl in slots]
+            terms = [z3.If(c, 1, 0) for c in conds]
             solver = self._solver(0)
             solver.add(n == (z3.Sum(*terms) if terms else z3.IntVal(0)))
         if self._check(solver) != z3.sat:

@@ -174,6 +174,15 @@ class Slot:
     fields: dict[str, Any]
 
 
+def _same_term(a, b) -> bool:
+    """The same value: one object, or structurally equal Z3 terms (one C call)."""
+    return a is b or (isinstance(a, z3.AstRef) and isinstance(b, z3.AstRef) and a.eq(b))
+
+
+def _same_slot(a: "Slot", b: "Slot") -> bool:
+    return a is b or (_same_term(a.present, b.present) and all(_same_term(v, b.fields[f]) for f, v in a.fields.items()))
+
+
 @attrs.define
 class SymState:
     """Tables of slots, scalars and id counters as Z3 terms.
@@ -980,9 +989,33 @@ class _ConstraintEncoder(_ToolEncoder):
         self.assumptions = []
         self.skip_untouched = False
         self.written: set[str] | None = None
+        self.held_before = False
 
     def label(self, what: str, span: Span) -> str:
         return f"constraint {self.name}: {what} ({span.file}:{span.line})"
+
+    def _invariant(self, e: A.Expr, env: dict, before: SymState, after: SymState):
+        """An invariant's value on `after`. When the caller knows the rule held on `before`
+        (`held_before`) and the invariant is `forall(x in T where W: B)` with W and B reading
+        nothing that differs between the two states, a row of T that did not change gives what it
+        gave before: true. Then only the changed rows of T are encoded: a deadline recorded under
+        `latest_note_wins` costs its own row against the notes, not every deadline's."""
+        if self.held_before and isinstance(e, A.Quant) and e.kind == "forall":
+            table = self._table(e.domain, env)
+            if table is not None and table in self.enc.tables:
+                reads = tables_in(self.model, e.body, self.svc) | (tables_in(self.model, e.where, self.svc) if e.where is not None else set())
+                if all(self._unchanged(r, before, after) for r in reads):
+                    olds, news = before.tables[table], after.tables[table]
+                    tables = after.tables.copy()
+                    tables[table] = [n for o, n in zip(olds, news) if not _same_slot(o, n)] + news[len(olds):]
+                    return self.ev(e, env, SymState(tables, after.scalars, after.counters), z3.BoolVal(True))
+        return self.ev(e, env, after, z3.BoolVal(True))
+
+    def _unchanged(self, name: str, before: SymState, after: SymState) -> bool:
+        if name in self.enc.tables:
+            olds, news = before.tables[name], after.tables[name]
+            return olds is news or (len(olds) == len(news) and all(_same_slot(o, n) for o, n in zip(olds, news)))
+        return _same_term(before.scalars[name], after.scalars[name])
 
     def violated(self, clauses, before: SymState, after: SymState, env: dict) -> list:
         """Conditions under which some clause is broken (untouched rows read `before`)."""
@@ -1023,7 +1056,7 @@ class _ConstraintEncoder(_ToolEncoder):
                 out += [_and(cond, v) for v in self.violated(c.then, before, after, env)]
                 out += [_and(_not(cond), v) for v in self.violated(c.else_ or (), before, after, env)]
             elif isinstance(c, A.Invariant):
-                out.append(_not(self.ev(c.expr, env, after, true)))
+                out.append(_not(self._invariant(c.expr, env, before, after)))
         return out
 
 
@@ -1036,6 +1069,7 @@ def constraint_violated(
     after: SymState,
     untouched: list[tuple[str, int]] | None = None,
     written: set[str] | None = None,
+    held_before: bool = False,
 ):
     """A Z3 condition: the episode from `before` to `after` breaks this constraint's state clauses
     (`order` clauses are about the call log and are not part of it).
@@ -1043,10 +1077,12 @@ def constraint_violated(
     When the caller knows the untouched rows already (they depend only on the concrete state
     before: `untouched` as (table, slot)) and which tables the walk writes, only those slots, the
     slots left for inserts, and the invariants over written tables are encoded — the rest cannot
-    change."""
+    change. `held_before`: the caller knows the rule held on `before`, so rows an invariant
+    ranges over that did not change need no terms (`_ConstraintEncoder._invariant`)."""
     ce = _ConstraintEncoder(enc, svc, name)
     ce.skip_untouched = untouched is not None
     ce.written = written
+    ce.held_before = held_before
     parts = []
     if untouched is not None:
         for table, i in untouched:
