@@ -92,21 +92,36 @@ def _play(world, task, changes: dict) -> dict:
     return ep.score()
 
 
-@pytest.mark.parametrize("seed,hops,index", [(1, 3, 105), (1, 3, 47)])
-def test_a_value_left_to_the_rules(legal, seed, hops, index):
+def _leaving(legal, rule: str, argument: str) -> dict:
+    """The first task of seed 1 (3 hops, then 5) that leaves one value, `argument`, to `rule`
+    (searched, so that a change to the sampler's draws moves the attempt, not the test)."""
+    for hops in (3, 5):
+        for index in range(300):
+            try:
+                task = legal.task(1, index, hops)
+            except Rejected:
+                continue
+            left = _left(task)
+            if len(left) == 1 and left[0][1] == argument and any(e["step"] == left[0][0] + 1 for e in task["proofs"]["constraints"].get(rule, {}).get("load_bearing", {}).get("left_to_the_agent", ())):
+                return task
+    pytest.fail(f"no task in 600 attempts leaves {argument} to {rule}")
+
+
+@pytest.mark.parametrize("rule,argument", [("cosign", "memo"), ("latest_note_wins", "due")])
+def test_a_value_left_to_the_rules(legal, rule, argument):
     """legal_ops: a large disbursement's memo (the co-signatory rule) and a deadline's date (the
     latest docket note wins) are left to the agent. The instruction does not give
     them; the checker does not pin them; any value the proof tried breaks the rule while the
     goals still pass; and a value of the agent's own that keeps the rule passes."""
     world = legal.world
-    task = legal.task(seed, index, hops)
+    task = _leaving(legal, rule, argument)
     left = _left(task)
     assert len(left) == 1
     k, name = left[0]
     call = task["reference_plan"][k]
     value = call["arguments"][name]
     assert str(value) not in task["instruction"]
-    rule = next(r for r, p in task["proofs"]["constraints"].items() if any(e["step"] == k + 1 and e["argument"] == name for e in p["load_bearing"].get("left_to_the_agent", ())))
+    assert rule == next(r for r, p in task["proofs"]["constraints"].items() if any(e["step"] == k + 1 and e["argument"] == name for e in p["load_bearing"].get("left_to_the_agent", ())))
     assert rule in {c["name"] for c in task["constraints"]}
     assert any(c.get("ruled") == [name] for c in task["checker"]["checks"])
     assert _play(world, task, {})["reward"] == 1

@@ -54,10 +54,10 @@ class StateDiff:
 def diff(before: State, after: State) -> StateDiff:
     """What changed from `before` to `after`, row by row, in a stable order."""
     changes: list[RowChange] = []
-    for table in sorted(set(before.tables) | set(after.tables)):
+    for table in sorted(before.tables.keys() | after.tables.keys()):
         old = before.tables.get(table, {})
         new = after.tables.get(table, {})
-        if old is new:
+        if old is new or old == new:  # (rows are shared between snapshots: compared by identity first, in C)
             continue
         for key in old:
             if key not in new:
@@ -68,7 +68,7 @@ def diff(before: State, after: State) -> StateDiff:
         for key in new:
             if key not in old:
                 changes.append(RowChange(table, key, "inserted"))
-    scalars = tuple(sorted(k for k in set(before.scalars) | set(after.scalars) if before.scalars.get(k) != after.scalars.get(k)))
+    scalars = () if before.scalars == after.scalars else tuple(sorted(k for k in before.scalars.keys() | after.scalars.keys() if before.scalars.get(k) != after.scalars.get(k)))
     return StateDiff(tuple(changes), scalars)
 
 

@@ -31,10 +31,22 @@ class CompiledWorld:
         self._positions: dict[str, int] | None = None  # seed_order positions, computed on first use
         self._referring: dict[str, list[str]] = {}  # table → the seeded tables that draw keys from it
         self._closures: dict[str, frozenset[str]] = {}  # name → `_closure_of(name)`
+        self._clock_fields: dict[str, frozenset[str]] | None = None  # `clock_fields_by_record()`
         self.tools: dict[str, ToolSpec] = {}
         for svc in self.services.values():
             for spec in svc.tools.values():
                 self.tools[spec.qualified] = spec
+
+    def clock_fields_by_record(self) -> dict[str, frozenset[str]]:
+        """"service.Record" → the fields a clock decides in the table that holds it (the first,
+        if several do). Computed once: a checker asks for it on every answer it compares."""
+        if self._clock_fields is None:
+            tables: dict[str, str] = {}
+            for table, decl in self.state_decl.items():
+                if decl["kind"] == "table":
+                    tables.setdefault(decl["record"], table)
+            self._clock_fields = {rec: self.volatile_fields.get(table, frozenset()) for rec, table in tables.items()}
+        return self._clock_fields
 
     def set_simulator(self, simulator: Simulator) -> None:
         for svc in self.services.values():

@@ -27,18 +27,9 @@ def _generated(world: CompiledWorld, table: str) -> bool:
     return bool(world.state_decl[table].get("prefix"))
 
 
-def _record_tables(world: CompiledWorld) -> dict[str, str]:
-    """"service.Record" → the table that holds it (the first, if several do)."""
-    out: dict[str, str] = {}
-    for table, decl in world.state_decl.items():
-        if decl["kind"] == "table":
-            out.setdefault(decl["record"], table)
-    return out
-
-
 def ignored_fields(world: CompiledWorld) -> dict[str, frozenset[str]]:
     """Per record, the fields a clock decides: never compared by value in answers."""
-    return {rec: world.volatile_fields.get(table, frozenset()) for rec, table in _record_tables(world).items()}
+    return world.clock_fields_by_record()
 
 
 def derive(world: CompiledWorld, before: State, after: State, constraints: list[dict], answer: Any = None, answer_type: str | None = None, reports: list[dict] | None = None, ruled: dict | None = None) -> list[dict]:

@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     from .sampler import Sampler
 
 MAX_TRIES = 8  # candidate tools tried per step
+# After step 1, the entries of other services (a lookup that starts a new thread) weigh together
+# at most as much as this many entries do: a world of 448 services has 2,240, and weighed one by
+# one they drowned the few tools that follow the walk's own keys. No bundled world has more than
+# 38, so their walks are drawn as before.
+NEW_THREAD_POOL = 48
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
 FLOW_TYPES = ("date", "datetime", "email", "money")
 STEER_SHARE = 0.75  # of walks steered towards a write a house rule protects (a chain that ends in it)
@@ -86,7 +91,14 @@ class Walker:
         # visits them in this order, so it draws the same numbers as a scan of every tool.
         self._walkable = self.entries + others
         self._position = {t.qualified: i for i, t in enumerate(self._walkable)}
-        self._keyless = [t for t in self._walkable if not self._keys[t.qualified]]
+        self._by_name = {t.qualified: t for t in self._walkable}
+        # the tools without keys, in pools of equal weight whatever the walk so far (see
+        # `_keyless_candidates`): entries, by service, and writes from stated facts
+        self._keyless_writes = [t for t in others if not self._keys[t.qualified]]
+        self._keyless_write_names = {t.qualified for t in self._keyless_writes}
+        self._entries_of: dict[str, list[Tool]] = {}
+        for t in self.entries:
+            self._entries_of.setdefault(t.service, []).append(t)
         self._by_key: dict[str, list[Tool]] = {}
         for t in self._walkable:
             for kt in set(self._keys[t.qualified]):
@@ -282,55 +294,98 @@ class Walker:
     def _candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = ()) -> list[Tool]:
         """The first `MAX_TRIES` tools that may come next, in a seeded weighted order: those whose
         every key parameter an earlier output offers (chains first), entries, and at step 1 writes
-        from stated facts alone."""
+        from stated facts alone.
+
+        The order is a weighted random permutation (each tool's sort key is -u^(1/w), u uniform,
+        w its weight). Tools with keys are few at any step and get a draw each; the tools without
+        keys are every entry of the world (thousands in a large one) and are drawn by pool
+        instead (`_keyless_candidates`), so a step costs the same in a world of 10 services as
+        in one of 448."""
         s = self.s
         used = {st.tool.qualified for st in steps}
         offered = {}
         for t, j, f, _ in hs:
             offered.setdefault(t, j)  # newest step offering each type
-        last = k == hops - 1
+        found = {t.qualified: t for kt in offered for t in self._by_key.get(kt, ()) if all(x in offered for x in self._keys[t.qualified])}
         keyed = []
-        prev_service = steps[-1].tool.service if steps else None
-        newest = len(steps) - 1
-        for t in self._open(offered):
-            if t.qualified in used:
-                continue
-            keys = self._keys[t.qualified]
-            mutating = t.qualified in s.mutating
-            if not keys and mutating and k > 0:
-                continue  # a write from stated facts alone opens a walk, never continues one
-            if last and not any(st.tool.qualified in s.mutating for st in steps) and not mutating and hops > 1 and t.qualified in self._entry_names:
-                continue  # a last step that reads must read about something the walk found
-            if last and hops >= 3 and len({st.tool.service for st in steps}) == 1 and t.service == steps[0].tool.service:
-                continue
-            w = 1.0
-            if keys and any(offered[kt] == newest for kt in keys):
-                w *= 4.0  # works on what the last step found: a chain, not a list of chores
-            if mutating:
-                w *= 2.0
-            if prev_service and t.service != prev_service:
-                w *= 2.0
-            if k > 0 and t.qualified in self._entry_names:
-                w *= 0.5
-            keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
+        for t in sorted(found.values(), key=lambda t: self._position[t.qualified]):
+            w = self._weight(t, k, hops, steps, offered, used)
+            if w is not None:
+                keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
+        keyed += self._keyless_candidates(rng, k, hops, steps, offered, used)
         if changing:
             keyed = [x for x in keyed if x[2].qualified in s.mutating] or keyed
         out = [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
         # the next tool of the chain the walk is steered along is tried first, however many tools
         # the world has (a weight would drown among hundreds); the others follow if it fails
         following = next((c for c in chain if c not in used), None)
-        ahead = next((x[2] for x in keyed if x[1] == following), None) if following else None
-        if ahead is not None:
-            out = [ahead] + [t for t in out if t is not ahead][: MAX_TRIES - 1]
+        ahead = self._by_name.get(following) if following else None
+        if ahead is not None and (ahead.qualified in found or not self._keys[ahead.qualified]) and self._weight(ahead, k, hops, steps, offered, used) is not None:
+            if not changing or ahead.qualified in s.mutating or not any(x[2].qualified in s.mutating for x in keyed):
+                out = [ahead] + [t for t in out if t is not ahead][: MAX_TRIES - 1]
         return out
 
-    def _open(self, offered: dict) -> list[Tool]:
-        """The walkable tools whose every key type is on offer, in `_walkable` order."""
-        found = {t.qualified: t for kt in offered for t in self._by_key.get(kt, ()) if all(k in offered for k in self._keys[t.qualified])}
-        if not found:
-            return self._keyless
-        found.update((t.qualified, t) for t in self._keyless)
-        return sorted(found.values(), key=lambda t: self._position[t.qualified])
+    def _weight(self, t: Tool, k: int, hops: int, steps: list[Step], offered: dict, used: set[str]) -> float | None:
+        """A candidate's weight as step `k`, or None if it may not come next."""
+        s = self.s
+        if t.qualified in used:
+            return None
+        keys = self._keys[t.qualified]
+        mutating = t.qualified in s.mutating
+        if not keys and mutating and k > 0:
+            return None  # a write from stated facts alone opens a walk, never continues one
+        last = k == hops - 1
+        if last and not any(st.tool.qualified in s.mutating for st in steps) and not mutating and hops > 1 and t.qualified in self._entry_names:
+            return None  # a last step that reads must read about something the walk found
+        if last and hops >= 3 and len({st.tool.service for st in steps}) == 1 and t.service == steps[0].tool.service:
+            return None
+        w = 1.0
+        if keys and any(offered[kt] == len(steps) - 1 for kt in keys):
+            w *= 4.0  # works on what the last step found: a chain, not a list of chores
+        if mutating:
+            w *= 2.0
+        if steps and t.service != steps[-1].tool.service:
+            w *= 2.0
+        if k > 0 and t.qualified in self._entry_names:
+            w *= 0.5
+        return w
+
+    def _keyless_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], offered: dict, used: set[str]) -> list[tuple]:
+        """The best `MAX_TRIES` sort keys, with their tools, of each pool of keyless tools that
+        share one weight here: at step 1 the entries and the writes from stated facts; later the
+        entries of the previous step's service and those of every other service (keyless writes
+        only open a walk). Within a pool of n tools the m best keys are the m largest of n
+        uniforms (drawn in order: u1 = U^(1/n), u(i+1) = u(i)·U^(1/(n-i))), on m tools drawn
+        without replacement: the distribution of drawing one number per tool, at m draws. The
+        other services' entries share the weight of at most `NEW_THREAD_POOL` entries."""
+        prev = steps[-1].tool.service if steps else None
+        if k == 0:
+            pools = [(self.entries, self._entry_names, set()), (self._keyless_writes, self._keyless_write_names, set())]
+        else:
+            mine = self._entries_of.get(prev, [])
+            names = {t.qualified for t in mine}
+            pools = [(mine, names, set()), (self.entries, self._entry_names, names)]
+        out = []
+        for p, (pool, names, skip) in enumerate(pools):
+            skip = skip | {q for q in used if q in names}
+            n = len(pool) - len(skip)
+            if n <= 0:
+                continue
+            # every tool in a pool gets the same weight (it depends on the tool's service, kind
+            # and keys, which the pool fixes), so any member tells it
+            w = self._weight(next(t for t in pool if t.qualified not in skip), k, hops, steps, offered, used)
+            if w is None:
+                continue
+            if k > 0 and p == 1:
+                w *= min(1.0, NEW_THREAD_POOL / n)
+            m = min(MAX_TRIES, n)
+            picks = [pool[i] for i in rng.sample(range(len(pool)), min(len(pool), m + len(skip)))]
+            picks = [t for t in picks if t.qualified not in skip][:m]
+            u = 1.0
+            for i, t in enumerate(picks):
+                u *= rng.random() ** (1.0 / (n - i))
+                out.append((-(u ** (1.0 / w)), t.qualified, t))
+        return out
 
     def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict):
         """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why not."""
