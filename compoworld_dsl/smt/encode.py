@@ -410,6 +410,8 @@ class WorldEncoding:
         self._table_names = frozenset(self.tables)
         self._scalar_names = frozenset(self.scalars)
         self.deadline = Deadline()  # the caller's budget for the work in progress (the sampler sets it)
+        self._literals: dict = {}  # (kind, value) → its Z3 constant, in `_literals_ctx` (`value`)
+        self._literals_ctx = None
 
     # sorts and values
 
@@ -436,13 +438,32 @@ class WorldEncoding:
             return {f: self.value(ft, v[f]) for f, ft in b.fields.items()}
         p = T.prim_name(t)
         if p in ("decimal", "money"):
-            f = Fraction(v)
-            return z3.RealVal(f"{f.numerator}/{f.denominator}")
-        if p == "bool":
-            return z3.BoolVal(bool(v))
-        if p in ("int", "date", "time", "datetime", "duration"):
-            return z3.IntVal(int(v))
-        return zstr(str(v))
+            key = ("real", Fraction(v))
+        elif p == "bool":
+            key = ("bool", bool(v))
+        elif p in ("int", "date", "time", "datetime", "duration"):
+            key = ("int", int(v))
+        else:
+            key = ("str", str(v))
+        # Z3 hash-conses terms, so a constant made twice is one term: reusing the Python object
+        # changes nothing Z3 sees, and saves most of a seeded state's image (the same names,
+        # dates and amounts in row after row). Kept per context: `fresh_context` starts over.
+        ctx = z3.main_ctx()
+        if self._literals_ctx is not ctx or len(self._literals) > 100_000:
+            self._literals, self._literals_ctx = {}, ctx
+        hit = self._literals.get(key)
+        if hit is None:
+            kind, x = key
+            if kind == "real":
+                hit = z3.RealVal(f"{x.numerator}/{x.denominator}")
+            elif kind == "bool":
+                hit = z3.BoolVal(x)
+            elif kind == "int":
+                hit = z3.IntVal(x)
+            else:
+                hit = zstr(x)
+            self._literals[key] = hit
+        return hit
 
     def var(self, t: T.Type, name: str):
         b = T.base_of(t)
