@@ -1,6 +1,7 @@
 """Benchmark: verified tasks per second for the bundled worlds, by hop count and worker count.
 
 Usage: python bench/sample.py [--worlds toy,legal_ops] [--hops 3,5,8] [--workers 1,2] [-n 100] [--repeat 3]
+                              [--backends local,ray]
 
 A world is a bundled one (`toy`, `legal_ops`) or `synthetic-N`, N services from bench/synth.py
 (to see how a task's cost depends on the size of the world).
@@ -15,7 +16,10 @@ prints medians over the repeats of:
   ms/try      worker time per attempt, accepted or rejected;
   z3 share    time inside `Solver.check` over worker time (encoding terms in Python is not
               counted as Z3 time).
-Every emitted task was proven, replayed and checked (see docs/sampling.md)."""
+  ray/local   with `--backends local,ray`: Ray's tasks/s over local's for the same world, hops
+              and workers (Ray starts a local instance per run, ~3 s, counted in its wall time).
+Every emitted task was proven, replayed and checked (see docs/sampling.md); both backends write
+the same bytes."""
 
 from __future__ import annotations
 
@@ -41,8 +45,9 @@ def main() -> None:
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("-n", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--backends", default="local", help="local, ray, or both: local,ray (the `ray` extra)")
     args = ap.parse_args()
-    cols = f"{'world':<11}{'hops':>5}{'workers':>8}{'tasks':>7}{'tries':>7}{'accept':>8}{'wall s':>8}{'tasks/s':>9}{'warm/s':>8}{'ms/try':>8}{'z3 share':>9}"
+    cols = f"{'world':<14}{'backend':>8}{'hops':>5}{'workers':>8}{'tasks':>7}{'tries':>7}{'accept':>8}{'wall s':>8}{'tasks/s':>9}{'warm/s':>8}{'ms/try':>8}{'z3 share':>9}{'ray/local':>10}"
     print(cols)
     scratch = tempfile.TemporaryDirectory()
     for world in args.worlds.split(","):
@@ -52,22 +57,29 @@ def main() -> None:
             Path(path).write_text(synthetic_world(int(world.split("-")[1]), world.replace("-", "_")), encoding="utf-8")
         for hops in map(int, args.hops.split(",")):
             for workers in map(int, args.workers.split(",")):
-                walls, reports = [], []
-                for _ in range(args.repeat):
-                    t = time.perf_counter()
-                    with tempfile.TemporaryDirectory() as tmp:
-                        report = run(Job(path, hops, args.n, 0, workers=workers), Path(tmp) / "tasks.jsonl")
-                    walls.append(time.perf_counter() - t)
-                    reports.append(report)
-                wall = statistics.median(walls)
-                work = statistics.median(r.work_seconds for r in reports)
-                z3s = statistics.median(r.z3_seconds for r in reports)
-                r = reports[0]  # same seed: every repeat makes the same attempts and tasks
-                warm = r.emitted / max(work / workers, 1e-9)
-                print(
-                    f"{world:<11}{hops:>5}{workers:>8}{r.emitted:>7}{r.attempts:>7}{r.emitted / max(r.attempts, 1):>8.0%}"
-                    f"{wall:>8.2f}{r.emitted / wall:>9.1f}{warm:>8.1f}{1000 * work / max(r.attempts, 1):>8.1f}{z3s / max(work, 1e-9):>9.0%}"
-                )
+                local_rate = None
+                for backend in args.backends.split(","):
+                    walls, reports = [], []
+                    for _ in range(args.repeat):
+                        t = time.perf_counter()
+                        with tempfile.TemporaryDirectory() as tmp:
+                            report = run(Job(path, hops, args.n, 0, workers=workers, backend=backend), Path(tmp) / "tasks.jsonl")
+                        walls.append(time.perf_counter() - t)
+                        reports.append(report)
+                    wall = statistics.median(walls)
+                    work = statistics.median(r.work_seconds for r in reports)
+                    z3s = statistics.median(r.z3_seconds for r in reports)
+                    r = reports[0]  # same seed: every repeat makes the same attempts and tasks
+                    warm = r.emitted / max(work / workers, 1e-9)
+                    rate = r.emitted / wall
+                    if backend == "local":
+                        local_rate = rate
+                    ratio = f"{rate / local_rate:>10.2f}" if backend != "local" and local_rate else f"{'':>10}"
+                    print(
+                        f"{world:<14}{backend:>8}{hops:>5}{workers:>8}{r.emitted:>7}{r.attempts:>7}{r.emitted / max(r.attempts, 1):>8.0%}"
+                        f"{wall:>8.2f}{rate:>9.1f}{warm:>8.1f}{1000 * work / max(r.attempts, 1):>8.1f}{z3s / max(work, 1e-9):>9.0%}{ratio}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":
