@@ -114,7 +114,9 @@ class SamplerWorker:
         _run._worker_sampler = sampler_from(world)  # what `run._attempt_chunk` uses, as in a pool worker
 
     def hello(self) -> dict:
-        return {"host": socket.gethostname(), "pid": os.getpid(), **fingerprint()}
+        import ray
+
+        return {"host": socket.gethostname(), "node": ray.get_runtime_context().get_node_id(), "pid": os.getpid(), **fingerprint()}
 
     def call(self, fn: Callable, args):
         return fn(args)
@@ -171,8 +173,12 @@ class RayPool:
         self.startup_seconds = time.perf_counter() - t0
         _pool = self
         hosts = len({info["host"] for info in self.hosts.values()})
+        nodes = len({info["node"] for info in self.hosts.values()})
+        on = f"{hosts} host{'s' if hosts != 1 else ''}"
+        if nodes != hosts:  # several Ray nodes on one machine (or one node per host: just hosts)
+            on = f"{nodes} nodes ({on})"
         where = f"the Ray cluster at {self.job.address}" if self.job.address else "a local Ray instance" if self.started else "this process's Ray"
-        print(f"ray: {self.workers} workers on {hosts} host{'s' if hosts != 1 else ''} of {where}, ready in {self.startup_seconds:.1f} s", file=sys.stderr)
+        print(f"ray: {self.workers} workers on {on} of {where}, ready in {self.startup_seconds:.1f} s", file=sys.stderr)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -295,6 +301,8 @@ class RayPool:
         with contextlib.suppress(Exception):
             ray.kill(actor, no_restart=True)  # unreachable rather than dead: make sure
         self.replaced += 1
+        lost = self.hosts.get(actor._actor_id, {})
+        print(f"ray: a worker was lost (on {lost.get('host', '?')}: {type(error).__name__}); {len(orphans)} chunk(s) it held go to the others, and a new worker starts", file=sys.stderr)
         self.actors.append(self._new_actor())
         for c in orphans:
             if c.sends > RETRIES:
