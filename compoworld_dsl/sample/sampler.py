@@ -196,7 +196,8 @@ class Sampler:
         if refused_by and not any(i["inv_tables"] & self.tables_written[tool.qualified] for i in refused_by):
             return why
         try:
-            chosen, why = self._z3_bind(seed, state, tool, {**given, **fixed}, k, refused_by)
+            near = {n: v for n, v in chosen.items() if n not in fixed and T.prim_name(kinds[n]) in ("int", "decimal", "money", "date", "time")}
+            chosen, why = self._z3_bind(seed, state, tool, {**given, **fixed}, k, refused_by, near)
         except EncodingUnsupported as e:
             return f"unsupported: {e}"
         if chosen is None:
@@ -251,12 +252,15 @@ class Sampler:
                 return f"house rule {info['name']}: {why}"
         return post, result
 
-    def _z3_bind(self, seed: int, state: State, tool: Tool, given: dict, k: int, rules: list[dict] = ()) -> tuple[dict | None, str]:
+    def _z3_bind(self, seed: int, state: State, tool: Tool, given: dict, k: int, rules: list[dict] = (), near: dict | None = None) -> tuple[dict | None, str]:
         """Z3 finds user-given values with which the call succeeds on the concrete `state`, asked
-        first for plausible ones: dates within the state's dates, numbers in 1..10000, times in
-        office hours, non-empty text; and first for ones that keep the invariants of the house
-        `rules` over the tables the call writes (a deadline that matches the newest docket note),
-        judged from `state` on (the caller checks the rules from the task's start).
+        first for plausible ones: near the last draw's (`near`: half to twice a number, whole
+        amounts, a month around a date, two hours around a time), else dates within the state's
+        dates, numbers in 1..10000, times in office hours; and first for ones that keep the
+        invariants of the house `rules` over the tables the call writes (a deadline that matches
+        the newest docket note), judged from `state` on (the caller checks the rules from the
+        task's start). Without the first tier Z3 answers with the edge of a range (a budget of
+        0.50, a trip that ends the day it starts).
 
         This is the one place a Z3 model becomes part of a task, and Z3's models depend on every
         term its context has seen — even the shape of a simplified term does, since Z3 orders the
@@ -278,18 +282,29 @@ class Sampler:
             named = assert_success(solver, tr, f"step {k + 1} ")
             written = self.tables_written[tool.qualified]
             keep = [z3.Not(constraint_violated(self.enc, i["decl"], i["svc"], i["name"], sym, tr.post, [], written, held_before=self._holds(i, state))) for i in rules if i["inv_tables"] & written]
-            plausible = []
+            plausible, close = [], []
             lo, hi = self._date_range(state)
             for name, var in user.items():
                 p = T.prim_name(dict(tool.params)[name])
+                d = (near or {}).get(name)
                 if p == "date" and lo is not None:
                     plausible += [var >= lo, var <= hi]
                 elif p in ("int", "decimal", "money"):
-                    plausible += [var > 0, var <= 10000]
+                    plausible += [var >= 1, var <= 10000]
                 elif p == "time":
                     plausible += [var >= 8 * 60, var <= 18 * 60]
+                if d is None:
+                    continue
+                if p == "date":
+                    close += [var >= d - 30, var <= d + 30]
+                elif p == "time":
+                    close += [var >= d - 120, var <= d + 120]
+                elif p in ("int", "decimal", "money") and d > 0:
+                    close += [var * 2 >= d, var <= d * 2]
+                    if p != "int":
+                        close.append(z3.IsInt(var))  # whole amounts, as a person would ask
         res = z3.unknown
-        for ask in ([*plausible, *keep], keep, plausible):
+        for ask in ([*close, *plausible, *keep], [*plausible, *keep], keep, plausible):
             if ask and res != z3.sat:
                 res = self._check(solver, *ask)
         if res != z3.sat:
