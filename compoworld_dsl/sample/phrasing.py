@@ -33,6 +33,7 @@ class Phraser:
         self.results = results
         self._subjects: dict[int, str] = {}
         self._said: set[str] = set()  # subjects named in full so far
+        self._short: dict[tuple, str] = {}  # a described record → its name once said in full
         # how many distinct records of each kind the walk works on ("that matter" needs one)
         self._kinds: dict[str, int] = {}
         seen = set()
@@ -49,16 +50,45 @@ class Phraser:
 
     def subject(self, j: int) -> str:
         """What step j's output is, as a noun phrase: in full the first time its record is named,
-        then "that matter" when no other record of its kind is named in the task."""
+        then "that matter" when no other record of its kind is named in the task, or else by as
+        much of its description as tells it from the others the task names (`_short_name`), or
+        else again, with the records inside the phrase named short ("the patient of that
+        appointment")."""
         table = self._table(j)
         out = _output(self, j)
         ident = (table, repr(out.get(self.people.key[table]))) if table is not None and isinstance(out, dict) else ("step", j)
-        if ident in self._said and table is not None and self._kinds.get(self.people.noun[table], 0) == 1:
-            return f"that {self.people.noun[table]}"
+        if ident in self._said:
+            if table is not None and self._kinds.get(self.people.noun[table], 0) == 1:
+                return f"that {self.people.noun[table]}"
+            if ident in self._short:
+                return self._short[ident]
+            return self._subject(j)  # said again: the records inside it are named short now
         if j not in self._subjects:
             self._subjects[j] = self._subject(j)
+            short = self._short_name(j)
+            if short is not None:
+                self._short.setdefault(ident, short)
         self._said.add(ident)
         return self._subjects[j]
+
+    def _short_name(self, j: int) -> str | None:
+        """Step j's record named by the fewest leading fields of its description that no other
+        record of its table the task names shares ("the patient with name "Max" and date of birth
+        2021-12-17", without "among the pets of ..."): values said already, so nothing new.
+        None when it would be no shorter, or only the whole description tells the records apart."""
+        how = self.steps[j].how
+        mine = _output(self, j)
+        if how is None or how["by"] != "description" or not how["fields"] or not isinstance(mine, dict):
+            return None
+        table, key = how["table"], self.people.key[how["table"]]
+        fields = [f for f in how["fields"] if f in mine]
+        others = [o for i in range(len(self.steps)) if self._table(i) == table and isinstance(o := _output(self, i), dict) and o.get(key) != mine.get(key)]
+        for n in range(1, len(fields) + 1):
+            prefix = fields[:n]
+            if all(any(o.get(f) != mine[f] for f in prefix) for o in others):
+                short = self.people.phrase(self.state0, table, {f: mine[f] for f in prefix})
+                return short if len(short) < len(self._subjects[j]) else None
+        return None
 
     def _subject(self, j: int) -> str:
         step = self.steps[j]
@@ -227,7 +257,7 @@ class _Alt(Phraser):
         step, values = alt
         super().__init__(base.s, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results, base.left)
         self._subjects = dict(base._subjects)
-        self._said, self._kinds = base._said, base._kinds
+        self._said, self._kinds, self._short = base._said, base._kinds, base._short
 
 
 def _output(p: Phraser, j: int) -> Any:
