@@ -831,7 +831,7 @@ class Sampler:
             # full check below still runs on the task's own checker, so no task changes.
             self._stage = "proving every step counts, early"
             strict = C.derive(self.world, state0, final, self._rules_to_keep(state0, final, steps, plan), reports=reports)
-            N.steps_necessary(self, state0, steps, values, strict, reports, task_seed)
+            early_necessity = N.steps_necessary(self, state0, steps, values, strict, reports, task_seed)
             self._stage = "proving the walk"
             proofs["walk_satisfiable"]["assertions"] = self.prove_walk(task_seed, state0, steps, values)
             self._stage = "proving house rules"
@@ -874,7 +874,9 @@ class Sampler:
         if empty["reward"] != 0:
             raise Rejected("already_satisfied", "the empty plan passes the checker")
         self._stage = "proving every step counts"
-        necessary = N.steps_necessary(self, state0, steps, values, checks, reports, task_seed)
+        # the same proof as the early one when the task's checker is the stricter one (no rule
+        # dropped, no value left to the rules): it is a function of the checks, so reused
+        necessary = early_necessity if checks == strict else N.steps_necessary(self, state0, steps, values, checks, reports, task_seed)
         caps |= self._capabilities(steps)
         branch = self.branch(rng, state0, steps, values, results, checks) if want_branch else None
         idem = self.idempotent(rng, state0, final, steps) if rng.random() < IDEMPOTENT_SHARE else None
