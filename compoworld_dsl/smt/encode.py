@@ -1036,7 +1036,9 @@ class _ConstraintEncoder(_ToolEncoder):
         if name in self.enc.tables:
             olds, news = before.tables[name], after.tables[name]
             return olds is news or (len(olds) == len(news) and all(_same_slot(o, n) for o, n in zip(olds, news)))
-        return _same_term(before.scalars[name], after.scalars[name])
+        if name in self.enc.scalars:
+            return _same_term(before.scalars[name], after.scalars[name])
+        return False  # anything else: assume it changed, and encode every row
 
     def violated(self, clauses, before: SymState, after: SymState, env: dict) -> list:
         """Conditions under which some clause is broken (untouched rows read `before`)."""
