@@ -87,8 +87,8 @@ class Walker:
         self._entry_names = {t.qualified for t in self.entries}
 
         # every tool a walk can call, entries first. A step looks only at the tools whose key
-        # types are all on offer: those with no key, and those the index by key type finds. It
-        # visits them in this order, so it draws the same numbers as a scan of every tool.
+        # types are all on offer (the index by key type finds them; each gets one draw, in this
+        # order) and at the tools with no key (drawn by pool: `_keyless_candidates`).
         self._walkable = self.entries + others
         self._position = {t.qualified: i for i, t in enumerate(self._walkable)}
         self._by_name = {t.qualified: t for t in self._walkable}
