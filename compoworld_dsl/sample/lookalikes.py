@@ -38,6 +38,9 @@ MAX_VARIANTS = 12  # variants tried per task
 
 def plant(s: Sampler, task_seed: int, state0: State, steps: list[Step], values: dict, results: list) -> tuple[State, list[dict]] | None:
     """A state with one planted look-alike (and the rows as the task records them), or None."""
+    written = s._written(steps)
+    if not any(i["state"] and i["tables"] & written for i in s.constraints):
+        return None  # no state rule the walk's writes touch: no variant could break one (`_try`)
     rng = random.Random(f"{task_seed}:lookalike")
     variants = []
     for k, step in enumerate(steps):
