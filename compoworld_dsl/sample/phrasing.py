@@ -74,7 +74,9 @@ class Phraser:
     def _short_name(self, j: int) -> str | None:
         """Step j's record named by the fewest leading fields of its description that no other
         record of its table the task names shares ("the patient with name "Max" and date of birth
-        2021-12-17", without "among the pets of ..."): values said already, so nothing new.
+        2021-12-17", without "among the pets of ..."): values said already, so nothing new. The
+        short name must also fit no more rows of the state than the full description does (one
+        row, for a description relative to a list), so that every mention can be read alone.
         None when it would be no shorter, or only the whole description tells the records apart."""
         how = self.steps[j].how
         mine = _output(self, j)
@@ -83,10 +85,11 @@ class Phraser:
         table, key = how["table"], self.people.key[how["table"]]
         fields = [f for f in how["fields"] if f in mine]
         others = [o for i in range(len(self.steps)) if self._table(i) == table and isinstance(o := _output(self, i), dict) and o.get(key) != mine.get(key)]
+        fits = [mine.get(key)] if how.get("within") == "list" else sorted(self.people.matches(self.state0, table, {f: mine[f] for f in fields}), key=repr)
         for n in range(1, len(fields) + 1):
-            prefix = fields[:n]
-            if all(any(o.get(f) != mine[f] for f in prefix) for o in others):
-                short = self.people.phrase(self.state0, table, {f: mine[f] for f in prefix})
+            prefix = {f: mine[f] for f in fields[:n]}
+            if all(any(o.get(f) != v for f, v in prefix.items()) for o in others) and sorted(self.people.matches(self.state0, table, prefix), key=repr) == fits:
+                short = self.people.phrase(self.state0, table, prefix)
                 return short if len(short) < len(self._subjects[j]) else None
         return None
 
