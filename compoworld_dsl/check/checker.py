@@ -14,6 +14,7 @@ from ..diagnostics import Diagnostic, Label, Span
 from ..syntax import ast as A
 from ..syntax.template import placeholders
 from . import types as T
+from .loader import import_closure
 from .model import Model, Service, StateVar, Tool, World
 from .types import Alias, EnumRef, EnumT, ListT, Prim, RecordT, ServiceRef, TableT, Type, UNKNOWN
 
@@ -119,18 +120,7 @@ class Checker:
 
     def _compute_visibility(self) -> None:
         for mod in self.modules:
-            seen = {mod.path}
-            stack = [mod.path]
-            while stack:
-                p = stack.pop()
-                m = self.all_modules.get(p)
-                if m is None:
-                    continue
-                for target, _ in m.imports:
-                    if target not in seen:
-                        seen.add(target)
-                        stack.append(target)
-            self.visible[mod.path] = seen
+            self.visible[mod.path] = set(import_closure(self.all_modules, mod.path))
 
     def _check_visible(self, name: str, module: Path, span: Span, kind: str = "name") -> None:
         where = self.declared.get(name)

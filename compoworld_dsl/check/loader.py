@@ -315,18 +315,7 @@ class _Cascades:
         """The failed modules that `mod` imports or uses, directly or through other modules."""
         got = self._reach.get(mod.path)
         if got is None:
-            seen, stack, got = {mod.path}, [mod.path], []
-            while stack:
-                m = self.modules.get(stack.pop())
-                if m is None:
-                    continue
-                for target, _ in m.imports:
-                    if target not in seen:
-                        seen.add(target)
-                        stack.append(target)
-                        if target in self.failed:
-                            got.append(self.modules[target])
-            self._reach[mod.path] = got
+            got = self._reach[mod.path] = [self.modules[p] for p in import_closure(self.modules, mod.path)[1:] if p in self.failed]
         return got
 
     def words(self, mod: SourceModule) -> frozenset[str] | None:
@@ -359,6 +348,23 @@ class _Cascades:
             if words is None or any(part in words for part in parts):
                 return True
         return False
+
+
+def import_closure(modules: dict, start) -> list:
+    """The paths `start` imports or uses, directly or through other modules, itself first, in
+    the order a depth-first walk finds them. `modules` maps a path to an object with `imports`,
+    a list of (target path, node); a path missing from it (a file that was never read) is a leaf."""
+    seen, order, stack = {start}, [start], [start]
+    while stack:
+        m = modules.get(stack.pop())
+        if m is None:
+            continue
+        for target, _ in m.imports:
+            if target not in seen:
+                seen.add(target)
+                order.append(target)
+                stack.append(target)
+    return order
 
 
 def _abbrev(text: str, limit: int = 80) -> str:
