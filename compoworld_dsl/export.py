@@ -168,7 +168,8 @@ def _meta(played: Played, style: str) -> dict:
     }
 
 
-# The keys and value types of --style compoworld, as tests/test_export_styles.py checks them.
+# The keys and value types of --style compoworld (docs/export.md); tests/test_training_interop.py
+# checks records against its own list and that list against these tables.
 COMPOWORLD_RECORD = {"tools": list, "messages": list, "meta": dict, "source": str}
 COMPOWORLD_META = {
     "task_id": str,

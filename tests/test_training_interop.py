@@ -11,6 +11,7 @@ import pytest
 
 from compoworld_dsl.cli import main
 from compoworld_dsl.evaluate import evaluate
+from compoworld_dsl import export
 from compoworld_dsl.export import records
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.replay import moves, play
@@ -129,6 +130,8 @@ def test_compoworld_style_has_exactly_compoworlds_keys_and_types(exported):
         "discover_mode": bool,
     }
     ours = {"cwdsl_reward": int, "cwdsl_partial": float, "cwdsl_hops": int, "cwdsl_distractors": list, "cwdsl_proofs": dict}
+    # the tables the docs point to (export.md, D24) say the same as this test
+    assert (export.COMPOWORLD_RECORD, export.COMPOWORLD_META, export.COMPOWORLD_EXTRA_META) == (record_keys, meta_keys, ours)
     for rec in exported["compoworld"]:
         assert {k: type(v) for k, v in rec.items()} == record_keys
         assert {k: type(v) for k, v in rec["meta"].items()} == {**meta_keys, **ours}
