@@ -209,11 +209,12 @@ class Sampler:
         got = self.run_step(state0, state, tool, {**given, **chosen}, rules)
         return got if isinstance(got, str) else (chosen, *got, 1)
 
-    def _holds(self, info: dict, state: State) -> bool:
-        """Does the house rule hold on the concrete `state` (its invariants; nothing is touched)?"""
+    def _holds(self, info: dict, before: State, after: State | None = None) -> bool:
+        """Does the house rule hold from `before` to `after` (on `before` alone: its invariants,
+        nothing touched)? False when it reads a table the state does not hold."""
         try:
-            return C._constraint_holds(self.world, info["name"], state, state)[0]
-        except KeyError:  # reads a table this state does not hold
+            return C._constraint_holds(self.world, info["name"], before, before if after is None else after)[0]
+        except KeyError:
             return False
 
     def _sensible(self, state: State, t: T.Type, v: Any) -> bool:
@@ -933,11 +934,7 @@ class Sampler:
         anyway) and every order rule the plan's calls are subject to."""
         out: list[dict] = []
         for info in self.relevant(state0, steps):
-            try:
-                ok, _ = C._constraint_holds(self.world, info["name"], state0, final)
-            except KeyError:  # reads a table this task's state does not hold: never attached
-                ok = False
-            if ok:
+            if self._holds(info, state0, final):  # (one that reads a table the state lacks is never attached)
                 out.append({"kind": "state", "name": info["name"]})
         for info in self.constraints:
             out += self._order_rules(info, plan)
