@@ -34,17 +34,29 @@ class Phraser:
         self._subjects: dict[int, str] = {}
         self._said: set[str] = set()  # subjects named in full so far
         self._short: dict[tuple, str] = {}  # a described record → its name once said in full
-        # how many distinct records of each kind the walk works on ("that matter" needs one)
-        self._kinds: dict[str, int] = {}
+        # how many distinct records of each kind the instruction can name ("that matter" needs
+        # one): the records the walk reads, those its writes create ("record a disbursement ...
+        # if the status of that disbursement ..." must not be read as the new one), and those
+        # named through a field of a read ("the team lead of the team" is a colleague too)
+        used = {src[1] for st in steps for src in st.sources.values() if src[0] == "step"}
         seen = set()
         for j, step in enumerate(steps):
             table = self._table(j)
             out = _output(self, j)
             if table is not None and isinstance(out, dict):
-                ident = (table, repr(out.get(self.people.key[table])))
-                if ident not in seen:
-                    seen.add(ident)
-                    self._kinds[self.people.noun[table]] = self._kinds.get(self.people.noun[table], 0) + 1
+                seen.add((table, repr(out.get(self.people.key[table]))))
+                for f, ft in self.people.fields[table].items():
+                    rt = self.people.ref_table(ft)
+                    if rt is not None and (j, f) in used and f != self.people.key[table]:
+                        seen.add((rt, repr(out.get(f))))
+            if step.tool.qualified in s.mutating and j < len(results):
+                r = step.tool.result
+                rt = self.people.ref_table(tstr(r)) if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
+                if rt is not None:
+                    seen.add((rt, repr(results[j])))
+        self._kinds: dict[str, int] = {}
+        for table, _ in seen:
+            self._kinds[self.people.noun[table]] = self._kinds.get(self.people.noun[table], 0) + 1
 
     # ─────────────────────────── noun phrases ───────────────────────────
 
