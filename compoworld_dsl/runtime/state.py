@@ -15,6 +15,10 @@ class State:
     """Tables are `"service.table" → {key: row}` in insertion order; scalars are `"service.name" → value`.
 
     `counters` hold the next generated id number per table, so ids are deterministic.
+
+    A table's dict, once in a state, is never changed in place: a write copies the table
+    (`Tx`) and puts the new dict in its place. So snapshots share every table they have not
+    written, and `diff` passes an unwritten table by identity.
     """
 
     tables: dict[str, dict[Any, Row]] = attrs.field(factory=dict)
@@ -22,8 +26,9 @@ class State:
     counters: dict[str, int] = attrs.field(factory=dict)
 
     def snapshot(self) -> "State":
-        """An independent copy. Rows are shared (they are immutable), so this is O(rows) pointers."""
-        return State({t: dict(rows) for t, rows in self.tables.items()}, dict(self.scalars), dict(self.counters))
+        """An independent copy. Tables and rows are shared (neither is changed in place), so this
+        is O(tables) pointers."""
+        return State(dict(self.tables), dict(self.scalars), dict(self.counters))
 
     def restore(self, snap: "State") -> None:
         copy = snap.snapshot()

@@ -3,6 +3,7 @@ Deterministic: the same seed gives the same state; a failed call leaves the stat
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -31,6 +32,8 @@ class CompiledWorld:
         self._positions: dict[str, int] | None = None  # seed_order positions, computed on first use
         self._referring: dict[str, list[str]] = {}  # table → the seeded tables that draw keys from it
         self._closures: dict[str, frozenset[str]] = {}  # name → `_closure_of(name)`
+        self._seed_plans: dict[str, _SeedPlan] = {}  # seeded name → its compiled generators
+        self._scalar_start: tuple[dict, list[str]] | None = None  # `partial_state`'s defaults and seeded scalars
         self._clock_fields: dict[str, frozenset[str]] | None = None  # `clock_fields_by_record()`
         self.tools: dict[str, ToolSpec] = {}
         for svc in self.services.values():
@@ -115,14 +118,14 @@ class CompiledWorld:
         """The seeded initial state with its scalars but no table yet: `seed_tables` adds the
         tables a caller needs, each with exactly the rows `initial_state(seed)` gives it. A
         sampler of a 448-service world pays for the tables its walk touches, not for all."""
-        st = State()
-        for name, decl in self.state_decl.items():
-            if decl["kind"] == "scalar":
-                st.scalars[name] = decl.get("default")
-        for name in self._seed_position():
-            if self.state_decl[name]["kind"] == "scalar":
-                self.seed_tables(st, seed, self.seeds[name].get("refs", ()))
-                self._seed(st, seed, name)
+        if self._scalar_start is None:  # (computed once: the world does not change)
+            defaults = {name: decl.get("default") for name, decl in self.state_decl.items() if decl["kind"] == "scalar"}
+            self._scalar_start = (defaults, [name for name in self._seed_position() if self.state_decl[name]["kind"] == "scalar"])
+        defaults, seeded = self._scalar_start
+        st = State(scalars=dict(defaults))
+        for name in seeded:
+            self.seed_tables(st, seed, self.seeds[name].get("refs", ()))
+            self._seed(st, seed, name)
         return st
 
     def seed_tables(self, st: State, seed: int | str, names) -> list[str]:
@@ -171,41 +174,35 @@ class CompiledWorld:
         return self._positions
 
     def _seed(self, st: State, seed: int | str, name: str) -> None:
-        spec = self.seeds[name]
         rng = random.Random(f"{seed}/{name}")
-        decl = self.state_decl[name]
-        if decl["kind"] == "scalar":
-            st.scalars[name] = _generate(spec["gen"], rng, st, self.types)
+        plan = self._seed_plans.get(name)
+        if plan is None:
+            plan = self._seed_plans[name] = _SeedPlan(self.seeds[name], self.state_decl[name], self.types)
+        keys = _RefKeys(st)  # a `ref` draws from a table seeded before: its keys do not change here
+        if plan.scalar is not None:
+            st.scalars[name] = plan.scalar(rng, keys)
             return
         tx = Tx(st)
-        count = _generate(spec["count"], rng, st, self.types)
-        record, key = decl["record"], decl["key"]
-        fields = self.types.records[record]
-        defaults = decl.get("defaults", {})
-        copied = [f for f, g in spec["fields"].items() if g[0] == "same"]
-        for _ in range(count):
+        key, prefix, copied = plan.key, plan.prefix, plan.copied
+        for _ in range(plan.count(rng, keys)):
             row = {}
-            for f, ft in fields.items():
-                if f in copied:
-                    continue  # after the fields it copies; it draws nothing from `rng`
-                if f in spec["fields"]:
-                    row[f] = _generate(spec["fields"][f], rng, st, self.types)
-                elif f in defaults:
-                    row[f] = defaults[f]
-                elif self.types.base(ft).startswith("list:"):
-                    row[f] = ()
+            for f, make, default in plan.fields:
+                if make is not None:
+                    row[f] = make(rng, keys)
+                elif default is not _NONE:
+                    row[f] = default
             for _ in copied:  # `same(...)` of `same(...)`: the checker rules out circles
-                for f in copied:
+                for f, gen in copied:
                     if f not in row:
-                        value = _same(spec["fields"][f], row, st)
+                        value = _same(gen, row, st)
                         if value is not _PENDING:
                             row[f] = value
             if copied:
-                if any(row.get(f) is None for f in copied):
+                if any(row.get(f) is None for f, _ in copied):
                     continue  # it refers to no row: like a repeated key, the table is smaller
-                row = {f: row[f] for f in fields if f in row}  # the record's field order
-            if key not in spec["fields"]:
-                row[key] = next_id(tx, name, decl["prefix"])
+                row = {f: row[f] for f in plan.order if f in row}  # the record's field order
+            if not plan.key_drawn:
+                row[key] = next_id(tx, name, prefix)
             if tx.has(name, row[key]):
                 continue  # a drawn key that repeats: keys stay unique, so the table is smaller
             tx.put(name, row[key], row)
@@ -339,36 +336,94 @@ def _same(gen: tuple, row: dict, st: State) -> Any:
 _PENDING = object()
 
 
-def _generate(gen: tuple, rng: random.Random, st: State, types: Types) -> Any:
+_NONE = object()  # a field the seed leaves out (no generator, default or empty list)
+
+
+class _RefKeys(dict):
+    """A table's keys as a list, taken once per table seeded (`ref` draws one per row)."""
+
+    def __init__(self, st: State):
+        super().__init__()
+        self.st = st
+
+    def __missing__(self, table: str) -> list:
+        got = self[table] = list(self.st.tables.get(table, {}))
+        return got
+
+
+class _SeedPlan:
+    """One seeded name's generators, compiled once into closures `(rng, keys) -> value`, field by
+    field in the record's order: the seeder runs them for every table a task touches, so the
+    dispatch on generator tuples is paid once per world, not once per value. The draws from
+    `rng` are part of the seed's meaning (the same seed, the same rows): change none."""
+
+    def __init__(self, spec: dict, decl: dict, types: Types):
+        self.scalar = None
+        if decl["kind"] == "scalar":
+            self.scalar = _compile(spec["gen"], types)
+            return
+        self.count = _compile(spec["count"], types)
+        self.key, self.prefix = decl["key"], decl.get("prefix")
+        self.key_drawn = self.key in spec["fields"]
+        record = types.records[decl["record"]]
+        self.order = list(record)
+        defaults = decl.get("defaults", {})
+        self.copied = [(f, g) for f, g in spec["fields"].items() if g[0] == "same"]
+        same = {f for f, _ in self.copied}
+        self.fields = []  # (field, generator or None, default or _NONE), in the record's order
+        for f, ft in record.items():
+            if f in same:
+                continue  # after the fields it copies; it draws nothing from `rng`
+            if f in spec["fields"]:
+                self.fields.append((f, _compile(spec["fields"][f], types), _NONE))
+            elif f in defaults:
+                self.fields.append((f, None, defaults[f]))
+            elif types.base(ft).startswith("list:"):
+                self.fields.append((f, None, ()))
+
+
+def _compile(gen: tuple, types: Types):
+    """A seed generator (codegen/python.py `_gen`) as a closure `(rng, keys) -> value`."""
     kind = gen[0]
     if kind == "const":
-        return gen[1]
+        value = gen[1]
+        return lambda rng, keys: value
     if kind == "range":
         _, lo, hi, t = gen
         if t in ("decimal", "money"):
-            cents = rng.randint(int(lo * 100), int(hi * 100))
             from fractions import Fraction
 
-            return Fraction(cents, 100)
-        return rng.randint(lo, hi)
+            a, b = int(lo * 100), int(hi * 100)
+            return lambda rng, keys: Fraction(rng.randint(a, b), 100)
+        return lambda rng, keys: rng.randint(lo, hi)
     if kind == "pick":
-        return rng.choice(gen[1])
+        values = gen[1]
+        return lambda rng, keys: rng.choice(values)
     if kind == "weighted":
         values = [v for v, _ in gen[1]]
-        weights = [w for _, w in gen[1]]
-        return rng.choices(values, weights=weights, k=1)[0]
+        cum = list(itertools.accumulate(w for _, w in gen[1]))  # what `choices(weights=)` builds
+        return lambda rng, keys: rng.choices(values, cum_weights=cum, k=1)[0]
     if kind == "ref":
-        keys = list(st.tables.get(gen[1], {}))
-        if not keys:
-            return f"{gen[1]}-none"
-        return rng.choice(keys)
+        table, none = gen[1], f"{gen[1]}-none"
+
+        def ref(rng, keys):
+            got = keys[table]
+            return rng.choice(got) if got else none
+
+        return ref
     if kind == "format":
         _, pieces, gens, gtypes = gen
-        parts = [pieces[0]]
-        for i, g in enumerate(gens):
-            parts.append(_render(_generate(g, rng, st, types), gtypes[i], types))
-            parts.append(pieces[i + 1])
-        return "".join(parts)
+        parts = [(_compile(g, types), gtypes[i], pieces[i + 1]) for i, g in enumerate(gens)]
+        first = pieces[0]
+
+        def fmt(rng, keys):
+            out = [first]
+            for make, t, piece in parts:
+                out.append(_render(make(rng, keys), t, types))
+                out.append(piece)
+            return "".join(out)
+
+        return fmt
     raise ValueError(f"unknown generator {kind}")
 
 

@@ -50,6 +50,19 @@ def _blank(value: Any) -> bool:
     return value in (None, "", 0, False)
 
 
+def _held_tables(state: State, fields: dict[str, list[str]], scope: set[str] | None):
+    """(table, fields, rows) for the tables of `fields` that `state` holds with rows (and, with
+    `scope`, only those tables). A task's state holds the few tables its walk touched: looping
+    over those, not over every table of a 448-service world, keeps a value pool's cost flat."""
+    names = state.tables if len(state.tables) < len(fields) else fields
+    for table in names:
+        fs = fields.get(table)
+        if fs and (scope is None or table in scope):
+            rows = state.tables.get(table)
+            if rows:
+                yield table, fs, rows
+
+
 class Sampler:
     """Everything per world that tasks share: tools, producers, constraint metadata, encodings."""
 
@@ -80,16 +93,16 @@ class Sampler:
         # and those the rules read on a known table first (`matters.matters`' status, not every status)
         self.rule_fields = {n.name for info in self.constraints for n in A.walk(info["decl"]) if isinstance(n, A.Field)}
         self.rule_table_fields = set().union(*[_fields_read(info["decl"], info["svc"]) for info in self.constraints]) if self.constraints else set()
-        # (table, field) by runtime type, and the date fields: value pools read only these
-        self._fields_of_type: dict[str, list[tuple[str, str]]] = {}
-        self._date_fields: list[tuple[str, str]] = []
+        # table → fields, by runtime type, and the date fields: value pools read only these
+        self._fields_of_type: dict[str, dict[str, list[str]]] = {}
+        self._date_fields: dict[str, list[str]] = {}
         for table, decl in world.state_decl.items():
             if decl["kind"] != "table":
                 continue
             for f, ft in world.types.records[decl["record"]].items():
-                self._fields_of_type.setdefault(ft, []).append((table, f))
+                self._fields_of_type.setdefault(ft, {}).setdefault(table, []).append(f)
                 if world.types.base(ft) == "date":
-                    self._date_fields.append((table, f))
+                    self._date_fields.setdefault(table, []).append(f)
         self.z3_seconds = 0.0  # in Z3's checks
         self.encode_seconds = 0.0  # building Z3 terms (encodings, symbolic states) and reading models
         self.deadline = self.enc.deadline = Deadline()  # the attempt's time budget (`task`); never runs out otherwise
@@ -374,9 +387,8 @@ class Sampler:
         shares a word with `near`), and in the other fields of that type, in the tables the state
         has (and, with `scope`, only those tables)."""
         same, other = set(), set()
-        for table, f in self._fields_of_type.get(want, ()):
-            rows = state.tables.get(table) if scope is None or table in scope else None
-            if rows:
+        for table, fields, rows in _held_tables(state, self._fields_of_type.get(want, {}), scope):
+            for f in fields:
                 hit = f == name if near is None else share_a_word(near, f)
                 (same if hit else other).update(r[f] for r in rows.values())
         return sorted(same, key=repr), sorted(other, key=repr)
@@ -474,7 +486,7 @@ class Sampler:
         `CompiledWorld.partial_state`), and copy them, untouched, into the later `states`."""
         for name in self.world.seed_tables(state0, self._task_seed, sorted(tables)):
             for st in states:
-                st.tables[name] = dict(state0.tables[name])
+                st.tables[name] = state0.tables[name]  # (shared: tables are not changed in place)
                 st.counters[name] = state0.counters[name]
 
     def relevant(self, state0: State, steps: list[Step]) -> list[dict]:
@@ -583,7 +595,7 @@ class Sampler:
         return res
 
     def _date_range(self, state: State, scope: set[str] | None = None) -> tuple[int | None, int | None]:
-        days = [r[f] for table, f in self._date_fields if scope is None or table in scope for r in state.tables.get(table, {}).values()]
+        days = [r[f] for _, fields, rows in _held_tables(state, self._date_fields, scope) for f in fields for r in rows.values()]
         return (min(days), max(days)) if days else (None, None)
 
     def _candidates(self, state: State, t: T.Type) -> list:
