@@ -53,11 +53,19 @@ class Types:
     enums: dict[str, tuple[str, ...]]
     records: dict[str, dict[str, str]]  # "service.Record" → field → type
     keys: dict[str, str | None]  # "service.Record" → key field
+    # type → its base, and type → its `to_json` converter: filled on first use (the sampler
+    # converts every result of every replayed call, hundreds per task)
+    _bases: dict[str, str] = attrs.field(factory=dict, eq=False, hash=False, repr=False, init=False)
+    _writers: dict[str, Callable[[Any], Any]] = attrs.field(factory=dict, eq=False, hash=False, repr=False, init=False)
 
     def base(self, t: str) -> str:
-        while t.startswith("alias:"):
-            t = t.split(":", 2)[2]
-        return t
+        got = self._bases.get(t)
+        if got is None:
+            got = t
+            while got.startswith("alias:"):
+                got = got.split(":", 2)[2]
+            self._bases[t] = got
+        return got
 
     def schema(self, t: str) -> dict:
         """JSON Schema for a value of type `t`."""
@@ -166,23 +174,27 @@ class Types:
         raise KeyError(t)
 
     def to_json(self, t: str, value: Any) -> Any:
+        """An internal value of type `t` as JSON (None stays None)."""
+        write = self._writers.get(t)
+        if write is None:
+            write = self._writers[t] = self._writer(t)
+        return write(value)
+
+    def _writer(self, t: str) -> Callable[[Any], Any]:
+        """`to_json` for one type, decided once. A record's or list's parts are looked up when
+        first converted, so a type that contains itself needs no special case."""
         b = self.base(t)
-        if value is None:
-            return None
-        if b in ("decimal", "money"):
-            return V.decimal_to_json(value)
-        if b == "date":
-            return V.date_to_iso(value)
-        if b == "time":
-            return V.time_to_iso(value)
-        if b == "datetime":
-            return V.datetime_to_iso(value)
+        scalar = {"decimal": V.decimal_to_json, "money": V.decimal_to_json, "date": V.date_to_iso, "time": V.time_to_iso, "datetime": V.datetime_to_iso}.get(b)
+        if scalar is not None:
+            return lambda v: None if v is None else scalar(v)
+        to_json = self.to_json
         if b.startswith("list:"):
-            return [self.to_json(b[5:], v) for v in value]
+            elem = b[5:]
+            return lambda v: None if v is None else [to_json(elem, x) for x in v]
         if b.startswith("record:"):
-            fields = self.records[b[7:]]
-            return {f: self.to_json(ft, value[f]) for f, ft in fields.items()}
-        return value
+            fields = tuple(self.records[b[7:]].items())
+            return lambda v: None if v is None else {f: to_json(ft, v[f]) for f, ft in fields}
+        return lambda v: v
 
 
 # ─────────────────────────── tools and services ───────────────────────────

@@ -59,10 +59,13 @@ class StateDiff:
 def diff(before: State, after: State) -> StateDiff:
     """What changed from `before` to `after`, row by row, in a stable order."""
     changes: list[RowChange] = []
-    for table in sorted(before.tables.keys() | after.tables.keys()):
-        old = before.tables.get(table, {})
-        new = after.tables.get(table, {})
-        if old is new or old == new:  # (rows are shared between snapshots: compared by identity first, in C)
+    olds, news = before.tables, after.tables
+    # a table a snapshot shares is the same dict on both sides: only the others are compared
+    maybe = [t for t, rows in news.items() if olds.get(t) is not rows] + [t for t in olds if t not in news]
+    for table in sorted(maybe):
+        old = olds.get(table, {})
+        new = news.get(table, {})
+        if old == new:  # (rows are shared between snapshots: compared by identity first, in C)
             continue
         for key in old:
             if key not in new:
