@@ -84,6 +84,25 @@ def test_snapshot_restore_and_diff(toy):
     assert diff(snap, state).empty
 
 
+def test_snapshots_share_tables_and_a_write_replaces_only_its_own(toy):
+    """A table's dict is never changed in place: a snapshot shares every table, a call on one
+    state puts a new dict in place of the table it writes, and the other state keeps its rows."""
+    import copy
+
+    state = toy.initial_state(3)
+    snap = state.snapshot()
+    frozen = copy.deepcopy(snap.tables)
+    assert all(snap.tables[t] is state.tables[t] for t in state.tables)
+    task = next(k for k, r in state.tables["tasks.tasks"].items() if r["state"] != "done")
+    assert toy.call(state, "tasks.close_task", {"id": task})["success"]
+    assert toy.call(state, "tasks.add_task", {"title": "Prep", "due": "2025-03-20"})["success"]
+    assert not toy.call(state, "tasks.close_task", {"id": "no-such-task"})["success"]
+    assert snap.tables == frozen  # the snapshot saw none of it
+    assert state.tables["tasks.tasks"] is not snap.tables["tasks.tasks"]
+    assert all(state.tables[t] is snap.tables[t] for t in state.tables if t != "tasks.tasks")
+    assert [c.table for c in diff(snap, state).rows] == ["tasks.tasks", "tasks.tasks"]
+
+
 def test_a_failed_call_changes_nothing_even_after_an_effect():
     world = compile_text(
         """
