@@ -51,13 +51,65 @@ world w "cycle" { }
 """
 
 
-@pytest.mark.parametrize("world_name", ["toy", "legal_ops", "cycle"])
+# keys drawn (they may repeat, so the table can be smaller), a `same(...)` through a `ref`, and
+# tables that refer to each other across `seed_order`
+MIXED = """
+type AId = id
+type BId = id
+type CId = id
+type DId = id
+type FId = id
+type GId = id
+service s "Seeds of every kind" {
+  record B { key id: BId  label: text }
+  record A { key id: AId  b: BId }
+  record C { key id: CId  a: AId  label: text  tag: text }
+  record D { key id: DId  c: CId }
+  record F { key id: FId  a: AId }
+  record G { key id: GId  f: FId }
+  state bs: table[B]
+  state as: table[A]
+  state cs: table[C]
+  state ds: table[D]
+  state fs: table[F]
+  state gs: table[G]
+  seed bs: 3..6 rows { id: pick(["b1", "b2", "b3", "b4"])  label: pick(["x", "y", "z"]) }
+  seed as: 2..5 rows { b: ref bs }
+  seed cs: 2..4 rows { a: ref as  label: same(a.b.label)  tag: format("{}-{}", ref as, 1..9) }
+  seed ds: 2..4 rows { c: ref cs }
+  seed fs: 2..4 rows { a: ref as }
+  seed gs: 2..4 rows { f: ref fs }
+}
+world w "mixed" { }
+"""
+
+
+def _chain(n: int) -> str:
+    """n services whose tables refer around a cycle (as bench/synth.py's do)."""
+    out = []
+    for i in range(n):
+        j = (i * 7 + 3) % n
+        out.append(f"type I{i} = id\nservice s{i} {{\n  record R{i} {{ key id: I{i}  owner: I{j}  n: int }}\n"
+                   f"  state items: table[R{i}]\n  seed items: 2..4 rows {{ owner: ref s{j}.items  n: 1..9 }}\n}}")
+    return "\n".join(out) + '\nworld w "chain" { }\n'
+
+
+def _world(name: str):
+    if name in ("cycle", "mixed"):
+        return compile_text(CYCLE if name == "cycle" else MIXED)
+    if name == "chain":
+        return compile_text(_chain(30))
+    return load_world(check_paths([ROOT / "worlds" / f"{name}.world"]).model)
+
+
+@pytest.mark.parametrize("world_name", ["toy", "legal_ops", "office", "supply_chain", "support", "vet_clinic", "cycle", "mixed", "chain"])
 def test_tables_seeded_one_by_one_match_the_whole_state(world_name):
-    """`partial_state` + `seed_tables`, in any order, gives `initial_state`'s rows and counters,
-    even for tables whose `ref`s draw from each other (the sampler seeds tables on demand)."""
+    """`partial_state` + `seed_tables`, for any tables in any order, gives `initial_state`'s rows
+    and counters for every table it adds, even for tables whose `ref`s draw from each other, keys
+    that are drawn, and `same(...)` through a `ref` (the sampler seeds tables on demand)."""
     import random
 
-    world = compile_text(CYCLE) if world_name == "cycle" else load_world(check_paths([ROOT / "worlds" / f"{world_name}.world"]).model)
+    world = _world(world_name)
     tables = [n for n, d in world.state_decl.items() if d["kind"] == "table"]
     for seed in (0, 1, 99):
         whole = world.initial_state(seed)
@@ -65,10 +117,62 @@ def test_tables_seeded_one_by_one_match_the_whole_state(world_name):
             part = world.partial_state(seed)
             assert part.tables == {} and part.scalars == whole.scalars
             names = list(tables)
-            random.Random(order).shuffle(names)
-            for name in names:
+            rng = random.Random(order)
+            rng.shuffle(names)
+            for name in names[: rng.randint(1, len(names))]:
                 world.seed_tables(part, seed, [name])
-            assert part.tables == whole.tables and part.counters == whole.counters
+                assert name in part.tables
+                assert all(part.tables[t] == whole.tables[t] and part.counters[t] == whole.counters[t] for t in part.tables)
+            if order == 0:
+                for name in names:
+                    world.seed_tables(part, seed, [name])
+                assert part.tables == whole.tables and part.counters == whole.counters
+
+
+@pytest.mark.parametrize("drawn", [False, True])
+def test_a_scalar_seeded_by_ref_is_as_in_the_whole_state(drawn):
+    """`seed current: ref as` picks one of the table's keys in a partial state too (it used to
+    find the table missing and say `s.as-none`); keys that are drawn bring the table along."""
+    world = compile_text(
+        f"""
+        type AId = id
+        service s "x" {{
+          record A {{ key id: AId  n: int }}
+          state as: table[A]
+          state current: AId = "none"
+          seed as: 2..5 rows {{ {'id: pick(["a1", "a2", "a3"])' if drawn else ''}  n: 1..9 }}
+          seed current: ref as
+        }}
+        world w "w" {{ }}
+        """
+    )
+    for seed in range(5):
+        whole, part = world.initial_state(seed), world.partial_state(seed)
+        assert part.scalars == whole.scalars and part.scalars["s.current"] in whole.tables["s.as"]
+        assert list(part.tables) == (["s.as"] if drawn else [])
+
+
+def test_a_table_brings_its_neighbours_not_its_whole_ref_chain():
+    """In a cycle of 30 tables, each referring to the next, a table whose neighbour's keys follow
+    from its row count needs only that neighbour's keys: one call seeds the table and the one it
+    refers to (for phrasing), not the 30 of the chain. A drawn-key table is seeded before the
+    tables that refer to it."""
+    world = _world("chain")
+    for name in ("s0.items", "s17.items", "s29.items"):
+        part = world.partial_state(5)
+        added = world.seed_tables(part, 5, [name])
+        assert name in added and len(added) == 2, added
+    mixed = _world("mixed")
+    cases = {
+        "s.gs": ["s.fs", "s.gs"],  # fs refers to as, whose keys are as-1.. as-n: as is not seeded
+        "s.as": ["s.bs", "s.as"],
+        "s.ds": ["s.bs", "s.as", "s.cs", "s.ds"],  # cs reads rows of as and bs (`same(a.b.label)`)
+    }
+    for name, want in cases.items():
+        part = mixed.partial_state(2)
+        assert mixed.seed_tables(part, 2, [name]) == want
+        whole = mixed.initial_state(2)
+        assert all(part.tables[t] == whole.tables[t] for t in want)
 
 
 def test_snapshot_restore_and_diff(toy):
