@@ -111,6 +111,7 @@ class SamplerWorker:
 
     def __init__(self, world: tuple[str, bytes, bytes]):
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle
+        _run.keep_freed_memory()
         _run._worker_sampler = sampler_from(world)  # what `run._attempt_chunk` uses, as in a pool worker
 
     def hello(self) -> dict:
