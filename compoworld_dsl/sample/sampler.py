@@ -19,7 +19,7 @@ from ..codegen.python import tstr
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx
 from ..runtime.world import CompiledWorld
-from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime, WorldEncoding, _and, _eq, _or, assert_success, constraint_violated, fresh_context, tables_in
+from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime, WorldEncoding, _and, _or, assert_success, constraint_violated, fresh_context, tables_in
 from ..syntax import ast as A
 from . import checker as C
 from . import lookalikes, ruled
@@ -1012,12 +1012,12 @@ class Sampler:
             for f in fields:
                 rt = self.people.ref_table(self.people.fields[table][f])
                 if rt is None:
-                    conds_by_field.append(lambda sl, f=f: _eq(sl.fields[f], mine[f]))
+                    conds_by_field.append(lambda sl, f=f: self.enc.eq(sl.fields[f], mine[f]))
                     continue
                 kb, key = self.people.known_by[rt][0], self.people.key[rt]
                 ref_slots = sym.tables[rt]
                 want = ref_slots[list(state0.tables[rt]).index(state0.tables[table][target][f])].fields[kb]
-                conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: _or([_and(r.present, _eq(r.fields[key], sl.fields[f]), _eq(r.fields[kb], want)) for r in ref_slots]) if ref_slots else z3.BoolVal(False))
+                conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: _or([_and(r.present, self.enc.eq(r.fields[key], sl.fields[f]), self.enc.eq(r.fields[kb], want)) for r in ref_slots]) if ref_slots else z3.BoolVal(False))
             conds = [_and(sl.present, *[c(sl) for c in conds_by_field]) for sl in slots]
             if all(z3.is_true(c) or z3.is_false(c) for c in conds):
                 return sum(1 for c in conds if z3.is_true(c))

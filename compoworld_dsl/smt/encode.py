@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import operator
 import re
 import time
 from collections.abc import Mapping
@@ -82,6 +83,26 @@ _is_numeral_ast = _unchecked(z3.Z3_is_numeral_ast)
 _is_string = _unchecked(z3.Z3_is_string)
 
 
+_get_sort = _unchecked(z3.Z3_get_sort)
+_BOOLS: list = [None, None, None]  # (context, true, false) of the context last asked: `boolval`
+
+
+def boolval(v: bool, ctx=None) -> z3.BoolRef:
+    """z3.BoolVal(v, ctx), made once per context: the encoder asks for true and false some
+    250 times an attempt, and each new Python wrapper costs two reference-count calls into Z3.
+    One slot, the context last asked for (a new default context after `fresh_context` replaces
+    it), so no old context is kept alive for long."""
+    ctx = ctx if ctx is not None else z3.main_ctx()
+    if _BOOLS[0] is not ctx:
+        _BOOLS[:] = [ctx, z3.BoolVal(True, ctx), z3.BoolVal(False, ctx)]
+    return _BOOLS[1] if v else _BOOLS[2]
+
+
+def _same_sort(a, b) -> bool:
+    """a.sort() == b.sort() without making either sort's wrapper (Z3 hash-conses sorts)."""
+    return _get_sort(a.ctx_ref(), a.as_ast()).value == _get_sort(b.ctx_ref(), b.as_ast()).value
+
+
 def _lit(a) -> int:
     """1 if `a` is the literal true, -1 if false, 0 otherwise (one C call)."""
     return _get_bool_value(a.ctx_ref(), a.as_ast())
@@ -106,7 +127,7 @@ def _junction(args, absorbing: int, mk, fallback):
         if v == 0:
             kept.append(a)
     if not kept:
-        return z3.BoolVal(absorbing < 0, bs[0].ctx) if bs else z3.BoolVal(absorbing < 0)
+        return boolval(absorbing < 0, bs[0].ctx) if bs else boolval(absorbing < 0)
     if len(kept) == 1:
         return kept[0]
     ctx = kept[0].ctx
@@ -126,7 +147,7 @@ def _not(a):
         return z3.Not(a)
     v = _lit(a)
     if v:
-        return z3.BoolVal(v < 0, a.ctx)
+        return boolval(v < 0, a.ctx)
     return z3.BoolRef(z3.Z3_mk_not(a.ctx_ref(), a.as_ast()), a.ctx)
 
 
@@ -138,6 +159,9 @@ def _is_value(x) -> bool:
     return bool(_is_numeral_ast(ctx, ast) or _is_string(ctx, ast) or _get_bool_value(ctx, ast))
 
 
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
 def _folded(r, *operands):
     """`r`, reduced to a literal when every operand is one: a concrete state's rows compared with
     a concrete argument fold away here, and the connectives above fold with them."""
@@ -146,8 +170,8 @@ def _folded(r, *operands):
 
 def _eq(a, b):
     """a == b, decided on the spot when both are literals (a key lookup in a concrete table)."""
-    if _is_value(a) and _is_value(b) and a.sort().eq(b.sort()):  # (an int and a real: z3 compares by value)
-        return z3.BoolVal(a.eq(b), a.ctx)  # literals are hash-consed: equal values are one term
+    if _is_value(a) and _is_value(b) and _same_sort(a, b):  # (an int and a real: z3 compares by value)
+        return boolval(a.eq(b), a.ctx)  # literals are hash-consed: equal values are one term
     return a == b
 
 
@@ -160,7 +184,7 @@ def _ite(c, a, b):
             return b
         if a.eq(b):
             return a
-        if a.sort().eq(b.sort()):  # (z3.If would coerce, e.g. an int into a real)
+        if _same_sort(a, b):  # (z3.If would coerce, e.g. an int into a real)
             return z3.z3._to_expr_ref(z3.Z3_mk_ite(c.ctx_ref(), c.as_ast(), a.as_ast(), b.as_ast()), c.ctx)
     return z3.If(c, a, b)
 
@@ -263,11 +287,11 @@ class Transition:
 
     def contract(self):
         """A simulated tool's answer keeps its `ensures` whenever the call succeeds."""
-        return z3.Implies(self.ok, _and(self.assumptions)) if self.assumptions else z3.BoolVal(True)
+        return z3.Implies(self.ok, _and(self.assumptions)) if self.assumptions else boolval(True)
 
     @property
     def ok(self):
-        return _and([_not(c.fails) for c in self.checks]) if self.checks else z3.BoolVal(True)
+        return _and([_not(c.fails) for c in self.checks]) if self.checks else boolval(True)
 
     def error_kind(self):
         """A string term: "" when the call succeeds, else the kind of the first failing check."""
@@ -344,7 +368,7 @@ def _fold(first, picks):
 def lex_less(a: tuple, b: tuple):
     """(a1, a2, ...) < (b1, b2, ...) lexicographically, as a Z3 boolean."""
     if not a:
-        return z3.BoolVal(False)
+        return boolval(False)
     return _or(a[0] < b[0], _and(a[0] == b[0], lex_less(a[1:], b[1:])))
 
 
@@ -412,6 +436,7 @@ class WorldEncoding:
         self.deadline = Deadline()  # the caller's budget for the work in progress (the sampler sets it)
         self._literals: dict = {}  # (kind, value) → its Z3 constant, in `_literals_ctx` (`value`)
         self._literals_ctx = None
+        self._values: dict[int, tuple[str, Any]] = {}  # a cached constant's term address → (kind, value)
 
     # sorts and values
 
@@ -433,7 +458,7 @@ class WorldEncoding:
         """A Z3 constant for an internal runtime value."""
         b = T.base_of(t)
         if isinstance(b, T.ListT):
-            return SymList([(z3.BoolVal(True), self.value(b.elem, x), None) for x in v])
+            return SymList([(boolval(True), self.value(b.elem, x), None) for x in v])
         if isinstance(b, T.RecordT):
             return {f: self.value(ft, v[f]) for f, ft in b.fields.items()}
         p = T.prim_name(t)
@@ -450,7 +475,7 @@ class WorldEncoding:
         # dates and amounts in row after row). Kept per context: `fresh_context` starts over.
         ctx = z3.main_ctx()
         if self._literals_ctx is not ctx or len(self._literals) > 100_000:
-            self._literals, self._literals_ctx = {}, ctx
+            self._literals, self._literals_ctx, self._values = {}, ctx, {}
         hit = self._literals.get(key)
         if hit is None:
             kind, x = key
@@ -463,7 +488,25 @@ class WorldEncoding:
             else:
                 hit = zstr(x)
             self._literals[key] = hit
+            self._values[hit.ast.value] = key  # the cache keeps the term alive: its address is its own
         return hit
+
+    def eq(self, a, b):
+        """`_eq`, decided from the Python values when both are literals of one kind made here (a
+        key compared with every key of a concrete table)."""
+        la = self.literal_value(a)
+        if la is not None:
+            lb = self.literal_value(b)
+            if lb is not None and la[0] == lb[0]:
+                return boolval(la[1] == lb[1], a.ctx)
+        return _eq(a, b)
+
+    def literal_value(self, term) -> tuple[str, Any] | None:
+        """(kind, Python value) of a literal `value` made in this context, by its term's address
+        (any wrapper of the same literal has it: Z3 hash-conses terms); None for anything else."""
+        if self._literals_ctx is not z3.main_ctx() or not isinstance(term, z3.ExprRef):
+            return None
+        return self._values.get(term.ast.value)
 
     def var(self, t: T.Type, name: str):
         b = T.base_of(t)
@@ -480,7 +523,7 @@ class WorldEncoding:
             return _or([term == z3.StringVal(m) for m in b.members])
         if T.prim_name(t) == "time":
             return _and(term >= 0, term < V.MINUTES_PER_DAY)
-        return z3.BoolVal(True)
+        return boolval(True)
 
     def state_from(self, st: State, spare: int | Mapping[str, int] = 2) -> SymState:
         """The Z3 image of a concrete state, with `spare` empty slots per table for inserts (one
@@ -500,9 +543,9 @@ class WorldEncoding:
             slots = []
             for row in st.tables[name].values():
                 self.deadline.check()
-                slots.append(Slot(z3.BoolVal(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}))
+                slots.append(Slot(boolval(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}))
             for _ in range(spare if isinstance(spare, int) else spare.get(name, 0)):
-                slots.append(Slot(z3.BoolVal(False), {f: self._blank(ft) for f, ft in rec.fields.items()}))
+                slots.append(Slot(boolval(False), {f: self._blank(ft) for f, ft in rec.fields.items()}))
             built[name] = slots
             return slots
 
@@ -516,7 +559,7 @@ class WorldEncoding:
         if s == z3.StringSort():
             return z3.StringVal("")
         if s == z3.BoolSort():
-            return z3.BoolVal(False)
+            return boolval(False)
         if s == z3.RealSort():
             return z3.RealVal(0)
         return z3.IntVal(0)
@@ -583,7 +626,7 @@ class _ToolEncoder:
         self.svc = svc
         self.tool = tool
         self.checks: list[Check] = []
-        self.overflow = z3.BoolVal(False)
+        self.overflow = boolval(False)
         self.fresh: list = []
         self.assumptions: list = []
         self.n_require = 0
@@ -601,7 +644,7 @@ class _ToolEncoder:
         decl = self.tool.decl
         for stmt in decl.body:
             if isinstance(stmt, A.Return):
-                result = self.ev(stmt.value, env, st, z3.BoolVal(True))
+                result = self.ev(stmt.value, env, st, boolval(True))
                 break
             if isinstance(stmt, A.Ensures):
                 continue
@@ -630,13 +673,13 @@ class _ToolEncoder:
         env["result"] = result
         for stmt in self.tool.decl.body:
             if isinstance(stmt, A.Ensures):
-                self.assumptions.append(self.ev(stmt.cond, env, st, z3.BoolVal(True)))
+                self.assumptions.append(self.ev(stmt.cond, env, st, boolval(True)))
         return result
 
     # statements
 
     def stmt(self, s: A.Stmt, env: dict, st: SymState) -> SymState:
-        true = z3.BoolVal(True)
+        true = boolval(True)
         if isinstance(s, A.Require):
             self.n_require += 1
             cond = self.ev(s.cond, env, st, true)
@@ -670,10 +713,10 @@ class _ToolEncoder:
                 row[rec.key] = z3.Concat(z3.StringVal(rec.name.lower() + "-"), z3.IntToStr(counter))
                 st.counters[table] = counter + 1
             key = row[rec.key]
-            exists = _or([_and(sl.present, _eq(sl.fields[rec.key], key)) for sl in slots]) if slots else z3.BoolVal(False)
+            exists = _or([_and(sl.present, self.enc.eq(sl.fields[rec.key], key)) for sl in slots]) if slots else boolval(False)
             self.fail(exists, "conflict", f"insert into `{s.table}`: the key is taken", s.span, true)
             # the new row goes to the first free slot
-            taken = z3.BoolVal(False)
+            taken = boolval(False)
             for sl in st.writable(table):
                 self.enc.deadline.check()
                 here = _and(_not(sl.present), _not(taken))
@@ -687,7 +730,7 @@ class _ToolEncoder:
             return st
         if isinstance(s.target, A.KeyTarget):
             key = self.ev(s.target.key, env, st, true)
-            matches = [_and(sl.present, _eq(sl.fields[rec.key], key)) for sl in slots]
+            matches = [_and(sl.present, self.enc.eq(sl.fields[rec.key], key)) for sl in slots]
             self.fail(_not(_or(matches)) if matches else true, "not_found", f"`{s.target.table}[...]` names no row", s.span, true)
             if isinstance(s, A.Update):
                 values = {fi.name: self.ev(fi.value, env, st, true) for fi in s.fields}
@@ -763,14 +806,14 @@ class _ToolEncoder:
         if isinstance(obj, tuple) and obj[0] == "table":
             rec = self.enc.tables[obj[1]]
             slots = st.tables[obj[1]]
-            matches = [_and(sl.present, _eq(sl.fields[rec.key], key)) for sl in slots]
-            self.fail(_not(_or(matches)) if matches else z3.BoolVal(True), "not_found", f"no `{rec.name}` with that key", e.span, guard)
+            matches = [_and(sl.present, self.enc.eq(sl.fields[rec.key], key)) for sl in slots]
+            self.fail(_not(_or(matches)) if matches else boolval(True), "not_found", f"no `{rec.name}` with that key", e.span, guard)
             blank = {f: self.enc._blank(ft) for f, ft in rec.fields.items()}
             return LazyRecord(blank, [(m, dict(sl.fields)) for sl, m in reversed(list(zip(slots, matches)))])
         raise EncodingUnsupported("indexing a list by position")
 
     def ev_ListLit(self, e: A.ListLit, env, st, guard):
-        return SymList([(z3.BoolVal(True), self.ev(i, env, st, guard), None) for i in e.items])
+        return SymList([(boolval(True), self.ev(i, env, st, guard), None) for i in e.items])
 
     def ev_Unary(self, e: A.Unary, env, st, guard):
         v = self.ev(e.operand, env, st, guard)
@@ -791,6 +834,12 @@ class _ToolEncoder:
             return _and(a, b) if op == "and" else _or(a, b) if op == "or" else z3.Implies(a, b)
         a = self.ev(e.left, env, st, guard)
         b = self.ev(e.right, env, st, guard)
+        if op in _COMPARE:
+            # two literals of one kind (a concrete row against a concrete argument, most of a
+            # ground walk): decided in Python, to the literal Z3's `simplify` would give
+            la, lb = self.enc.literal_value(a), self.enc.literal_value(b)
+            if la is not None and lb is not None and la[0] == lb[0] and (la[0] in ("int", "real") or op in ("==", "!=")):
+                return boolval(_COMPARE[op](la[1], lb[1]), a.ctx)
         return _folded(self._binary(e, op, a, b, st, guard), a, b)
 
     def _binary(self, e: A.Binary, op: str, a, b, st, guard):
@@ -839,9 +888,9 @@ class _ToolEncoder:
         if isinstance(coll, tuple) and coll[0] == "table":
             rec = self.enc.tables[coll[1]]
             slots = st.tables[coll[1]]
-            return _or([_and(sl.present, _eq(sl.fields[rec.key], x)) for sl in slots]) if slots else z3.BoolVal(False)
+            return _or([_and(sl.present, self.enc.eq(sl.fields[rec.key], x)) for sl in slots]) if slots else boolval(False)
         if isinstance(coll, SymList):
-            return _or([_and(c, _eq(v, x)) for c, v, _ in coll.items]) if coll.items else z3.BoolVal(False)
+            return _or([_and(c, self.enc.eq(v, x)) for c, v, _ in coll.items]) if coll.items else boolval(False)
         raise EncodingUnsupported("membership in this collection")
 
     def _items(self, domain: A.Expr, env, st, guard):
@@ -868,9 +917,9 @@ class _ToolEncoder:
     def ev_Quant(self, e: A.Quant, env, st, guard):
         rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
         if e.kind == "exists":
-            return _or([c for c, *_ in rows]) if rows else z3.BoolVal(False)
+            return _or([c for c, *_ in rows]) if rows else boolval(False)
         parts = [z3.Implies(c, self.ev(e.body, inner, st, _and(guard, c))) for c, _, _, inner in rows]
-        return _and(parts) if parts else z3.BoolVal(True)
+        return _and(parts) if parts else boolval(True)
 
     def ev_Select(self, e: A.Select, env, st, guard):
         rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
@@ -885,7 +934,7 @@ class _ToolEncoder:
             return SymList(keyed)
         # latest/earliest: the best candidate by (by, key)
         latest = e.kind == "latest"
-        self.fail(_not(_or([c for c, *_ in keyed])) if keyed else z3.BoolVal(True), "not_found", f"`{e.kind}` over no rows", e.span, guard)
+        self.fail(_not(_or([c for c, *_ in keyed])) if keyed else boolval(True), "not_found", f"`{e.kind}` over no rows", e.span, guard)
         if not keyed:
             raise EncodingUnsupported(f"`{e.kind}` over an empty domain")
         best_c, first, best_k = keyed[0]
@@ -906,7 +955,7 @@ class _ToolEncoder:
         if e.kind == "sum":
             zero = z3.IntVal(0) if T.prim_name(self.model.type_of(e)) == "int" else z3.RealVal(0)
             return z3.Sum([_ite(c, v, zero) for c, v in vals]) if vals else zero
-        self.fail(_not(_or([c for c, _ in vals])) if vals else z3.BoolVal(True), "not_found", f"`{e.kind}` over no values", e.span, guard)
+        self.fail(_not(_or([c for c, _ in vals])) if vals else boolval(True), "not_found", f"`{e.kind}` over no values", e.span, guard)
         if not vals:
             raise EncodingUnsupported(f"`{e.kind}` over an empty domain")
         best_c, best = vals[0]
@@ -1005,7 +1054,7 @@ class _ConstraintEncoder(_ToolEncoder):
         self.tool = None
         self.name = name
         self.checks = []
-        self.overflow = z3.BoolVal(False)
+        self.overflow = boolval(False)
         self.fresh = []
         self.assumptions = []
         self.skip_untouched = False
@@ -1029,8 +1078,8 @@ class _ConstraintEncoder(_ToolEncoder):
                     olds, news = before.tables[table], after.tables[table]
                     tables = after.tables.copy()
                     tables[table] = [n for o, n in zip(olds, news) if not _same_slot(o, n)] + news[len(olds):]
-                    return self.ev(e, env, SymState(tables, after.scalars, after.counters), z3.BoolVal(True))
-        return self.ev(e, env, after, z3.BoolVal(True))
+                    return self.ev(e, env, SymState(tables, after.scalars, after.counters), boolval(True))
+        return self.ev(e, env, after, boolval(True))
 
     def _unchanged(self, name: str, before: SymState, after: SymState) -> bool:
         if name in self.enc.tables:
@@ -1043,7 +1092,7 @@ class _ConstraintEncoder(_ToolEncoder):
     def violated(self, clauses, before: SymState, after: SymState, env: dict) -> list:
         """Conditions under which some clause is broken (untouched rows read `before`)."""
         out = []
-        true = z3.BoolVal(True)
+        true = boolval(True)
         for c in clauses:
             if isinstance(c, A.Invariant) and self.written is not None and not (tables_in(self.model, c.expr, self.svc) & self.written):
                 continue  # nothing the walk writes can change it
@@ -1115,7 +1164,7 @@ def constraint_violated(
             old, new = before.tables[table][i], after.tables[table][i]
             parts.append(_or(_not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields]))
     parts += ce.violated(decl.clauses, before, after, {})
-    return _or(parts) if parts else z3.BoolVal(False)
+    return _or(parts) if parts else boolval(False)
 
 
 def tables_in(model: Model, node, svc: Service | None) -> set[str]:
