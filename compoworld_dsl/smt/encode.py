@@ -104,7 +104,12 @@ def _same_sort(a, b) -> bool:
 
 
 def _lit(a) -> int:
-    """1 if `a` is the literal true, -1 if false, 0 otherwise (one C call)."""
+    """1 if `a` is the literal true, -1 if false, 0 otherwise (`boolval`'s own objects by
+    identity, anything else in one C call)."""
+    if a is _BOOLS[1]:
+        return 1
+    if a is _BOOLS[2]:
+        return -1
     return _get_bool_value(a.ctx_ref(), a.as_ast())
 
 
@@ -164,8 +169,16 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 
 def _folded(r, *operands):
     """`r`, reduced to a literal when every operand is one: a concrete state's rows compared with
-    a concrete argument fold away here, and the connectives above fold with them."""
-    return z3.simplify(r) if all(_is_value(o) for o in operands) else r
+    a concrete argument fold away here, and the connectives above fold with them (true and false
+    as `boolval`'s objects, which `_lit` knows by identity)."""
+    if not all(_is_value(o) for o in operands):
+        return r
+    r = z3.simplify(r)
+    if isinstance(r, z3.BoolRef):
+        v = _get_bool_value(r.ctx_ref(), r.as_ast())
+        if v:
+            return boolval(v > 0, r.ctx)
+    return r
 
 
 def _eq(a, b):
