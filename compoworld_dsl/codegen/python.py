@@ -366,10 +366,9 @@ class PythonGenerator:
             # disbursement on a closed matter touches the matter's disbursements (D22)
             tbl, key = py_literal(table), py_literal(rec.key)
             cond = f" if {test}" if test is not None else ""
-            added = f" if {row}[{key}] not in before.table({tbl})" + (f" and ({test})" if test is not None else "")
             return [
                 f"untouched.extend(({tbl}, {row}[{key}]) for {row} in before.table({tbl}).values(){cond})  # line {clause.span.line}",
-                f"untouched.extend(({tbl}, {row}[{key}]) for {row} in after.table({tbl}).values(){added})",
+                f"untouched.extend(({tbl}, {row}[{key}]) for {row} in _rt.added_rows(before, after, {tbl}){cond})",
             ]
         if isinstance(clause, A.ForallClause):
             table = ".".join(clause.domain) if len(clause.domain) == 2 else f"{ctx.svc.name}.{clause.domain[0]}"

@@ -287,6 +287,16 @@ def list_at(items: tuple, i: int) -> Any:
     return items[i]
 
 
+def added_rows(before: Tx, after: Tx, table: str) -> list[dict]:
+    """The rows of `table` that `after` holds and `before` did not, in `after`'s order (what an
+    `untouched` clause also protects: a row added that it would select). A table no call wrote
+    is the same dict on both sides (states share unwritten tables), so that costs nothing."""
+    new, old = after.table(table), before.table(table)
+    if new is old:
+        return []
+    return [row for key, row in new.items() if key not in old]
+
+
 def pick_extreme(rows: list, by: Callable, key: Callable, latest: bool, what: str) -> Any:
     """latest/earliest: the row with the largest/smallest `by`; ties go to the larger/smaller key."""
     if not rows:
