@@ -109,6 +109,7 @@ class Sampler:
         self._stage = ""  # what the attempt is doing, for a timeout's detail
         self._sym_cache = None
         self._rows_cache: dict = {}  # (id of a state, rule, tables) → (state, protected rows); cleared per task
+        self._pools: dict = {}  # `_held_split`'s answers by the tables they read; cleared per task
         self._task_seed: int | None = None  # the seed the task's state draws its tables from
         self.alternative = None  # the branch not taken, found while building a conditional walk
         self.people = People(model, world)
@@ -376,22 +377,31 @@ class Sampler:
             return rng.choice((15, 30, 60, 120, 1440, 2 * 1440, 7 * 1440, 14 * 1440))
         return _NO_DRAW
 
-    def _held(self, state: State, want: str, name: str | None = None, scope: set[str] | None = None) -> list:
+    def _held(self, state: State, want: str, name: str | None = None, scope: set[str] | None = None) -> tuple:
         """Values of the runtime type `want` the state holds: from fields named `name` if there
         are any, else from every field of that type. Sorted, so a seeded choice is reproducible."""
         same, other = self._held_split(state, want, name, scope)
         return same or other
 
-    def _held_split(self, state: State, want: str, name: str | None, scope: set[str] | None = None, near: str | None = None) -> tuple[list, list]:
+    def _held_split(self, state: State, want: str, name: str | None, scope: set[str] | None = None, near: str | None = None) -> tuple[tuple, tuple]:
         """Values of type `want` in fields named `name` (or, with `near`, in fields whose name
         shares a word with `near`), and in the other fields of that type, in the tables the state
         has (and, with `scope`, only those tables)."""
+        # the pools depend only on the tables read, each of which is never changed in place
+        # (`State`): kept per task, keyed by the table dicts the answer came from
+        held = list(_held_tables(state, self._fields_of_type.get(want, {}), scope))
+        key = (want, name, near, tuple(id(rows) for _, _, rows in held))
+        hit = self._pools.get(key)
+        if hit is not None:
+            return hit[1]
         same, other = set(), set()
-        for table, fields, rows in _held_tables(state, self._fields_of_type.get(want, {}), scope):
+        for table, fields, rows in held:
             for f in fields:
                 hit = f == name if near is None else share_a_word(near, f)
                 (same if hit else other).update(r[f] for r in rows.values())
-        return sorted(same, key=repr), sorted(other, key=repr)
+        out = (tuple(sorted(same, key=repr)), tuple(sorted(other, key=repr)))  # (shared: not to be changed)
+        self._pools[key] = ([rows for _, _, rows in held], out)  # (holds the dicts: their ids stay theirs)
+        return out
 
     def branch(self, rng: random.Random, state0: State, steps: list[Step], values: dict, results: list, checks: list[dict]) -> dict | None:
         """Make the last step conditional on a field an earlier step read. The instruction names
@@ -808,6 +818,7 @@ class Sampler:
     def _task(self, seed: int, index: int, hops: int) -> dict:
         self._sym_cache = None
         self._rows_cache = {}
+        self._pools = {}
         rng = random.Random(f"{seed}:{hops}:{index}")  # the hops too: walks of other lengths start elsewhere
         task_seed = rng.randrange(2**32)
         self._task_seed = task_seed
@@ -1225,6 +1236,7 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     problems: list[str] = []
     sampler._sym_cache = None
     sampler._rows_cache = {}
+    sampler._pools = {}
     try:
         seed = task["initial_state"]["seed"]
         sampler._task_seed = seed
