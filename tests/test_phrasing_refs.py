@@ -11,6 +11,7 @@ import pytest
 
 from compoworld_dsl.sample.run import load_sampler
 from compoworld_dsl.sample.sampler import Rejected
+from test_scripted_agents import sampled  # (the tasks a run of attempts gives)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,14 +23,7 @@ def _repeats(text: str, n: int = 80) -> bool:
 
 @pytest.fixture(scope="module")
 def office_tasks():
-    s = load_sampler(str(ROOT / "worlds" / "office.world"))
-    out = []
-    for i in range(150):
-        try:
-            out.append(s.task(2, i, 5))
-        except Rejected:
-            continue
-    return out
+    return sampled(load_sampler(str(ROOT / "worlds" / "office.world")), 2, 5, range(150))
 
 
 def test_long_phrases_are_not_repeated_word_for_word(office_tasks):

@@ -1,7 +1,8 @@
 """Sampled tasks played by scripted agents through the Episode API, judged as a trainer would:
 the reference passes, doing nothing earns exactly 0, the same answer in another form passes, a
 guessed constant fails, touching a protected row fails even when undone, an agent that corrects
-its own mistake passes, and stray writes fail the task and cost partial credit."""
+its own mistake passes, stray writes fail the task and cost partial credit, no write can be
+left out (even by an agent that knows every argument), and no report is a yes/no."""
 
 from __future__ import annotations
 
@@ -21,6 +22,17 @@ ROOT = Path(__file__).resolve().parents[1]
 GUESSES = [[], 0, "", None, False, True, {}, "[]", "0", "none"]
 
 
+def sampled(sampler, seed: int, hops: int, indices) -> list[dict]:
+    """The tasks the attempts `indices` give (rejected attempts give none)."""
+    out = []
+    for i in indices:
+        try:
+            out.append(sampler.task(seed, i, hops))
+        except Rejected:
+            pass
+    return out
+
+
 @pytest.fixture(scope="module")
 def legal():
     return load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
@@ -28,13 +40,7 @@ def legal():
 
 @pytest.fixture(scope="module")
 def tasks(legal):
-    out = []
-    for hops in (2, 3, 4):
-        for i in range(40):
-            try:
-                out.append(legal.task(7, hops * 1000 + i, hops))
-            except Rejected:
-                pass
+    out = [t for hops in (2, 3, 4) for t in sampled(legal, 7, hops, range(hops * 1000, hops * 1000 + 40))]
     assert len(out) >= 40
     return out
 
@@ -235,3 +241,45 @@ def test_stray_writes_fail_the_task_and_cost_partial_credit(legal, tasks):
         assert partials[1] == pytest.approx(1 - 1 / len(goals))
         played += 1
     assert played >= 3
+
+
+@pytest.fixture(scope="module")
+def office_tasks():
+    """5-hop office tasks of seed 1 up to attempt 300: among them, before the checks below,
+    two tasks whose first write the next undid (end a leave, then start it) and 12 of 164 that
+    reported a yes/no (both tests failed on those)."""
+    office = load_sampler(str(ROOT / "worlds" / "office.world"))
+    out = sampled(office, 1, 5, range(300))
+    assert len(out) >= 40
+    return office, out
+
+
+def test_no_write_can_be_left_out_even_by_an_agent_that_knows_the_arguments(office_tasks):
+    """The plan without any one write fails, also when every other call keeps the reference's
+    own arguments (the necessity proof replays both ways)."""
+    office, tasks = office_tasks
+    dropped = 0
+    for task in tasks:
+        calls = reference_calls(task)
+        for k, (tool, _) in enumerate(calls):
+            if tool in office.mutating:
+                s, _ = play(office.world, task, calls[:k] + calls[k + 1:], task["answer"])
+                assert s["reward"] == 0, (task["id"], tool)
+                dropped += 1
+    assert dropped >= 80
+
+
+def test_no_report_is_a_yes_or_no(office_tasks):
+    """`false` is refused as blank, so a yes/no left would always be `true`: answering "yes"
+    without looking would pass. No task reports one, and every guess fails."""
+    office, tasks = office_tasks
+    reported = 0
+    for task in tasks:
+        assert not any(office.world.types.base(r["type"]) == "bool" for r in task["reports"]), task["id"]
+        if task["answer"] is None:
+            continue
+        reported += 1
+        for guess in GUESSES:
+            s, _ = play(office.world, task, reference_calls(task), guess)
+            assert s["reward"] == 0, (task["id"], guess)
+    assert reported >= 30

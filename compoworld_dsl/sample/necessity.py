@@ -116,6 +116,13 @@ def steps_necessary(s: Sampler, state0: State, steps: list[Step], values: dict, 
             verdict = _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k})), reports)
             if verdict["reward"] != 0:
                 raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker")
+            # and with the reference's own arguments for every other call: an agent that knows
+            # them needs no output of this write. Without this, a write undone by the next
+            # ("end the leave", then "start the leave") counted as needed because the next call
+            # fails without it and its output fed a later one; an agent that skips both passes.
+            literal = {(j, n): values[(j, n)] for j, other in enumerate(steps) if j != k for n, _ in other.tool.params}
+            if _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k}), args=literal), reports)["reward"] != 0:
+                raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker with the reference's own arguments")
             proof[f"step {k + 1}"] = {"changes": "the plan without it fails", "failed": [f["id"] for f in verdict["failed"]]}
         else:
             feeds = [f"step {j + 1}.{n}" for j, later in enumerate(steps) for n, src in later.sources.items() if src[0] == "step" and src[1][0] == k]

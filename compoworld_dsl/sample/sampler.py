@@ -1043,7 +1043,12 @@ class Sampler:
     def reports(self, rng: random.Random, state0: State, steps: list[Step], results: list) -> list[dict]:
         """What the task asks the agent to tell: for every read whose output no later step uses,
         one value of it a person would ask for (not an id, not a clock's, not blank, not part of
-        the description that found it). A read with nothing to report rejects the walk."""
+        the description that found it, not a yes/no). A read with nothing to report rejects the
+        walk.
+
+        A yes/no is never reported: `false` is refused as blank, so every yes/no left would be
+        `true`, and an agent that answers "yes" without looking would pass (found by a scripted
+        guessing agent on supply_chain; DESIGN §5: no reported value is guessable)."""
         used = {src[1][0] for st in steps for src in st.sources.values() if src[0] == "step"}
         out = []
         for j, step in enumerate(steps):
@@ -1053,7 +1058,7 @@ class Sampler:
             table = step.how["table"] if step.how else self.walker.result_table(step.tool)
             if isinstance(value, dict) and table is not None:
                 skip = {self.people.key[table]} | set(self.world.volatile_fields.get(table, ())) | set((step.how or {}).get("fields", ())) | {(step.how or {}).get("field")}
-                fields = [f for f, ft in self.people.fields[table].items() if f not in skip and self.people.ref_table(ft) is None and not _blank(value[f])]
+                fields = [f for f, ft in self.people.fields[table].items() if f not in skip and self.people.ref_table(ft) is None and not _blank(value[f]) and self.world.types.base(ft) != "bool"]
                 if not fields:
                     raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing in its result to report")
                 f = rng.choice(fields)
@@ -1062,6 +1067,8 @@ class Sampler:
                 t = tstr(step.tool.result)
                 if self.people.ref_table(t) is not None or _blank(value):
                     raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: its result is nothing a person would ask for")
+                if self.world.types.base(t) == "bool":
+                    raise Rejected("guessable_answer", f"step {j + 1} {step.tool.qualified}: a yes/no answer can be guessed")
                 out.append({"step": j, "field": None, "type": t, "element": None, "value": value})
             else:
                 raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing uses its result")
@@ -1077,12 +1084,12 @@ class Sampler:
 
     def answer_not_guessable(self, state0: State, steps: list[Step], plan: list[dict], checks: list[dict], reports: list[dict], instruction: str) -> dict:
         """Reject a task a lazy agent could pass without doing the work; the proof. Guessable: a
-        reported value that is empty, zero, false or null, or that the instruction already states;
+        reported value that is empty, zero, false or null, a yes/no at all, or that the instruction states;
         or, for a task whose only goal is its report, a value the initial state gives the same way
         without the walk (the report's read on the seeded state with the reference's arguments)."""
         for r in reports:
             v = self.world.types.to_json(r["type"], r["value"])
-            if _blank(v):
+            if _blank(v) or isinstance(v, bool):  # (`reports` chooses no yes/no: this keeps it so)
                 raise Rejected("guessable_answer", f"{r['label']} is {json.dumps(v)[:40]}")
             if stated_in(self.world.types, r["type"], v, instruction):
                 raise Rejected("guessable_answer", f"the instruction states {r['label']}")
