@@ -35,13 +35,15 @@ if TYPE_CHECKING:
 MUTATIONS = 3  # other values tried per argument that came from an earlier result
 
 
-def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, order: list[int] | None = None, like: dict | None = None):
+def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, order: list[int] | None = None, like: dict | None = None, deviations: list | None = None):
     """Run the walk leniently with changes: `drop` steps left out, `picks` {step: key} another
     element picked, `args` {(step, param): value} another argument, `order` another call order.
     With `like` (the reference run's outputs by step), a list step after a changed pick picks
     the way the instruction says — the latest, or the one that fits the description — not the
     reference's key: what an agent that took the look-alike would go on to do.
-    Returns (final state, successful calls as (tool, JSON args), outputs by step or None, touched)."""
+    Returns (final state, successful calls as (tool, JSON args), outputs by step or None, touched).
+    `deviations`, when given, gets each step that was not called with the reference's own
+    arguments (one lacked the output it comes from, or the output gave another value)."""
     state = state0.snapshot()
     outputs: dict[int, Any] = {}
     calls: list[tuple[str, dict]] = []
@@ -66,6 +68,8 @@ def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: fro
                 call[name] = out[field] if field is not None else out
             else:
                 call[name] = values[(k, name)]
+        if deviations is not None and (not ok or any(call[n] != values[(k, n)] for n in call)):
+            deviations.append(k)
         if not ok:
             continue
         spec = s.world.tools[step.tool.qualified]
@@ -113,15 +117,17 @@ def steps_necessary(s: Sampler, state0: State, steps: list[Step], values: dict, 
     for k, step in enumerate(steps):
         s.deadline.check()
         if step.tool.qualified in s.mutating:
-            verdict = _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k})), reports)
+            deviations: list[int] = []
+            verdict = _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k}), deviations=deviations), reports)
             if verdict["reward"] != 0:
                 raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker")
             # and with the reference's own arguments for every other call: an agent that knows
             # them needs no output of this write. Without this, a write undone by the next
             # ("end the leave", then "start the leave") counted as needed because the next call
             # fails without it and its output fed a later one; an agent that skips both passes.
+            # (When every call above had the reference's arguments, that run was this one.)
             literal = {(j, n): values[(j, n)] for j, other in enumerate(steps) if j != k for n, _ in other.tool.params}
-            if _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k}), args=literal), reports)["reward"] != 0:
+            if deviations and _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k}), args=literal), reports)["reward"] != 0:
                 raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker with the reference's own arguments")
             proof[f"step {k + 1}"] = {"changes": "the plan without it fails", "failed": [f["id"] for f in verdict["failed"]]}
         else:
