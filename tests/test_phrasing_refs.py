@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from compoworld_dsl.sample.run import load_sampler
-from compoworld_dsl.sample.sampler import Rejected
 from test_scripted_agents import sampled  # (the tasks a run of attempts gives)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,11 +47,7 @@ def test_that_x_only_when_one_record_of_its_kind_is_named():
 
     s = load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
     checked = 0
-    for i in range(120):
-        try:
-            task = s.task(77, i, 5)
-        except Rejected:
-            continue
+    for task in sampled(s, 77, 5, range(120)):
         created = set()
         for call in task["reference_plan"]:
             tool = next(t for t in s.tools if t.qualified == call["tool"])

@@ -174,7 +174,6 @@ class CompiledWorld:
         if got is None:
             spec = self.seeds.get(name)
             position = self._seed_position()
-            mine = position.get(name, -1)
             refs: set[str] = set()
             rows: set[str] = set()
             gens = [] if spec is None else [spec["gen"]] if "gen" in spec else [spec["count"], *spec["fields"].values()]
@@ -183,7 +182,7 @@ class CompiledWorld:
                     if table not in self.seeds or self.state_decl.get(table, {}).get("kind") != "table":
                         continue
                     refs.add(table)
-                    if position.get(table, mine) < mine and (kind == "same" or not self._keys_known(table)):
+                    if self._seeded_before(table, name) and (kind == "same" or not self._keys_known(table)):
                         rows.add(table)
             got = self._deps[name] = (frozenset(refs), tuple(sorted(rows, key=lambda n: position[n])))
         return got
@@ -201,8 +200,7 @@ class CompiledWorld:
     def _key_list(self, st: State, seed: int | str, table: str, seeding: str) -> list:
         """The keys a `ref` in `seeding` draws from: none if `table` comes later in `seed_order`
         (or has no seed), else those of the table as seeded (see `seed_tables`)."""
-        position = self._seed_position()
-        if position.get(table, len(position)) >= position.get(seeding, -1) or table not in self.seeds:
+        if not self._seeded_before(table, seeding):
             return []
         rows = st.tables.get(table)
         if rows is None and not self._keys_known(table):
@@ -249,6 +247,12 @@ class CompiledWorld:
             self._positions = {name: i for i, name in enumerate(self.seed_order())}
         return self._positions
 
+    def _seeded_before(self, table: str, name: str) -> bool:
+        """Is `table` seeded before `name` in `seed_order`? Only then does `initial_state` show
+        its rows to `name`'s generators (a later table, or one with no seed, is empty there)."""
+        position = self._seed_position()
+        return position.get(table, len(position)) < position.get(name, -1)
+
     def _seed(self, st: State, seed: int | str, name: str) -> None:
         rng = random.Random(f"{seed}/{name}")
         plan = self._plan(name)
@@ -258,7 +262,7 @@ class CompiledWorld:
             return
         tx = Tx(st)
         key, prefix, copied = plan.key, plan.prefix, plan.copied
-        hops = _Hops(self, st, seed, name) if copied else None
+        hops = _Hops(self, st, name) if copied else None
         for _ in range(plan.count(rng, keys)):
             row = {}
             for f, make, default in plan.fields:
@@ -432,15 +436,13 @@ class _Hops(dict):
     """The rows a `same(...)` of the table being seeded reads, by table: those of the tables
     before it in `seed_order` (seeded first, `_seed_deps`), none of the others."""
 
-    def __init__(self, world: "CompiledWorld", st: State, seed: int | str, seeding: str):
+    def __init__(self, world: "CompiledWorld", st: State, seeding: str):
         super().__init__()
         self.args = (world, st, seeding)
 
     def __missing__(self, table: str) -> dict:
         world, st, seeding = self.args
-        position = world._seed_position()
-        before = position.get(table, len(position)) < position.get(seeding, -1)
-        got = self[table] = st.tables.get(table, {}) if before else {}
+        got = self[table] = st.tables.get(table, {}) if world._seeded_before(table, seeding) else {}
         return got
 
 

@@ -19,7 +19,7 @@ from ..codegen.python import tstr
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx
 from ..runtime.world import CompiledWorld
-from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime, WorldEncoding, _and, _or, assert_success, constraint_violated, fresh_context, tables_in
+from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime, WorldEncoding, _and, _or, assert_success, boolval, constraint_violated, fresh_context, tables_in
 from ..syntax import ast as A
 from . import checker as C
 from . import lookalikes, ruled
@@ -815,13 +815,18 @@ class Sampler:
         finally:
             self.deadline = self.enc.deadline = Deadline()
 
-    def _task(self, seed: int, index: int, hops: int) -> dict:
+    def start_task(self, task_seed: int | None) -> None:
+        """Forget what the last task cached (its symbolic state, protected rows, value pools) and
+        draw tables from `task_seed` from now on: every task, sampled or verified, starts here."""
         self._sym_cache = None
         self._rows_cache = {}
         self._pools = {}
+        self._task_seed = task_seed
+
+    def _task(self, seed: int, index: int, hops: int) -> dict:
         rng = random.Random(f"{seed}:{hops}:{index}")  # the hops too: walks of other lengths start elsewhere
         task_seed = rng.randrange(2**32)
-        self._task_seed = task_seed
+        self.start_task(task_seed)
         self._stage = "seeding the state"
         state0 = self.world.partial_state(task_seed)
         self.alternative = None
@@ -1028,7 +1033,7 @@ class Sampler:
                 kb, key = self.people.known_by[rt][0], self.people.key[rt]
                 ref_slots = sym.tables[rt]
                 want = ref_slots[list(state0.tables[rt]).index(state0.tables[table][target][f])].fields[kb]
-                conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: _or([_and(r.present, self.enc.eq(r.fields[key], sl.fields[f]), self.enc.eq(r.fields[kb], want)) for r in ref_slots]) if ref_slots else z3.BoolVal(False))
+                conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: _or([_and(r.present, self.enc.eq(r.fields[key], sl.fields[f]), self.enc.eq(r.fields[kb], want)) for r in ref_slots]) if ref_slots else boolval(False))
             conds = [_and(sl.present, *[c(sl) for c in conds_by_field]) for sl in slots]
             if all(z3.is_true(c) or z3.is_false(c) for c in conds):
                 return sum(1 for c in conds if z3.is_true(c))
@@ -1241,12 +1246,9 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
     if task.get("format") != TASK_FORMAT:
         return [f"format: {task.get('format', 1)!r}, written by an older sampler (tasks were plans read aloud before format {TASK_FORMAT}); eval, serve and export still read it, but verify can only check tasks of format {TASK_FORMAT}: sample it again"]
     problems: list[str] = []
-    sampler._sym_cache = None
-    sampler._rows_cache = {}
-    sampler._pools = {}
     try:
         seed = task["initial_state"]["seed"]
-        sampler._task_seed = seed
+        sampler.start_task(seed)
         plan = task["reference_plan"]
         checks = task["checker"]["checks"]
     except (KeyError, TypeError) as e:

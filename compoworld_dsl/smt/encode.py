@@ -507,12 +507,20 @@ class WorldEncoding:
     def eq(self, a, b):
         """`_eq`, decided from the Python values when both are literals of one kind made here (a
         key compared with every key of a concrete table)."""
+        got = self.decided("==", a, b)
+        return got if got is not None else _eq(a, b)
+
+    def decided(self, op: str, a, b) -> z3.BoolRef | None:
+        """`a op b` (a comparison) as the literal Z3's `simplify` would give, decided on the Python
+        values when both are literals of one kind made here (numbers; for `==`/`!=` any kind);
+        None when it is not so decided."""
         la = self.literal_value(a)
-        if la is not None:
-            lb = self.literal_value(b)
-            if lb is not None and la[0] == lb[0]:
-                return boolval(la[1] == lb[1], a.ctx)
-        return _eq(a, b)
+        if la is None:
+            return None
+        lb = self.literal_value(b)
+        if lb is None or la[0] != lb[0] or not (la[0] in ("int", "real") or op in ("==", "!=")):
+            return None
+        return boolval(_COMPARE[op](la[1], lb[1]), a.ctx)
 
     def literal_value(self, term) -> tuple[str, Any] | None:
         """(kind, Python value) of a literal `value` made in this context, by its term's address
@@ -847,12 +855,10 @@ class _ToolEncoder:
             return _and(a, b) if op == "and" else _or(a, b) if op == "or" else z3.Implies(a, b)
         a = self.ev(e.left, env, st, guard)
         b = self.ev(e.right, env, st, guard)
-        if op in _COMPARE:
-            # two literals of one kind (a concrete row against a concrete argument, most of a
-            # ground walk): decided in Python, to the literal Z3's `simplify` would give
-            la, lb = self.enc.literal_value(a), self.enc.literal_value(b)
-            if la is not None and lb is not None and la[0] == lb[0] and (la[0] in ("int", "real") or op in ("==", "!=")):
-                return boolval(_COMPARE[op](la[1], lb[1]), a.ctx)
+        if op in _COMPARE:  # a concrete row against a concrete argument: most of a ground walk
+            got = self.enc.decided(op, a, b)
+            if got is not None:
+                return got
         return _folded(self._binary(e, op, a, b, st, guard), a, b)
 
     def _binary(self, e: A.Binary, op: str, a, b, st, guard):
