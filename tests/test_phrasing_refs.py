@@ -61,3 +61,24 @@ def test_that_x_only_when_one_record_of_its_kind_is_named():
                 checked += 1
                 assert f"that {noun}" not in task["instruction"], (task["id"], task["instruction"])
     assert checked >= 1
+
+
+def test_no_that_x_beside_a_record_an_idempotency_request_names():
+    """"Also make sure to mark the account ... as a customer. Then tell me the industry of that
+    account" reads as the account just named, not the walk's: a record an idempotency request
+    names counts among the task's records of its kind (support, seed 123 at 5 hops, which has
+    such a task among its first 40 attempts)."""
+    s = load_sampler(str(ROOT / "worlds" / "support.world"))
+    checked = 0
+    for task in sampled(s, 123, 5, range(40)):
+        idem = task["idempotent"]
+        if not idem:
+            continue
+        spec = s.world.tools[idem["tool"]]
+        nouns = {s.people.noun[rt] for _, t in spec.params if (rt := s.people.ref_table(t))}
+        tail = task["instruction"].split("make sure to", 1)[1]
+        walk = {s.people.noun[d["table"]] for d in task["proofs"]["descriptions_unique"]}
+        for noun in nouns & walk:
+            assert f"that {noun}" not in tail, (task["id"], task["instruction"])
+            checked += 1
+    assert checked >= 1

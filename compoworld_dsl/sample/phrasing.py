@@ -54,8 +54,14 @@ class Phraser:
                 rt = self.people.ref_table(tstr(r)) if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
                 if rt is not None:
                     seen.add((rt, repr(results[j])))
+        self._named = seen
         self._kinds: dict[str, int] = {}
-        for table, _ in seen:
+        self._count_kinds()
+
+    def _count_kinds(self) -> None:
+        """`_kinds` from `_named`, in place (the branch not taken shares the dict)."""
+        self._kinds.clear()
+        for table, _ in self._named:
             self._kinds[self.people.noun[table]] = self._kinds.get(self.people.noun[table], 0) + 1
 
     # ─────────────────────────── noun phrases ───────────────────────────
@@ -241,6 +247,10 @@ class Phraser:
         sentences = [_sentence(g) for g in goals]
         if idem is not None:
             sentences.append(_sentence(("also make sure to " if goals else "make sure to ") + idem["_phrase"]))
+            # from here on the records it names count too: "that account" after "also make sure
+            # to mark the account ... as a customer" would read as that one
+            self._named |= {(table, repr(key)) for table, key in idem.get("_named", ())}
+            self._count_kinds()
         if reports:
             shown = [self.report(j, f) for j, f in reports]
             listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]

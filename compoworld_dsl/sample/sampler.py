@@ -1126,7 +1126,8 @@ class Sampler:
                     shown[n] = self.people.phrase(state0, rt, desc)
                 else:
                     phrase = fill(self.people, tool.decl.say or words(tool.name), dict(tool.params), shown.__getitem__)
-                    return {"tool": tool.qualified, "arguments": call, "refusal": after["error"]["message"], "_phrase": phrase}
+                    named = [(self.people.ref_table(tstr(t)), args[n]) for n, t in tool.params]  # (every argument names a record: above)
+                    return {"tool": tool.qualified, "arguments": call, "refusal": after["error"]["message"], "_phrase": phrase, "_named": named}
         return None
 
     def _capabilities(self, steps: list[Step]) -> set[str]:
