@@ -1117,16 +1117,17 @@ class Sampler:
             before = self.world.call(state0.snapshot(), tool.qualified, call)
             after = self.world.call(final.snapshot(), tool.qualified, call)
             if not before["success"] and not after["success"] and before["error"]["code"] == after["error"]["code"] == 409:
-                shown = {}
+                shown, named = {}, []  # named: (table, key) of every record the request names
                 for n, t in tool.params:  # each record named as a person would, and uniquely
                     rt = self.people.ref_table(tstr(t))
                     desc = self.people.description(state0, rt, args[n]) if rt else None
                     if rt is None or not desc or self.people.matches(state0, rt, desc) != [args[n]]:
                         break
                     shown[n] = self.people.phrase(state0, rt, desc)
+                    named.append((rt, args[n]))  # and those its description names ("with patient "Bella"")
+                    named += [(ref, v) for f, v in desc.items() if (ref := self.people.ref_table(self.people.fields[rt][f]))]
                 else:
                     phrase = fill(self.people, tool.decl.say or words(tool.name), dict(tool.params), shown.__getitem__)
-                    named = [(self.people.ref_table(tstr(t)), args[n]) for n, t in tool.params]  # (every argument names a record: above)
                     return {"tool": tool.qualified, "arguments": call, "refusal": after["error"]["message"], "_phrase": phrase, "_named": named}
         return None
 
