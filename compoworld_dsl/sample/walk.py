@@ -270,6 +270,15 @@ class Walker:
                 if isinstance(got, str):
                     last_failure = f"step {k + 1} {tool.qualified}: {got}"
                     continue
+                if k == hops - 1 and tool.qualified not in s.mutating:
+                    # a read the walk would end on is used by no later step: it must give
+                    # something to report, or `reports` rejects the walk after all the work
+                    # (a count of 0, an id): the next candidate is tried instead
+                    try:
+                        s.reportable(got[0], self.element(got[0], got[3]), k)
+                    except Rejected as e:
+                        last_failure = f"step {k + 1} {tool.qualified}: {e.detail.split(': ', 1)[-1]}"
+                        continue
                 fallbacks += got[4]
                 if branch and k == hops - 1 and set_aside is None and tool.qualified in s.mutating:
                     set_aside = got  # the branch not taken: another last step that runs here

@@ -450,6 +450,7 @@ class WorldEncoding:
         self._literals: dict = {}  # (kind, value) → its Z3 constant, in `_literals_ctx` (`value`)
         self._literals_ctx = None
         self._values: dict[int, tuple[str, Any]] = {}  # a cached constant's term address → (kind, value)
+        self._probes: dict = {}  # (id of a `where`, its variable) → (node, `key_probe`)
 
     # sorts and values
 
@@ -521,6 +522,18 @@ class WorldEncoding:
         if lb is None or la[0] != lb[0] or not (la[0] in ("int", "real") or op in ("==", "!=")):
             return None
         return boolval(_COMPARE[op](la[1], lb[1]), a.ctx)
+
+    def key_probe(self, where: A.Expr | None, var: str) -> tuple[str, A.Expr] | None:
+        """For a `where` whose first conjunct is `var.f == e` (or `e == var.f`), e not reading
+        `var`, and whose every part is pure (adds no check when evaluated: no lookup by key, no
+        arithmetic, no `latest`, no call): (f, e). `_filtered` then decides most rows of a ground
+        table from the literals alone. Cached per node: the same `where` is met row after row."""
+        if where is None:
+            return None
+        k = (id(where), var)
+        if k not in self._probes:
+            self._probes[k] = (where, _key_probe(where, var))  # (the node: ids are not reused while it lives)
+        return self._probes[k][1]
 
     def literal_value(self, term) -> tuple[str, Any] | None:
         """(kind, Python value) of a literal `value` made in this context, by its term's address
@@ -638,6 +651,48 @@ class WorldEncoding:
 
 
 _ROW = "\0row"  # env key of the implicit row (not a valid name, so it never clashes)
+_UNSET = object()
+_PURE_OPS = frozenset(("==", "!=", "<", "<=", ">", ">=", "and", "or", "implies", "in", "not in", "contains"))
+
+
+def _pure(e: A.Expr) -> bool:
+    """Does evaluating `e` never add a check (`_ToolEncoder.fail`)? Names, fields, literals,
+    comparisons, connectives, membership, conditionals and quantifiers over pure parts;
+    arithmetic (a date out of range), lookups by key, `latest`/`min`/... and calls are not."""
+    if isinstance(e, (A.Literal, A.Var)):
+        return True
+    if isinstance(e, A.Field):
+        return _pure(e.obj)
+    if isinstance(e, A.Unary):
+        return e.op == "not" and _pure(e.operand)
+    if isinstance(e, A.Binary):
+        return e.op in _PURE_OPS and _pure(e.left) and _pure(e.right)
+    if isinstance(e, A.Cond):
+        return _pure(e.test) and _pure(e.then) and _pure(e.else_)
+    if isinstance(e, A.ListLit):
+        return all(_pure(i) for i in e.items)
+    if isinstance(e, A.Quant):
+        return _pure(e.domain) and (e.where is None or _pure(e.where)) and (e.body is None or _pure(e.body))
+    return False
+
+
+def _reads(e: A.Expr, name: str) -> bool:
+    """Does `e` mention the name `name` anywhere (conservatively: any `Var` of that name)?"""
+    return any(isinstance(n, A.Var) and n.name == name for n in A.walk(e))
+
+
+def _key_probe(where: A.Expr, var: str) -> tuple[str, A.Expr] | None:
+    if not _pure(where):
+        return None
+    first = where
+    while isinstance(first, A.Binary) and first.op == "and":
+        first = first.left
+    if not isinstance(first, A.Binary) or first.op != "==":
+        return None
+    for mine, other in ((first.left, first.right), (first.right, first.left)):
+        if isinstance(mine, A.Field) and isinstance(mine.obj, A.Var) and mine.obj.name == var and not _reads(other, var):
+            return mine.name, other
+    return None
 
 
 class _ToolEncoder:
@@ -924,10 +979,27 @@ class _ToolEncoder:
 
     def _filtered(self, var, domain, where, env, st, guard):
         out = []
+        probe = self.enc.key_probe(where, var)
+        other = _UNSET
+        false = None
         for present, elem, key in self._items(domain, env, st, guard):
             self.enc.deadline.check()  # once per row: nested quantifiers multiply rows
             inner = dict(env)
             inner[var] = elem
+            if probe is not None and out and isinstance(elem, Mapping):
+                # `var.f == e` first, the rest pure: a row whose literal f differs from e's
+                # literal is a false row, decided as `decided` decides it in `ev_Binary`. The
+                # rest is not evaluated: pure, it would add no check and fold into false anyway.
+                # (The first row always takes the full path, so an expression the encoder cannot
+                # take raises as before.)
+                if other is _UNSET:
+                    other = self.ev(probe[1], env, st, guard)
+                if false is None:
+                    false = boolval(False)
+                got = self.enc.decided("==", elem[probe[0]], other)
+                if got is false:
+                    out.append((false, elem, key, inner))
+                    continue
             g = _and(guard, present)
             cond = present if where is None else _and(present, self.ev(where, inner, st, g))
             out.append((cond, elem, key, inner))
