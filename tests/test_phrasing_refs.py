@@ -63,13 +63,14 @@ def test_that_x_only_when_one_record_of_its_kind_is_named():
     assert checked >= 1
 
 
-@pytest.mark.parametrize("world,seed,attempts", [("support", 123, 40), ("vet_clinic", 321, 10)])
+@pytest.mark.parametrize("world,seed,attempts", [("support", 7, 41), ("vet_clinic", 321, 10)])
 def test_no_that_x_beside_a_record_an_idempotency_request_names(world, seed, attempts):
     """"Also make sure to mark the account ... as a customer. Then tell me the industry of that
     account" reads as the account just named, not the walk's; so does "that patient" after "the
     invoice with patient "Bella"". A record an idempotency request names, or names through its
-    description, counts among the task's records of its kind from that sentence on (each case
-    has such a task among its first attempts)."""
+    description, counts among the task's records of its kind from that sentence on. Each case
+    has such a task among its first attempts; vet_clinic's shows the mistake without the rule
+    (support's did too, at seed 123, before reports kept to telling fields, D28)."""
     s = load_sampler(str(ROOT / "worlds" / f"{world}.world"))
     checked = 0
     for task in sampled(s, seed, 5, range(attempts)):

@@ -144,7 +144,7 @@ def test_the_last_step_check_keeps_every_task_the_long_way_gives(legal, monkeypa
 
     def grow_without_check(self, *a, **k):
         real = self.s.reportable
-        self.s.reportable = lambda step, value, j: (None, [])  # the walk accepts any last read
+        self.s.reportable = lambda state0, step, value, j: (None, [])  # the walk accepts any last read
         try:
             return real_grow(self, *a, **k)
         finally:

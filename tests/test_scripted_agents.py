@@ -283,3 +283,49 @@ def test_no_report_is_a_yes_or_no(office_tasks):
             s, _ = play(office.world, task, reference_calls(task), guess)
             assert s["reward"] == 0, (task["id"], guess)
     assert reported >= 30
+
+
+def _report_table(sampler, task, report) -> str | None:
+    """The table whose record a record-field report reads (None for a plain value)."""
+    if report["field"] is None:
+        return None
+    tool = next(t for t in sampler.tools if t.qualified == task["reference_plan"][report["step"] - 1]["tool"])
+    return sampler.walker.result_table(tool)
+
+
+def test_a_reported_field_is_one_few_records_share(office_tasks, legal):
+    """An agent that does the work but answers every report with the commonest value of its
+    field (every matter is "open") must not pass. A reported field's value is held by at most a
+    quarter of its table's rows in the task's initial state, or by one row (a value the walk
+    wrote may be held by none). Before this rule (D28) such an agent passed 26 of 111 office
+    tasks with a report, 21 of them where the commonest value is one several rows share."""
+    from collections import Counter
+
+    office, tasks = office_tasks
+    checked = played = shared = 0
+    for sampler, batch in ((office, tasks), (legal, sampled(legal, 0, 5, range(150)))):
+        for task in batch:
+            if task["answer"] is None:
+                continue
+            state = sampler.world.task_state(task["initial_state"])
+            answers, counts = {}, []
+            for r in task["reports"]:
+                table = _report_table(sampler, task, r)
+                if table is None:
+                    continue
+                rows = list(state.tables[table].values())
+                values = Counter(json.dumps(sampler.world.types.to_json(r["type"], row[r["field"]])) for row in rows)
+                value = task["answer"] if len(task["reports"]) == 1 else task["answer"][r["label"]]
+                assert values[json.dumps(value)] <= max(1, len(rows) / 4), (task["id"], r["label"], value, values[json.dumps(value)], len(rows))
+                checked += 1
+                common, n = values.most_common(1)[0]
+                answers[r["label"]] = json.loads(common)
+                counts.append(n)
+            if len(answers) != len(task["reports"]):
+                continue  # a plain value too: the constant guesses above cover those
+            s, _ = play(sampler.world, task, reference_calls(task), next(iter(answers.values())) if len(answers) == 1 else answers)
+            played += 1
+            # a tie at the top (every title differs) is the first row's value: right 1 time in n
+            shared += s["reward"] == 1 and min(counts) >= 2
+    assert checked >= 60 and played >= 60
+    assert shared * 20 <= played, (shared, played)

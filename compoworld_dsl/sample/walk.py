@@ -275,7 +275,7 @@ class Walker:
                     # something to report, or `reports` rejects the walk after all the work
                     # (a count of 0, an id): the next candidate is tried instead
                     try:
-                        s.reportable(got[0], self.element(got[0], got[3]), k)
+                        s.reportable(state0, got[0], self.element(got[0], got[3]), k)
                     except Rejected as e:
                         last_failure = f"step {k + 1} {tool.qualified}: {e.detail.split(': ', 1)[-1]}"
                         continue
