@@ -295,10 +295,11 @@ def _report_table(sampler, task, report) -> str | None:
 
 def test_a_reported_field_is_one_few_records_share(office_tasks, legal):
     """An agent that does the work but answers every report with the commonest value of its
-    field (every matter is "open") must not pass. A reported field's value is held by at most a
-    quarter of its table's rows in the task's initial state, or by one row (a value the walk
-    wrote may be held by none). Before this rule (D28) such an agent passed 26 of 111 office
-    tasks with a report, 21 of them where the commonest value is one several rows share."""
+    field (every matter is "open") must not pass. A reported field has at least four values in
+    its table, and the reported one is held by at most a quarter of the table's rows in the
+    task's initial state, or by one row (a value the walk wrote may be held by none), and not
+    the commonest. Before this rule (D28) such an agent passed 26 of 111 office tasks with a
+    report, 21 of them where the commonest value is one several rows share."""
     from collections import Counter
 
     office, tasks = office_tasks
@@ -316,7 +317,11 @@ def test_a_reported_field_is_one_few_records_share(office_tasks, legal):
                 rows = list(state.tables[table].values())
                 values = Counter(json.dumps(sampler.world.types.to_json(r["type"], row[r["field"]])) for row in rows)
                 value = task["answer"] if len(task["reports"]) == 1 else task["answer"][r["label"]]
-                assert values[json.dumps(value)] <= max(1, len(rows) / 4), (task["id"], r["label"], value, values[json.dumps(value)], len(rows))
+                mine = values.pop(json.dumps(value), 0)
+                assert mine <= max(1, len(rows) / 4), (task["id"], r["label"], value, mine, len(rows))
+                assert mine <= 1 or mine < max(values.values()), (task["id"], r["label"], value)  # not the commonest
+                assert len(values) + 1 >= 4, (task["id"], r["label"], value)  # not one of a few (a status)
+                values[json.dumps(value)] = mine
                 checked += 1
                 common, n = values.most_common(1)[0]
                 answers[r["label"]] = json.loads(common)

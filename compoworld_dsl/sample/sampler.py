@@ -1105,10 +1105,12 @@ class Sampler:
 
     def _telling(self, state0: State, table: str, value: dict, fields: list[str]) -> list[str]:
         """The fields of a record that an agent cannot guess by answering with the table's
-        commonest value of the field (every matter is "open"): the record's value is held by at
-        most `TELLING_SHARE` of the table's rows in `state0` (or by one), and, when by more than
-        one, by fewer rows than some other value. With any field allowed, an agent that did the
-        work but answered so passed 26 of 111 office tasks with a report (D28)."""
+        commonest value of the field (every matter is "open"), or one of its few values: the
+        field takes at least 1 / `TELLING_SHARE` values over the table's rows in `state0`, the
+        record's is held by at most `TELLING_SHARE` of the rows (or by one), and, when by more
+        than one, by fewer rows than some other value. With any field allowed, an agent that did
+        the work but answered with the commonest value passed 26 of 111 office tasks with a
+        report (D28)."""
         rows = state0.tables.get(table)
         if not rows:
             return fields
@@ -1120,6 +1122,8 @@ class Sampler:
                 k = _hashable(r[f])
                 counts[k] = counts.get(k, 0) + 1
             mine = counts.pop(_hashable(value[f]), 0)
+            if len(counts) + 1 < 1 / TELLING_SHARE:
+                continue  # a field of few values (a status): a guess among them is too often right
             if mine <= 1 or (mine <= most and mine < max(counts.values(), default=0)):
                 out.append(f)
         return out
