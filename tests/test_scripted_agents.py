@@ -92,9 +92,26 @@ def _variants(world, t: str, answer):
     elif isinstance(answer, (int, float)) and not isinstance(answer, bool):
         yield str(answer)
         yield f"I found {answer} in total."
+    elif isinstance(answer, str) and base in ("date", "time", "datetime"):
+        yield f"It is {_in_words(base, answer)}."  # "March 14, 2025", "1:30 pm"
     elif isinstance(answer, str):
         yield "  " + answer.upper() + " "
         yield f"It is {answer}."
+
+
+def _in_words(base: str, iso: str) -> str:
+    """A date, time or datetime as a person writes it: "March 14, 2025 at 1:30 pm"."""
+    import calendar
+
+    day, _, clock = iso.partition("T") if base != "time" else ("", "", iso)
+    out = []
+    if day:
+        y, m, d = map(int, day.split("-"))
+        out.append(f"{calendar.month_name[m]} {d}, {y}")
+    if clock:
+        h, mi = map(int, clock.split(":")[:2])
+        out.append(f"{h % 12 or 12}:{mi:02d} {'pm' if h >= 12 else 'am'}")
+    return " at ".join(out)
 
 
 def test_an_answer_in_another_form_still_passes(legal, tasks):

@@ -16,7 +16,24 @@ from ..runtime.service import Types
 MAX_EXTRA_CANDIDATES = 5
 
 _NUMBER = re.compile(r"(?<![\w.-])[-−]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w-])")
-_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?|\b\d{2}:\d{2}\b")
+# Moments in prose: ISO dates, or English ones ("March 14, 2025", "14 Mar 2025"); 24-hour or
+# 12-hour times ("09:43", "9:43 am", "1 pm"); a date and a time written together ("2025-03-02T09:43",
+# "March 2, 2025 at 9:43 AM") also give the datetime.
+_MONTHS = {m: i for i, names in enumerate(("jan january", "feb february", "mar march", "apr april", "may", "jun june", "jul july", "aug august", "sep sept september", "oct october", "nov november", "dec december"), 1) for m in names.split()}
+_MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+_DATE = re.compile(
+    r"(?<!\d)(?P<iso>\d{4}-\d{2}-\d{2})(?!\d)"
+    rf"|\b(?P<m1>{_MONTH})\s+(?P<d1>{_DAY}),?\s+(?P<y1>\d{{4}})(?!\d)"
+    rf"|(?<![\w-])(?P<d2>{_DAY})\s+(?:of\s+)?(?P<m2>{_MONTH}),?\s+(?P<y2>\d{{4}})(?!\d)",
+    re.IGNORECASE,
+)
+_TIME = re.compile(
+    r"(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<min>[0-5]\d)(?::(?P<s>[0-5]\d))?(?:\s*(?P<ap>[ap])\.?m\.?(?![a-z]))?(?![\d:])"
+    r"|(?<![\d:.])(?P<h12>1[0-2]|0?[1-9])\s*(?P<ap12>[ap])\.?m\.?(?![a-z])",
+    re.IGNORECASE,
+)
+_JOIN = re.compile(r"\s*(?:,\s*)?(?:at\s+)?|T", re.IGNORECASE)  # between the date and the time of a datetime
 _KEYISH = re.compile(r"\b[A-Za-z][A-Za-z_]*-\d+\b")
 _TRUE = {"true", "yes", "y"}
 _FALSE = {"false", "no", "n"}
@@ -53,6 +70,52 @@ def _moment(value: Any, base: str) -> str | None:
         return moment.strftime("%Y-%m-%dT%H:%M") if moment.second == 0 else None
     except ValueError:
         return None
+
+
+def _prose_date(m: re.Match) -> str | None:
+    try:
+        if m.group("iso"):
+            return date.fromisoformat(m.group("iso")).isoformat()
+        month, day, year = (m.group("m1"), m.group("d1"), m.group("y1")) if m.group("m1") else (m.group("m2"), m.group("d2"), m.group("y2"))
+        return date(int(year), _MONTHS[month.rstrip(".").lower()], int(re.match(r"\d+", day).group(0))).isoformat()
+    except ValueError:
+        return None
+
+
+def _prose_time(m: re.Match) -> str | None:
+    if m.group("h12"):
+        hour, minute, half = int(m.group("h12")), 0, m.group("ap12").lower()
+    else:
+        if m.group("s") not in (None, "00"):
+            return None
+        hour, minute, half = int(m.group("h")), int(m.group("min")), (m.group("ap") or "").lower()
+    if half:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half == "p" else 0)
+    return f"{hour:02d}:{minute:02d}"
+
+
+def prose_moments(text: str) -> list[tuple[str, str]]:
+    """The moments a prose answer names, as (kind, ISO value): each date, each time, and each
+    date directly followed by a time (", at", a space or `T` between) also as a datetime.
+    Candidates for the list-of-guesses rule are the mentions: a datetime counts once."""
+    dates = [(m.start(), m.end(), _prose_date(m)) for m in _DATE.finditer(text)]
+    times = [(m.start(), m.end(), _prose_time(m)) for m in _TIME.finditer(text)]
+    out = [("date", d) for _, _, d in dates if d] + [("time", t) for _, _, t in times if t]
+    for _, end, d in dates:
+        for start, _, t in times:
+            if d and t and start >= end and _JOIN.fullmatch(text, end, start):
+                out.append(("datetime", f"{d}T{t}"))
+    return out
+
+
+def _mentions(text: str) -> set:
+    """The distinct moments a prose answer names, a datetime as one mention."""
+    found = prose_moments(text)
+    joined = {v for k, v in found if k == "datetime"}
+    parts = {v.split("T")[0] for v in joined} | {v.split("T")[1] for v in joined}
+    return joined | {v for k, v in found if k != "datetime" and v not in parts}
 
 
 def _text(value: Any) -> str | None:
@@ -183,7 +246,8 @@ class AnswerMatcher:
         if kind == "number":
             return any(_number(m.group(0)) == value for m in _NUMBER.finditer(text))
         if kind == "moment":
-            return any(_moment(m.group(0), "datetime" if "T" in (value or "") else "date" if "-" in (value or "") else "time") == value for m in _MOMENT.finditer(text))
+            want = "datetime" if "T" in (value or "") else "date" if "-" in (value or "") else "time"
+            return value is not None and (want, value) in prose_moments(text)
         if kind == "bool":
             words = set(re.findall(r"[a-z]+", folded))
             return bool(words & (_TRUE if value else _FALSE)) and not words & (_FALSE if value else _TRUE)
@@ -196,7 +260,7 @@ class AnswerMatcher:
         if kind == "number":
             return {_number(m.group(0)) for m in _NUMBER.finditer(text)}
         if kind == "moment":
-            return {m.group(0) for m in _MOMENT.finditer(text)}
+            return _mentions(text)
         return {m.group(0).casefold() for m in _KEYISH.finditer(text)}
 
 

@@ -1,0 +1,73 @@
+"""Reported answers in prose: moments as people write them, and lists of guesses refused
+(`sample/answers.py`; task-format.md, How answers are compared)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compoworld_dsl.sample.run import load_sampler
+from compoworld_dsl.sample.answers import answer_matches, stated_in
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def types():
+    return load_sampler(str(ROOT / "worlds" / "legal_ops.world")).world.types
+
+
+@pytest.mark.parametrize(
+    "t,expected,answer",
+    [
+        ("date", "2025-03-14", "2025-03-14"),
+        ("date", "2025-03-14", "The deadline is March 14, 2025."),
+        ("date", "2025-03-14", "14 March 2025"),
+        ("date", "2025-03-14", "the 14th of March, 2025"),
+        ("date", "2025-03-14", "Mar. 14 2025"),
+        ("date", "2025-03-14", "It was set for 2025-03-14T10:00."),  # the date of a datetime
+        ("time", "13:30", "13:30"),
+        ("time", "13:30", "at 1:30 pm"),
+        ("time", "13:30", "1:30PM"),
+        ("time", "13:00", "at 1 p.m."),
+        ("time", "00:15", "12:15 am"),
+        ("time", "09:43", "9:43"),
+        ("datetime", "2025-03-02T09:43", "2025-03-02 09:43"),
+        ("datetime", "2025-03-02T09:43", "March 2, 2025 at 9:43 AM"),
+        ("datetime", "2025-03-02T09:43", "on 2 March 2025, 09:43"),
+    ],
+)
+def test_a_moment_as_a_person_writes_it_passes(types, t, expected, answer):
+    assert answer_matches(types, t, expected, answer)
+
+
+@pytest.mark.parametrize(
+    "t,expected,answer",
+    [
+        ("date", "2025-03-14", "March 15, 2025"),
+        ("date", "2025-03-14", "March 14, 2024"),
+        ("date", "2025-03-14", "February 30, 2025 or so"),  # no such day
+        ("time", "13:30", "1:30 am"),
+        ("time", "13:30", "13:30:20"),
+        ("datetime", "2025-03-02T09:43", "March 2, 2025"),  # no time
+        ("datetime", "2025-03-02T09:43", "on March 2, 2025, and later at 9:43"),  # not written together
+        ("int", 12, "matter-12"),
+    ],
+)
+def test_another_moment_or_a_number_inside_a_key_fails(types, t, expected, answer):
+    assert not answer_matches(types, t, expected, answer)
+
+
+def test_a_list_of_moments_is_a_list_of_guesses(types):
+    """Six other dates beside the right one are guesses, however they are written; five are not."""
+    others = ["March 1, 2025", "2025-03-02", "3 March 2025", "2025-03-04", "March 5, 2025", "2025-03-06"]
+    assert not answer_matches(types, "date", "2025-03-14", " ".join(others + ["March 14, 2025"]))
+    assert answer_matches(types, "date", "2025-03-14", " ".join(others[:5] + ["March 14, 2025"]))
+    # a datetime is one mention, not three
+    assert answer_matches(types, "datetime", "2025-03-02T09:43", "March 2, 2025 at 9:43 AM; " + " ".join(others[:5]))
+
+
+def test_an_instruction_that_states_the_date_in_words_states_it(types):
+    assert stated_in(types, "date", "2025-03-14", "Move the hearing to March 14, 2025.")
+    assert not stated_in(types, "date", "2025-03-14", "Move the hearing to March 15, 2025.")
