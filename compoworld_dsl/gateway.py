@@ -21,7 +21,8 @@ SYSTEM_PROMPT = (
     "Use list_services to see the services, list_tools to see a service's tools, describe_tool "
     "to read a tool's arguments, and call_tool to run it. Tool results are JSON: "
     '{"success": true, "data": ...} or {"success": false, "error": {"code": ..., "message": ...}}. '
-    "When the task asks for a result, give it in your final answer."
+    "When the task asks for a result, give it in your final answer: the values asked for, not a "
+    "list of candidates."
 )
 
 # The meta-tools as OpenAI function tools. The argument descriptions are also the docstrings of

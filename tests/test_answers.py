@@ -71,3 +71,14 @@ def test_a_list_of_moments_is_a_list_of_guesses(types):
 def test_an_instruction_that_states_the_date_in_words_states_it(types):
     assert stated_in(types, "date", "2025-03-14", "Move the hearing to March 14, 2025.")
     assert not stated_in(types, "date", "2025-03-14", "Move the hearing to March 15, 2025.")
+
+
+def test_a_decoy_is_named_as_a_whole_word_in_text(types):
+    from compoworld_dsl.sample.answers import names_a_decoy
+
+    decoys = ["memo", "pleading"]
+    assert names_a_decoy(types, "text", decoys, "It is a contract, or maybe a pleading.")
+    assert not names_a_decoy(types, "text", decoys, "It is a contract (see the memorandum).")
+    assert not names_a_decoy(types, "text", decoys, {"type": "contract"})  # JSON: compared exactly
+    assert names_a_decoy(types, "date", ["2025-03-15"], "March 14, 2025 or March 15, 2025")
+    assert not names_a_decoy(types, "int", [15], 5)

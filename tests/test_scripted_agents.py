@@ -351,3 +351,37 @@ def test_a_reported_field_is_one_few_records_share(office_tasks, legal):
             shared += s["reward"] == 1 and min(counts) >= 2
     assert checked >= 60 and played >= 60
     assert shared * 20 <= played, (shared, played)
+
+
+def test_an_answer_that_lists_candidates_fails(office_tasks, legal):
+    """An agent that does the work, then answers with every value of the field asked for ("the
+    memo is one of A; B; C"), or hedges between the right value and one other, names the answer
+    and fails (the check's `decoys`, D29). Before, the lister passed 34 of 67 office tasks and 18
+    of 26 legal_ops ones whose reports are record fields."""
+    office, tasks = office_tasks
+    listed = hedged = 0
+    for sampler, batch in ((office, tasks), (legal, sampled(legal, 0, 5, range(150)))):
+        for task in batch:
+            checks = [c for c in task["checker"]["checks"] if c["kind"] == "answer"]
+            if not any(c.get("decoys") for c in checks):
+                continue
+            state = sampler.world.task_state(task["initial_state"])
+            lines, hedges = [], {}
+            for r, c in zip(task["reports"], checks):
+                table = _report_table(sampler, task, r)
+                if table is None:
+                    lines.append(f"{r['label']}: {json.dumps(c['value'])}")
+                    hedges[r["label"]] = c["value"]
+                    continue
+                values = {json.dumps(sampler.world.types.to_json(r["type"], row[r["field"]])) for row in state.tables[table].values()} | {json.dumps(c["value"])}
+                lines.append(f"{r['label']}: one of " + "; ".join(sorted(values)))
+                hedges[r["label"]] = f"{json.dumps(c['value'])} or {json.dumps(c['decoys'][0])}" if c.get("decoys") else c["value"]
+            s, _ = play(sampler.world, task, reference_calls(task), "\n".join(lines))
+            assert s["reward"] == 0, (task["id"], "\n".join(lines))
+            listed += 1
+            s, _ = play(sampler.world, task, reference_calls(task), next(iter(hedges.values())) if len(hedges) == 1 else hedges)
+            assert s["reward"] == 0, (task["id"], hedges)
+            hedged += 1
+            s, _ = play(sampler.world, task, reference_calls(task), task["answer"])
+            assert s["reward"] == 1, task["id"]  # the answer alone still passes
+    assert listed >= 40 and hedged >= 40

@@ -305,3 +305,29 @@ def stated_in(types: Types, t: str, expected: Any, text: str) -> bool:
     """Does `text` (an instruction) already hold every value of the answer, so that an agent
     could copy it without a call? (No limit on other values here: an instruction may name many.)"""
     return AnswerMatcher(types).in_text(t, expected, text, guesses=True)
+
+
+def names_a_decoy(types: Types, t: str, decoys: list, answer: Any) -> bool:
+    """Does an answer that reports the expected value also name one of `decoys` (other values of
+    the field asked for)? Then it lists candidates instead of answering: "the memo is one of A;
+    B; C" holds the right memo and fails. Read in the answer's text: a JSON string, or the
+    prose; a JSON object, list or number names no decoy (its value was compared exactly)."""
+    value, prose = as_reported(answer)
+    text = prose if prose is not None else value if isinstance(value, str) else None
+    if text is None:
+        return False
+    matcher = AnswerMatcher(types)
+    folded = " ".join(text.split()).casefold()
+    base = types.base(t)
+    for d in decoys:
+        atoms = list(matcher._atoms(base, d))
+        if atoms and all(_named(matcher, kind, v, text, folded) for kind, v in atoms):
+            return True
+    return False
+
+
+def _named(matcher: AnswerMatcher, kind: str, value: Any, text: str, folded: str) -> bool:
+    """`_found`, but text only as whole words: a decoy "memo" is not named by "memorandum"."""
+    if kind == "text":
+        return bool(value) and re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", folded) is not None
+    return matcher._found(kind, value, text, folded)

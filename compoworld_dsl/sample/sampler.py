@@ -26,7 +26,7 @@ from ..syntax import ast as A
 from . import checker as C
 from . import lookalikes, ruled
 from . import necessity as N
-from .answers import stated_in
+from .answers import answer_matches, stated_in
 from .people import People, share_a_word, words
 from .rejected import Rejected  # (tests import it from here too)
 from .phrasing import Phraser, fill
@@ -52,6 +52,13 @@ def _blank(value: Any) -> bool:
     if isinstance(value, (list, dict)):
         return all(_blank(v) for v in (value.values() if isinstance(value, dict) else value))
     return value in (None, "", 0, False)
+
+
+def _nested(a: Any, b: Any) -> bool:
+    """Does one value's text hold the other's (case-insensitive)? Then finding one in an answer
+    says nothing about the other."""
+    x, y = str(a).casefold(), str(b).casefold()
+    return x in y or y in x
 
 
 def _hashable(v: Any) -> Any:
@@ -963,6 +970,7 @@ class Sampler:
         instruction = phraser.instruction([(r["step"], r["field"]) for r in reports], bearing, branch, alt, idem)
         if reports:
             proofs["answer_not_guessable"] = self.answer_not_guessable(state0, steps, plan, checks, reports, instruction)
+            self._decoys(state0, final, reports, checks, instruction)
         return {
             "id": f"{self.model.world.name if self.model.world else 'world'}-h{hops}-s{seed}-{index:06d}",
             "format": TASK_FORMAT,
@@ -1093,7 +1101,7 @@ class Sampler:
             table, fields = self.reportable(state0, step, value, j)
             if table is not None:
                 f = rng.choice(fields)
-                out.append({"step": j, "field": f, "type": self.people.fields[table][f], "element": step.pick, "value": value[f]})
+                out.append({"step": j, "field": f, "type": self.people.fields[table][f], "element": step.pick, "value": value[f], "table": table})
             else:
                 out.append({"step": j, "field": None, "type": tstr(step.tool.result), "element": None, "value": value})
         if len(out) > MAX_REPORTS:
@@ -1152,6 +1160,33 @@ class Sampler:
                 raise Rejected("guessable_answer", f"step {j + 1} {step.tool.qualified}: a yes/no answer can be guessed")
             return None, []
         raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing uses its result")
+
+    def _decoys(self, state0: State, final: State, reports: list[dict], checks: list[dict], instruction: str) -> None:
+        """Give each answer check of a record field its `decoys`: the field's other values in
+        its table, at the start and at the end, so that an answer listing candidates ("the memo
+        is one of A; B; C") fails though it holds the right one (D29). Left out: a value that
+        would pass as the answer itself, one another report asks for, one that holds the answer
+        or is held by it (as text), and one the instruction states (an agent may echo it)."""
+        types = self.world.types
+        asked = [types.to_json(r["type"], r["value"]) for r in reports]
+        for r in reports:
+            if r.get("table") is None:
+                continue
+            t, expected = r["type"], types.to_json(r["type"], r["value"])
+            seen, decoys = set(), []
+            for st in (state0, final):
+                for row in st.tables[r["table"]].values():
+                    v = types.to_json(t, row[r["field"]])
+                    k = json.dumps(v, sort_keys=True)
+                    if k in seen or _blank(v):
+                        continue
+                    seen.add(k)
+                    if any(answer_matches(types, t, a, v) for a in asked) or _nested(v, expected) or stated_in(types, t, v, instruction):
+                        continue
+                    decoys.append(v)
+            if decoys:
+                check = next(c for c in checks if c["kind"] == "answer" and c.get("label") == r["label"])
+                check["decoys"] = sorted(decoys, key=lambda v: json.dumps(v, sort_keys=True))
 
     def _is_entry(self, step: Step) -> bool:
         return self.walker.is_entry(step.tool)
