@@ -79,6 +79,8 @@ def test_a_decoy_is_named_as_a_whole_word_in_text(types):
     decoys = ["memo", "pleading"]
     assert names_a_decoy(types, "text", decoys, "It is a contract, or maybe a pleading.")
     assert not names_a_decoy(types, "text", decoys, "It is a contract (see the memorandum).")
-    assert not names_a_decoy(types, "text", decoys, {"type": "contract"})  # JSON: compared exactly
+    assert not names_a_decoy(types, "text", decoys, {"type": "contract"})
+    assert names_a_decoy(types, "text", decoys, {"type": "contract", "or maybe": "pleading"})  # a hedge in JSON
+    assert names_a_decoy(types, "text", decoys, '{"type": "contract", "else": "a memo"}')
     assert names_a_decoy(types, "date", ["2025-03-15"], "March 14, 2025 or March 15, 2025")
     assert not names_a_decoy(types, "int", [15], 5)

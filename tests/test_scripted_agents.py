@@ -382,6 +382,13 @@ def test_an_answer_that_lists_candidates_fails(office_tasks, legal):
             s, _ = play(sampler.world, task, reference_calls(task), next(iter(hedges.values())) if len(hedges) == 1 else hedges)
             assert s["reward"] == 0, (task["id"], hedges)
             hedged += 1
+            first = next(c for c in checks if c.get("decoys"))
+            hedge = {"answer": first["value"], "or else": first["decoys"][0]} if len(checks) == 1 else {**task["answer"], "or else": first["decoys"][0]}
+            s, _ = play(sampler.world, task, reference_calls(task), hedge)
+            assert s["reward"] == 0, (task["id"], hedge)  # a hedge in JSON too
             s, _ = play(sampler.world, task, reference_calls(task), task["answer"])
             assert s["reward"] == 1, task["id"]  # the answer alone still passes
+            prose = " ".join(f"{c.get('label', 'It')} is {c['value'] if isinstance(c['value'], str) else json.dumps(c['value'])}." for c in checks)
+            s, _ = play(sampler.world, task, reference_calls(task), prose)
+            assert s["reward"] == 1, (task["id"], prose, s["failed"])  # and in sentences that echo the question
     assert listed >= 40 and hedged >= 40

@@ -310,9 +310,13 @@ def stated_in(types: Types, t: str, expected: Any, text: str) -> bool:
 def names_a_decoy(types: Types, t: str, decoys: list, answer: Any) -> bool:
     """Does an answer that reports the expected value also name one of `decoys` (other values of
     the field asked for)? Then it lists candidates instead of answering: "the memo is one of A;
-    B; C" holds the right memo and fails. Read in the answer's text: a JSON string, or the
-    prose; a JSON object, list or number names no decoy (its value was compared exactly)."""
+    B; C" holds the right memo and fails, and so does {"memo": "A", "or": "B"}. Read in the
+    answer's text (prose, or a JSON string) and in every value of a JSON object or list (the
+    object that gives several reports holds their values, which are no decoys)."""
     value, prose = as_reported(answer)
+    if prose is None and isinstance(value, (dict, list)):
+        items = value.values() if isinstance(value, dict) else value
+        return any(any(answer_matches(types, t, d, v) for d in decoys) or names_a_decoy(types, t, decoys, v) for v in items if isinstance(v, (str, dict, list)) or v is not None)
     text = prose if prose is not None else value if isinstance(value, str) else None
     if text is None:
         return False

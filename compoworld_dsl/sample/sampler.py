@@ -1165,14 +1165,15 @@ class Sampler:
         """Give each answer check of a record field its `decoys`: the field's other values in
         its table, at the start and at the end, so that an answer listing candidates ("the memo
         is one of A; B; C") fails though it holds the right one (D29). Left out: a value that
-        would pass as the answer itself, one another report asks for, one that holds the answer
-        or is held by it (as text), and one the instruction states (an agent may echo it)."""
+        would pass as the answer itself or as another report's, one that holds a reported value
+        or is held by one (as text: a good answer holds them all), and one the instruction states
+        (an agent may echo it)."""
         types = self.world.types
         asked = [types.to_json(r["type"], r["value"]) for r in reports]
         for r in reports:
             if r.get("table") is None:
                 continue
-            t, expected = r["type"], types.to_json(r["type"], r["value"])
+            t = r["type"]
             seen, decoys = set(), []
             for st in (state0, final):
                 for row in st.tables[r["table"]].values():
@@ -1181,7 +1182,7 @@ class Sampler:
                     if k in seen or _blank(v):
                         continue
                     seen.add(k)
-                    if any(answer_matches(types, t, a, v) for a in asked) or _nested(v, expected) or stated_in(types, t, v, instruction):
+                    if any(answer_matches(types, t, a, v) or _nested(v, a) for a in asked) or stated_in(types, t, v, instruction):
                         continue
                     decoys.append(v)
             if decoys:
