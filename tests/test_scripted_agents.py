@@ -355,11 +355,12 @@ def test_a_reported_field_is_one_few_records_share(office_tasks, legal):
 
 def test_an_answer_that_lists_candidates_fails(office_tasks, legal):
     """An agent that does the work, then answers with every value of the field asked for ("the
-    memo is one of A; B; C"), or hedges between the right value and one other, names the answer
-    and fails (the check's `decoys`, D29). Before, the lister passed 34 of 67 office tasks and 18
-    of 26 legal_ops ones whose reports are record fields."""
+    memo is one of A; B; C"; for a count, the counts of other records too), or hedges between
+    the right value and one other, names the answer and fails (the check's `decoys`, D29).
+    Before, the lister passed 34 of 67 office tasks and 18 of 26 legal_ops ones whose reports are
+    record fields, and "1, 2, 3, 4, 5 or 6" passed a count of 6 or less."""
     office, tasks = office_tasks
-    listed = hedged = 0
+    listed = hedged = plain = 0
     for sampler, batch in ((office, tasks), (legal, sampled(legal, 0, 5, range(150)))):
         for task in batch:
             checks = [c for c in task["checker"]["checks"] if c["kind"] == "answer"]
@@ -369,11 +370,11 @@ def test_an_answer_that_lists_candidates_fails(office_tasks, legal):
             lines, hedges = [], {}
             for r, c in zip(task["reports"], checks):
                 table = _report_table(sampler, task, r)
-                if table is None:
-                    lines.append(f"{r['label']}: {json.dumps(c['value'])}")
-                    hedges[r["label"]] = c["value"]
-                    continue
-                values = {json.dumps(sampler.world.types.to_json(r["type"], row[r["field"]])) for row in state.tables[table].values()} | {json.dumps(c["value"])}
+                plain += table is None and bool(c.get("decoys"))
+                if table is None:  # a count or a total: what the same read gives about other records
+                    values = {json.dumps(v) for v in c.get("decoys", [])} | {json.dumps(c["value"])}
+                else:
+                    values = {json.dumps(sampler.world.types.to_json(r["type"], row[r["field"]])) for row in state.tables[table].values()} | {json.dumps(c["value"])}
                 lines.append(f"{r['label']}: one of " + "; ".join(sorted(values)))
                 hedges[r["label"]] = f"{json.dumps(c['value'])} or {json.dumps(c['decoys'][0])}" if c.get("decoys") else c["value"]
             s, _ = play(sampler.world, task, reference_calls(task), "\n".join(lines))
@@ -391,4 +392,4 @@ def test_an_answer_that_lists_candidates_fails(office_tasks, legal):
             prose = " ".join(f"{c.get('label', 'It')} is {c['value'] if isinstance(c['value'], str) else json.dumps(c['value'])}." for c in checks)
             s, _ = play(sampler.world, task, reference_calls(task), prose)
             assert s["reward"] == 1, (task["id"], prose, s["failed"])  # and in sentences that echo the question
-    assert listed >= 40 and hedged >= 40
+    assert listed >= 40 and hedged >= 40 and plain >= 10

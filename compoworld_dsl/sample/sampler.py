@@ -41,6 +41,7 @@ BRANCH_SHARE = 0.3  # of tasks tried as conditional (if the walk offers a condit
 IDEMPOTENT_SHARE = 0.25  # of tasks given a request whose goal already holds (if the state offers one)
 DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
 TELLING_SHARE = 0.25  # a reported field's value is held by at most this share of its table's rows, when one is (`_telling`)
+DECOY_RECORDS = 12  # other records asked about per argument, for the decoys of a plain reported value (`_plain_elsewhere`)
 FINITE_TRIES = 32  # combinations of enum/yes-no values run before Z3 is asked for them (`_no_finite_value`)
 _NO_DRAW = object()  # a parameter type no draw covers
 _NO_VALUE = object()  # no value a person would write: the candidate step fails
@@ -970,7 +971,7 @@ class Sampler:
         instruction = phraser.instruction([(r["step"], r["field"]) for r in reports], bearing, branch, alt, idem)
         if reports:
             proofs["answer_not_guessable"] = self.answer_not_guessable(state0, steps, plan, checks, reports, instruction)
-            self._decoys(state0, final, reports, checks, instruction)
+            self._decoys(state0, final, steps, values, reports, checks, instruction)
         return {
             "id": f"{self.model.world.name if self.model.world else 'world'}-h{hops}-s{seed}-{index:06d}",
             "format": TASK_FORMAT,
@@ -1161,33 +1162,50 @@ class Sampler:
             return None, []
         raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing uses its result")
 
-    def _decoys(self, state0: State, final: State, reports: list[dict], checks: list[dict], instruction: str) -> None:
-        """Give each answer check of a record field its `decoys`: the field's other values in
-        its table, at the start and at the end, so that an answer listing candidates ("the memo
-        is one of A; B; C") fails though it holds the right one (D29). Left out: a value that
-        would pass as the answer itself or as another report's, one that holds a reported value
-        or is held by one (as text: a good answer holds them all), and one the instruction states
-        (an agent may echo it)."""
+    def _decoys(self, state0: State, final: State, steps: list[Step], values: dict, reports: list[dict], checks: list[dict], instruction: str) -> None:
+        """Give each answer check its `decoys`, so that an answer listing candidates ("the memo is
+        one of A; B; C", "1, 2 or 3") fails though it holds the right one (D29): for a field of
+        a record, the field's other values in its table, at the start and at the end; for a plain
+        value (a count, a total), what the same read gives about the other records its step-bound
+        arguments could have named (up to `DECOY_RECORDS` of each). Left out: a value that would
+        pass as any reported value, one that holds a reported value or is held by one (as text: a
+        good answer holds them all), and one the instruction states (an agent may echo it)."""
         types = self.world.types
         asked = [types.to_json(r["type"], r["value"]) for r in reports]
         for r in reports:
-            if r.get("table") is None:
-                continue
             t = r["type"]
+            if r.get("table") is not None:
+                found = [types.to_json(t, row[r["field"]]) for st in (state0, final) for row in st.tables[r["table"]].values()]
+            elif r["field"] is None:
+                found = self._plain_elsewhere(state0, steps, values, r["step"], t)
+            else:
+                continue
             seen, decoys = set(), []
-            for st in (state0, final):
-                for row in st.tables[r["table"]].values():
-                    v = types.to_json(t, row[r["field"]])
-                    k = json.dumps(v, sort_keys=True)
-                    if k in seen or _blank(v):
-                        continue
-                    seen.add(k)
-                    if any(answer_matches(types, t, a, v) or _nested(v, a) for a in asked) or stated_in(types, t, v, instruction):
-                        continue
-                    decoys.append(v)
+            for v in found:
+                k = json.dumps(v, sort_keys=True)
+                if k in seen or _blank(v):
+                    continue
+                seen.add(k)
+                if any(answer_matches(types, t, a, v) or _nested(v, a) for a in asked) or stated_in(types, t, v, instruction):
+                    continue
+                decoys.append(v)
             if decoys:
                 check = next(c for c in checks if c["kind"] == "answer" and c.get("label") == r["label"])
                 check["decoys"] = sorted(decoys, key=lambda v: json.dumps(v, sort_keys=True))
+
+    def _plain_elsewhere(self, state0: State, steps: list[Step], values: dict, j: int, t: str) -> list:
+        """What read j gives (as JSON) when one argument it took from an earlier result names
+        another record: the reference walk replayed with that argument changed."""
+        out = []
+        for name, pt in steps[j].tool.params:
+            if steps[j].sources[name][0] != "step":
+                continue
+            for other in self.other_values(state0, tstr(pt), values[(j, name)])[:DECOY_RECORDS]:
+                self.deadline.check()
+                got = N.replay(self, state0, steps, values, args={(j, name): other})[2].get(j)
+                if got is not None and not isinstance(got, (dict, list)):
+                    out.append(self.world.types.to_json(t, got))
+        return out
 
     def _is_entry(self, step: Step) -> bool:
         return self.walker.is_entry(step.tool)
