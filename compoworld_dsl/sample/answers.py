@@ -316,7 +316,7 @@ def names_a_decoy(types: Types, t: str, decoys: list, answer: Any) -> bool:
     value, prose = as_reported(answer)
     if prose is None and isinstance(value, (dict, list)):
         items = value.values() if isinstance(value, dict) else value
-        return any(any(answer_matches(types, t, d, v) for d in decoys) or names_a_decoy(types, t, decoys, v) for v in items if isinstance(v, (str, dict, list)) or v is not None)
+        return any(any(answer_matches(types, t, d, v) for d in decoys) or names_a_decoy(types, t, decoys, v) for v in items if v is not None)
     text = prose if prose is not None else value if isinstance(value, str) else None
     if text is None:
         return False

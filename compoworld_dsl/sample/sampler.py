@@ -3,6 +3,7 @@ Deterministic: everything random comes from a generator named by the seed and th
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import json
@@ -1126,10 +1127,7 @@ class Sampler:
         most = max(1, TELLING_SHARE * len(rows))
         out = []
         for f in fields:
-            counts: dict = {}
-            for r in rows.values():
-                k = _hashable(r[f])
-                counts[k] = counts.get(k, 0) + 1
+            counts = collections.Counter(_hashable(r[f]) for r in rows.values())
             mine = counts.pop(_hashable(value[f]), 0)
             if len(counts) + 1 < 1 / TELLING_SHARE:
                 continue  # a field of few values (a status): a guess among them is too often right
