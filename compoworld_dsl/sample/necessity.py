@@ -43,49 +43,91 @@ def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: fro
     reference's key: what an agent that took the look-alike would go on to do.
     Returns (final state, successful calls as (tool, JSON args), outputs by step or None, touched).
     `deviations`, when given, gets each step that was not called with the reference's own
-    arguments (one lacked the output it comes from, or the output gave another value)."""
-    state = state0.snapshot()
-    outputs: dict[int, Any] = {}
-    calls: list[tuple[str, dict]] = []
-    touched: set = set()
-    for k in order if order is not None else range(len(steps)):
-        step = steps[k]
-        if k in drop:
-            continue
-        call = {}
-        ok = True
-        for name, pt in step.tool.params:
-            if args and (k, name) in args:
-                call[name] = args[(k, name)]
-                continue
-            src = step.sources[name]
-            if src[0] == "step":
-                j, field = src[1]
-                out = outputs.get(j)
-                if out is None:
-                    ok = False
-                    break
-                call[name] = out[field] if field is not None else out
-            else:
-                call[name] = values[(k, name)]
-        if deviations is not None and (not ok or any(call[n] != values[(k, n)] for n in call)):
-            deviations.append(k)
-        if not ok:
-            continue
-        spec = s.world.tools[step.tool.qualified]
-        try:
-            admitted = s.world.admit(spec, call)
-            tx_touched: set = set()
-            result = s.world.execute(state, spec, admitted, tx_touched)[0]
-        except ToolError:
-            continue
-        touched |= tx_touched
-        if like is not None and picks and k not in picks and k > min(picks) and step.pick is not None:
-            outputs[k] = s.walker.choose_like(step, result, like.get(k))
-        else:
-            outputs[k] = s.walker.element(step, result, (picks or {}).get(k))
-        calls.append((spec.qualified, {n: s.world.types.to_json(pt, call[n]) for n, pt in spec.params}))
+    arguments (one lacked the output it comes from, or the output gave another value).
+
+    The calls before the first change are the reference run's: they start from its state after
+    them (`_Prefix`), not from `state0`."""
+    n = len(steps)
+    seq = list(order) if order is not None else list(range(n))
+    first = min([k for k in drop] + [k for k in (picks or ())] + [k for k, _ in (args or ())] + [i for i in range(n) if seq[i] != i] + [n])
+    state, outputs, calls, touched, done = _Prefix.of(s, state0, steps, values).upto(first, deviations)
+    for k in seq[done:]:
+        _call(s, state, steps, values, k, outputs, calls, touched, drop, picks, args, like, deviations)
     return state, calls, outputs, touched
+
+
+def _call(s: Sampler, state: State, steps: list[Step], values: dict, k: int, outputs: dict, calls: list, touched: set, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, like: dict | None = None, deviations: list | None = None) -> None:
+    """Step k of a lenient replay, on `state` in place (see `replay`)."""
+    step = steps[k]
+    if k in drop:
+        return
+    call = {}
+    for name, pt in step.tool.params:
+        if args and (k, name) in args:
+            call[name] = args[(k, name)]
+            continue
+        src = step.sources[name]
+        if src[0] == "step":
+            j, field = src[1]
+            out = outputs.get(j)
+            if out is None:
+                if deviations is not None:
+                    deviations.append(k)
+                return
+            call[name] = out[field] if field is not None else out
+        else:
+            call[name] = values[(k, name)]
+    if deviations is not None and any(call[n] != values[(k, n)] for n in call):
+        deviations.append(k)
+    spec = s.world.tools[step.tool.qualified]
+    try:
+        admitted = s.world.admit(spec, call)
+        tx_touched: set = set()
+        result = s.world.execute(state, spec, admitted, tx_touched)[0]
+    except ToolError:
+        return
+    touched |= tx_touched
+    if like is not None and picks and k not in picks and k > min(picks) and step.pick is not None:
+        outputs[k] = s.walker.choose_like(step, result, like.get(k))
+    else:
+        outputs[k] = s.walker.element(step, result, (picks or {}).get(k))
+    calls.append((spec.qualified, {n: s.world.types.to_json(pt, call[n]) for n, pt in spec.params}))
+
+
+class _Prefix:
+    """The reference run of a walk, kept step by step: the changed replays of one proof (each
+    step left out, each argument changed, each look-alike picked) share every call before their
+    first change, and start after it. One per sampler, for the last walk asked about; it holds
+    the state, steps and values it was run from and is used only for those same objects (and
+    values still equal to what they were), so a new walk, a planted state or a changed value
+    runs afresh."""
+
+    def __init__(self, s: Sampler, state0: State, steps: list[Step], values: dict):
+        self.state0, self.steps, self.values, self.copy = state0, list(steps), values, dict(values)
+        self.picks = [st.pick for st in steps]
+        state, outputs, calls, touched, devs = state0.snapshot(), {}, [], set(), []
+        self.after = [(state.snapshot(), {}, 0, set(), 0)]  # after 0, 1, ... steps
+        for k in range(len(steps)):
+            _call(s, state, steps, values, k, outputs, calls, touched, deviations=devs)
+            self.after.append((state.snapshot(), dict(outputs), len(calls), set(touched), len(devs)))
+        self.calls, self.devs = calls, devs
+
+    @staticmethod
+    def of(s: Sampler, state0: State, steps: list[Step], values: dict) -> "_Prefix":
+        hit = s._replay_prefix
+        if hit is None or not hit.fits(state0, steps, values):
+            hit = s._replay_prefix = _Prefix(s, state0, steps, values)
+        return hit
+
+    def fits(self, state0: State, steps: list[Step], values: dict) -> bool:
+        return (self.state0 is state0 and self.values is values and len(steps) <= len(self.steps) and all(a is b and a.pick == p for a, b, p in zip(steps, self.steps, self.picks)) and values == self.copy)
+
+    def upto(self, k: int, deviations: list | None):
+        """(state, outputs, calls, touched, k) after the first k reference calls, copies to change."""
+        state, outputs, n_calls, touched, n_devs = self.after[k]
+        if deviations is not None:
+            deviations.extend(self.devs[:n_devs])
+        return state.snapshot(), dict(outputs), self.calls[:n_calls], set(touched), k
 
 
 def answer_of(s: Sampler, reports: list[dict], outputs: dict) -> Any:

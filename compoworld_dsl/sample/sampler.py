@@ -127,6 +127,7 @@ class Sampler:
         self._stage = ""  # what the attempt is doing, for a timeout's detail
         self._sym_cache = None
         self._rows_cache: dict = {}  # (id of a state, rule, tables) → (state, protected rows); cleared per task
+        self._replay_prefix = None
         self._pools: dict = {}  # `_held_split`'s answers by the tables they read; cleared per task
         self._task_seed: int | None = None  # the seed the task's state draws its tables from
         self.alternative = None  # the branch not taken, found while building a conditional walk
@@ -859,6 +860,7 @@ class Sampler:
         draw tables from `task_seed` from now on: every task, sampled or verified, starts here."""
         self._sym_cache = None
         self._rows_cache = {}
+        self._replay_prefix = None  # necessity._Prefix: the reference run the changed replays share
         self._pools = {}
         self._task_seed = task_seed
 

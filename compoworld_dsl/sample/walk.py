@@ -263,12 +263,18 @@ class Walker:
             if not cands:
                 raise Rejected("no_walk", f"no tool can follow step {k}")
             kept, set_aside, last_failure = None, None, ""
+            # an earlier read that no step uses yet and that has nothing to report: the last
+            # step must use it, or `reports` rejects the walk after all the work
+            unreported = self._unreportable(state0, steps, results) if k == hops - 1 else set()
             for tool in cands:
                 s.deadline.check()
                 tried += 1
                 got = self._try(rng, seed, state0, state, steps, hs, tool, k, values)
                 if isinstance(got, str):
                     last_failure = f"step {k + 1} {tool.qualified}: {got}"
+                    continue
+                if unreported - {src[1][0] for src in got[0].sources.values() if src[0] == "step"}:
+                    last_failure = f"step {k + 1} {tool.qualified}: leaves step {min(unreported) + 1}'s result unused and it has nothing to report"
                     continue
                 if k == hops - 1 and tool.qualified not in s.mutating:
                     # a read the walk would end on is used by no later step: it must give
@@ -299,6 +305,19 @@ class Walker:
         if hops >= 3 and len({st.tool.service for st in steps}) < 2:
             raise Rejected("no_walk", "the walk stays in one service")
         return steps, values, {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks}}
+
+    def _unreportable(self, state0: State, steps: list[Step], results: list) -> set[int]:
+        """The reads no step uses yet whose output `Sampler.reportable` refuses."""
+        used = {src[1][0] for st in steps for src in st.sources.values() if src[0] == "step"}
+        out = set()
+        for j, st in enumerate(steps):
+            if st.tool.qualified in self.s.mutating or j in used:
+                continue
+            try:
+                self.s.reportable(state0, st, self.output(steps, results, j), j)
+            except Rejected:
+                out.add(j)
+        return out
 
     def _candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = ()) -> list[Tool]:
         """The first `MAX_TRIES` tools that may come next, in a seeded weighted order: those whose
