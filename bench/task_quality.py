@@ -10,6 +10,9 @@ skipped with probability P), and prints one markdown row:
   tries/task     attempts per emitted task;
   services/task  mean services a task's reference plan calls;
   steps needed   share of reference steps proven necessary (proofs.steps_necessary);
+  one thread     share of tasks whose steps all hang together: each linked to the others through
+                 the values one step's result gives another (`bindings`), not two errands side
+                 by side ("change X's title; also, what is folder Y's date?");
   rules          share of tasks with a load-bearing house rule attached;
   left           share of tasks with a value left to the house rules (a binding "house rules");
   ids            share of instructions that hold a `prefix-N` id a person would not know;
@@ -35,6 +38,25 @@ sys.path.insert(0, str(ROOT))
 from compoworld_dsl.sample.run import Job, run  # noqa: E402
 
 ID = re.compile(r"\b[a-z_]+-\d+\b")
+STEP = re.compile(r"step (\d+)")
+
+
+def threads(task: dict) -> int:
+    """How many groups of steps a task's data flow splits into: steps are linked when one takes
+    an argument from the other's result (a binding "step j" or "step j.field")."""
+    group = list(range(len(task["bindings"])))
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            k = group[k]
+        return k
+
+    for k, args in enumerate(task["bindings"]):
+        for source in args.values():
+            m = STEP.match(source)
+            if m:
+                group[root(k)] = root(int(m.group(1)) - 1)
+    return len({root(k) for k in range(len(group))})
 
 
 def main() -> None:
@@ -67,7 +89,7 @@ def main() -> None:
                 top = ", ".join(f"{r} {c}" for r, c in report.rejected.most_common(3))
                 rows.append(
                     f"| {world} | {hops} | {len(tasks) / wall:.1f} | {report.attempts / n:.1f} | {sum(len(t['services']) for t in tasks) / n:.2f} "
-                    f"| {100 * needed / max(steps, 1):.0f}% | {100 * sum(1 for t in tasks if t['constraints']) / n:.0f}% "
+                    f"| {100 * needed / max(steps, 1):.0f}% | {100 * sum(1 for t in tasks if threads(t) == 1) / n:.0f}% | {100 * sum(1 for t in tasks if t['constraints']) / n:.0f}% "
                     f"| {100 * sum(1 for t in tasks if 'house rules' in json.dumps(t['bindings'])) / n:.0f}% "
                     f"| {100 * sum(1 for t in tasks if ID.search(t['instruction'])) / n:.0f}% | {100 * rate:.0f}% | {top} |"
                 )
@@ -76,8 +98,8 @@ def main() -> None:
                 named = collections.Counter(c["name"] for t in tasks for c in t["constraints"])
                 rules.append(f"| {world} | {hops} | {', '.join(f'{c} {k}' for c, k in named.most_common()) or '—'} |")
                 print(rows[-1], file=sys.stderr)
-    print("| world | hops | tasks/s | tries/task | services/task | steps needed | rules | left | ids | weak | most common rejections |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("| world | hops | tasks/s | tries/task | services/task | steps needed | one thread | rules | left | ids | weak | most common rejections |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     print("\n".join(rows))
     print("\n| world | hops | capability tags |\n| --- | ---: | --- |")
     print("\n".join(tags))
