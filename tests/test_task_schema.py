@@ -183,7 +183,7 @@ def test_the_optional_fields_and_the_rarer_check_kinds_fit(validator, example):
 
 
 def test_the_documented_examples_are_real_tasks(validator):
-    """docs/task-format.md shows line 1 of `worldc sample worlds/toy.world --hops 3 -n 10 --seed 11`
+    """docs/task-format.md shows line 1 of `worldc sample worlds/toy.world --hops 3 -n 10 --seed 2`
     (docs/sampling.md traces the same task) and a `branch` from legal_ops. The example must stay a
     real task: valid, and verified by today's world and sampler — which rebuilds it and compares
     every field, so a change to the sampler that changes this task must update the docs too."""

@@ -237,7 +237,12 @@ def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, chec
                 step_bites += [(name, {"step": k + 1, "look_alike": other}) for name in rules]
             if not ambiguous:
                 break
-            extra = s.people.distinguishing(how["table"], rows[target], [rows[o] for o in ambiguous], tuple(how["fields"]))
+            # not a field a later step takes its value from, nor one reported: stated in the
+            # description, it would make that read needless ("the meeting day of the file with
+            # ... meeting day 2025-03-23")
+            told = {src[1][1] for later in steps[k + 1 :] for src in later.sources.values() if src[0] == "step" and src[1][0] == k and src[1][1] is not None}
+            told |= {r["field"] for r in reports if r["step"] == k and r["field"] is not None}
+            extra = s.people.distinguishing(how["table"], rows[target], [rows[o] for o in ambiguous], tuple(how["fields"]) + tuple(sorted(told)))
             if extra is None:
                 raise Rejected("ambiguous_description", f"step {k + 1}: the description fits {ambiguous[0]} too, and no house rule or further field tells them apart")
             how["fields"].append(extra)

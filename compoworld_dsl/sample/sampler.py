@@ -972,6 +972,7 @@ class Sampler:
         )
         phraser = Phraser(self, state0, steps, values, results, left=set(left))  # afresh: the labels named everything once
         instruction = phraser.instruction([(r["step"], r["field"]) for r in reports], bearing, branch, alt, idem)
+        self._flows_not_stated(steps, values, instruction)
         if reports:
             proofs["answer_not_guessable"] = self.answer_not_guessable(state0, steps, plan, checks, reports, instruction)
             self._decoys(state0, final, steps, values, reports, checks, instruction)
@@ -1222,6 +1223,19 @@ class Sampler:
             if stated_in(self.world.types, r["type"], v, instruction):
                 raise Rejected("guessable_answer", f"the instruction states {r['label']}")
         return {"not_blank": True, "not_in_instruction": True, "reports": len(reports)}
+
+    def _flows_not_stated(self, steps: list[Step], values: dict, instruction: str) -> None:
+        """Reject a task whose instruction states a value that a step takes from an earlier result
+        (a date, an amount, an email address), as another request's value or part of a description:
+        an agent could take it from there, and the read it flows from would not be needed for it."""
+        for k, step in enumerate(steps):
+            for name, pt in step.tool.params:
+                src = step.sources[name]
+                if src[0] != "step" or src[1][1] is None or self.people.ref_table(tstr(pt)) is not None:
+                    continue
+                t = tstr(pt)
+                if stated_in(self.world.types, t, self.world.types.to_json(t, values[(k, name)]), instruction):
+                    raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the instruction states the {name} it takes from step {src[1][0] + 1}")
 
     def idempotent(self, rng: random.Random, state0: State, final: State, steps: list[Step]) -> dict | None:
         """A call whose goal already holds: the tool refuses it with `conflict` ("already closed")

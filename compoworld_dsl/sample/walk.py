@@ -56,6 +56,12 @@ class Step:
     how: dict | None = None
 
 
+def _whole(record: dict) -> str:
+    """A record as a comparable whole: two calls that give it with the same fields and values
+    give an agent the same thing."""
+    return repr(sorted(record.items()))
+
+
 def _same_meaning(param: str, t: str, field: str | None) -> bool:
     """May a value of `field` flow into `param`? When they mean the same thing: the type is a
     nominal one (`Day`, shared by the services that agree on it), or an email address, or the
@@ -99,6 +105,13 @@ class Walker:
         self._entries_of: dict[str, list[Tool]] = {}
         for t in self.entries:
             self._entries_of.setdefault(t.service, []).append(t)
+        # the writes from stated facts that a value an earlier result gives can feed (a date, an
+        # amount, an email address): after the first step they may come next only so fed, which
+        # carries the value from one service into the next ("put that meeting on the calendar")
+        self._by_flow: dict[str, list[Tool]] = {}
+        for t in self._keyless_writes:
+            for ft in dict.fromkeys(tstr(pt) for _, pt in t.params if s.world.types.base(tstr(pt)) in FLOW_TYPES):
+                self._by_flow.setdefault(ft, []).append(t)
         self._by_key: dict[str, list[Tool]] = {}
         for t in self._walkable:
             for kt in set(self._keys[t.qualified]):
@@ -266,10 +279,11 @@ class Walker:
             # an earlier read that no step uses yet and that has nothing to report: the last
             # step must use it, or `reports` rejects the walk after all the work
             unreported = self._unreportable(state0, steps, results) if k == hops - 1 else set()
+            held = {_whole(r) for result in results for r in (result if isinstance(result, (list, tuple)) else [result]) if isinstance(r, dict)}
             for tool in cands:
                 s.deadline.check()
                 tried += 1
-                got = self._try(rng, seed, state0, state, steps, hs, tool, k, values)
+                got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held)
                 if isinstance(got, str):
                     last_failure = f"step {k + 1} {tool.qualified}: {got}"
                     continue
@@ -341,6 +355,8 @@ class Walker:
             if w is not None:
                 keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
         keyed += self._keyless_candidates(rng, k, hops, steps, offered, used)
+        if k > 0:
+            keyed += self._fed_candidates(rng, k, hops, steps, hs, offered, used)
         if changing:
             keyed = [x for x in keyed if x[2].qualified in s.mutating] or keyed
         out = [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
@@ -353,14 +369,50 @@ class Walker:
                 out = [ahead] + [t for t in out if t is not ahead][: MAX_TRIES - 1]
         return out
 
-    def _weight(self, t: Tool, k: int, hops: int, steps: list[Step], offered: dict, used: set[str]) -> float | None:
-        """A candidate's weight as step `k`, or None if it may not come next."""
+    def _fed(self, t: Tool, hs: list, steps: list[Step]) -> list[tuple[str, list]]:
+        """(parameter, the earlier outputs that may feed it) for each value parameter of `t` that
+        a value on offer may flow into (`_same_meaning`)."""
+        out = []
+        for name, pt in t.params:
+            ft = tstr(pt)
+            if self.s.world.types.base(ft) in FLOW_TYPES:
+                options = [(j, f, v) for ht, j, f, v in hs if ht == ft and _same_meaning(name, ft, f) and not self._described(steps, (j, f, v))]
+                if options:
+                    out.append((name, options))
+        return out
+
+    def _described(self, steps: list[Step], option: tuple) -> bool:
+        """Is an earlier output's field one the instruction states, as part of the description that
+        found its record? A value flowing from it needs no read ("the departure date of the trip
+        with departure date 2025-03-18")."""
+        j, f = option[0], option[1]
+        return f is not None and f in ((steps[j].how or {}).get("fields") or ())
+
+    def _fed_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, offered: dict, used: set[str]) -> list[tuple]:
+        """Sort keys, with their tools, of the writes from stated facts that an earlier output can
+        feed (`_by_flow`), each weighted as a step that continues the walk."""
+        seen: dict[str, Tool] = {}
+        for ft in offered:
+            for t in self._by_flow.get(ft, ()):
+                seen.setdefault(t.qualified, t)
+        out = []
+        for t in sorted(seen.values(), key=lambda t: self._position[t.qualified]):
+            if t.qualified in used or not self._fed(t, hs, steps):
+                continue
+            w = self._weight(t, k, hops, steps, offered, used, fed=True)
+            if w is not None:
+                out.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
+        return out
+
+    def _weight(self, t: Tool, k: int, hops: int, steps: list[Step], offered: dict, used: set[str], fed: bool = False) -> float | None:
+        """A candidate's weight as step `k`, or None if it may not come next. `fed`: a write from
+        stated facts that an earlier output's value feeds (`_fed_candidates`)."""
         s = self.s
         if t.qualified in used:
             return None
         keys = self._keys[t.qualified]
         mutating = t.qualified in s.mutating
-        if not keys and mutating and k > 0:
+        if not keys and mutating and k > 0 and not fed:
             return None  # a write from stated facts alone opens a walk, never continues one
         last = k == hops - 1
         if last and not any(st.tool.qualified in s.mutating for st in steps) and not mutating and hops > 1 and t.qualified in self._entry_names:
@@ -370,6 +422,8 @@ class Walker:
         w = 1.0
         if keys and any(offered[kt] == len(steps) - 1 for kt in keys):
             w *= 4.0  # works on what the last step found: a chain, not a list of chores
+        elif fed and any(offered.get(tstr(pt)) == len(steps) - 1 for _, pt in t.params):
+            w *= 4.0  # carries on with a value the last step gave
         if mutating:
             w *= 2.0
         if steps and t.service != steps[-1].tool.service:
@@ -415,8 +469,19 @@ class Walker:
                 out.append((-(u ** (1.0 / w)), t.qualified, t))
         return out
 
-    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict):
-        """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why not."""
+    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset()):
+        """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why
+        not. A read whose output is a record an earlier call's result gave as it is (`held`, by
+        `_whole`) is not taken: an agent has it already (reading the file the folder listing
+        showed in full), so the step would be one no agent needs."""
+        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values)
+        if held and not isinstance(got, str) and tool.qualified not in self.s.mutating:
+            out = self.element(got[0], got[3])
+            if isinstance(out, dict) and _whole(out) in held:
+                return "an earlier result gave its record already"
+        return got
+
+    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict):
         s = self.s
         if tool.qualified in self._entry_names:
             return self._try_entry(rng, state0, state, steps, tool, k)
@@ -435,7 +500,7 @@ class Walker:
                 own = self.people.key.get(self.people.ref_table(t) or "")
                 options.sort(key=lambda o: (-o[0], o[1] != own))
                 j, f, v = options[0] if rng.random() < 0.75 else rng.choice(options)
-            elif (options := [o for o in options if _same_meaning(name, t, o[1])]) and s.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
+            elif (options := [o for o in options if _same_meaning(name, t, o[1]) and not self._described(steps, o)]) and s.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
                 j, f, v = rng.choice(options)
             else:
                 sources[name] = ("user", None)
@@ -443,6 +508,16 @@ class Walker:
             sources[name] = ("step", (j, f))
             given[name] = v
             taken.add((j, f))
+        if k > 0 and not self._keys[tool.qualified] and not any(src[0] == "step" for src in sources.values()):
+            # a write from stated facts comes after the first step only fed by an earlier output
+            fed = [(n, [o for o in opts if (o[0], o[1]) not in taken]) for n, opts in self._fed(tool, hs, steps)]
+            fed = [(n, opts) for n, opts in fed if opts]
+            if not fed:
+                return "no earlier result feeds it"
+            name, options = rng.choice(fed)
+            j, f, v = rng.choice(options)
+            sources[name] = ("step", (j, f))
+            given[name] = v
         step = Step(tool, sources)
         bound = s.bind_step(rng, seed, state0, state, steps, step, k, given)
         if isinstance(bound, str):
