@@ -86,3 +86,21 @@ def test_no_that_x_beside_a_record_an_idempotency_request_names(world, seed, att
             assert f"that {noun}" not in tail, (task["id"], task["instruction"])
             checked += 1
     assert checked >= 1
+
+
+def test_a_read_that_gives_another_record_of_its_table_is_named_by_what_it_gives(office_tasks):
+    """`directory.get_manager(id)` takes a colleague and gives another colleague, the manager. A
+    phrase for its output used to name the colleague `id` ("the email address of the attendee of
+    the invitation ..."), so the instruction asked about the wrong person and a branch tested the
+    wrong person's status; it is named by the tool's `gives` phrase ("the manager of ...")."""
+    checked = 0
+    for t in office_tasks:
+        steps = {k + 1 for k, call in enumerate(t["reference_plan"]) if call["tool"] == "directory.get_manager"}
+        for r in t["reports"]:
+            if r["step"] in steps:
+                checked += 1
+                assert "the manager of " in r["label"], (t["id"], r["label"])
+        if t["branch"] and t["branch"]["if"]["step"] in steps:
+            checked += 1
+            assert "the manager of " in t["instruction"], t["id"]
+    assert checked > 0

@@ -138,11 +138,13 @@ class Phraser:
                 if self.people.ref_table(tstr(pt)) is not None:
                     return self.arg(j, name)
             return "the result"
-        # a read of one record by its key: the thing the key names
+        # a read of one record by its key: the thing the key names (not when it gives another
+        # record of the table: `get_manager(id)` gives the manager, not the colleague `id`)
         if isinstance(tool.result, T.RecordT):
             table = self.s.walker.result_table(tool)
+            out = _output(self, j)
             for name, pt in tool.params:
-                if table is not None and self.people.ref_table(tstr(pt)) == table:
+                if table is not None and self.people.ref_table(tstr(pt)) == table and isinstance(out, dict) and out.get(self.people.key[table]) == self.values.get((j, name)):
                     return self.arg(j, name)
         return self.gives(j) or f"what you find when you {self.say(j)}"
 
