@@ -104,3 +104,23 @@ def test_a_read_that_gives_another_record_of_its_table_is_named_by_what_it_gives
             checked += 1
             assert "the manager of " in t["instruction"], t["id"]
     assert checked > 0
+
+
+def test_a_bracketed_value_that_comes_from_a_result_says_what_it_is():
+    """`say "add {name} of {company} ({email}) as a lead ..."`: a stated address reads well in
+    brackets, but "Rahul Reyes (the recipient of the quote ...)" reads as if he were the
+    recipient. A value that comes from an earlier result is bracketed with its label:
+    "(email address: the recipient of the quote ...)"."""
+    import re
+
+    sampler = load_sampler(str(ROOT / "worlds" / "support.world"))
+    tools = {t.qualified: t for t in sampler.tools}
+    checked = 0
+    for t in sampled(sampler, 31, 4, range(40)):
+        for call, binding in zip(t["reference_plan"], t["bindings"]):
+            say = tools[call["tool"]].decl.say or ""
+            for name, source in binding.items():
+                if f"({{{name}}})" in say and source.startswith("step "):
+                    checked += 1
+                    assert re.search(r"\([a-z ]+: the ", t["instruction"]), t["instruction"]
+    assert checked > 0

@@ -211,7 +211,17 @@ class Phraser:
 
     def fill(self, k: int, template: str) -> str:
         step = self.steps[k]
-        return fill(self.people, template, dict(step.tool.params), lambda name: self.arg(k, name))
+
+        def arg(name: str) -> str:
+            text = self.arg(k, name)
+            # "add {name} ({email}) as a lead": a stated address reads well in brackets, a phrase
+            # for where it comes from does not ("Rahul Reyes (the recipient of the quote ...)"
+            # reads as if he were the recipient): the phrase says what it is
+            if f"({{{name}}})" in template and step.sources.get(name, ("user", None))[0] == "step":
+                return f"{self._param_label(k, name)}: {text}"
+            return text
+
+        return fill(self.people, template, dict(step.tool.params), arg)
 
     def report(self, j: int, field: str | None) -> str:
         """What to tell: "the email address of ...", "whether the document ... is archived"."""
