@@ -1097,11 +1097,9 @@ class Sampler:
         A yes/no is never reported: `false` is refused as blank, so every yes/no left would be
         `true`, and an agent that answers "yes" without looking would pass (found by a scripted
         guessing agent on supply_chain; DESIGN §5: no reported value is guessable)."""
-        used = {src[1][0] for st in steps for src in st.sources.values() if src[0] == "step"}
         out = []
-        for j, step in enumerate(steps):
-            if step.tool.qualified in self.mutating or j in used:
-                continue
+        for j in self.walker.unused_reads(steps):
+            step = steps[j]
             value = self.walker.output(steps, results, j)
             table, fields = self.reportable(state0, step, value, j)
             if table is not None:

@@ -320,15 +320,17 @@ class Walker:
             raise Rejected("no_walk", "the walk stays in one service")
         return steps, values, {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks}}
 
+    def unused_reads(self, steps: list[Step]) -> list[int]:
+        """The reads whose output no step uses (so far): each must give a report."""
+        used = {src[1][0] for st in steps for src in st.sources.values() if src[0] == "step"}
+        return [j for j, st in enumerate(steps) if st.tool.qualified not in self.s.mutating and j not in used]
+
     def _unreportable(self, state0: State, steps: list[Step], results: list) -> set[int]:
         """The reads no step uses yet whose output `Sampler.reportable` refuses."""
-        used = {src[1][0] for st in steps for src in st.sources.values() if src[0] == "step"}
         out = set()
-        for j, st in enumerate(steps):
-            if st.tool.qualified in self.s.mutating or j in used:
-                continue
+        for j in self.unused_reads(steps):
             try:
-                self.s.reportable(state0, st, self.output(steps, results, j), j)
+                self.s.reportable(state0, steps[j], self.output(steps, results, j), j)
             except Rejected:
                 out.add(j)
         return out
