@@ -24,7 +24,7 @@ from .check.types import PRIMITIVES, EnumRef, EnumT, RecordT, ServiceRef, TableT
 from .diagnostics import Diagnostic, Span, internal_error
 from .resources import grammar_path
 from .syntax import ast as A
-from .syntax.format import format_literal, format_source
+from .syntax.format import format_literal, format_retraction, format_source
 from .syntax.parser import ParseFailure, encode_string
 
 EXIT_OK, EXIT_USAGE = 0, 2  # as in cli.py, which this module must not import at load time
@@ -321,7 +321,7 @@ class Index:
                 scopes.append(("record", m.span, m, svc.name))
             elif isinstance(m, A.StateDecl):
                 what = "table" if isinstance(m.type, A.TableType) else "state"
-                sd = self._decl("state", m.name, path, m, f"state {m.name}: {_type_text(m.type)}{_default(m.default)}", f"a {what} of service `{svc.name}`", svc.name)
+                sd = self._decl("state", m.name, path, m, f"state {m.name}: {_type_text(m.type)}{_default(m.default)}{format_retraction(m.retracted)}", f"a {what} of service `{svc.name}`", svc.name)
                 d.children.append(sd)
                 members.setdefault(m.name, sd)
             elif isinstance(m, A.SeedDecl):

@@ -179,48 +179,54 @@ def test_touching_a_protected_row_and_undoing_it_still_breaks_the_rule(legal, ta
     assert played >= 3
 
 
-def _retract_tool(model, service: str, table: str) -> tuple[str, str] | None:
-    """A tool that deletes one row of `service`'s `table` by its key: (qualified name, parameter)."""
-    for tool in model.tools():
-        if tool.service == service and table in tool.deletes and len(tool.params) == 1:
-            return tool.qualified, tool.params[0][0]
-    return None
+def _undo_tools(world, model, service: str, table: str) -> list[tuple[str, str]]:
+    """Tools of `service` that take one argument and may undo an insert into `table`: those that
+    delete its rows, and those that write the field of its retracted state (`retracted when
+    cancelled`): (qualified name, parameter). Which one really undoes is found by trying."""
+    r = world.state_decl[f"{service}.{table}"].get("retracted")
+    return [
+        (tool.qualified, tool.params[0][0])
+        for tool in model.tools()
+        if tool.service == service and len(tool.params) == 1 and not tool.inserts  # sending a draft deletes it, but is no undo
+        and (table in tool.deletes or (r is not None and (table, r[0]) in tool.writes))
+    ]
 
 
-def test_an_agent_that_corrects_its_own_mistake_passes(legal, tasks):
-    """Insert with a typo, retract it, insert the right row, go on with the plan, carrying the
-    ids the agent's own calls return (they differ from the reference run's)."""
-    model, world = legal.model, legal.world
-    played = 0
-    for task in tasks:
-        plan = reference_calls(task)
-        first = next((k for k, (tool, args) in enumerate(plan) if any(t.qualified == tool and t.inserts for t in model.tools()) and any(isinstance(v, str) for v in args.values())), None)
-        if first is None:
-            continue
-        tool = next(t for t in model.tools() if t.qualified == plan[first][0])
-        found = _retract_tool(model, tool.service, next(iter(tool.inserts)))
-        if found is None:
-            continue
-        retract, key_param = found
-        text = {n for n, pt in tool.params if T.prim_name(pt) == "text"}  # not enums, dates or keys
-        typo_args = {k: (v + " (typo)" if k in text else v) for k, v in plan[first][1].items()}
-        _, ref_results = play(world, task, plan)
+def _undone(world, ep, table: str, key) -> bool:
+    row = ep.gateway.state.tables[table].get(key)
+    return row is None or world.retracted(table, row)
+
+
+def correct_a_mistake(sampler, task) -> dict | None:
+    """Play `task` as an agent that makes its first insert with a typo, undoes it (deletes the
+    row, or cancels or voids it where the world keeps withdrawn rows), makes the right insert and
+    goes on with the plan, carrying the ids its own calls return (they differ from the
+    reference run's). Returns the score, or None when the task has no such insert or the world
+    no tool that undoes it in one call."""
+    model, world = sampler.model, sampler.world
+    plan = reference_calls(task)
+    tools = {t.qualified: t for t in model.tools()}
+    first = next((k for k, (tool, args) in enumerate(plan) if tools[tool].inserts and any(n for n, pt in tools[tool].params if T.prim_name(pt) == "text" and n in args)), None)
+    if first is None:
+        return None
+    tool = tools[plan[first][0]]
+    table = next(iter(tool.inserts))
+    text = {n for n, pt in tool.params if T.prim_name(pt) == "text"}  # not enums, dates or keys
+    typo_args = {k: (v + " (typo)" if k in text else v) for k, v in plan[first][1].items()}
+    _, ref_results = play(world, task, plan)
+    for undo, key_param in _undo_tools(world, model, tool.service, table):
         ep = Episode(world)
-        ep.reset({**task, "distractors": sorted(set(task["distractors"]) | {retract.split(".")[0]})})
+        ep.reset({**task, "distractors": sorted(set(task["distractors"]) | {undo.split(".")[0]})})
         names = {q: n for n, q in ep.gateway.names.items()}
         renamed: dict = {}
         got: dict = {}  # step number → the data this episode's call returned
-        ok = True
         for k, (tname, args) in enumerate(plan):
             if k == first:
                 typo = ep.call("call_tool", {"tool_name": names[tname], "arguments": typo_args})
-                if not typo["success"]:
-                    ok = False
-                    break
-                gone = ep.call("call_tool", {"tool_name": names[retract], "arguments": {key_param: typo["data"]}})
-                if not gone["success"]:  # it takes more than one call to undo (archive, then destroy)
-                    ok = False
-                    break
+                assert typo["success"], (task["id"], typo)
+                gone = ep.call("call_tool", {"tool_name": names[undo], "arguments": {key_param: typo["data"]}})
+                if not gone["success"] or not _undone(world, ep, f"{tool.service}.{table}", typo["data"]):
+                    break  # not this tool (or it takes more than one call: archive, then destroy)
             args = {a: renamed.get(v, v) if isinstance(v, str) else v for a, v in args.items()}
             res = ep.call("call_tool", {"tool_name": names[tname], "arguments": args})
             assert res["success"], (task["id"], k, res)
@@ -228,14 +234,39 @@ def test_an_agent_that_corrects_its_own_mistake_passes(legal, tasks):
             ref = ref_results[k].get("data")
             if isinstance(ref, str) and isinstance(res["data"], str) and ref != res["data"]:
                 renamed[ref] = res["data"]
-        if not ok:
-            continue
-        if task["answer"] is not None:
-            ep.report(reported(task["reports"], got))
-        s = ep.score()
-        assert s["reward"] == 1, (task["id"], s["failed"])
-        played += 1
+        else:
+            if task["answer"] is not None:
+                ep.report(reported(task["reports"], got))
+            return {**ep.score(), "undo": undo}
+    return None
+
+
+def test_an_agent_that_corrects_its_own_mistake_passes(legal, tasks):
+    """Insert with a typo, delete it, insert the right row, go on with the plan."""
+    played = 0
+    for task in tasks:
+        s = correct_a_mistake(legal, task)
+        if s is not None:
+            assert s["reward"] == 1, (task["id"], s["failed"])
+            played += 1
     assert played >= 3
+
+
+def test_correcting_a_mistake_passes_where_the_world_cancels_instead_of_deleting(office_tasks):
+    """Where a table keeps withdrawn rows (`retracted when status == cancelled`: a meeting, an
+    event, a trip), the agent's wrong row cancelled is as good as deleted. Before retracted
+    states, each of these failed `no_collateral` on the cancelled row."""
+    office, tasks = office_tasks
+    toy = load_sampler(str(ROOT / "worlds" / "toy.world"))
+    undone: dict[str, int] = {}
+    for sampler, batch in ((office, tasks), (toy, sampled(toy, 2, 3, range(40)))):
+        for task in batch:
+            s = correct_a_mistake(sampler, task)
+            if s is not None:
+                assert s["reward"] == 1, (task["id"], s["undo"], s["failed"])
+                undone[s["undo"]] = undone.get(s["undo"], 0) + 1
+    cancelled = {u for u in undone if u.split(".")[1].startswith("cancel")}
+    assert len(cancelled) >= 2 and sum(undone[u] for u in cancelled) >= 5, undone
 
 
 def test_stray_writes_fail_the_task_and_cost_partial_credit(legal, tasks):
@@ -393,3 +424,32 @@ def test_an_answer_that_lists_candidates_fails(office_tasks, legal):
             s, _ = play(sampler.world, task, reference_calls(task), prose)
             assert s["reward"] == 1, (task["id"], prose, s["failed"])  # and in sentences that echo the question
     assert listed >= 40 and hedged >= 40 and plain >= 10
+
+
+def test_only_a_row_the_episode_made_and_withdrew_is_no_change():
+    """`retracted when cancelled` forgives the agent's own cancelled event, nothing else: an
+    event left scheduled by mistake, a seeded event cancelled, and a task made and closed (tasks
+    are done, not withdrawn) each still fail `no_collateral`."""
+    toy = load_sampler(str(ROOT / "worlds" / "toy.world"))
+    world = toy.world
+    task = next(t for t in sampled(toy, 2, 3, range(40)) if any(p["tool"] == "calendar.schedule_event" for p in t["reference_plan"]))
+    plan = reference_calls(task)
+    answer = task["answer"]
+    k = next(i for i, (tool, _) in enumerate(plan) if tool == "calendar.schedule_event")
+    wrong = ("calendar.schedule_event", {**plan[k][1], "title": "Wrong title", "start": "06:05"})
+    def collateral(s):
+        return [f for f in s["failed"] if f["kind"] == "no_collateral"]
+
+    s, results = play(world, task, [wrong] + plan, answer)  # left on the calendar
+    assert s["reward"] == 0 and collateral(s), s["failed"]
+    state = world.task_state(task["initial_state"])
+    new_id = world.next_key(state, "calendar.events")
+    s, results = play(world, task, [wrong, ("calendar.cancel_event", {"id": new_id})] + plan, answer)
+    assert results[1]["success"] and s["reward"] == 1, s["failed"]
+    seeded = next(key for key, e in state.tables["calendar.events"].items() if not e["cancelled"])
+    s, results = play(world, task, plan + [("calendar.cancel_event", {"id": seeded})], answer)
+    assert results[-1]["success"] and s["reward"] == 0 and collateral(s), s["failed"]
+    task_id = world.next_key(state, "tasks.tasks")
+    made = [("tasks.add_task", {"title": "Wrong task", "due": "2025-03-20"}), ("tasks.close_task", {"id": task_id})]
+    s, results = play(world, task, made + plan, answer, mount=["tasks"])
+    assert results[0]["success"] and results[1]["success"] and s["reward"] == 0 and collateral(s), (results[:2], s["failed"])

@@ -12,6 +12,7 @@ import attrs
 
 from ..diagnostics import Diagnostic, Label, Span
 from ..syntax import ast as A
+from ..syntax.format import format_literal
 from ..syntax.template import placeholders
 from . import types as T
 from .loader import import_closure
@@ -327,6 +328,10 @@ class Checker:
             for m in svc.decl.members:
                 if isinstance(m, A.StateDecl):
                     self._resolve_state(svc, m, module)
+        for svc in self.model.services.values():  # every record resolved: a table may hold another service's
+            for m in svc.decl.members:
+                if isinstance(m, A.StateDecl) and m.retracted is not None and svc.state.get(m.name) is not None:
+                    self._resolve_retraction(svc.state[m.name], m.retracted)
 
     def _resolve_record(self, svc: Service, decl: A.RecordDecl, module: Path) -> None:
         rec = svc.records[decl.name]
@@ -383,6 +388,37 @@ class Checker:
                 self._check_const(decl.default, st, f"the default of `{decl.name}`", code="E307")
         svc.state[decl.name] = StateVar(decl.name, st, decl.default, decl.span)
         self.state_owners.setdefault(decl.name, []).append(svc)
+
+    def _resolve_retraction(self, var: StateVar, r: A.Retraction) -> None:
+        """`retracted when FIELD [== VALUE]`: a table's field and the constant that marks a row
+        withdrawn. The checker of a task ignores a row an episode inserted and left so (E308)."""
+        if not isinstance(var.type, TableT):
+            if not isinstance(var.type, T.UnknownT):
+                self.error("E308", f"`{var.name}` is not a table: only a table's rows can be retracted", r.span)
+            return
+        rec = var.type.record
+        ft = rec.fields.get(r.field)
+        if ft is None:
+            if rec.fields:  # an unresolved record was reported already
+                self.error("E308", f"record `{rec.name}` has no field `{r.field}`", r.span, help="fields: " + ", ".join(f"`{f}`" for f in rec.fields))
+            return
+        if r.field == rec.key:
+            self.error("E308", f"`{r.field}` is the key of `{rec.name}`: a retracted row keeps its key", r.span, help="name the field that marks a row withdrawn, such as `status`")
+            return
+        if r.value is None:
+            if T.prim_name(ft) != "bool":
+                self.error("E308", f"`retracted when {r.field}` needs a bool field, and `{r.field}` is `{ft}`", r.span, help=f"say which value: `retracted when {r.field} == ...`")
+                return
+            value = A.Literal("bool", True, span=r.span)
+        elif not self._check_const(r.value, ft, f"the retracted value of `{r.field}`", code="E308"):
+            return
+        else:
+            value = r.value
+        default = rec.defaults.get(r.field)
+        if isinstance(default, A.Literal) and (default.kind, default.value) == (value.kind, value.value):
+            self.error("E308", f"a new `{rec.name}` starts with `{r.field}` = {format_literal(default)}, which marks it retracted", r.span, help="a table's retracted state must differ from a new row's")
+            return
+        var.retracted = (r.field, r.value)
 
     def _resolve_pools(self) -> None:
         for pool in self.model.pools.values():

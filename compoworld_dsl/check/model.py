@@ -16,6 +16,8 @@ class StateVar:
     type: Type
     default: A.Literal | None
     span: Span
+    # a table's retracted state: (field, the literal it holds then; None for a bool field's true)
+    retracted: tuple[str, A.Literal | None] | None = None
 
 
 @attrs.define(eq=False)

@@ -228,6 +228,9 @@ class PythonGenerator:
                         "prefix": rec.name.lower(),
                         "defaults": {f: const_value(d, rec.fields[f]) for f, d in rec.defaults.items()},
                     }
+                    if var.retracted is not None:  # the field and the value that mark a row withdrawn
+                        field, lit = var.retracted
+                        state[q]["retracted"] = [field, True if lit is None else const_value(lit, rec.fields[field])]
                 else:
                     state[q] = {
                         "kind": "scalar",

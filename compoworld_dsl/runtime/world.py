@@ -52,6 +52,12 @@ class CompiledWorld:
             self._clock_fields = {rec: self.volatile_fields.get(table, frozenset()) for rec, table in tables.items()}
         return self._clock_fields
 
+    def retracted(self, table: str, row: dict) -> bool:
+        """Is `row` in its table's retracted state (`state ... retracted when cancelled`): kept on
+        file but withdrawn, as the world's cancel or void tools leave a row?"""
+        r = self.state_decl[table].get("retracted")
+        return r is not None and row.get(r[0]) == r[1]
+
     def set_simulator(self, simulator: Simulator) -> None:
         for svc in self.services.values():
             svc.simulator = simulator

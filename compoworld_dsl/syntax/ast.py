@@ -223,6 +223,17 @@ class StateDecl:
     type: TypeExpr
     default: Literal | None
     span: Span = _span()
+    retracted: "Retraction | None" = attrs.field(default=None, kw_only=True)
+
+
+@node
+class Retraction:
+    """`retracted when cancelled` (a bool field is true) or `retracted when status == cancelled`:
+    how a table marks a row withdrawn; one an episode inserted and left so counts as never made."""
+
+    field: str
+    value: Literal | None
+    span: Span = _span()
 
 
 # Seed generators

@@ -369,6 +369,13 @@ def format_literal(lit: A.Literal) -> str:
     return str(lit.value)
 
 
+def format_retraction(r: A.Retraction | None) -> str:
+    """` retracted when status == cancelled` after a state's type, or "" for none."""
+    if r is None:
+        return ""
+    return f" retracted when {r.field}" + ("" if r.value is None else f" == {format_literal(r.value)}")
+
+
 def format_expr(expr: A.Expr) -> str:
     """One expression with the fewest parentheses that keep its tree."""
     return _expr(expr, COND)
@@ -589,7 +596,7 @@ def _leaf(n) -> str:
         label = "" if n.label is None else " " + encode_string(n.label)
         return f"{'key ' if n.is_key else ''}{n.name}: {_type(n.type)}{_default(n.default)}{label}"
     if isinstance(n, A.StateDecl):
-        return f"state {n.name}: {_type(n.type)}{_default(n.default)}"
+        return f"state {n.name}: {_type(n.type)}{_default(n.default)}{format_retraction(n.retracted)}"
     if isinstance(n, A.SeedDecl):
         return f"seed {n.name}: {_gen(n.gen)}"
     if isinstance(n, A.SeedField):

@@ -385,8 +385,14 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def state_decl(self, meta, children):
-        default = children[2] if len(children) > 2 else None
-        return A.StateDecl(str(children[0]), children[1], default, span=self._span(meta))
+        rest = list(children[2:])
+        retracted = rest.pop() if rest and isinstance(rest[-1], A.Retraction) else None
+        default = rest[0] if rest else None
+        return A.StateDecl(str(children[0]), children[1], default, span=self._span(meta), retracted=retracted)
+
+    @v_args(meta=True)
+    def retraction(self, meta, children):
+        return A.Retraction(str(children[0]), children[1] if len(children) > 1 else None, span=self._span(meta))
 
     @v_args(meta=True)
     def seed_decl(self, meta, children):

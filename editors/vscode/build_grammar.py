@@ -180,7 +180,16 @@ repo["state"] = {
     "begin": rf"\b(state)\s+({N})\s*(:)",
     "beginCaptures": cap("storage.type.state.world", "variable.other.state.world", "punctuation.separator.key-value.world"),
     "end": "$",
-    "patterns": inc("default-value", "literals", "type-expression", "operators"),
+    "patterns": inc("comments") + [
+        {"comment": "`retracted when status == cancelled`: the row state that means withdrawn",
+         "begin": r"\b(retracted)\s+(when)\b",
+         "beginCaptures": cap("keyword.other.retracted.world", "keyword.other.when.world"),
+         "end": "$",
+         "patterns": inc("comments", "literals") + [
+             {"match": rf"(==)\s*(?!(?:true|false)\b)({N})", "captures": cap("keyword.operator.comparison.world", "variable.other.enummember.world")},
+             {"name": "variable.other.member.world", "match": rf"\b{N}"},
+             {"include": "#operators"}]},
+    ] + inc("default-value", "literals", "type-expression", "operators"),
 }
 repo["seed"] = {
     "name": "meta.seed.world",
