@@ -36,27 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from compoworld_dsl.sample.run import Job, run  # noqa: E402
+from compoworld_dsl.sample.walk import threads  # noqa: E402
 
 ID = re.compile(r"\b[a-z_]+-\d+\b")
-STEP = re.compile(r"step (\d+)")
-
-
-def threads(task: dict) -> int:
-    """How many groups of steps a task's data flow splits into: steps are linked when one takes
-    an argument from the other's result (a binding "step j" or "step j.field")."""
-    group = list(range(len(task["bindings"])))
-
-    def root(k: int) -> int:
-        while group[k] != k:
-            k = group[k]
-        return k
-
-    for k, args in enumerate(task["bindings"]):
-        for source in args.values():
-            m = STEP.match(source)
-            if m:
-                group[root(k)] = root(int(m.group(1)) - 1)
-    return len({root(k) for k in range(len(group))})
 
 
 def main() -> None:

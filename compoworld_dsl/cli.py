@@ -413,7 +413,7 @@ def cmd_sample(args) -> int:
             print("worldc: error: --backend ray needs Ray: pip install 'compoworld-dsl[ray]' (or 'ray>=2.40')", file=sys.stderr)
             return EXIT_USAGE
     workers = max(1, args.workers) if args.backend == "local" else max(0, args.workers)
-    job = Job(path, args.hops, args.n, seed, caps, workers, args.max_attempts, args.attempt_timeout or None, args.rule_share, shard, backend=args.backend, address=args.address)
+    job = Job(path, args.hops, args.n, seed, caps, workers, args.max_attempts, args.attempt_timeout or None, args.rule_share, shard, backend=args.backend, address=args.address, one_thread=args.one_thread)
     console = _stderr_console()
     console.print(f"world: {how}")
     out = Path(args.output) if args.output else None
@@ -599,6 +599,8 @@ def _print_report(console, job, report, args) -> None:
     reproduce = f"worldc sample {job.path} --hops {job.hops} -n {job.count} --seed {job.seed:#x}"
     if job.capabilities:
         reproduce += f" --capabilities {','.join(job.capabilities)}"
+    if job.one_thread:
+        reproduce += " --one-thread"
     if job.rule_share != RULE_SHARE:
         reproduce += f" --rule-share {job.rule_share:g}"
     if job.attempt_timeout != ATTEMPT_TIMEOUT:
@@ -945,6 +947,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--backend", choices=("local", "ray"), default="local", help="local: a process pool here; ray: actors on a Ray cluster (the `ray` extra), same bytes (default local)")
     sm.add_argument("--address", metavar="ADDR", help="with --backend ray: the Ray cluster to join (auto, or HOST:6379 of its head); default: start a local Ray instance")
     sm.add_argument("--capabilities", metavar="LIST", help=f"keep tasks that have all of these, comma-separated: {', '.join(CAPABILITIES)}")
+    sm.add_argument("--one-thread", action="store_true", help="keep only tasks whose steps all hang together through the values one step's result gives another: one chain of information, no errands side by side")
     sm.add_argument("--rule-share", type=float, default=0.5, metavar="SHARE", help="at least this share of tasks carry a house rule that decides their reward, in worlds that have rules (default 0.5; 0: no minimum)")
     sm.add_argument("--max-attempts", type=int, default=None, help="give up after this many attempts (default 50 per task)")
     sm.add_argument("--format", choices=("text", "json"), default="text", help="json: also print the run report, with coverage, as JSON on stdout (needs -o)")

@@ -81,6 +81,7 @@ class Job:
     shard: tuple[int, int] | None = None  # (K, N), K from 1: attempts i with i % N == K - 1, no rule-share selection
     backend: str = "local"  # "ray": the same attempts on Ray actors (`ray_backend.py`; workers 0: one per CPU); no byte changes
     address: str | None = None  # with "ray": the cluster to connect to (else a local Ray instance)
+    one_thread: bool = False  # keep only tasks whose steps all hang together through data flow
 
 
 @attrs.define
@@ -203,7 +204,7 @@ def _attempt(sampler: Sampler, job: Job, i: int) -> tuple:
     t0 = time.perf_counter()
     timeout = job.attempt_timeout or None
     try:
-        task, reason, detail = sampler.task(job.seed, i, job.hops, Deadline(timeout) if timeout else None), "", ""
+        task, reason, detail = sampler.task(job.seed, i, job.hops, Deadline(timeout) if timeout else None, one_thread=job.one_thread), "", ""
     except Rejected as r:
         task, reason, detail = None, r.reason, r.detail
     return (i, task, reason, detail, sampler.z3_seconds - z3s, sampler.encode_seconds - encs, time.perf_counter() - t0, bool(sampler.constraints))
@@ -374,6 +375,7 @@ def options(job: Job) -> dict:
         "count": job.count if job.shard is None else None,  # a shard's file only grows with -n: --resume may extend it
         "seed": job.seed, "capabilities": list(job.capabilities), "max_attempts": job.max_attempts,
         "attempt_timeout": job.attempt_timeout or None, "rule_share": job.rule_share, "shard": list(job.shard) if job.shard else None,
+        **({"one_thread": True} if job.one_thread else {}),  # absent when off: journals of earlier runs still resume
     }
 
 

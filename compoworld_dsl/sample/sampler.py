@@ -31,7 +31,7 @@ from .answers import answer_matches, stated_in
 from .people import People, share_a_word, words
 from .rejected import Rejected  # (tests import it from here too)
 from .phrasing import Phraser, fill
-from .walk import Step, Walker
+from .walk import Step, Walker, thread_count
 
 from . import CAPABILITIES  # noqa: F401  (tests and run.py import it from here too)
 TASK_FORMAT = 2  # goal-level tasks; files without `format` were written by the plan-read-aloud sampler
@@ -125,6 +125,7 @@ class Sampler:
         self.encode_seconds = 0.0  # building Z3 terms (encodings, symbolic states) and reading models
         self.deadline = self.enc.deadline = Deadline()  # the attempt's time budget (`task`); never runs out otherwise
         self._stage = ""  # what the attempt is doing, for a timeout's detail
+        self._one_thread = False  # this attempt keeps only a walk of one thread (`task`)
         self._sym_cache = None
         self._rows_cache: dict = {}  # (id of a state, rule, tables) → (state, protected rows); cleared per task
         self._replay_prefix = None
@@ -842,11 +843,15 @@ class Sampler:
 
     # ─────────────────────────── the whole task ───────────────────────────
 
-    def task(self, seed: int, index: int, hops: int, deadline: Deadline | None = None) -> dict:
+    def task(self, seed: int, index: int, hops: int, deadline: Deadline | None = None, one_thread: bool = False) -> dict:
         """Attempt `index` of a run. With a `deadline`, an attempt still working when it runs out
-        is rejected as `timeout`; any other outcome depends only on (world, seed, index, hops)."""
+        is rejected as `timeout`; any other outcome depends only on (world, seed, index, hops).
+        `one_thread` (`--one-thread`): reject, as `filtered`, a walk whose steps do not all hang
+        together through data flow, as soon as it is grown; the task an attempt gives is the
+        same with it or without, so `worldc verify` needs no flag."""
         self.deadline = self.enc.deadline = deadline or Deadline()
         self._stage = "starting"
+        self._one_thread = one_thread
         t0 = time.monotonic()
         try:
             return self._task(seed, index, hops)
@@ -875,6 +880,10 @@ class Sampler:
         try:
             self._stage = "growing the walk"
             steps, values, proofs = self.build(rng, task_seed, state0, hops, branch=want_branch)
+            if self._one_thread:
+                n = thread_count([[src[1][0] for src in st.sources.values() if src[0] == "step"] for st in steps])
+                if n > 1:
+                    raise Rejected("filtered", f"{n} threads: some steps share no value with the others (--one-thread)")
             self._stage = "replaying the walk"
             final, plan, results = self.replay(state0, steps, values)
             self._stage = "planting a look-alike"

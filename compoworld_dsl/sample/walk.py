@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import random
+import re
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -54,6 +55,32 @@ class Step:
     # how that element (or an entry's target row) is found: {"by": "description", "table", "fields"}
     # or {"by": "rank", "table", "field", "order": "max"}
     how: dict | None = None
+
+
+def thread_count(links: list) -> int:
+    """How many groups of steps a walk's data flow splits into: `links[k]` lists the earlier
+    steps whose output step k takes an argument from; linked steps are one thread. A task of
+    one thread is one chain of information; more are errands side by side."""
+    group = list(range(len(links)))
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            group[k] = k = group[group[k]]
+        return k
+
+    for k, earlier in enumerate(links):
+        for j in earlier:
+            group[root(k)] = root(j)
+    return len({root(k) for k in range(len(group))})
+
+
+_STEP = re.compile(r"step (\d+)")
+
+
+def threads(task: dict) -> int:
+    """`thread_count` of a task record, from its `bindings` (an argument bound to "step N" or
+    "step N.FIELD" links its step to step N)."""
+    return thread_count([[int(m.group(1)) - 1 for source in args.values() if isinstance(source, str) for m in [_STEP.match(source)] if m] for args in task["bindings"]])
 
 
 def _whole(record: dict) -> str:
