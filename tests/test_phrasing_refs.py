@@ -5,6 +5,7 @@ phrase whose inner records are named so ("the patient of that appointment"). Bef
 99 office instructions (seed 2, 5 hops, 150 attempts) repeated a phrase of 80 characters or more
 word for word; now 4 do (descriptions that need every field, in phrases that need them)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,24 @@ def test_a_bracketed_value_that_comes_from_a_result_says_what_it_is():
                     checked += 1
                     assert re.search(r"\([a-z ]+: the ", t["instruction"]), t["instruction"]
     assert checked > 0
+
+
+def test_a_reference_the_description_names_comes_first():
+    """"the patient "Daisy" of the appointment with appointment day ... and reason ...", not
+    "the patient of the appointment with patient "Daisy", appointment day ...": the reference
+    a description already names leads, and the rest of the description follows (never nothing:
+    "the traveller "Chloe Lindahl" of the trip from ..." would read as a trip with those dates).
+    Before, 21 of 40 vet_clinic tasks of seed 31337 at 4 hops named a record so."""
+    vet = load_sampler(str(ROOT / "worlds" / "vet_clinic.world"))
+    tasks = sampled(vet, 31337, 4, range(60))
+    assert len(tasks) >= 30
+    clumsy = re.compile(r'\bthe ([a-z ]+?) of the ([a-z -]+?) with (?:[a-z ]+? (?:"[^"]*"|[\w.:-]+), )*?\1 "')
+    lead = re.compile(r'\bthe (patient|owner|client) "[^"]+" of the ([a-z -]+?)( with |\b)')
+    led = 0
+    for t in tasks:
+        text = t["instruction"] + " " + " ".join(r["label"] for r in t["reports"])
+        assert not clumsy.search(text), (t["id"], clumsy.search(text).group(0))
+        for m in lead.finditer(text):
+            assert m.group(3) == " with ", (t["id"], m.group(0))
+            led += 1
+    assert led >= 10

@@ -173,18 +173,21 @@ class People:
                 out.append(k)
         return out
 
+    def part(self, state: State, table: str, field: str, value: Any) -> str:
+        """One field of a description: `client "Ana Ruiz"` (a reference by its record's first
+        `known by` field)."""
+        t = self.fields[table][field]
+        rt = self.ref_table(t)
+        if rt is not None:
+            kb = self.known_by[rt][0]
+            shown = self.value_text(self.fields[rt][kb], self.ref_value(state, rt, value))
+        else:
+            shown = self.value_text(t, value)
+        return f"{self.label(table, field)} {shown}"
+
     def phrase(self, state: State, table: str, desc: dict[str, Any]) -> str:
         """"the matter with title "Lease dispute" and client "Ana Ruiz"" """
-        parts = []
-        for f, v in desc.items():
-            t = self.fields[table][f]
-            rt = self.ref_table(t)
-            if rt is not None:
-                kb = self.known_by[rt][0]
-                shown = self.value_text(self.fields[rt][kb], self.ref_value(state, rt, v))
-            else:
-                shown = self.value_text(t, v)
-            parts.append(f"{self.label(table, f)} {shown}")
+        parts = [self.part(state, table, f, v) for f, v in desc.items()]
         noun = self.noun[table]
         if not parts:
             return f"the {noun}"

@@ -207,7 +207,33 @@ class Phraser:
             if ident in self._said and self._kinds.get(self.people.noun[rt], 0) == 1:
                 return f"that {self.people.noun[rt]}"
             self._said.add(ident)
+            lead = self._lead(j, table, field, subject)
+            if lead is not None:
+                return lead
         return f"the {self.people.label(table, field)} of {subject}"
+
+    def _lead(self, j: int, table: str, field: str, subject: str) -> str | None:
+        """A reference step j's description already names, put first: "the patient "Daisy" of
+        the appointment with appointment day 2025-04-04 and reason ...", not "the patient of the
+        appointment with patient "Daisy", appointment day ...". The same facts (the
+        appointment's patient is Daisy), so the description still picks one record. None when
+        `subject` (step j's record named in full or short) does not name `field`, or names
+        nothing else."""
+        how = self.steps[j].how
+        if how is None or how["by"] != "description" or field not in (how.get("fields") or ()):
+            return None
+        key = self.steps[j].pick if self.steps[j].pick is not None else how.get("key")
+        desc = self.people.description(self.state0, how["table"], key, tuple(how["fields"])) or {}
+        names = list(desc)
+        for n in range(names.index(field) + 1 if field in names else 0, len(names) + 1):
+            prefix = {f: desc[f] for f in names[:n]}  # the full description, or a short name (`_short_name`)
+            text = self.people.phrase(self.state0, table, prefix)
+            if subject == text or subject.startswith(text + " among "):
+                rest = {f: v for f, v in prefix.items() if f != field}
+                if not rest:  # "the traveller "Chloe Lindahl" of the trip from ..." misleads: the
+                    return None  # trip is named by its traveller alone, and the tool's phrase goes on
+                return f"the {self.people.part(self.state0, table, field, desc[field])} of {self.people.phrase(self.state0, table, rest)}{subject[len(text):]}"
+        return None
 
     def fill(self, k: int, template: str) -> str:
         step = self.steps[k]
