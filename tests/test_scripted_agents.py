@@ -6,6 +6,7 @@ left out (even by an agent that knows every argument), and no report is a yes/no
 
 from __future__ import annotations
 
+import collections
 import json
 from pathlib import Path
 
@@ -453,3 +454,32 @@ def test_only_a_row_the_episode_made_and_withdrew_is_no_change():
     made = [("tasks.add_task", {"title": "Wrong task", "due": "2025-03-20"}), ("tasks.close_task", {"id": task_id})]
     s, results = play(world, task, made + plan, answer, mount=["tasks"])
     assert results[0]["success"] and results[1]["success"] and s["reward"] == 0 and collateral(s), (results[:2], s["failed"])
+
+
+def test_changing_the_wrong_row_and_changing_it_back_passes(legal, tasks):
+    """Set the deadline of a matter the task is not about, set it back, then the plan: the row
+    ends as it began but for `set_at`, which the clock decides; that is no collateral (before,
+    all 61 such agents on legal_ops seed 3 failed). Left at the wrong date, it still fails; a
+    protected row written at all still breaks its rule (the test above)."""
+    world = legal.world
+    deadline_type = world.types.records["docket.Deadline"]["due"]
+    played = 0
+    for task in tasks:
+        if task["constraints"]:
+            continue
+        state = world.task_state(task["initial_state"])
+        plan = reference_calls(task)
+        named = {v for _, args in plan for v in args.values()}
+        per_matter = collections.Counter(d["matter"] for d in state.tables["docket.deadlines"].values())
+        other = next((d for d in state.tables["docket.deadlines"].values() if d["matter"] not in named and per_matter[d["matter"]] == 1), None)
+        if other is None:
+            continue
+        wrong = ("docket.set_deadline", {"matter": other["matter"], "due": "2025-12-31"})
+        back = ("docket.set_deadline", {"matter": other["matter"], "due": world.types.to_json(deadline_type, other["due"])})
+        s, results = play(world, task, [wrong, back] + plan, task["answer"], mount=["docket"])
+        assert results[0]["success"] and results[1]["success"], results[:2]
+        assert s["reward"] == 1, (task["id"], s["failed"])
+        s, _ = play(world, task, [wrong] + plan, task["answer"], mount=["docket"])
+        assert s["reward"] == 0 and any(f["kind"] == "no_collateral" for f in s["failed"]), (task["id"], s["failed"])
+        played += 1
+    assert played >= 10

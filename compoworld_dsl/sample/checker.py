@@ -234,13 +234,17 @@ def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict) -> 
 
 
 def _collateral(world: CompiledWorld, before: State, after: State, explained: set) -> list[str]:
-    """The changes no goal check accounts for. A row the episode inserted and left retracted
-    (cancelled, voided: the world's undo where it has no delete) is no change: the agent that
-    makes a row by mistake and withdraws it corrects its mistake as well as the world allows."""
+    """The changes no goal check accounts for. Two are no change, so that an agent that
+    corrects its own mistake passes: a row the episode inserted and left retracted (cancelled,
+    voided: the world's undo where it has no delete), and a row changed back whose only
+    difference left is in fields a clock or the id generator decides (setting the wrong
+    matter's deadline and setting it back moves its `set_at`). Rules see the call log still."""
     stray = []
     d = diff(before, after)
     for ch in d.rows:
         if ch.kind == "inserted" and world.retracted(ch.table, after.tables[ch.table][ch.key]):
+            continue
+        if ch.kind == "updated" and set(ch.fields) <= world.volatile_fields.get(ch.table, frozenset()):
             continue
         if (ch.table, ch.key) not in explained:
             stray.append(f"{ch.kind} {ch.table}[{ch.key}]")
