@@ -194,18 +194,18 @@ class Phraser:
         return self.people.value_text(t, self.values[(k, name)])
 
     def field_of(self, j: int, field: str | None) -> str:
-        subject = self.subject(j)
         table = self._table(j)
-        if field is None or table is None:
-            return subject
-        if field == self.people.key[table]:
-            return subject
+        if field is None or table is None or field == self.people.key[table]:
+            return self.subject(j)
         rt = self.people.ref_table(self.people.fields[table][field])
         out = _output(self, j)
-        if rt is not None and isinstance(out, dict):  # a reference names a record: once in full
-            ident = (rt, repr(out.get(field)))
-            if ident in self._said and self._kinds.get(self.people.noun[rt], 0) == 1:
-                return f"that {self.people.noun[rt]}"
+        ident = (rt, repr(out.get(field))) if rt is not None and isinstance(out, dict) else None
+        if ident is not None and ident in self._said and self._kinds.get(self.people.noun[rt], 0) == 1:
+            # a reference to a record named already: "that colleague", and step j's record is
+            # not named here (asking for its subject first would count it said, unsaid)
+            return f"that {self.people.noun[rt]}"
+        subject = self.subject(j)
+        if ident is not None:  # a reference names a record: once in full
             self._said.add(ident)
             lead = self._lead(j, table, field, subject)
             if lead is not None:

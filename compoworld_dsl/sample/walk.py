@@ -271,9 +271,12 @@ class Walker:
             table = steps[j].how["table"] if steps[j].how else self.result_table(tool)
             if table is not None and isinstance(value, dict):
                 vol = self.s.world.volatile_fields.get(table, frozenset())
+                key = self.people.key[table]
                 for f, ft in self.people.fields[table].items():
                     if f in vol or (value[f] in ("", None) and self.people.ref_table(ft) is not None):
                         continue  # a blank reference (no assignee yet) names no record
+                    if f != key and value[f] == value.get(key) and ft == self.people.fields[table][key]:
+                        continue  # a team lead is their own manager: the record offers itself as such
                     out.append((ft, j, f, value[f]))
             elif not isinstance(tool.result, (T.ListT, T.NoneT)):
                 out.append((tstr(tool.result), j, None, value))
