@@ -105,6 +105,7 @@ class Walker:
     def __init__(self, s: Sampler):
         self.s = s
         self.people = s.people
+        self.aka: dict[tuple, set] = {}  # (step, field) of a handle → other fields that held its value (`handles`)
         self.entries: list[Tool] = []  # reads called with a row's own values: where walks begin
         others: list[Tool] = []  # tools that take keys from earlier results, and writes from facts
         self._keys: dict[str, list[str]] = {}  # tool → the runtime types of its key parameters
@@ -281,12 +282,20 @@ class Walker:
             elif not isinstance(tool.result, (T.ListT, T.NoneT)):
                 out.append((tstr(tool.result), j, None, value))
         # a value an earlier output already offers comes from there: a later step that only
-        # finds it again (the matter of the latest message about that matter) adds no hop
+        # finds it again (the matter of the latest message about that matter) adds no hop. The
+        # fields it was found under later are kept as its other names (`self.aka`): a matter's
+        # `client` that is the contact step 1 found is still the client
         kept = []
+        first: dict = {}
+        aka: dict[tuple, set] = {}
         for h in out:
-            if (h[0], repr(h[3])) not in seen:
-                seen.add((h[0], repr(h[3])))
+            ident = (h[0], repr(h[3]))
+            if ident not in first:
+                first[ident] = (h[1], h[2])
                 kept.append(h)
+            elif h[2] is not None:
+                aka.setdefault(first[ident], set()).add(h[2])
+        self.aka = aka
         return kept[::-1]
 
     # ─────────────────────────── growing ───────────────────────────
@@ -527,9 +536,13 @@ class Walker:
             if kind == "key":
                 if not options:
                     return "no earlier result holds a " + t
-                # the newest record itself before the records it refers to (the employee, not
-                # their manager): among one step's fields, its own key first
+                # a record held in a field named like the parameter, if any (a new matter's
+                # client is an old matter's client, not its lawyer); then the newest record
+                # itself before the records it refers to (the employee, not their manager):
+                # among one step's fields, its own key first
                 own = self.people.key.get(self.people.ref_table(t) or "")
+                like = [o for o in options if any(f != own and share_a_word(name, f) for f in {o[1]} | self.aka.get((o[0], o[1]), set()) if f is not None)]
+                options = like or options
                 options.sort(key=lambda o: (-o[0], o[1] != own))
                 j, f, v = options[0] if rng.random() < 0.75 else rng.choice(options)
             elif (options := [o for o in options if _same_meaning(name, t, o[1]) and not self._described(steps, o)]) and s.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
