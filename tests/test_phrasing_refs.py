@@ -171,3 +171,16 @@ def test_that_x_is_never_the_first_mention():
             i = text.find(f"that {noun}")
             if i >= 0:
                 assert any(re.search(rf"(?<!that )\b{re.escape(w)}\b", text[:i]) for w in words), (t["id"], text[: i + 30])
+
+
+def test_a_flag_is_said_in_words():
+    """A yes/no argument the instruction states reads "marked as a controlled drug", never
+    "controlled-drug flag yes" (17 of 91 vet_clinic tasks at seed 2468, 3 and 5 hops, before)."""
+    vet = load_sampler(str(ROOT / "worlds" / "vet_clinic.world"))
+    tasks = [t for hops in (3, 5) for t in sampled(vet, 2468, hops, range(60))]
+    said = 0
+    for t in tasks:
+        text = re.sub(r'"[^"]*"', '""', t["instruction"].split("\nHouse rules")[0])
+        assert not re.search(r"\b(yes|no)\b", text), (t["id"], text)
+        said += "marked as a controlled drug" in text
+    assert said >= 5

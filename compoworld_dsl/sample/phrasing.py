@@ -169,6 +169,11 @@ class Phraser:
                 continue
             if self.steps[j].sources[name][0] != "step" and name in defaults and self.values.get((j, name)) == defaults[name]:
                 continue
+            value = self.values.get((j, name))
+            if isinstance(value, bool) and self.steps[j].sources[name][0] != "step":
+                # "marked as a controlled drug", not "a controlled drug yes"
+                extra.append(f"{'' if value else 'not '}marked as {self._param_label(j, name)}")
+                continue
             extra.append(f"{self._param_label(j, name)} {self.arg(j, name)}")
         if not extra:
             return text
