@@ -97,6 +97,7 @@ CODES: dict[str, str] = {
     "W101": "a house rule does not hold on the seeded state for some seeds (`worldc lint`)",
     "W102": "no sampled task can call a tool (`worldc lint`)",
     "W103": "a simulated tool is never sampled (`worldc lint`)",
+    "W104": "a table keeps the rows a tool withdraws but declares no retracted state (`worldc lint`)",
     "E901": "the checker failed inside: a bug in worldc, not in the file",
 }
 
@@ -170,6 +171,7 @@ HINTS: dict[str, str] = {
     "W101": "make the seeds keep the rule, or the rule hold on the data a service starts with",
     "W102": "give the tool key parameters that earlier results hold, or a record with `known by`",
     "W103": "simulated tools are for agents to call; tasks are built from the tools the services run",
+    "W104": "write `retracted when FIELD == VALUE` on the table if a withdrawn row counts as never made",
     "E901": "please report this with the file that caused it; the other diagnostics are still valid",
 }
 

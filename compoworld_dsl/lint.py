@@ -6,14 +6,23 @@
 - W102: a tool no walk can reach: it takes a list or record parameter (no person states one), or
   it needs a key (say a `PaymentId`) that no reachable tool's result holds, so no earlier step
   can give it. Simulated tools are never sampled (W103).
+- W104: a table whose rows a tool withdraws (`cancel_*`, `void_*`, `withdraw_*`, `retract_*`,
+  `revoke_*`: one key argument, a field set to a constant) and that no tool deletes from, with no
+  `retracted when`: an agent that makes such a row by mistake and cancels it fails the task's
+  `no_collateral` check on the row it left (decision D31).
 
 Reads the compiled world and the sampler's walk structure (`sample.walk.Walker`); changes
 nothing."""
 
 from __future__ import annotations
 
+import re
+
 from .check.model import Model
+from .check.types import TableT
 from .diagnostics import Diagnostic
+from .syntax import ast as A
+from .syntax.format import format_literal
 from .runtime.service import ToolError
 from .runtime.state import Tx
 
@@ -26,7 +35,49 @@ def lint(model: Model, source: str, seeds: int = SEEDS) -> list[Diagnostic]:
 
     world = load_world(model, source)
     sampler = Sampler(model, world, source)
-    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler)
+    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model)
+
+
+WITHDRAWS = re.compile(r"^(cancel|void|withdraw|retract|revoke)(_|$)")
+
+
+def _unretracted(model: Model) -> list[Diagnostic]:
+    """W104: tables a withdrawing tool leaves rows in, with no `retracted when` to say so."""
+    out = []
+    services = model.world.services if model.world else list(model.services)
+    for s in services:
+        svc = model.services[s]
+        deleted = {t for tool in svc.tools.values() for t in tool.deletes}
+        for var in svc.state.values():
+            if not isinstance(var.type, TableT) or var.retracted is not None or var.name in deleted:
+                continue
+            key = var.type.record.fields.get(var.type.record.key or "")
+            for tool in svc.tools.values():
+                if not WITHDRAWS.match(tool.name) or len(tool.params) != 1 or tool.params[0][1] != key:
+                    continue
+                marks = [
+                    (f.name, f.value)
+                    for stmt in tool.decl.body
+                    if isinstance(stmt, A.Update) and isinstance(stmt.target, A.KeyTarget) and stmt.target.table == var.name
+                    for f in stmt.fields
+                    if isinstance(f.value, (A.Literal, A.Var))
+                ]
+                if not marks:
+                    continue
+                field, value = marks[0]
+                shown = value.name if isinstance(value, A.Var) else format_literal(value)
+                clause = f"retracted when {field}" if shown == "true" else f"retracted when {field} == {shown}"
+                out.append(
+                    Diagnostic(
+                        "W104",
+                        f"`{s}.{tool.name}` withdraws rows of `{var.name}`, which no tool deletes, but the table declares no retracted state: an agent that cancels its own mistaken row fails `no_collateral`",
+                        var.span,
+                        severity="warning",
+                        help=f"write `state {var.name}: table[{var.type.record.name}] {clause}` if such a row counts as never made",
+                    )
+                )
+                break
+    return out
 
 
 def _rule_decls(model: Model):

@@ -108,6 +108,7 @@ def test_every_registry_code_is_covered_by_a_fixture_or_a_direct_test():
         "W101": "test_lint_warnings_come_from_compiled_seeded_worlds",
         "W102": "test_lint_warnings_come_from_compiled_seeded_worlds",
         "W103": "test_lint_warnings_come_from_compiled_seeded_worlds",
+        "W104": "test_lint_w104_a_table_that_keeps_withdrawn_rows_unsaid",
     }
     annotated = {code for path in FIXTURES.rglob("*.world") for *_, code, _ in annotations_in(path)}
     unknown = annotated - set(CODES)
@@ -362,3 +363,19 @@ world w "W" {
     assert program.ok, [d.message for d in program.diagnostics]
     codes = sorted(d.code for d in lint(program.model, str(path), seeds=3))
     assert codes == ["W101", "W102", "W103"]
+
+
+def test_lint_w104_a_table_that_keeps_withdrawn_rows_unsaid(tmp_path):
+    """W104 (more in tests/test_lint.py, whose shop world this is): holds are voided, never
+    deleted, and the table says nothing; reservations are cancelled and declare it."""
+    from compoworld_dsl.check import check_paths
+    from compoworld_dsl.lint import lint
+    from test_lint import WORLD
+
+    path = tmp_path / "w.world"
+    path.write_text(WORLD, encoding="utf-8")
+    program = check_paths([path])
+    assert program.ok, [d.message for d in program.diagnostics]
+    diags = [d for d in lint(program.model, str(path), seeds=2) if d.code == "W104"]
+    assert [d.message.split("`")[1] for d in diags] == ["shop.void_hold"]
+    assert WORLD.splitlines()[diags[0].span.line - 1].strip() == "state holds: table[Hold]"

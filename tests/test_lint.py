@@ -1,4 +1,5 @@
-"""`worldc lint`: rules the seeds break (W101), tools no task can reach (W102, W103)."""
+"""`worldc lint`: rules the seeds break (W101), tools no task can reach (W102, W103), tables that
+keep withdrawn rows without saying so (W104)."""
 
 from __future__ import annotations
 
@@ -25,8 +26,20 @@ service shop "A shop" {
     key id: PaymentId
     amount: money
   }
+  record Hold {
+    key id: id
+    item: ItemId
+    voided: bool = false
+  }
+  record Reservation {
+    key id: id
+    item: ItemId
+    cancelled: bool = false
+  }
   state items: table[Item]
   state payments: table[Payment]
+  state holds: table[Hold]
+  state reservations: table[Reservation] retracted when cancelled
   seed payments: 2 rows {
     amount: 5..50
   }
@@ -68,6 +81,38 @@ service shop "A shop" {
     return count(i in items where i.name in names)
   }
 
+  tool hold(item: ItemId) -> id
+    "Hold an item for a customer"
+    say "hold {item}"
+  {
+    let h = insert holds { item: item }
+    return h.id
+  }
+
+  tool void_hold(id: id) -> Hold
+    "Void a hold; it stays on file"
+    say "void hold {id}"
+  {
+    update holds[id] { voided: true }
+    return holds[id]
+  }
+
+  tool reserve(item: ItemId) -> id
+    "Reserve an item"
+    say "reserve {item}"
+  {
+    let r = insert reservations { item: item }
+    return r.id
+  }
+
+  tool cancel_reservation(id: id) -> Reservation
+    "Cancel a reservation; it stays on file"
+    say "cancel reservation {id}"
+  {
+    update reservations[id] { cancelled: true }
+    return reservations[id]
+  }
+
   simulated tool quote(name: text) -> text
     "Quote a price in words"
     say "quote the price of {name}"
@@ -102,6 +147,10 @@ def test_each_warning(tmp_path):
     assert "`shop.bulk`: it takes a list or record parameter" in w102
     assert "shop.find_items" not in w102 and "shop.reprice" not in w102  # an entry, and a write on what it finds
     assert by_code["W103"] == ["no sampled task can call `shop.quote`: it is simulated: tasks are built from tools the services run"]
+    # holds are voided, not deleted, and say nothing; reservations declare their retracted state
+    assert by_code["W104"] == ["`shop.void_hold` withdraws rows of `holds`, which no tool deletes, but the table declares no retracted state: an agent that cancels its own mistaken row fails `no_collateral`"]
+    w104 = next(d for d in diags if d.code == "W104")
+    assert w104.help == "write `state holds: table[Hold] retracted when voided` if such a row counts as never made"
 
 
 def test_the_bundled_worlds(capsys):
