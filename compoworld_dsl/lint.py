@@ -49,7 +49,7 @@ def _unretracted(model: Model) -> list[Diagnostic]:
         svc = model.services[s]
         deleted = {t for tool in svc.tools.values() for t in tool.deletes}
         for var in svc.state.values():
-            if not isinstance(var.type, TableT) or var.retracted is not None or var.name in deleted:
+            if not isinstance(var.type, TableT) or var.retracted is not None or var.retracted_with is not None or var.name in deleted:
                 continue
             key = var.type.record.fields.get(var.type.record.key or "")
             for tool in svc.tools.values():

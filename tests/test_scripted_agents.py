@@ -483,3 +483,29 @@ def test_changing_the_wrong_row_and_changing_it_back_passes(legal, tasks):
         assert s["reward"] == 0 and any(f["kind"] == "no_collateral" for f in s["failed"]), (task["id"], s["failed"])
         played += 1
     assert played >= 10
+
+
+def test_a_mistaken_order_cancelled_takes_its_lines_with_it():
+    """`state lines: table[SalesLine] retracted with order`: the agent that places a wrong order,
+    adds a line to it and cancels the order has undone all of it (the line stays on file, its
+    order withdrawn); before `retracted with`, the line was collateral. Left uncancelled, the
+    order and its line still fail the task."""
+    supply = load_sampler(str(ROOT / "worlds" / "supply_chain.world"))
+    world = supply.world
+    task = next(t for t in sampled(supply, 3, 3, range(40)) if not t["constraints"])
+    state = world.task_state(task["initial_state"])
+    customer = next(k for k, c in state.tables["orders.customers"].items() if not c["credit_hold"])
+    warehouse = next(iter(state.tables["inventory.warehouses"]))
+    product = next(iter(state.tables["catalog.products"]))
+    today = world.types.to_json("date", state.scalars["orders.today"])
+    order = world.next_key(state, "orders.orders")
+    wrong = [
+        ("orders.place_order", {"customer": customer, "warehouse": warehouse, "po_number": "PO-TYPO", "requested": today}),
+        ("orders.add_order_line", {"order": order, "product": product, "quantity": 1, "unit_price": 10}),
+    ]
+    plan = reference_calls(task)
+    s, results = play(world, task, wrong + [("orders.cancel_order", {"order": order})] + plan, task["answer"], mount=["orders"])
+    assert all(r["success"] for r in results[:3]), results[:3]
+    assert s["reward"] == 1, (task["id"], s["failed"])
+    s, results = play(world, task, wrong + plan, task["answer"], mount=["orders"])
+    assert s["reward"] == 0 and any(f["kind"] == "no_collateral" and "2 other change(s)" in f["reason"] for f in s["failed"]), s["failed"]

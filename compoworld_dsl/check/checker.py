@@ -328,10 +328,17 @@ class Checker:
             for m in svc.decl.members:
                 if isinstance(m, A.StateDecl):
                     self._resolve_state(svc, m, module)
+        withs = []
         for svc in self.model.services.values():  # every record resolved: a table may hold another service's
             for m in svc.decl.members:
                 if isinstance(m, A.StateDecl) and m.retracted is not None and svc.state.get(m.name) is not None:
-                    self._resolve_retraction(svc.state[m.name], m.retracted)
+                    if m.retracted.with_parent:
+                        withs.append((svc, svc.state[m.name], m.retracted))
+                    else:
+                        self._resolve_retraction(svc.state[m.name], m.retracted)
+        for svc, var, r in withs:  # after every `when`: a parent is withdrawn by one, in the end
+            self._resolve_retraction_with(svc, var, r)
+        self._retraction_cycles(withs)
 
     def _resolve_record(self, svc: Service, decl: A.RecordDecl, module: Path) -> None:
         rec = svc.records[decl.name]
@@ -389,19 +396,28 @@ class Checker:
         svc.state[decl.name] = StateVar(decl.name, st, decl.default, decl.span)
         self.state_owners.setdefault(decl.name, []).append(svc)
 
-    def _resolve_retraction(self, var: StateVar, r: A.Retraction) -> None:
-        """`retracted when FIELD [== VALUE]`: a table's field and the constant that marks a row
-        withdrawn. The checker of a task ignores a row an episode inserted and left so (E308)."""
+    def _retraction_field(self, var: StateVar, r: A.Retraction) -> tuple[RecordT, Type] | None:
+        """The record of the table a retraction clause is on and the type of the field it names,
+        or None after an error (E308; an unresolved record or type was reported already)."""
         if not isinstance(var.type, TableT):
             if not isinstance(var.type, T.UnknownT):
                 self.error("E308", f"`{var.name}` is not a table: only a table's rows can be retracted", r.span)
-            return
+            return None
         rec = var.type.record
         ft = rec.fields.get(r.field)
         if ft is None:
-            if rec.fields:  # an unresolved record was reported already
+            if rec.fields:
                 self.error("E308", f"record `{rec.name}` has no field `{r.field}`", r.span, help="fields: " + ", ".join(f"`{f}`" for f in rec.fields))
+            return None
+        return rec, ft
+
+    def _resolve_retraction(self, var: StateVar, r: A.Retraction) -> None:
+        """`retracted when FIELD [== VALUE]`: a table's field and the constant that marks a row
+        withdrawn. The checker of a task ignores a row an episode inserted and left so (E308)."""
+        found = self._retraction_field(var, r)
+        if found is None:
             return
+        rec, ft = found
         if r.field == rec.key:
             self.error("E308", f"`{r.field}` is the key of `{rec.name}`: a retracted row keeps its key", r.span, help="name the field that marks a row withdrawn, such as `status`")
             return
@@ -419,6 +435,45 @@ class Checker:
             self.error("E308", f"a new `{rec.name}` starts with `{r.field}` = {format_literal(default)}, which marks it retracted", r.span, help="a table's retracted state must differ from a new row's")
             return
         var.retracted = (r.field, r.value)
+
+    def _resolve_retraction_with(self, svc: Service, var: StateVar, r: A.Retraction) -> None:
+        """`retracted with FIELD`: a reference field whose table declares a retracted state; a
+        row is withdrawn when the row it names is (E308)."""
+        found = self._retraction_field(var, r)
+        if found is None:
+            return
+        rec, ft = found
+        if isinstance(ft, T.UnknownT):
+            return  # its type was reported
+        parents = [
+            (s, v)
+            for s in self.model.services.values()
+            for v in s.state.values()
+            if isinstance(v.type, TableT) and v.type.record.key is not None and isinstance(ft, Alias) and v.type.record.fields.get(v.type.record.key) == ft
+        ]
+        if r.field == rec.key or not parents:
+            self.error("E308", f"`retracted with {r.field}` needs a field that names a row of another table, and `{r.field}` is `{ft}`", r.span, help="name the reference to the row this one belongs to, such as `order`")
+            return
+        psvc, parent = parents[0]
+        stated = {m.name: m.retracted for m in psvc.decl.members if isinstance(m, A.StateDecl)}
+        if stated.get(parent.name) is None:
+            self.error("E308", f"`{r.field}` names a row of `{psvc.name}.{parent.name}`, which declares no retracted state", r.span, help=f"say when a row of `{parent.name}` is withdrawn: `retracted when ...`")
+            return
+        var.retracted_with = (r.field, f"{psvc.name}.{parent.name}")
+
+    def _retraction_cycles(self, withs: list) -> None:
+        """`retracted with` must end at a `retracted when`: tables withdrawn with each other only
+        would make no row withdrawn, and a check of one would never end (E308)."""
+        tables = {f"{svc.name}.{var.name}": (var, r) for svc, var, r in withs}
+        for start, (var, r) in tables.items():
+            seen, table = {start}, start
+            while table in tables and tables[table][0].retracted_with is not None:
+                table = tables[table][0].retracted_with[1]
+                if table in seen:
+                    self.error("E308", f"`{start}` is withdrawn through a chain of `retracted with` that comes back on itself: no row is ever withdrawn", r.span, help="end the chain at a table with `retracted when ...`")
+                    var.retracted_with = None
+                    break
+                seen.add(table)
 
     def _resolve_pools(self) -> None:
         for pool in self.model.pools.values():

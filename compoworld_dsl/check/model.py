@@ -18,6 +18,8 @@ class StateVar:
     span: Span
     # a table's retracted state: (field, the literal it holds then; None for a bool field's true)
     retracted: tuple[str, A.Literal | None] | None = None
+    # `retracted with FIELD`: (the reference field, "service.table" it names), withdrawn with that row
+    retracted_with: tuple[str, str] | None = None
 
 
 @attrs.define(eq=False)

@@ -231,6 +231,8 @@ class PythonGenerator:
                     if var.retracted is not None:  # the field and the value that mark a row withdrawn
                         field, lit = var.retracted
                         state[q]["retracted"] = [field, True if lit is None else const_value(lit, rec.fields[field])]
+                    if var.retracted_with is not None:  # withdrawn with the row this field names
+                        state[q]["retracted_with"] = list(var.retracted_with)
                 else:
                     state[q] = {
                         "kind": "scalar",

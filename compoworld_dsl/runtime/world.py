@@ -52,11 +52,20 @@ class CompiledWorld:
             self._clock_fields = {rec: self.volatile_fields.get(table, frozenset()) for rec, table in tables.items()}
         return self._clock_fields
 
-    def retracted(self, table: str, row: dict) -> bool:
+    def retracted(self, table: str, row: dict, state: State | None = None) -> bool:
         """Is `row` in its table's retracted state (`state ... retracted when cancelled`): kept on
-        file but withdrawn, as the world's cancel or void tools leave a row?"""
-        r = self.state_decl[table].get("retracted")
-        return r is not None and row.get(r[0]) == r[1]
+        file but withdrawn, as the world's cancel or void tools leave a row? With `state`, also a
+        row withdrawn with the row it belongs to (`retracted with order`); the checker rejects
+        chains that do not end at a `retracted when`."""
+        decl = self.state_decl[table]
+        r = decl.get("retracted")
+        if r is not None and row.get(r[0]) == r[1]:
+            return True
+        w = decl.get("retracted_with")
+        if w is None or state is None:
+            return False
+        parent = state.tables.get(w[1], {}).get(row.get(w[0]))
+        return parent is not None and self.retracted(w[1], parent, state)
 
     def set_simulator(self, simulator: Simulator) -> None:
         for svc in self.services.values():

@@ -242,7 +242,7 @@ def _collateral(world: CompiledWorld, before: State, after: State, explained: se
     stray = []
     d = diff(before, after)
     for ch in d.rows:
-        if ch.kind == "inserted" and world.retracted(ch.table, after.tables[ch.table][ch.key]):
+        if ch.kind == "inserted" and world.retracted(ch.table, after.tables[ch.table][ch.key], after):
             continue
         if ch.kind == "updated" and set(ch.fields) <= world.volatile_fields.get(ch.table, frozenset()):
             continue

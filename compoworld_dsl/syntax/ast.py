@@ -229,11 +229,14 @@ class StateDecl:
 @node
 class Retraction:
     """`retracted when cancelled` (a bool field is true) or `retracted when status == cancelled`:
-    how a table marks a row withdrawn; one an episode inserted and left so counts as never made."""
+    how a table marks a row withdrawn; one an episode inserted and left so counts as never made.
+    `retracted with order` (`with_parent`): a row is withdrawn when the row its reference field
+    names is (an order line with its order)."""
 
     field: str
     value: Literal | None
     span: Span = _span()
+    with_parent: bool = attrs.field(default=False, kw_only=True)
 
 
 # Seed generators

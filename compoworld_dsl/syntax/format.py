@@ -373,6 +373,8 @@ def format_retraction(r: A.Retraction | None) -> str:
     """` retracted when status == cancelled` after a state's type, or "" for none."""
     if r is None:
         return ""
+    if r.with_parent:
+        return f" retracted with {r.field}"
     return f" retracted when {r.field}" + ("" if r.value is None else f" == {format_literal(r.value)}")
 
 

@@ -395,6 +395,10 @@ class _Builder(Transformer):
         return A.Retraction(str(children[0]), children[1] if len(children) > 1 else None, span=self._span(meta))
 
     @v_args(meta=True)
+    def retraction_with(self, meta, children):
+        return A.Retraction(str(children[0]), None, span=self._span(meta), with_parent=True)
+
+    @v_args(meta=True)
     def seed_decl(self, meta, children):
         rows = children[2] if len(children) > 2 else None
         return A.SeedDecl(str(children[0]), children[1], rows, span=self._span(meta))

@@ -182,8 +182,8 @@ repo["state"] = {
     "end": "$",
     "patterns": inc("comments") + [
         {"comment": "`retracted when status == cancelled`: the row state that means withdrawn",
-         "begin": r"\b(retracted)\s+(when)\b",
-         "beginCaptures": cap("keyword.other.retracted.world", "keyword.other.when.world"),
+         "begin": r"\b(retracted)\s+(when|with)\b",
+         "beginCaptures": cap("keyword.other.retracted.world", "keyword.other.retraction.world"),
          "end": "$",
          "patterns": inc("comments", "literals") + [
              {"match": rf"(==)\s*(?!(?:true|false)\b)({N})", "captures": cap("keyword.operator.comparison.world", "variable.other.enummember.world")},
