@@ -223,7 +223,7 @@ class Phraser:
         appointment with patient "Daisy", appointment day ...". The same facts (the
         appointment's patient is Daisy), so the description still picks one record. None when
         `subject` (step j's record named in full or short) does not name `field`, or names
-        nothing else."""
+        nothing else and says nothing after it ("among the meeting invitations of ..." does)."""
         how = self.steps[j].how
         if how is None or how["by"] != "description" or field not in (how.get("fields") or ()):
             return None
@@ -235,8 +235,8 @@ class Phraser:
             text = self.people.phrase(self.state0, table, prefix)
             if subject == text or subject.startswith(text + " among "):
                 rest = {f: v for f, v in prefix.items() if f != field}
-                if not rest:  # "the traveller "Chloe Lindahl" of the trip from ..." misleads: the
-                    return None  # trip is named by its traveller alone, and the tool's phrase goes on
+                if not rest and subject == text:  # "the traveller "Chloe Lindahl" of the trip from
+                    return None  # ..." misleads: the tool's phrase goes on; "... among ..." does not
                 return f"the {self.people.part(self.state0, table, field, desc[field])} of {self.people.phrase(self.state0, table, rest)}{subject[len(text):]}"
         return None
 
