@@ -111,14 +111,19 @@ class Phraser:
                 return short if len(short) < len(self._subjects[j]) else None
         return None
 
+    def _description(self, j: int) -> dict:
+        """The fields and values that name step j's record, found by description, in order."""
+        step, how = self.steps[j], self.steps[j].how
+        key = step.pick if step.pick is not None else how.get("key")
+        return self.people.description(self.state0, how["table"], key, tuple(how["fields"])) or {}
+
     def _subject(self, j: int) -> str:
         step = self.steps[j]
         tool = step.tool
         how = step.how
         if how is not None and how["by"] == "description":
-            key = step.pick if step.pick is not None else how.get("key")
-            desc = self.people.description(self.state0, how["table"], key, tuple(how["fields"]))
-            phrase = self.people.phrase(self.state0, how["table"], desc or {})
+            desc = self._description(j)
+            phrase = self.people.phrase(self.state0, how["table"], desc)
             if how.get("within") == "list":  # told apart among what the call shows
                 among = self.gives(j)
                 if among:
@@ -227,10 +232,11 @@ class Phraser:
         how = self.steps[j].how
         if how is None or how["by"] != "description" or field not in (how.get("fields") or ()):
             return None
-        key = self.steps[j].pick if self.steps[j].pick is not None else how.get("key")
-        desc = self.people.description(self.state0, how["table"], key, tuple(how["fields"])) or {}
+        desc = self._description(j)
+        if field not in desc:
+            return None
         names = list(desc)
-        for n in range(names.index(field) + 1 if field in names else 0, len(names) + 1):
+        for n in range(names.index(field) + 1, len(names) + 1):
             prefix = {f: desc[f] for f in names[:n]}  # the full description, or a short name (`_short_name`)
             text = self.people.phrase(self.state0, table, prefix)
             if subject == text or subject.startswith(text + " among "):

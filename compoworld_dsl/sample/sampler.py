@@ -125,7 +125,6 @@ class Sampler:
         self.encode_seconds = 0.0  # building Z3 terms (encodings, symbolic states) and reading models
         self.deadline = self.enc.deadline = Deadline()  # the attempt's time budget (`task`); never runs out otherwise
         self._stage = ""  # what the attempt is doing, for a timeout's detail
-        self._one_thread = False  # this attempt keeps only a walk of one thread (`task`)
         self._sym_cache = None
         self._rows_cache: dict = {}  # (id of a state, rule, tables) → (state, protected rows); cleared per task
         self._replay_prefix = None
@@ -851,10 +850,9 @@ class Sampler:
         same with it or without, so `worldc verify` needs no flag."""
         self.deadline = self.enc.deadline = deadline or Deadline()
         self._stage = "starting"
-        self._one_thread = one_thread
         t0 = time.monotonic()
         try:
-            return self._task(seed, index, hops)
+            return self._task(seed, index, hops, one_thread)
         except OutOfTime:
             raise Rejected("timeout", f"out of time after {time.monotonic() - t0:.1f} s, {self._stage}") from None
         finally:
@@ -869,7 +867,7 @@ class Sampler:
         self._pools = {}
         self._task_seed = task_seed
 
-    def _task(self, seed: int, index: int, hops: int) -> dict:
+    def _task(self, seed: int, index: int, hops: int, one_thread: bool = False) -> dict:
         rng = random.Random(f"{seed}:{hops}:{index}")  # the hops too: walks of other lengths start elsewhere
         task_seed = rng.randrange(2**32)
         self.start_task(task_seed)
@@ -880,7 +878,7 @@ class Sampler:
         try:
             self._stage = "growing the walk"
             steps, values, proofs = self.build(rng, task_seed, state0, hops, branch=want_branch)
-            if self._one_thread:
+            if one_thread:
                 n = thread_count([[src[1][0] for src in st.sources.values() if src[0] == "step"] for st in steps])
                 if n > 1:
                     raise Rejected("filtered", f"{n} threads: some steps share no value with the others (--one-thread)")

@@ -105,7 +105,6 @@ class Walker:
     def __init__(self, s: Sampler):
         self.s = s
         self.people = s.people
-        self.aka: dict[tuple, set] = {}  # (step, field) of a handle → other fields that held its value (`handles`)
         self.entries: list[Tool] = []  # reads called with a row's own values: where walks begin
         others: list[Tool] = []  # tools that take keys from earlier results, and writes from facts
         self._keys: dict[str, list[str]] = {}  # tool → the runtime types of its key parameters
@@ -260,10 +259,10 @@ class Walker:
                     return False
         return True
 
-    def handles(self, steps: list[Step], results: list) -> list[tuple[str, int, str | None, Any]]:
-        """(runtime type, step, field, value) of every value earlier outputs offer, newest first."""
+    def handles(self, steps: list[Step], results: list) -> tuple[list[tuple[str, int, str | None, Any]], dict[tuple, set]]:
+        """(runtime type, step, field, value) of every value earlier outputs offer, newest first;
+        and, by (step, field) of a handle, the other fields that held its value later (`aka`)."""
         out = []
-        seen: set = set()
         for j in range(len(steps)):
             tool = steps[j].tool
             value = self.output(steps, results, j)
@@ -283,7 +282,7 @@ class Walker:
                 out.append((tstr(tool.result), j, None, value))
         # a value an earlier output already offers comes from there: a later step that only
         # finds it again (the matter of the latest message about that matter) adds no hop. The
-        # fields it was found under later are kept as its other names (`self.aka`): a matter's
+        # fields it was found under later are kept as its other names (`aka`): a matter's
         # `client` that is the contact step 1 found is still the client
         kept = []
         first: dict = {}
@@ -295,8 +294,7 @@ class Walker:
                 kept.append(h)
             elif h[2] is not None:
                 aka.setdefault(first[ident], set()).add(h[2])
-        self.aka = aka
-        return kept[::-1]
+        return kept[::-1], aka
 
     # ─────────────────────────── growing ───────────────────────────
 
@@ -310,7 +308,7 @@ class Walker:
         steer = random.Random(f"{seed}:steer")  # its own stream: walks not steered stay as they were
         chain = steer.choice([c for c in self.chains if len(c) <= hops]) if self.chains and steer.random() < STEER_SHARE and any(len(c) <= hops for c in self.chains) else []
         for k in range(hops):
-            hs = self.handles(steps, results)  # what the walk so far offers later steps
+            hs, aka = self.handles(steps, results)  # what the walk so far offers later steps
             cands = self._candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1, chain=chain)
             if not cands:
                 raise Rejected("no_walk", f"no tool can follow step {k}")
@@ -322,7 +320,7 @@ class Walker:
             for tool in cands:
                 s.deadline.check()
                 tried += 1
-                got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held)
+                got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held, aka)
                 if isinstance(got, str):
                     last_failure = f"step {k + 1} {tool.qualified}: {got}"
                     continue
@@ -510,19 +508,20 @@ class Walker:
                 out.append((-(u ** (1.0 / w)), t.qualified, t))
         return out
 
-    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset()):
+    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset(), aka: dict | None = None):
         """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why
         not. A read whose output is a record an earlier call's result gave as it is (`held`, by
         `_whole`) is not taken: an agent has it already (reading the file the folder listing
-        showed in full), so the step would be one no agent needs."""
-        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values)
+        showed in full), so the step would be one no agent needs. `aka`: other names of the
+        handles' values (`handles`)."""
+        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values, aka or {})
         if held and not isinstance(got, str) and tool.qualified not in self.s.mutating:
             out = self.element(got[0], got[3])
             if isinstance(out, dict) and _whole(out) in held:
                 return "an earlier result gave its record already"
         return got
 
-    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict):
+    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, aka: dict):
         s = self.s
         if tool.qualified in self._entry_names:
             return self._try_entry(rng, state0, state, steps, tool, k)
@@ -541,7 +540,7 @@ class Walker:
                 # itself before the records it refers to (the employee, not their manager):
                 # among one step's fields, its own key first
                 own = self.people.key.get(self.people.ref_table(t) or "")
-                like = [o for o in options if any(f != own and share_a_word(name, f) for f in {o[1]} | self.aka.get((o[0], o[1]), set()) if f is not None)]
+                like = [o for o in options if any(f != own and share_a_word(name, f) for f in {o[1]} | aka.get((o[0], o[1]), set()) if f is not None)]
                 options = like or options
                 options.sort(key=lambda o: (-o[0], o[1] != own))
                 j, f, v = options[0] if rng.random() < 0.75 else rng.choice(options)
