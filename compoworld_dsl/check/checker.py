@@ -15,7 +15,7 @@ from ..syntax import ast as A
 from ..syntax.format import format_literal
 from ..syntax.template import placeholders
 from . import types as T
-from .loader import import_closure
+from .closure import import_closure
 from .model import Model, Service, StateVar, Tool, World
 from .types import Alias, EnumRef, EnumT, ListT, Prim, RecordT, ServiceRef, TableT, Type, UNKNOWN
 

@@ -15,6 +15,8 @@ from ..diagnostics import Diagnostic, SourceCache, Span, is_syntax_code, sort_di
 from ..resources import stdlib_dir
 from ..syntax import ast as A
 from ..syntax.parser import ParseFailure, parse_module
+from .checker import Checker
+from .closure import import_closure
 from .model import Model
 
 # Files larger than this are refused with E011 before they are read. Checking costs up to ~40
@@ -350,23 +352,6 @@ class _Cascades:
         return False
 
 
-def import_closure(modules: dict, start) -> list:
-    """The paths `start` imports or uses, directly or through other modules, itself first, in
-    the order a depth-first walk finds them. `modules` maps a path to an object with `imports`,
-    a list of (target path, node); a path missing from it (a file that was never read) is a leaf."""
-    seen, order, stack = {start}, [start], [start]
-    while stack:
-        m = modules.get(stack.pop())
-        if m is None:
-            continue
-        for target, _ in m.imports:
-            if target not in seen:
-                seen.add(target)
-                order.append(target)
-                stack.append(target)
-    return order
-
-
 def _abbrev(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -379,8 +364,6 @@ def _stdlib_hint() -> str:
 
 
 def _finish(loader: _Loader, roots: list[Path]) -> Program:
-    from .checker import Checker  # the checker needs loaded modules; keep import order one-way
-
     loader.find_cycles()
     # The modules a failed file names join the import graph only now: an import cycle is
     # reported from parsed imports alone, but importers of the failed file see through it.
