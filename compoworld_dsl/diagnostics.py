@@ -98,6 +98,7 @@ CODES: dict[str, str] = {
     "W102": "no sampled task can call a tool (`worldc lint`)",
     "W103": "a simulated tool is never sampled (`worldc lint`)",
     "W104": "a table keeps the rows a tool withdraws but declares no retracted state (`worldc lint`)",
+    "W105": "a seed picks a field's values from a pool whose name says they mean something else (`worldc lint`)",
     "E901": "the checker failed inside: a bug in worldc, not in the file",
 }
 
@@ -172,6 +173,7 @@ HINTS: dict[str, str] = {
     "W102": "give the tool key parameters that earlier results hold, or a record with `known by`",
     "W103": "simulated tools are for agents to call; tasks are built from the tools the services run",
     "W104": "write `retracted when FIELD == VALUE` on the table if a withdrawn row counts as never made",
+    "W105": "pick from a pool of values that mean what the field means, or name the pool after what it holds",
     "E901": "please report this with the file that caused it; the other diagnostics are still valid",
 }
 

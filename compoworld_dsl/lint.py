@@ -6,6 +6,9 @@
 - W102: a tool no walk can reach: it takes a list or record parameter (no person states one), or
   it needs a key (say a `PaymentId`) that no reachable tool's result holds, so no earlier step
   can give it. Simulated tools are never sampled (W103).
+- W105: a `pick` from a pool whose name says it holds something else than the field it fills
+  means (`drug_names` for a pet's name, `department_names` for a contact's name): the seeded
+  rows then read as nonsense ("a pet named Cefalexin"), and so do the tasks built on them.
 - W104: a table whose rows a tool withdraws (`cancel_*`, `void_*`, `withdraw_*`, `retract_*`,
   `revoke_*`: one key argument, a field set to a constant) and that no tool deletes from, with no
   `retracted when`: an agent that makes such a row by mistake and cancels it fails the task's
@@ -35,7 +38,73 @@ def lint(model: Model, source: str, seeds: int = SEEDS) -> list[Diagnostic]:
 
     world = load_world(model, source)
     sampler = Sampler(model, world, source)
-    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model)
+    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model) + _pools_out_of_place(model)
+
+
+# What a value is about, by the words that name it (in a pool's name, a field's, a record's). A
+# pool and a field that are each about something, and never about the same thing, disagree.
+_MEANINGS = {
+    "a person": {"person", "people", "contact", "employee", "colleague", "staff", "client", "customer", "owner", "lawyer", "attorney", "guest", "user", "member", "agent", "manager", "approver", "buyer", "author", "clerk", "rep", "recipient", "candidate", "vet", "assignee", "reporter", "requester", "deployer", "signer", "payee", "sender", "first", "last", "surname", "by", "who", "lead", "prescriber"},
+    "an address": {"email", "mail", "mailbox", "domain", "inbox", "to", "cc", "address", "recipient", "sender"},
+    "an animal": {"pet", "animal", "breed", "dog", "cat", "horse"},
+    "a drug": {"drug", "medication", "medicine", "dose", "prescription"},
+    "an organisation": {"company", "organisation", "organization", "department", "team", "supplier", "vendor", "bank", "firm", "brand", "merchant", "hotel", "warehouse", "account"},
+    "a place": {"city", "country", "location", "destination", "zone", "room", "bin", "site", "region"},
+}
+_SHAPE_WORDS = {"name", "names", "list", "pool", "value", "values", "option", "options", "choice", "choices", "sample", "samples", "word", "words", "text", "texts", "full", "common", "some", "all", "other", "default", "id"}
+
+
+def _words(text: str) -> set[str]:
+    """`crm_lead_first_names` → {crm, lead, first}; `ContactId` → {contact}: lowercase words,
+    plurals made singular, shape words dropped."""
+    raw = re.findall(r"[a-z]+|[A-Z][a-z]*", text.replace("_", " "))
+    out = set()
+    for w in (r.lower() for r in raw):
+        for plural, single in (("ies", "y"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
+            if w.endswith(plural) and len(w) > len(plural) + 2 and not w.endswith("ss"):
+                w = w[: -len(plural)] + single
+                break
+        if w not in _SHAPE_WORDS:
+            out.add(w)
+    return out
+
+
+def _meanings(words: set[str]) -> set[str]:
+    return {m for m, ws in _MEANINGS.items() if words & ws}
+
+
+def _pools_out_of_place(model: Model) -> list[Diagnostic]:
+    """W105: a `pick(POOL)` whose pool's name means one thing and whose field another: the
+    field's meaning is its name's and its type's, or its record's for a field that is just the
+    record's name."""
+    out = []
+    services = model.world.services if model.world else list(model.services)
+    for s in services:
+        svc = model.services[s]
+        for seed in svc.seeds.values():
+            var = svc.state.get(seed.name)
+            if seed.rows is None or var is None or not isinstance(var.type, TableT):
+                continue
+            rec = var.type.record
+            for f in seed.rows:
+                own = _words(f.name)
+                # a field called just `name` (or `full_name`) names its record: a pet's name is about a pet
+                field = _meanings(own) | _meanings(_words(str(rec.fields.get(f.name, "")))) if own else _meanings(_words(rec.name) | _words(seed.name))
+                for g in A.seed_parts(f.gen):
+                    if not isinstance(g, A.GenPickPool):
+                        continue
+                    pool = _meanings(_words(g.pool))
+                    if pool and field and not pool & field:
+                        out.append(
+                            Diagnostic(
+                                "W105",
+                                f"pool `{g.pool}` fills `{seed.name}.{f.name}`: the pool's name says it holds {' or '.join(sorted(pool))}, but the field is about {' or '.join(sorted(field))}",
+                                g.span,
+                                severity="warning",
+                                help="pick from a pool of values that mean what the field means, or name the pool after what it holds",
+                            )
+                        )
+    return out
 
 
 WITHDRAWS = re.compile(r"^(cancel|void|withdraw|retract|revoke)(_|$)")

@@ -21,7 +21,7 @@ NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 # Words of the language that cannot, or should not, name anything (docs/language.md, section 10).
 RESERVED = frozenset(
-    """import type enum pool service record key state seed rows pick weighted ref format known by
+    """import type enum pool service record key state seed rows from pick weighted ref unique format slug known by
     tool simulated say gives consumes produces require else let insert update delete set return
     modifies ensures not_found invalid conflict forbidden in where constraint rule untouched forall
     if then invariant order after on world use implies or and not contains true false exists count

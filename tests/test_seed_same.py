@@ -123,9 +123,23 @@ def test_a_circle_and_a_same_inside_format(tmp_path):
     circle.write_text(WORLD.replace("OWNER", "owner: same(pet.owner)").replace('vet: pick(["Dr. A", "Dr. B"])', "vet: same(signer)"), encoding="utf-8")
     errors = [d for d in check_paths([circle]).diagnostics if d.severity == "error"]
     assert [d.code for d in errors] == ["E602"] and "in a circle" in errors[0].message
+    # a `same` inside a `format` reads the row too (issue 29: values derived from others), and a
+    # circle through one is still a circle
     inside = tmp_path / "inside.world"
-    inside.write_text(WORLD.replace("OWNER", "owner: same(pet.owner)").replace("signer: same(vet)", 'signer: format("{}", same(vet))'), encoding="utf-8")
-    errors = [d for d in check_paths([inside]).diagnostics if d.severity == "error"]
+    inside.write_text(WORLD.replace("OWNER", "owner: same(pet.owner)").replace("signer: same(vet)", 'signer: format("for {} in {}", same(vet), same(pet.owner.city))'), encoding="utf-8")
+    program = check_paths([inside])
+    assert program.ok, [d.message for d in program.diagnostics]
+    st = load_world(program.model).initial_state(1)
+    for inv in st.tables["clinic.invoices"].values():
+        owner = st.tables["clinic.owners"][st.tables["clinic.pets"][inv["pet"]]["owner"]]
+        assert inv["signer"] == f"for {inv['vet']} in {owner['city']}"
+    circle.write_text(WORLD.replace("OWNER", "owner: same(pet.owner)").replace('vet: pick(["Dr. A", "Dr. B"])', 'vet: format("{}", same(signer))'), encoding="utf-8")
+    errors = [d for d in check_paths([circle]).diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["E602"] and "in a circle" in errors[0].message
+    # where a row's fields are not at hand, `same` still has no meaning
+    scalar = tmp_path / "scalar.world"
+    scalar.write_text(WORLD.replace("OWNER", "owner: same(pet.owner)").replace("  state invoices: table[Invoice]", "  state invoices: table[Invoice]\n  state motto: text\n  seed motto: format(\"{}\", same(name))"), encoding="utf-8")
+    errors = [d for d in check_paths([scalar]).diagnostics if d.severity == "error"]
     assert [d.code for d in errors] == ["E602"] and "cannot be used here" in errors[0].message
 
 

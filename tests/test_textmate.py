@@ -63,6 +63,7 @@ import "other.world"
 type Ref = list[table[id]]
 enum Kind { a, b }
 pool names = ["x", -1, -2.5, true, false, a]
+pool profiles = [{ name: "x", kind: a }, { name: "y", kind: b }]
 
 service s "doc" {
   record R "row" known by name, day {
@@ -79,6 +80,12 @@ service s "doc" {
     day: 2025-01-01..2025-03-01
   }
   seed today: same(rs.day)
+  state others: table[R]
+  seed others: 2 rows from profiles {
+    day: 2025-01-01
+    note: format("{}", slug(same(name), "-"))
+    other: unique ref rs
+  }
 
   simulated tool t(n: int = 1) -> list[R]
     "doc"

@@ -477,6 +477,13 @@ class Checker:
 
     def _resolve_pools(self) -> None:
         for pool in self.model.pools.values():
+            profiles = [v for v in pool.values if isinstance(v, A.Profile)]
+            if profiles and len(profiles) != len(pool.values):
+                self.error("E201", f"pool `{pool.name}` mixes profiles (`{{ field: value }}`) with plain values", pool.span, help="a pool holds constants of one kind, or profiles only")
+                continue
+            if profiles:
+                self._check_profiles(pool, profiles)
+                continue
             kinds = {v.kind for v in pool.values}
             if len(kinds) > 1:
                 self.error("E201", f"pool `{pool.name}` mixes values of different kinds ({', '.join(sorted(kinds))})", pool.span)
@@ -484,6 +491,19 @@ class Checker:
             for v in pool.values:
                 if v.kind == "name":
                     self._const_type(v, None)
+
+    def _check_profiles(self, pool: A.PoolDecl, profiles: list[A.Profile]) -> None:
+        """Every profile names the same fields, once each (a row drawn from any of them gets the
+        same fields filled); their values are checked against a record where a seed uses them."""
+        first = [f.name for f in profiles[0].fields]
+        for p in profiles:
+            names = [f.name for f in p.fields]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                self.error("E201", f"a profile of pool `{pool.name}` names `{twice[0]}` twice", p.span)
+            elif sorted(names) != sorted(first):
+                missing = sorted(set(first) - set(names)) or sorted(set(names) - set(first))
+                self.error("E201", f"the profiles of pool `{pool.name}` name different fields (`{missing[0]}` is not in every one)", p.span, help=f"give every profile the fields {', '.join(f'`{n}`' for n in first)}")
 
     # constants (defaults, pools, seeds)
 
@@ -557,9 +577,12 @@ class Checker:
                 return
             self._check_row_count(decl.gen)
             rec = var.type.record
-            seen: set[str] = set()
+            profiled = self._check_profile_seed(decl, rec, svc) if decl.profiles else set()
+            seen: set[str] = set(profiled or ())
             for f in decl.rows:
-                if f.name in seen:
+                if profiled and f.name in profiled:
+                    self.error("E111", f"field `{f.name}` is seeded twice: the profiles of pool `{decl.profiles}` give it too", f.span, help="drop the field's generator, or the field from the profiles")
+                elif f.name in seen:
                     self.error("E111", f"field `{f.name}` is seeded twice", f.span)
                 seen.add(f.name)
                 ft = rec.fields.get(f.name)
@@ -569,9 +592,8 @@ class Checker:
                 if isinstance(f.gen, A.GenSame):
                     self._check_same(f.gen, rec, ft, f.name)
                 else:
-                    self._check_gen(f.gen, ft, f"field `{f.name}`", svc)
-                    gens = [f.gen, *(f.gen.args if isinstance(f.gen, A.GenFormat) else ())]
-                    for g in gens:
+                    self._check_gen(f.gen, ft, f"field `{f.name}`", svc, row=(rec, f.name))
+                    for g in A.seed_parts(f.gen):
                         if isinstance(g, A.GenRef) and (g.path == (decl.name,) or g.path == (svc.name, decl.name)):
                             self.error(
                                 "E604",
@@ -587,7 +609,7 @@ class Checker:
             ]
             if rec.key and rec.key not in seen and T.prim_name(rec.fields.get(rec.key, UNKNOWN)) not in ("id", None):
                 unfilled.insert(0, rec.key)  # only `id` keys are generated
-            if unfilled:
+            if unfilled and profiled is not None:  # (None: a bad profile pool, already reported)
                 self.error(
                     "E605",
                     f"seed of `{decl.name}` leaves {', '.join(f'`{n}`' for n in unfilled)} without a generator",
@@ -620,7 +642,32 @@ class Checker:
                 help=f"seed at most {MAX_SEED_ROWS} rows; a task needs only the rows its tools touch",
             )
 
-    def _check_gen(self, gen: A.SeedGen, ft: Type, what: str, svc: Service) -> None:
+    def _check_profile_seed(self, decl: A.SeedDecl, rec, svc: Service) -> set[str] | None:
+        """`rows from POOL`: a pool of profiles whose fields are the record's and fit their types.
+        Returns the fields the profiles fill; None where the pool cannot say (reported)."""
+        pool = self.model.pools.get(decl.profiles)
+        if pool is None:
+            self.error("E107", f"unknown value pool `{decl.profiles}`", decl.span, help=self._hint(decl.profiles, self.model.pools))
+            return None
+        self._check_visible(pool.name, Path(svc.module), decl.span, "pool")
+        if not pool.profiles:
+            if not any(isinstance(v, A.Profile) for v in pool.values):
+                self.error("E602", f"pool `{pool.name}` holds plain values; `rows from` takes a pool of profiles", decl.span, help=f"write its entries as `{{ field: value, ... }}`, or pick from it in one field: `field: pick({pool.name})`")
+            return None
+        names = {f.name for f in pool.values[0].fields}
+        for p in pool.values:
+            for f in p.fields:
+                ft = rec.fields.get(f.name)
+                if ft is None:
+                    self.error("E601", f"record `{rec.name}` has no field `{f.name}` (from a profile of pool `{pool.name}`)", f.span, help=_suggest(f.name, rec.fields))
+                    return names
+                if not self._check_const(f.value, ft, f"field `{f.name}` (from pool `{pool.name}`)", code="E602"):
+                    return names
+        return names
+
+    def _check_gen(self, gen: A.SeedGen, ft: Type, what: str, svc: Service, row: tuple | None = None) -> None:
+        """`row`: (record, field) where the generator fills a field of a table row, so that a
+        `same(...)` inside a `format` or a `slug` can read the row's other fields."""
         if isinstance(gen, A.GenConst):
             self._check_const(gen.value, ft, what, code="E602")
         elif isinstance(gen, A.GenRange):
@@ -638,6 +685,9 @@ class Checker:
                 self.error("E107", f"unknown value pool `{gen.pool}`", gen.span, help=self._hint(gen.pool, self.model.pools))
                 return
             self._check_visible(gen.pool, Path(svc.module), gen.span, "pool")
+            if pool.profiles:
+                self.error("E602", f"pool `{pool.name}` holds profiles, which fill whole rows", gen.span, help=f"seed the table with `rows from {pool.name} {{ ... }}`")
+                return
             for v in pool.values:
                 if not self._check_const(v, ft, f"{what} (from pool `{pool.name}`)", code="E602"):
                     break
@@ -664,7 +714,10 @@ class Checker:
             if not T.fits(ft, kt):
                 self.error("E602", f"{what} has type `{ft}`, but keys of `{'.'.join(gen.path)}` are `{kt}`", gen.span)
         elif isinstance(gen, A.GenSame):
-            self.error("E602", f"{what}: `same(...)` fills a field of a table row with another field's value, and cannot be used here", gen.span, help="use it as the whole generator of a field in `rows { ... }`")
+            if row is None:
+                self.error("E602", f"{what}: `same(...)` fills a field of a table row with another field's value, and cannot be used here", gen.span, help="use it in a field of `rows { ... }`")
+            else:
+                self._check_same(gen, row[0], ft, row[1])
         elif isinstance(gen, A.GenFormat):
             if not T.fits(ft, T.TEXT, literal=True):
                 self.error("E602", f"{what} has type `{ft}`; `format` makes text", gen.span)
@@ -674,7 +727,12 @@ class Checker:
             for a in gen.args:
                 # a range inside format makes values of its bounds' own type
                 natural = _LITERAL_TYPES.get(a.lo.kind, UNKNOWN) if isinstance(a, A.GenRange) else UNKNOWN
-                self._check_gen(a, natural, what, svc)
+                self._check_gen(a, natural, what, svc, row)
+        elif isinstance(gen, A.GenSlug):
+            if not T.fits(ft, T.TEXT, literal=True):
+                self.error("E602", f"{what} has type `{ft}`; `slug` makes text", gen.span)
+            natural = _LITERAL_TYPES.get(gen.arg.lo.kind, UNKNOWN) if isinstance(gen.arg, A.GenRange) else UNKNOWN
+            self._check_gen(gen.arg, natural, what, svc, row)
 
     def _check_same(self, gen: A.SeedGen, rec, ft: Type, name: str) -> None:
         """`same(a.b.c)`: `a` a field of the row, each further name a field of the row the one
@@ -710,16 +768,25 @@ class Checker:
         return found[0] if len(found) == 1 else None
 
     def _check_same_cycles(self, rows) -> None:
-        """`a: same(b)` with `b: same(a)` has no value."""
-        deps = {f.name: f.gen.path[0] for f in rows if isinstance(f.gen, A.GenSame)}
+        """`a: same(b)` with `b: same(a)` has no value (nor has `a: format("{}", same(b))`)."""
+        deps = {f.name: {g.path[0] for g in A.seed_parts(f.gen) if isinstance(g, A.GenSame)} for f in rows}
         for f in rows:
-            seen, cur = [], f.name
-            while cur in deps and cur not in seen:
-                seen.append(cur)
-                cur = deps[cur]
-            if cur == f.name and len(seen) > 1:
-                self.error("E602", f"fields {', '.join(f'`{n}`' for n in seen)} are seeded from each other in a circle", f.span, help="seed one of them with a generator of its own")
+            path = self._circle(f.name, deps, [])
+            if path and len(path) > 1:
+                self.error("E602", f"fields {', '.join(f'`{n}`' for n in path)} are seeded from each other in a circle", f.span, help="seed one of them with a generator of its own")
                 return
+
+    @staticmethod
+    def _circle(start: str, deps: dict[str, set[str]], path: list[str]) -> list[str] | None:
+        """The fields from `start` round a circle of `same(...)` reads back to it, if any."""
+        for d in sorted(deps.get(path[-1] if path else start, ())):
+            if d == start:
+                return [start, *path]
+            if d not in path and d in deps:
+                found = Checker._circle(start, deps, [*path, d])
+                if found:
+                    return found
+        return None
 
     def _table_from_path(self, path: tuple[str, ...], svc: Service | None, span: Span, not_table: str = "E204") -> TableT | None:
         """`table` (own service) or `service.table` → the table type, reporting what is wrong."""

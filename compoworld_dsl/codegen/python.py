@@ -246,14 +246,16 @@ class PythonGenerator:
                 q = f"{sname}.{seed.name}"
                 if isinstance(var.type, T.TableT):
                     rec = var.type.record
-                    refs = [".".join(_ref_path(g.path, sname)) for f in seed.rows for g in _gens(f.gen) if isinstance(g, A.GenRef)]
-                    fields = {f.name: self._same(f.gen, rec) if isinstance(f.gen, A.GenSame) else self._gen(f.gen, rec.fields[f.name], sname) for f in seed.rows}
-                    refs += [table for g in fields.values() if g[0] == "same" for table, _ in g[2]]  # seeded first
+                    refs = [".".join(_ref_path(g.path, sname)) for f in seed.rows for g in A.seed_parts(f.gen) if isinstance(g, A.GenRef)]
+                    fields = {f.name: self._gen(f.gen, rec.fields[f.name], sname, rec) for f in seed.rows}
+                    refs += [table for f in seed.rows for g in A.seed_parts(f.gen) if isinstance(g, A.GenSame) for table, _ in self._hops(g, rec)[0]]  # seeded first
                     seeds[q] = {
                         "count": self._gen(seed.gen, T.INT, sname),
                         "fields": fields,
                         "refs": sorted(set(refs)),
                     }
+                    if seed.profiles:  # (only then: the seeds of other worlds compile to the same text)
+                        seeds[q]["profiles"] = [{f.name: const_value(f.value, rec.fields[f.name]) for f in p.fields} for p in self.model.pools[seed.profiles].values]
                 else:
                     seeds[q] = {"gen": self._gen(seed.gen, var.type, sname), "refs": []}
         scalars, fields = volatile_state(self.model)
@@ -271,6 +273,10 @@ class PythonGenerator:
     def _same(self, g: A.GenSame, rec) -> tuple:
         """("same", first field, ((table, field), ...)): the row's own field, then each field
         of the row the value before refers to (the checker resolved every step)."""
+        return ("same", g.path[0], self._hops(g, rec)[0])
+
+    def _hops(self, g: A.GenSame, rec) -> tuple[tuple, T.Type]:
+        """((table, field), ...) that `same(a.b.c)` follows, and the type of what it ends on."""
         hops = []
         t = rec.fields[g.path[0]]
         for name in g.path[1:]:
@@ -283,9 +289,16 @@ class PythonGenerator:
             hops.append((table, name))
             svc_name, state_name = table.split(".")
             t = self.model.services[svc_name].state[state_name].type.record.fields[name]
-        return ("same", g.path[0], tuple(hops))
+        return tuple(hops), t
 
-    def _gen(self, g: A.SeedGen, t: T.Type, sname: str) -> tuple:
+    def _gen(self, g: A.SeedGen, t: T.Type, sname: str, rec=None) -> tuple:
+        """The generator as a tuple `runtime/world.py` compiles; `rec`, the record of the row a
+        table seed fills (for the `same(...)` it holds)."""
+        if isinstance(g, A.GenSame):
+            return self._same(g, rec)
+        if isinstance(g, A.GenSlug):
+            at = self._hops(g.arg, rec)[1] if isinstance(g.arg, A.GenSame) else _natural_type(g.arg, self.model)
+            return ("slug", self._gen(g.arg, at, sname, rec), tstr(at) or "text", g.sep)
         if isinstance(g, A.GenConst):
             return ("const", const_value(g.value, t))
         if isinstance(g, A.GenRange):
@@ -300,13 +313,13 @@ class PythonGenerator:
         if isinstance(g, A.GenWeighted):
             return ("weighted", tuple((const_value(w.value, t), w.weight) for w in g.weights))
         if isinstance(g, A.GenRef):
-            return ("ref", ".".join(_ref_path(g.path, sname)))
+            return ("uref" if g.unique else "ref", ".".join(_ref_path(g.path, sname)))
         if isinstance(g, A.GenFormat):
             pieces = _template_pieces(g.template)
             gens, gtypes = [], []
             for a in g.args:
-                at = _natural_type(a, self.model)
-                gens.append(self._gen(a, at, sname))
+                at = self._hops(a, rec)[1] if isinstance(a, A.GenSame) else _natural_type(a, self.model)
+                gens.append(self._gen(a, at, sname, rec))
                 gtypes.append(tstr(at) or "text")
             return ("format", tuple(p for p in pieces if isinstance(p, str)), tuple(gens), tuple(gtypes))
         raise CodegenError(f"unknown generator {type(g).__name__}")
@@ -835,12 +848,6 @@ class PythonGenerator:
 def _clauses_of(c: A.ConstraintDecl, kind) -> list:
     return [x for x in A.walk_clauses(c.clauses) if isinstance(x, kind)]
 
-
-def _gens(g: A.SeedGen):
-    yield g
-    if isinstance(g, A.GenFormat):
-        for a in g.args:
-            yield from _gens(a)
 
 
 def _ref_path(path: tuple[str, ...], sname: str) -> tuple[str, ...]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
+import unicodedata
 from typing import Any
 
 from . import values as V
@@ -208,7 +210,8 @@ class CompiledWorld:
         return (
             bool(decl.get("prefix"))
             and decl["key"] not in spec["fields"]
-            and not any(g[0] == "same" for g in spec["fields"].values())
+            and not any(_derived(g) or g[0] == "uref" for g in spec["fields"].values())  # (rows may be dropped)
+            and "profiles" not in spec
             and spec["count"][0] in ("const", "range", "pick", "weighted")
         )
 
@@ -276,24 +279,33 @@ class CompiledWorld:
             st.scalars[name] = plan.scalar(rng, keys)
             return
         tx = Tx(st)
-        key, prefix, copied = plan.key, plan.prefix, plan.copied
+        key, prefix, copied, profiles = plan.key, plan.prefix, plan.copied, plan.profiles
         hops = _Hops(self, st, name) if copied else None
+        deck: list[int] = []  # `rows from POOL`: the profiles not yet used in this round, shuffled
         for _ in range(plan.count(rng, keys)):
             row = {}
+            if profiles:
+                if not deck:
+                    deck = list(range(len(profiles)))
+                    rng.shuffle(deck)
+                row.update(profiles[deck.pop()])
             for f, make, default in plan.fields:
                 if make is not None:
                     row[f] = make(rng, keys)
                 elif default is not _NONE:
                     row[f] = default
             for _ in copied:  # `same(...)` of `same(...)`: the checker rules out circles
-                for f, gen in copied:
+                for f, make in copied:
                     if f not in row:
-                        value = _same(gen, row, hops)
+                        value = make(rng, keys, row, hops)
                         if value is not _PENDING:
                             row[f] = value
+            if plan.unique and any(row.get(f) is _NO_KEY for f in plan.unique):
+                continue  # every key of the target is taken: like a repeated key, the table is smaller
             if copied:
                 if any(row.get(f) is None for f, _ in copied):
                     continue  # it refers to no row: like a repeated key, the table is smaller
+            if copied or profiles:
                 row = {f: row[f] for f in plan.order if f in row}  # the record's field order
             if not plan.key_drawn:
                 row[key] = next_id(tx, name, prefix)
@@ -428,6 +440,7 @@ def _same(gen: tuple, row: dict, tables: "_Hops") -> Any:
 
 
 _PENDING = object()
+_NO_KEY = object()  # a `unique ref` whose target's keys are all taken: the row is not made
 
 
 _NONE = object()  # a field the seed leaves out (no generator, default or empty list)
@@ -440,10 +453,18 @@ class _RefKeys(dict):
     def __init__(self, world: "CompiledWorld", st: State, seed: int | str, seeding: str):
         super().__init__()
         self.args = (world, st, seed, seeding)
+        self._free: dict[str, list] = {}
 
     def __missing__(self, table: str) -> list:
         world, st, seed, seeding = self.args
         got = self[table] = world._key_list(st, seed, table, seeding)
+        return got
+
+    def free(self, table: str) -> list:
+        """The keys of `table` no `unique ref` of this seed has taken yet (taken ones are removed)."""
+        got = self._free.get(table)
+        if got is None:
+            got = self._free[table] = list(self[table])
         return got
 
 
@@ -464,7 +485,7 @@ class _Hops(dict):
 def _gen_tables(gen: tuple):
     """(kind, table) of each `ref` target ("ref") and `same(...)` hop table ("same") a seed
     generator reads."""
-    if gen[0] == "ref":
+    if gen[0] in ("ref", "uref"):
         yield "ref", gen[1]
     elif gen[0] == "same":
         for table, _ in gen[2]:
@@ -472,6 +493,17 @@ def _gen_tables(gen: tuple):
     elif gen[0] == "format":
         for g in gen[2]:
             yield from _gen_tables(g)
+    elif gen[0] == "slug":
+        yield from _gen_tables(gen[1])
+
+
+def _derived(gen: tuple) -> bool:
+    """Does the generator read the row's other fields (a `same(...)`, maybe inside a `format`)?"""
+    if gen[0] == "same":
+        return True
+    if gen[0] == "format":
+        return any(_derived(g) for g in gen[2])
+    return gen[0] == "slug" and _derived(gen[1])
 
 
 class _SeedPlan:
@@ -491,11 +523,15 @@ class _SeedPlan:
         record = types.records[decl["record"]]
         self.order = list(record)
         defaults = decl.get("defaults", {})
-        self.copied = [(f, g) for f, g in spec["fields"].items() if g[0] == "same"]
+        # fields that read the row's others: filled after them, a bare `same` drawing nothing
+        self.copied = [(f, _compile_derived(g, types)) for f, g in spec["fields"].items() if _derived(g)]
         same = {f for f, _ in self.copied}
+        self.profiles = spec.get("profiles") or ()
+        profiled = set(self.profiles[0]) if self.profiles else set()
+        self.unique = [f for f, g in spec["fields"].items() if g[0] == "uref"]
         self.fields = []  # (field, generator or None, default or _NONE), in the record's order
         for f, ft in record.items():
-            if f in same:
+            if f in same or f in profiled:
                 continue  # after the fields it copies; it draws nothing from `rng`
             if f in spec["fields"]:
                 self.fields.append((f, _compile(spec["fields"][f], types), _NONE))
@@ -534,6 +570,18 @@ def _compile(gen: tuple, types: Types):
             return rng.choice(got) if got else none
 
         return ref
+    if kind == "uref":
+        table, none = gen[1], f"{gen[1]}-none"
+
+        def unique_ref(rng, keys):
+            free = keys.free(table)
+            if not free:
+                return _NO_KEY if keys[table] else none
+            i = rng.randrange(len(free))
+            free[i], free[-1] = free[-1], free[i]  # take it out in O(1); the order left is still the stream's
+            return free.pop()
+
+        return unique_ref
     if kind == "format":
         _, pieces, gens, gtypes = gen
         parts = [(_compile(g, types), gtypes[i], pieces[i + 1]) for i, g in enumerate(gens)]
@@ -547,7 +595,68 @@ def _compile(gen: tuple, types: Types):
             return "".join(out)
 
         return fmt
+    if kind == "slug":
+        make, t, sep = _compile(gen[1], types), gen[2], gen[3]
+        return lambda rng, keys: slug(_render(make(rng, keys), t, types), sep)
     raise ValueError(f"unknown generator {kind}")
+
+
+def _compile_derived(gen: tuple, types: Types):
+    """A generator that reads the row's other fields, as a closure `(rng, keys, row, hops) ->
+    value`: `_PENDING` while a field it reads is not filled yet and None when a `same` finds no
+    row, both before anything is drawn, so the draws do not depend on the order fields are tried in."""
+    leaves = list(_same_leaves(gen))
+    make = _compile_row(gen, types)
+
+    def derived(rng, keys, row, hops):
+        for leaf in leaves:
+            value = _same(leaf, row, hops)
+            if value is _PENDING or value is None:
+                return value
+        return make(rng, keys, row, hops)
+
+    return derived
+
+
+def _compile_row(gen: tuple, types: Types):
+    """`_compile_derived`'s value once every field it reads is there."""
+    kind = gen[0]
+    if kind == "same":
+        return lambda rng, keys, row, hops: _same(gen, row, hops)
+    if kind == "slug":
+        inner, t, sep = _compile_row(gen[1], types), gen[2], gen[3]
+        return lambda rng, keys, row, hops: slug(_render(inner(rng, keys, row, hops), t, types), sep)
+    if kind == "format":
+        _, pieces, gens, gtypes = gen
+        parts = [(_compile_row(g, types), gtypes[i], pieces[i + 1]) for i, g in enumerate(gens)]
+
+        def fmt(rng, keys, row, hops):
+            out = [pieces[0]]
+            for make, t, piece in parts:
+                out.append(_render(make(rng, keys, row, hops), t, types))
+                out.append(piece)
+            return "".join(out)
+
+        return fmt
+    drawn = _compile(gen, types)
+    return lambda rng, keys, row, hops: drawn(rng, keys)
+
+
+def _same_leaves(gen: tuple):
+    if gen[0] == "same":
+        yield gen
+    elif gen[0] == "format":
+        for g in gen[2]:
+            yield from _same_leaves(g)
+    elif gen[0] == "slug":
+        yield from _same_leaves(gen[1])
+
+
+def slug(text: str, sep: str = ".") -> str:
+    """`Amara Chowdhury` → `amara.chowdhury`, `Zoë O'Neil` → `zoe.o.neil`: ASCII lowercase
+    words joined by `sep`, as an address or a handle is made from a name."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+    return sep.join(re.findall(r"[a-z0-9]+", plain))
 
 
 def _render(value: Any, t: str, types: Types) -> str:

@@ -192,10 +192,30 @@ class EnumDecl:
 
 
 @node
+class ProfileField:
+    name: str
+    value: Literal
+    span: Span = _span()
+
+
+@node
+class Profile:
+    """`{ title: "Lease dispute", area: real_estate }`: one entry of a profile pool, the values of
+    a row's fields that make sense together; `seed ... rows from POOL` draws a row's from one."""
+
+    fields: tuple[ProfileField, ...]
+    span: Span = _span()
+
+
+@node
 class PoolDecl:
     name: str
-    values: tuple[Literal, ...]
+    values: tuple["Literal | Profile", ...]  # constants of one kind, or profiles (never both: E201)
     span: Span = _span()
+
+    @property
+    def profiles(self) -> bool:
+        return bool(self.values) and all(isinstance(v, Profile) for v in self.values)
 
 
 @node
@@ -282,8 +302,12 @@ class GenWeighted:
 
 @node
 class GenRef:
+    """`ref table`, or `unique ref table`: no two rows of the seed take the same key (a stay has
+    one folio); rows past the target's keys are not made, as with a repeated key."""
+
     path: tuple[str, ...]
     span: Span = _span()
+    unique: bool = attrs.field(default=False, kw_only=True)
 
 
 @node
@@ -302,7 +326,27 @@ class GenFormat:
     span: Span = _span()
 
 
-SeedGen = Union[GenConst, GenRange, GenPickPool, GenPickList, GenWeighted, GenRef, GenSame, GenFormat]
+@node
+class GenSlug:
+    """`slug(same(name))` is `amara.chowdhury`; `slug(same(org.name), "")` is `harborfreight`:
+    the words of a text, ASCII lowercase, joined by `sep`, for values derived from others."""
+
+    arg: "SeedGen"
+    sep: str = "."
+    span: Span = _span()
+
+
+SeedGen = Union[GenConst, GenRange, GenPickPool, GenPickList, GenWeighted, GenRef, GenSame, GenFormat, GenSlug]
+
+
+def seed_parts(gen: "SeedGen"):
+    """The generator and every generator nested in it (a `format`'s arguments, a `slug`'s)."""
+    yield gen
+    if isinstance(gen, GenFormat):
+        for a in gen.args:
+            yield from seed_parts(a)
+    elif isinstance(gen, GenSlug):
+        yield from seed_parts(gen.arg)
 
 
 @node
@@ -318,6 +362,7 @@ class SeedDecl:
     gen: SeedGen
     rows: tuple[SeedField, ...] | None  # None for a scalar seed
     span: Span = _span()
+    profiles: str | None = attrs.field(default=None, kw_only=True)  # `rows from POOL`: each row from one profile
 
 
 # Tools

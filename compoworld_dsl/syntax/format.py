@@ -470,12 +470,20 @@ def _gen(g) -> str:
     if isinstance(g, A.GenWeighted):
         return "weighted(" + ", ".join(f"{format_literal(w.value)}: {w.weight}" for w in g.weights) + ")"
     if isinstance(g, A.GenRef):
-        return f"ref {_dotted(g.path)}"
+        return f"{'unique ' if g.unique else ''}ref {_dotted(g.path)}"
+    if isinstance(g, A.GenSlug):
+        return f"slug({_gen(g.arg)})" if g.sep == "." else f"slug({_gen(g.arg)}, {encode_string(g.sep)})"
     if isinstance(g, A.GenSame):
         return f"same({'.'.join(g.path)})"
     if isinstance(g, A.GenFormat):
         return "format(" + ", ".join([encode_string(g.template), *(_gen(a) for a in g.args)]) + ")"
     raise TypeError(f"not a seed generator: {type(g).__name__}")
+
+
+def _pool_item(v) -> str:
+    if isinstance(v, A.Profile):
+        return "{ " + ", ".join(f"{f.name}: {format_literal(f.value)}" for f in v.fields) + " }"
+    return format_literal(v)
 
 
 def _inits(fields: Sequence[A.FieldInit]) -> str:
@@ -575,7 +583,7 @@ def _leaf_lines(n, depth: int) -> list[tuple[int, str]]:
     if isinstance(n, A.Invariant):
         return _wrap("invariant ", n.expr, "", depth)
     if isinstance(n, A.PoolDecl):
-        return _wrapped(n, n.values, depth, f"pool {n.name} = [", [format_literal(v) for v in n.values], "]")
+        return _wrapped(n, n.values, depth, f"pool {n.name} = [", [_pool_item(v) for v in n.values], "]")
     if isinstance(n, A.Insert):
         bind = "" if n.bind is None else f"let {n.bind} = "
         return _wrapped(n, n.fields, depth, f"{bind}insert {n.table} {{", _init_items(n.fields), "}")
@@ -593,7 +601,7 @@ def _leaf(n) -> str:
     if isinstance(n, A.TypeDecl):
         return f"type {n.name} = {_type(n.type)}"
     if isinstance(n, A.PoolDecl):
-        return f"pool {n.name} = [" + ", ".join(format_literal(v) for v in n.values) + "]"
+        return f"pool {n.name} = [" + ", ".join(_pool_item(v) for v in n.values) + "]"
     if isinstance(n, A.FieldDecl):
         label = "" if n.label is None else " " + encode_string(n.label)
         return f"{'key ' if n.is_key else ''}{n.name}: {_type(n.type)}{_default(n.default)}{label}"
@@ -629,7 +637,7 @@ def _header(n) -> str:
     if isinstance(n, A.EnumDecl):
         return f"enum {n.name}"
     if isinstance(n, A.SeedDecl):
-        return f"seed {n.name}: {_gen(n.gen)} rows"
+        return f"seed {n.name}: {_gen(n.gen)} rows" + (f" from {n.profiles}" if n.profiles else "")
     if isinstance(n, A.ConstraintDecl):
         return f"{'rule' if _is_rule(n) else 'constraint'} {n.name}{_desc(n.description)}"
     if isinstance(n, A.ForallClause):

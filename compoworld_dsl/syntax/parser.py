@@ -9,6 +9,8 @@ import gc
 import re
 from datetime import date, datetime, time
 
+import attrs
+
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -304,6 +306,14 @@ class _Builder(Transformer):
         return A.PoolDecl(str(children[0]), tuple(children[1:]), span=self._span(meta))
 
     @v_args(meta=True)
+    def profile(self, meta, children):
+        return A.Profile(tuple(children), span=self._span(meta))
+
+    @v_args(meta=True)
+    def profile_field(self, meta, children):
+        return A.ProfileField(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
     def named_type(self, meta, children):
         return A.NamedType(children[0], span=self._span(meta))
 
@@ -401,10 +411,16 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def seed_decl(self, meta, children):
         rows = children[2] if len(children) > 2 else None
-        return A.SeedDecl(str(children[0]), children[1], rows, span=self._span(meta))
+        profiles = None
+        if isinstance(rows, _RowsFrom):
+            rows, profiles = rows.fields, rows.pool
+        return A.SeedDecl(str(children[0]), children[1], rows, span=self._span(meta), profiles=profiles)
 
     def seed_rows(self, children):
         return tuple(children)
+
+    def seed_rows_from(self, children):
+        return _RowsFrom(str(children[0]), tuple(children[1:]))
 
     @v_args(meta=True)
     def seed_field(self, meta, children):
@@ -437,6 +453,14 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def gen_ref(self, meta, c):
         return A.GenRef(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def gen_ref_unique(self, meta, c):
+        return A.GenRef(c[0], span=self._span(meta), unique=True)
+
+    @v_args(meta=True)
+    def gen_slug(self, meta, c):
+        return A.GenSlug(c[0], self._string(c[1]) if len(c) > 1 else ".", span=self._span(meta))
 
     @v_args(meta=True)
     def gen_same(self, meta, c):
@@ -1007,6 +1031,14 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str, start: str) -
         notes=(f"expected {expected}",) if expected else (),
         help=label or "check the syntax in docs/language.md",
     )
+
+
+@attrs.frozen
+class _RowsFrom:
+    """`rows from POOL { ... }` while its seed is built: the pool and the fields' generators."""
+
+    pool: str
+    fields: tuple
 
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

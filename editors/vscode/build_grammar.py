@@ -200,8 +200,8 @@ repo["seed"] = {
 }
 repo["rows-block"] = {
     "name": "meta.rows.world",
-    "begin": r"\b(rows)\s*(\{)",
-    "beginCaptures": cap("keyword.other.rows.world", "punctuation.section.block.begin.world"),
+    "begin": rf"\b(rows)(?:\s+(from)\s+({N}))?\s*(\{{)",
+    "beginCaptures": cap("keyword.other.rows.world", "keyword.other.rows.world", "variable.other.pool.world", "punctuation.section.block.begin.world"),
     "end": r"\}",
     "endCaptures": {"0": {"name": "punctuation.section.block.end.world"}},
     "patterns": inc("comments") + [
@@ -220,7 +220,8 @@ for k in range(SEED_DEPTH + 1):
      "patterns": inc("comments", "literals") + [
          {"match": rf"\b({N})\s*(?=:)", "captures": cap("variable.other.enummember.world")},
          {"include": "#operators"}, {"include": "#punctuation"}]},
-    {"match": r"\b(pick|same|format)\s*(?=\()", "captures": cap("keyword.other.generator.world")},
+    {"match": r"\b(pick|same|format|slug)\s*(?=\()", "captures": cap("keyword.other.generator.world")},
+    {"match": r"\b(unique)\s+(?=ref\b)", "captures": cap("keyword.other.generator.world")},
     {"match": rf"\b(ref)\s+(?={N})", "captures": cap("keyword.other.generator.world")},
   ] + ([] if k == SEED_DEPTH else [
     {"name": "meta.parens.world",
