@@ -240,7 +240,12 @@ def test_processes_filling_the_cache_at_once_all_succeed(cache):
     assert len({o for o, _ in outs}) == 1
     assert all("warning" not in e for _, e in outs)
     assert len(_entries(cache)) == 1
-    assert not [p for p in cache.iterdir() if p.suffix != W.SUFFIX], "temporary files left behind"
+    assert sorted(p.name for p in cache.iterdir() if p.suffix != W.SUFFIX) == [W.KEY_NAME], "temporary files left behind"
+    assert len((cache / W.KEY_NAME).read_bytes()) == W.KEY_BYTES  # whole, though three processes raced to make it
+    # The key covers the package's source as this process first read it; in a working tree being
+    # edited it may have changed since, and the subprocesses read it afresh.
+    W.source_digest.cache_clear()
+    W._code_fingerprint.cache_clear()
     assert W.lookup(str(LEGAL)) is not None
     # and a later process hits it
     proc = subprocess.run([sys.executable, "-c", _LOAD, str(LEGAL)], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=600)
