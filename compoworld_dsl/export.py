@@ -9,6 +9,7 @@ byte for byte what `worldc serve` and `worldc eval` give a model."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any, Iterable, Iterator
 
@@ -100,8 +101,9 @@ def render(played: Played, style: str = "openai") -> dict:
     """The episode as one record of `style` (see STYLES and docs/export.md)."""
     if style not in STYLES:
         raise ValueError(f"unknown style {style!r}; use {', '.join(STYLES)}")
+    if style == "compoworld":
+        return _compoworld(played)
     as_string = style == "openai"  # the wire format's arguments are JSON text; templates take objects
-    bare = style == "compoworld"
     messages: list[dict] = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": played.task["instruction"]}]
     for i, turn in enumerate(played.transcript):
         call_id = f"call_{i + 1}"
@@ -110,26 +112,100 @@ def render(played: Played, style: str = "openai") -> dict:
         # OpenAI's wire format has `content: null` beside tool calls; chat templates want a string
         content = None if style == "openai" else ""
         messages.append({"role": "assistant", "content": content, "tool_calls": [{"id": call_id, "type": "function", "function": {"name": turn["name"], "arguments": arguments}}]})
-        result = turn["result"]
-        if bare and turn["name"] != "call_tool" and isinstance(result, dict) and result.get("success") is True:
-            result = result.get("data")  # CompoWorld's discovery tools answer with their data alone
-        tool_message = {"role": "tool", "tool_call_id": call_id, "content": result_text(result)}
+        tool_message = {"role": "tool", "tool_call_id": call_id, "content": result_text(turn["result"])}
         if style != "openai":
             tool_message["name"] = turn["name"]
         messages.append(tool_message)
     if played.final is not None:
         messages.append({"role": "assistant", "content": played.final})
-    record = {"tools": META_TOOLS, "messages": messages, "meta": _meta(played, style)}
-    if bare:
-        record["source"] = SOURCE
-    return record
+    return {"tools": META_TOOLS, "messages": messages, "meta": _meta(played)}
 
 
-def _meta(played: Played, style: str) -> dict:
+def _compoworld(played: Played) -> dict:
+    """A record in CompoWorld's published shape (../shared/formats/compoworld.md): their keys in
+    their order, their value types and conventions, so one `load_dataset` reads both files."""
+    task = played.task
+    messages: list[dict] = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task["instruction"]}]
+    for i, turn in enumerate(played.transcript):
+        call_id = "call_" + hashlib.sha256(f"{task['id']}:{i}".encode()).hexdigest()[:24]
+        call = {"id": call_id, "type": "function", "function": {"name": turn["name"], "arguments": _arguments(turn["arguments"])}}
+        messages.append({"role": "assistant", "content": "", "reasoning_content": "", "tool_calls": [call]})
+        result = turn["result"]
+        if turn["name"] != "call_tool" and isinstance(result, dict) and result.get("success") is True:
+            result = result.get("data")  # CompoWorld's discovery tools answer with their data alone
+        messages.append({"role": "tool", "tool_call_id": call_id, "name": turn["name"], "content": result_text(result)})
+    if played.final is not None:
+        messages.append({"role": "assistant", "content": played.final, "reasoning_content": ""})
+    n_real = sum(1 for t in played.transcript if t["name"] == "call_tool")
+    rubric = played.passed / played.total if played.passed is not None and played.total else float(played.reward)
+    meta = {
+        # CompoWorld's keys, in their order, with their value types (COMPOWORLD_META)
+        "task_id": compoworld_task_id(task["id"]),
+        "src": played.src,
+        "rollout_idx": 0,
+        "rubric_score": float(rubric),
+        "score": float(played.reward),
+        "net_score": float(played.partial),
+        "n_tool_calls": len(played.transcript),
+        "n_real_tool_calls": n_real,
+        "n_steps": sum(1 for m in messages if m["role"] == "assistant"),
+        "discover_mode": "gateway",  # every episode meets the world through the four meta-tools
+        "finish_reason": played.finish_reason,
+        "services": list(task["services"]),
+        "domain": compoworld_domain(task["world"]),
+        "capabilities": list(task["capabilities"]),
+        # our own facts, under names CompoWorld's data does not use, in types that cannot clash
+        # with theirs when Arrow infers one schema for both (COMPOWORLD_EXTRA_META)
+        "cwdsl_task_id": task["id"],
+        "cwdsl_reward": int(played.reward),
+        "cwdsl_partial": float(played.partial),
+        "cwdsl_hops": task["hops"],
+        "cwdsl_discovered": bool(played.discovered),
+        "cwdsl_distractors": list(task.get("distractors", [])),
+        "cwdsl_proofs": json.dumps(task.get("proofs", {}), ensure_ascii=False, sort_keys=True),
+    }
+    return {"tools": COMPOWORLD_TOOLS, "messages": messages, "meta": meta, "source": SOURCE}
+
+
+def compoworld_task_id(task_id: str) -> int:
+    """CompoWorld's ids are integers; ours are names (`legal_ops-h5-s1-000101`). The integer is
+    the first 60 bits of the name's sha256: the same in every file, within int64 for Arrow, and
+    unique in practice (among a million ids, two meet with odds of about 4 in 10 million). The
+    name itself rides along as `meta.cwdsl_task_id`."""
+    return int(hashlib.sha256(task_id.encode("utf-8")).hexdigest()[:15], 16)
+
+
+# World names as CompoWorld spells the domains it shares with us; others are hyphenated alike.
+COMPOWORLD_DOMAINS = {"support": "customer-support"}
+
+
+def compoworld_domain(world: str) -> str:
+    return COMPOWORLD_DOMAINS.get(world, world.replace("_", "-"))
+
+
+def _compoworld_tools() -> list[dict]:
+    """The meta-tools as CompoWorld's records declare them: `required` always present, no
+    `additionalProperties` on the wrappers, and `call_tool.arguments` an open object that is
+    required. Names, descriptions and argument descriptions are the gateway's."""
+    out = []
+    for tool in META_TOOLS:
+        fn = tool["function"]
+        props = {k: dict(v) for k, v in fn["parameters"]["properties"].items()}
+        required = list(fn["parameters"].get("required", []))
+        if fn["name"] == "call_tool":
+            props["arguments"] = {"type": "object", "additionalProperties": True, **{k: v for k, v in props["arguments"].items() if k != "type"}}
+            required = ["tool_name", "arguments"]
+        out.append({"type": "function", "function": {"name": fn["name"], "description": fn["description"], "parameters": {"type": "object", "properties": props, "required": required}}})
+    return out
+
+
+COMPOWORLD_TOOLS = _compoworld_tools()
+
+
+def _meta(played: Played) -> dict:
     task = played.task
     n_real = sum(1 for t in played.transcript if t["name"] == "call_tool")
-    if style != "compoworld":
-        return {
+    return {
             "task_id": task["id"],
             "services": task["services"],
             "domain": task["world"],
@@ -142,52 +218,28 @@ def _meta(played: Played, style: str) -> dict:
             "discover_mode": "full" if played.discovered else "none",
             "src": played.src,
         }
-    rubric = played.passed / played.total if played.passed is not None and played.total else float(played.reward)
-    return {
-        # CompoWorld's own keys, with their value types (COMPOWORLD_META)
-        "task_id": task["id"],
-        "src": played.src,
-        "rollout_idx": 0,
-        "domain": task["world"],
-        "services": list(task["services"]),
-        "capabilities": list(task["capabilities"]),
-        "n_tool_calls": len(played.transcript),
-        "n_real_tool_calls": n_real,
-        "n_steps": task["hops"],
-        "score": float(played.reward),
-        "rubric_score": float(rubric),
-        "net_score": float(played.partial),
-        "finish_reason": played.finish_reason,
-        "discover_mode": bool(played.discovered),
-        # our own facts, under names CompoWorld's data does not use (COMPOWORLD_EXTRA_META)
-        "cwdsl_reward": int(played.reward),
-        "cwdsl_partial": float(played.partial),
-        "cwdsl_hops": task["hops"],
-        "cwdsl_distractors": list(task.get("distractors", [])),
-        "cwdsl_proofs": task.get("proofs", {}),
-    }
 
 
 # The keys and value types of --style compoworld (docs/export.md); tests/test_training_interop.py
 # checks records against its own list and that list against these tables.
 COMPOWORLD_RECORD = {"tools": list, "messages": list, "meta": dict, "source": str}
 COMPOWORLD_META = {
-    "task_id": str,
+    "task_id": int,
     "src": str,
     "rollout_idx": int,
-    "domain": str,
-    "services": list,
-    "capabilities": list,
+    "rubric_score": float,
+    "score": float,
+    "net_score": float,
     "n_tool_calls": int,
     "n_real_tool_calls": int,
     "n_steps": int,
-    "score": float,
-    "rubric_score": float,
-    "net_score": float,
+    "discover_mode": str,
     "finish_reason": str,
-    "discover_mode": bool,
+    "services": list,
+    "domain": str,
+    "capabilities": list,
 }
-COMPOWORLD_EXTRA_META = {"cwdsl_reward": int, "cwdsl_partial": float, "cwdsl_hops": int, "cwdsl_distractors": list, "cwdsl_proofs": dict}
+COMPOWORLD_EXTRA_META = {"cwdsl_task_id": str, "cwdsl_reward": int, "cwdsl_partial": float, "cwdsl_hops": int, "cwdsl_discovered": bool, "cwdsl_distractors": list, "cwdsl_proofs": str}
 
 
 def hf_features(style: str = "hf"):

@@ -50,7 +50,8 @@ def play(episode: Episode, record: dict) -> list[dict]:
 
 
 def load(path: str | Path) -> dict[str, dict]:
-    """SFT records by task id (`meta.task_id`)."""
+    """SFT records by task id (`meta.task_id`, or `meta.cwdsl_task_id` in CompoWorld's style,
+    whose `task_id` is an integer)."""
     out: dict[str, dict] = {}
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, 1):
@@ -58,7 +59,8 @@ def load(path: str | Path) -> dict[str, dict]:
                 continue
             try:
                 record = json.loads(line)
-                task_id = record["meta"]["task_id"]
+                meta = record["meta"]
+                task_id = meta.get("cwdsl_task_id", meta["task_id"])
             except (ValueError, KeyError, TypeError):
                 raise ReplayError(f"{path}:{number}: not an SFT record with meta.task_id") from None
             out[str(task_id)] = record

@@ -4,6 +4,7 @@ reward 1 in `worldc eval`, over MCP and in gym, whatever the style."""
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from urllib.parse import quote
 
@@ -41,7 +42,7 @@ def exported(legal):
 @pytest.mark.parametrize("style", STYLES)
 def test_a_reproduced_trajectory_scores_1_in_eval(legal, exported, style):
     world, tasks, _ = legal
-    by_id = {r["meta"]["task_id"]: r for r in exported[style]}
+    by_id = {r["meta"].get("cwdsl_task_id", r["meta"]["task_id"]): r for r in exported[style]}
     report = evaluate(world, tasks, lambda ep, task: play(ep, by_id[task["id"]]))
     assert report["success_rate"] == 1.0, [r for r in report["results"] if r["reward"] != 1]
 
@@ -111,42 +112,101 @@ def test_the_final_message_is_the_only_answer_channel(legal, exported):
         assert ep.score()["reward"] == 0
 
 
-def test_compoworld_style_has_exactly_compoworlds_keys_and_types(exported):
+def test_compoworld_style_has_exactly_compoworlds_keys_order_and_types(exported):
+    """../shared/formats/compoworld.md, key by key."""
     record_keys = {"tools": list, "messages": list, "meta": dict, "source": str}
     meta_keys = {
-        "task_id": str,
+        "task_id": int,
         "src": str,
         "rollout_idx": int,
-        "domain": str,
-        "services": list,
-        "capabilities": list,
+        "rubric_score": float,
+        "score": float,
+        "net_score": float,
         "n_tool_calls": int,
         "n_real_tool_calls": int,
         "n_steps": int,
-        "score": float,
-        "rubric_score": float,
-        "net_score": float,
+        "discover_mode": str,
         "finish_reason": str,
-        "discover_mode": bool,
+        "services": list,
+        "domain": str,
+        "capabilities": list,
     }
-    ours = {"cwdsl_reward": int, "cwdsl_partial": float, "cwdsl_hops": int, "cwdsl_distractors": list, "cwdsl_proofs": dict}
-    # the tables the docs point to (export.md, D24) say the same as this test
+    ours = {"cwdsl_task_id": str, "cwdsl_reward": int, "cwdsl_partial": float, "cwdsl_hops": int, "cwdsl_discovered": bool, "cwdsl_distractors": list, "cwdsl_proofs": str}
+    # the tables the docs point to (export.md) say the same as this test
     assert (export.COMPOWORLD_RECORD, export.COMPOWORLD_META, export.COMPOWORLD_EXTRA_META) == (record_keys, meta_keys, ours)
     for rec in exported["compoworld"]:
-        assert {k: type(v) for k, v in rec.items()} == record_keys
-        assert {k: type(v) for k, v in rec["meta"].items()} == {**meta_keys, **ours}
-        assert rec["source"] == "compoworld-dsl" and rec["meta"]["score"] == 1.0 and rec["meta"]["discover_mode"] is True
+        assert [(k, type(v)) for k, v in rec.items()] == list(record_keys.items())  # their order too
+        assert [(k, type(v)) for k, v in rec["meta"].items()] == [*meta_keys.items(), *ours.items()]
+        meta = rec["meta"]
+        assert rec["source"] == "compoworld-dsl" and meta["score"] == 1.0 and meta["discover_mode"] == "gateway"
+        assert meta["domain"] == "legal-ops" and meta["task_id"] == export.compoworld_task_id(meta["cwdsl_task_id"])
+        assert meta["n_steps"] == sum(1 for m in rec["messages"] if m["role"] == "assistant")
+        assert json.loads(meta["cwdsl_proofs"])["reference_passes"]["reward"] == 1
         for m in rec["messages"]:
             if m["role"] == "assistant" and m.get("tool_calls"):
-                assert all(isinstance(c["function"]["arguments"], dict) for c in m["tool_calls"])
-                assert m["content"] == ""
+                assert list(m) == ["role", "content", "reasoning_content", "tool_calls"] and m["content"] == ""
+                for c in m["tool_calls"]:
+                    assert re.fullmatch(r"call_[0-9a-f]{24}", c["id"]) and isinstance(c["function"]["arguments"], dict)
+            elif m["role"] == "assistant":
+                assert list(m) == ["role", "content", "reasoning_content"]
             if m["role"] == "tool":
-                assert set(m) == {"role", "tool_call_id", "name", "content"}
+                assert list(m) == ["role", "tool_call_id", "name", "content"]
         names = {m["tool_call_id"]: m["name"] for m in rec["messages"] if m["role"] == "tool"}
         calls = {c["id"]: c["function"]["name"] for m in rec["messages"] if m.get("tool_calls") for c in m["tool_calls"]}
         assert names == calls
         first = next(m for m in rec["messages"] if m["role"] == "tool")
         assert json.loads(first["content"]) == {"services": json.loads(first["content"])["services"]}  # bare data
+    tools = {t["function"]["name"]: t["function"]["parameters"] for t in exported["compoworld"][0]["tools"]}
+    assert tools["list_services"] == {"type": "object", "properties": {}, "required": []}
+    assert all("additionalProperties" not in p for p in tools.values())
+    assert tools["call_tool"]["properties"]["arguments"]["additionalProperties"] is True
+    assert tools["call_tool"]["required"] == ["tool_name", "arguments"]
+
+
+def _theirs(task_id: int, services: list[str]) -> dict:
+    """A record in CompoWorld's published shape (../shared/formats/compoworld.md): structure exact,
+    values invented, several calls in one turn and reasoning as they have them."""
+    cid = lambda n: f"call_{n:024x}"  # noqa: E731
+    tools = [
+        {"type": "function", "function": {"name": "list_services", "description": "List services.", "parameters": {"type": "object", "properties": {}, "required": []}}},
+        {"type": "function", "function": {"name": "list_tools", "description": "List tools.", "parameters": {"type": "object", "properties": {"service": {"type": "string"}}, "required": ["service"]}}},
+        {"type": "function", "function": {"name": "describe_tool", "description": "Describe.", "parameters": {"type": "object", "properties": {"tool": {"type": "string"}}, "required": ["tool"]}}},
+        {"type": "function", "function": {"name": "call_tool", "description": "Call.", "parameters": {"type": "object", "properties": {"tool_name": {"type": "string"}, "arguments": {"type": "object", "additionalProperties": True}}, "required": ["tool_name", "arguments"]}}},
+    ]
+    messages = [
+        {"role": "system", "content": "You are an agent."},
+        {"role": "user", "content": "Close the matter."},
+        {"role": "assistant", "content": "", "reasoning_content": "Look first.", "tool_calls": [
+            {"id": cid(1), "type": "function", "function": {"name": "list_services", "arguments": {}}},
+            {"id": cid(2), "type": "function", "function": {"name": "list_tools", "arguments": {"service": services[0]}}},
+        ]},
+        {"role": "tool", "tool_call_id": cid(1), "name": "list_services", "content": json.dumps({"services": services})},
+        {"role": "tool", "tool_call_id": cid(2), "name": "list_tools", "content": json.dumps({"tools": [{"name": "close_matter", "description": "Close."}]})},
+        {"role": "assistant", "content": "", "reasoning_content": "Now act.", "tool_calls": [
+            {"id": cid(3), "type": "function", "function": {"name": "call_tool", "arguments": {"tool_name": "close_matter", "arguments": {"matter_id": "M-1"}}}},
+        ]},
+        {"role": "tool", "tool_call_id": cid(3), "name": "call_tool", "content": json.dumps({"success": True, "data": {"status": "closed"}})},
+        {"role": "assistant", "content": "Done.", "reasoning_content": "It is closed."},
+    ]
+    meta = {"task_id": task_id, "src": "output/example_run", "rollout_idx": 1, "rubric_score": 1.0, "score": 1.0, "net_score": 1.0, "n_tool_calls": 3, "n_real_tool_calls": 1, "n_steps": 3, "discover_mode": "gateway", "finish_reason": "stop", "services": services, "domain": "legal-ops", "capabilities": ["sequential-dependency"]}
+    return {"tools": tools, "messages": messages, "meta": meta, "source": "example/agent"}
+
+
+def test_ours_and_compoworlds_load_in_one_load_dataset_and_concatenate(exported, tmp_path):
+    """One `load_dataset` call over both files, and `concatenate_datasets` of each loaded alone,
+    with inferred features: no cast, no JSON columns. The ids sort as integers."""
+    datasets = pytest.importorskip("datasets")
+    ours, theirs = tmp_path / "ours.jsonl", tmp_path / "theirs.jsonl"
+    ours.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in exported["compoworld"]), encoding="utf-8")
+    theirs.write_text("".join(json.dumps(_theirs(460 + k, ["matters", "billing", "docket", "contacts", "messaging"])) + "\n" for k in range(3)), encoding="utf-8")
+    both = datasets.load_dataset("json", data_files=[str(ours), str(theirs)], split="train")
+    assert len(both) == len(exported["compoworld"]) + 3
+    assert sorted(both["meta"], key=lambda m: m["task_id"])  # ints and ints: they sort
+    assert {type(m["task_id"]) for m in both["meta"]} == {int} and {m["discover_mode"] for m in both["meta"]} == {"gateway"}
+    a = datasets.load_dataset("json", data_files=str(ours), split="train")
+    b = datasets.load_dataset("json", data_files=str(theirs), split="train")
+    mixed = datasets.concatenate_datasets([a, b])
+    assert len(mixed) == len(both) and mixed.features["meta"]["task_id"] == b.features["meta"]["task_id"]
 
 
 def test_openai_style_is_the_openai_wire_format(exported):
