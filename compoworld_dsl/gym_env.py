@@ -1,5 +1,9 @@
 """A Gymnasium environment over task episodes (the optional `rl` extra): text in, text out.
-Actions and observations are JSON strings; the reward is the task checker's, at the end."""
+Actions and observations are JSON strings; the reward is the task checker's, at the end.
+
+Importing the module registers `compoworld/WORLD-v0` for each example world, so that
+`gym.make("compoworld/legal_ops-v0", tasks="build/tasks.jsonl")` works; `register_world(PATH)`
+registers any other world. Gymnasium's registry is global by its design; nothing else here is."""
 
 from __future__ import annotations
 
@@ -10,7 +14,10 @@ from typing import Any
 import gymnasium as gym
 from gymnasium import spaces
 
+from pathlib import Path
+
 from .gateway import META_TOOLS, Episode
+from .resources import worlds_dir
 
 ASCII = "".join(chr(c) for c in range(32, 127))  # observations are JSON with ensure_ascii
 MAX_TEXT = 200_000
@@ -82,3 +89,27 @@ class WorldEnv(gym.Env):
             reward = float(s["reward"])
             info = {"partial": s["partial"], "failed": s["failed"]}
         return self._obs(obs), reward, done, truncated, info
+
+
+def make(world: str, tasks: "str | Path | list[dict]", max_steps: int = 50) -> WorldEnv:
+    """The entry point of `gym.make("compoworld/WORLD-v0", tasks=...)`: `tasks` is a task file
+    (`worldc sample`'s JSONL, checked on load against the world) or a list of task records."""
+    from .sample.run import load_sampler
+    from .taskfile import load_tasks
+
+    loaded = load_sampler(world).world
+    records = load_tasks(tasks, loaded) if isinstance(tasks, (str, Path)) else list(tasks)
+    return WorldEnv(loaded, records, max_steps=max_steps)
+
+
+def register_world(path: "str | Path", name: str | None = None) -> str:
+    """Register `compoworld/NAME-v0` (NAME: the file's stem) for a `.world` file; returns the id.
+    Registering the same id again keeps the first."""
+    env_id = f"compoworld/{name or Path(path).stem}-v0"
+    if env_id not in gym.registry:
+        gym.register(id=env_id, entry_point=make, kwargs={"world": str(Path(path).resolve())})
+    return env_id
+
+
+for _path in sorted(worlds_dir().glob("*.world")):
+    register_world(_path)

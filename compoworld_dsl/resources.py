@@ -24,3 +24,8 @@ def grammar_path() -> Path:
 
 def stdlib_dir() -> Path:
     return _data_dir("stdlib", "*.world")
+
+
+def worlds_dir() -> Path:
+    """The example worlds (`worlds/*.world`), shipped in the wheel as `compoworld_dsl/worlds`."""
+    return _data_dir("worlds", "*.world")

@@ -310,3 +310,33 @@ def test_gymnasium_environment(legal):
     obs, reward, done, truncated, info = env.step("not json")
     assert json.loads(obs)["error"]["code"] == 400
     assert not done and reward == 0.0
+
+
+def test_gym_make_finds_the_example_worlds_and_any_registered_one(legal, tmp_path):
+    """`gym.make("compoworld/WORLD-v0", tasks=...)` after importing the module, from a task file
+    (checked on load) or a list; `register_world` adds another world."""
+    gym = pytest.importorskip("gymnasium")
+    from compoworld_dsl import gym_env
+
+    ts = tasks(legal, 2, 2, seed=9)
+    path = tmp_path / "tasks.jsonl"
+    path.write_text("".join(json.dumps(t) + "\n" for t in ts), encoding="utf-8")
+    assert {f"compoworld/{w}-v0" for w in ("legal_ops", "office", "support", "supply_chain", "toy", "vet_clinic")} <= set(gym.registry)
+    for given in (str(path), ts):
+        env = gym.make("compoworld/legal_ops-v0", tasks=given, max_steps=20)
+        obs, info = env.reset(options={"task": 1})
+        assert info["task_id"] == ts[1]["id"]
+        for step in ts[1]["reference_plan"]:
+            obs, reward, done, truncated, info = env.step(json.dumps({"name": "call_tool", "arguments": {"tool_name": step["tool"].split(".", 1)[1], "arguments": step["arguments"]}}))
+        obs, reward, done, truncated, info = env.step(json.dumps({"answer": ts[1]["answer"]}))
+        assert done and reward == 1.0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x"}\n', encoding="utf-8")
+    from compoworld_dsl.taskfile import TaskFileError
+
+    with pytest.raises(TaskFileError):
+        gym.make("compoworld/legal_ops-v0", tasks=str(bad))
+    copy = tmp_path / "my_firm.world"
+    copy.write_text((ROOT / "worlds" / "toy.world").read_text(encoding="utf-8"), encoding="utf-8")
+    assert gym_env.register_world(copy) == "compoworld/my_firm-v0" == gym_env.register_world(copy)
+    assert isinstance(gym.make("compoworld/my_firm-v0", tasks=ts).unwrapped, gym_env.WorldEnv)

@@ -16,4 +16,4 @@ def test_pyproject_lists_every_subpackage():
     }
     assert on_disk - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
     assert {"compoworld_dsl.grammar", "compoworld_dsl.stdlib"} <= listed
-    assert config["package-dir"] == {"compoworld_dsl.grammar": "grammar", "compoworld_dsl.stdlib": "stdlib"}
+    assert config["package-dir"] == {"compoworld_dsl.grammar": "grammar", "compoworld_dsl.stdlib": "stdlib", "compoworld_dsl.worlds": "worlds"}
