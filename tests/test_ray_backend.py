@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration  # needs the `integration` extra (CI runs it in its own environment)
 ray = pytest.importorskip("ray")
 
 from compoworld_dsl.sample import ray_backend  # noqa: E402

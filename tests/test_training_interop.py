@@ -192,6 +192,7 @@ def _theirs(task_id: int, services: list[str]) -> dict:
     return {"tools": tools, "messages": messages, "meta": meta, "source": "example/agent"}
 
 
+@pytest.mark.integration
 def test_ours_and_compoworlds_load_in_one_load_dataset_and_concatenate(exported, tmp_path):
     """One `load_dataset` call over both files, and `concatenate_datasets` of each loaded alone,
     with inferred features: no cast, no JSON columns. The ids sort as integers."""
@@ -242,6 +243,7 @@ def _render(record: dict) -> str:
     return rendered[0]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("style", ("hf", "compoworld"))
 def test_template_ready_styles_render_in_a_real_chat_template_without_preprocessing(exported, style):
     """apply_chat_template(messages, tools=...) with Qwen2.5's template: every tool call renders
@@ -259,6 +261,7 @@ def test_template_ready_styles_render_in_a_real_chat_template_without_preprocess
         assert '"arguments": "' not in text
 
 
+@pytest.mark.integration
 def test_the_openai_wire_format_is_not_for_chat_templates(exported):
     """Why --style hf exists: fed to a template as it is, the wire format's string arguments
     render as a quoted string (the trap the issue found)."""
@@ -334,6 +337,7 @@ def test_trl_environment_plays_the_oracles_moves_to_reward_1(legal, exported):
     assert [r == 0.0 for r in reward(silent, environments=silent_envs)] == asked
 
 
+@pytest.mark.integration
 def test_trl_tool_schemas_are_the_meta_tools(legal):
     """The schema TRL derives from each method (transformers' get_json_schema) is META_TOOLS' own:
     a model sees one contract in SFT, in eval and in GRPO."""
@@ -466,6 +470,7 @@ def test_eval_records_a_failing_endpoint_per_task_and_goes_on(legal, tmp_path, c
     assert code == 1 and len(json.loads(capsys.readouterr().out)["errors"]) == len(tasks)
 
 
+@pytest.mark.integration
 def test_hf_records_load_into_datasets_unchanged_with_hf_features(legal, exported, tmp_path):
     """`load_dataset("json", features=hf_features())` gives back every record as written, so the
     template renders what the export holds; inferred features would fill each call's arguments
@@ -500,6 +505,7 @@ def _fenced(path: Path, lang: str) -> list[str]:
     return blocks
 
 
+@pytest.mark.integration
 def test_export_docs_commands_and_snippets_run(tmp_path, monkeypatch, capsys):
     """Every `worldc` line of docs/export.md's sh blocks (but blocks that need a model endpoint),
     then every python block, in a folder holding the bundled worlds."""
