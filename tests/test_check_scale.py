@@ -99,9 +99,9 @@ def test_alias_resolution_collects_the_record_names_once(monkeypatch):
     assert calls == 1
 
 
-def test_two_thousand_services_check_within_the_hang_guard():
-    # Under the 60 s guard of test_robustness.py with a wide margin (a few seconds on the
-    # reference machine); the quadratic checker took minutes at this size.
+def test_two_thousand_services_check():
+    # A size smoke test: that the checker's work grows linearly is counted above (one
+    # `decl_records` pass), and its time is measured by bench/check_scale.py, not asserted here.
     program = check_source(world(2000), "scale.world")
     assert program.ok
     assert len(program.model.services) == 2000

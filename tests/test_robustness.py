@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted([*(ROOT / "worlds").glob("*.world"), *(ROOT / "stdlib").glob("*.world")])
 SOURCES = {p: p.read_text(encoding="utf-8") for p in BUNDLED}
 
-HANG_SECONDS = 60  # far above any single test's real run time: only a hang reaches it
+# A hang guard only, never a speed check: ten times the slowest test's run on a busy 2-core
+# machine, so load cannot trip it (speed is measured in bench/, issue 31); only a hang reaches it.
+HANG_SECONDS = 600
 
 
 class Hang(Exception):
@@ -146,7 +148,7 @@ def test_mutated_worlds_through_the_real_cli_exit_0_or_1_without_a_traceback(cas
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / path.name
         target.write_text(text, encoding="utf-8")
-        proc = subprocess.run([*_worldc(), "check", "--format", fmt, str(target)], capture_output=True, text=True, timeout=60, cwd=tmp)
+        proc = subprocess.run([*_worldc(), "check", "--format", fmt, str(target)], capture_output=True, text=True, timeout=600, cwd=tmp)  # a hang guard, not a speed check
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     if fmt == "json":
