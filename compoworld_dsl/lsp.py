@@ -4,14 +4,20 @@ Diagnostics come from the same checker as `worldc check`, run on the editor's un
 (imports are read from disk); formatting is `worldc fmt`'s. Hover, definition, references,
 completion and document symbols use a name index built here from the parsed modules and the
 checked model, because the checker keeps no table from names to declarations with spans.
-The index and its resolver need no pygls; only `build_server` and the handler import it."""
+The index and its resolver need no pygls; only `build_server` and the handler import it.
+`Connection` reads the client's messages itself, with limits, instead of pygls' reader, so that
+no input can exhaust memory and every request gets a reply (pygls handles what passes)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import functools
+import json
+import logging
 import os
 import re
+import socket
 import sys
 from pathlib import Path
 from typing import Iterator, NamedTuple
@@ -27,7 +33,7 @@ from .syntax import ast as A
 from .syntax.format import format_literal, format_retraction, format_source
 from .syntax.parser import ParseFailure, encode_string
 
-EXIT_OK, EXIT_USAGE = 0, 2  # as in cli.py, which this module must not import at load time
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # as in cli.py, which this module must not import at load time
 MISSING_EXTRA = "worldc: error: the language server needs the optional extra: pip install 'compoworld-dsl[lsp]'"
 
 Range = tuple[int, int, int, int]  # LSP 0-based (start line, start character, end line, end character)
@@ -822,6 +828,276 @@ def _same(a: Path, b: Path) -> bool:
         return a == b
 
 
+# ─────────────────────────── the connection ───────────────────────────
+
+# What the server reads of a message before it knows what the message is. LSP defines two
+# headers of about 50 bytes each. A body is one message; the largest a client sends is a whole
+# document (the server asks for full sync), and the largest .world file here is 28 KB. 16 MiB
+# holds a document 500 times that, and bounds what one body can cost once parsed: json.loads of
+# 16 MiB of `[{},{},...]` peaks near 450 MiB, where 64 MiB would allow about 1.7 GiB.
+MAX_HEADER_LINE = 8 * 1024
+MAX_HEADER_LINES = 32
+MAX_BODY = 16 * 2**20
+
+PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32602, -32603
+_HEADER_NAME = re.compile(rb"[A-Za-z0-9-]+")
+
+
+class FramingError(Exception):
+    """Input that breaks Content-Length framing: where the next message starts is unknown, so
+    the only safe answer is to close the connection."""
+
+
+def _show(raw: bytes | str, n: int = 40) -> str:
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    text = text if len(text) <= n else text[: n - 1] + "…"
+    return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def read_frame(stream) -> bytes | None:
+    """The body of the next message on a binary stream, None when the stream ends between
+    messages. Reads at most MAX_HEADER_LINES header lines of MAX_HEADER_LINE bytes and a body of
+    MAX_BODY bytes, so no input can make it hold more; raises FramingError past them."""
+    length: int | None = None
+    headers = 0
+    for _ in range(MAX_HEADER_LINES + 1):
+        line = stream.readline(MAX_HEADER_LINE + 1)
+        if not line.endswith(b"\n"):
+            if len(line) > MAX_HEADER_LINE:
+                raise FramingError(f"a header line is longer than {MAX_HEADER_LINE} bytes")
+            if not line and not headers:
+                return None
+            raise FramingError("the input ended inside a message header")
+        text = line[:-2] if line.endswith(b"\r\n") else line[:-1]
+        if not text:
+            if length is not None:
+                break
+            if headers:
+                raise FramingError("a message header has no Content-Length")
+            continue  # a blank line between messages
+        headers += 1
+        name, colon, value = text.partition(b":")
+        if not colon or not _HEADER_NAME.fullmatch(name.strip()):
+            raise FramingError(f"a header line is not `Name: value`: {_show(text)}")
+        if name.strip().lower() == b"content-length":
+            digits = value.strip()
+            if length is not None:
+                raise FramingError("a message header has two Content-Length lines")
+            if not digits.isdigit():
+                raise FramingError(f"Content-Length is not a number of bytes: {_show(digits)}")
+            if len(digits) > 12 or int(digits) > MAX_BODY:
+                raise FramingError(f"Content-Length {_show(digits, 20)} is over the limit of {MAX_BODY} bytes (16 MiB)")
+            length = int(digits)
+    else:
+        raise FramingError(f"a message header has more than {MAX_HEADER_LINES} header lines")
+    body = stream.read(length)
+    if len(body) < length:
+        raise FramingError(f"the input ended inside a message body ({len(body)} of {length} bytes)")
+    return body
+
+
+def _log(message: str) -> None:
+    print(f"worldc lsp: {_show(message, 300)}", file=sys.stderr, flush=True)
+
+
+def _valid_id(value: object) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+class _OneLine(logging.Formatter):
+    """pygls logs a traceback for input it cannot handle; the server's stderr gets one line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = (record.getMessage().splitlines() or [""])[0]
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
+        return f"worldc lsp: {record.levelname.lower()}: {_show(text, 300)}"
+
+
+class Connection:
+    """One client talking to the server over a pair of binary streams. It does the framing
+    (pygls' own reader takes any Content-Length and any header line whole) and sees that every
+    request with an id gets a reply: pygls drops, with a traceback, a message whose params do not
+    fit the method's types, and answers nothing to one it cannot parse."""
+
+    def __init__(self, server, stream, out) -> None:
+        from pygls.io_ import StdoutWriter
+        from pygls.protocol import default_converter
+
+        self.server = server
+        self.stream = stream
+        self.writer = StdoutWriter(out)
+        self.converter = default_converter()
+        self.converter.register_structure_hook(int, _strict(int))  # cattrs would take "0" and 1.5 as 0 and 1
+        self.converter.register_structure_hook(bool, _strict(bool))
+        self.shut_down = False
+
+    def serve(self) -> int:
+        """Serve until the client says exit (0 after shutdown, else 1, as LSP says), the input
+        ends (0), or its framing breaks (1, after a line on stderr saying how)."""
+        self.server.protocol.set_writer(self.writer)
+        try:
+            return asyncio.run(self._serve())
+        except SystemExit as e:  # pygls' `exit` handler ends the process this way
+            return e.code if isinstance(e.code, int) else EXIT_FAILED
+        except (BrokenPipeError, ConnectionError):
+            _log("error: the client closed the connection")
+            return EXIT_FAILED
+        finally:
+            self.server.shutdown()
+
+    async def _serve(self) -> int:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                body = await loop.run_in_executor(None, read_frame, self.stream)
+            except FramingError as e:
+                _log(f"error: {e}; closing the connection")
+                return EXIT_FAILED
+            if body is None:
+                return EXIT_OK
+            self.take(body)
+
+    def error(self, msg_id: object, code: int, message: str) -> None:
+        """Reply with a JSON-RPC error; logged too when no id could be read, since then the
+        client cannot tell which of its requests it answers."""
+        if msg_id is None:
+            _log(f"error: {message}")
+        body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}).encode("utf-8")
+        self.writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    def take(self, body: bytes) -> None:
+        """Check one message as JSON-RPC and LSP, then hand it to pygls or answer it with an error."""
+        from lsprotocol import types as T
+        from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage
+
+        try:
+            data = json.loads(body.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            return self.error(_id_despite(body), PARSE_ERROR, f"the message is not UTF-8 (byte {e.start} of the body)")
+        except (ValueError, RecursionError) as e:  # RecursionError: nested deeper than the parser goes
+            return self.error(None, PARSE_ERROR, f"the message is not JSON: {_show(str(e) or type(e).__name__, 120)}")
+        if not isinstance(data, dict):
+            return self.error(None, INVALID_REQUEST, "a message is one JSON object (LSP has no batches)")
+        has_id, msg_id = "id" in data, data.get("id")
+        if has_id and not _valid_id(msg_id):
+            return self.error(None, INVALID_REQUEST, "a message id is a number or a string")
+        if data.get("jsonrpc") != "2.0":
+            return self.error(msg_id, INVALID_REQUEST, 'a message needs "jsonrpc": "2.0"')
+        method = data.get("method")
+        if "method" not in data:
+            if has_id and ("result" in data or "error" in data):
+                return self.answer(data)
+            return self.error(msg_id, INVALID_REQUEST, "a message needs a method (or, answering the server, a result or an error)")
+        if not isinstance(method, str):
+            return self.error(msg_id, INVALID_REQUEST, "the method must be a string")
+        if self.shut_down and method != T.EXIT:
+            if has_id:
+                self.error(msg_id, INVALID_REQUEST, f"{_show(method)}: the server is shutting down; only `exit` is taken now")
+            return None
+        protocol = self.server.protocol
+        kind = protocol.get_message_type(method)
+        if kind is None:  # a method LSP does not define: pygls answers MethodNotFound, or runs a custom one
+            kind = JsonRPCRequestMessage if has_id else JsonRPCNotification
+            data.setdefault("params", None)
+        try:
+            message = self.converter.structure(data, kind)
+        except Exception as e:  # cattrs' ClassValidationError, or what a structure hook raises
+            problem = _structure_problem(e)
+            if has_id:
+                return self.error(msg_id, INVALID_PARAMS, f"{_show(method)}: {problem}")
+            return _log(f"ignored {_show(method)}: {problem}")
+        if has_id and not hasattr(message, "id"):
+            return self.error(msg_id, INVALID_REQUEST, f"{_show(method)} is a notification: it takes no id")
+        problem = self.document_problem(method, getattr(message, "params", None))
+        if problem is not None:
+            if has_id:
+                return self.error(msg_id, INVALID_PARAMS, f"{method}: {problem}")
+            return _log(f"ignored {method}: {problem}")
+        try:
+            protocol.handle_message(message)
+        except Exception as e:  # pygls answers a handler's failure itself; this is pygls failing
+            if os.environ.get("WORLDC_TRACEBACK"):
+                raise
+            if has_id:
+                return self.error(msg_id, INTERNAL_ERROR, f"{_show(method)} failed inside worldc ({type(e).__name__})")
+            return _log(f"error: {_show(method)} failed inside worldc ({type(e).__name__}: {_show(str(e), 120)})")
+        if method == T.SHUTDOWN:
+            self.shut_down = True
+        return None
+
+    def answer(self, data: dict) -> None:
+        """A response to a request the server sent: pygls matches it to the request."""
+        protocol = self.server.protocol
+        try:
+            protocol.handle_message(protocol.structure_message(data))
+        except Exception as e:
+            _log(f"ignored a response to {_show(str(data['id']))}: {_structure_problem(e)}")
+
+    def document_problem(self, method: str, params: object) -> str | None:
+        """Why a message about a document cannot be served: the document is not open, or the
+        position's line is past its end (a character past the end of a line is the end of the
+        line, as LSP says). None when it can be, or when it names no document."""
+        from lsprotocol import types as T
+
+        doc = getattr(params, "text_document", None)
+        if doc is None or method == T.TEXT_DOCUMENT_DID_OPEN:
+            return None
+        try:
+            open_docs = self.server.workspace.text_documents
+        except RuntimeError:  # before initialize: pygls answers that itself
+            return None
+        found = open_docs.get(unquote(doc.uri))
+        if found is None:
+            return f"{_show(doc.uri, 120)} is not open (textDocument/didOpen opens it)"
+        position = getattr(params, "position", None)
+        if position is not None:
+            lines = found.source.count("\n") + 1
+            if position.line >= lines:
+                return f"line {position.line} is past the end of the document ({lines} lines, from line 0)"
+        return None
+
+
+def _strict(kind: type):
+    """A cattrs hook that takes a JSON integer (or boolean) as it is and nothing else."""
+
+    def structure(value: object, _type: type):
+        if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
+            return value
+        raise TypeError(f"expected {'an integer' if kind is int else 'true or false'}, not {type(value).__name__}")
+
+    return structure
+
+
+def _id_despite(body: bytes) -> object:
+    """The id of a message that is not valid UTF-8, read from its decodable rest, so that the
+    error can answer the request that carried it; None when there is none."""
+    try:
+        data = json.loads(body.decode("utf-8", "replace"))
+    except (ValueError, RecursionError):
+        return None
+    msg_id = data.get("id") if isinstance(data, dict) else None
+    return msg_id if _valid_id(msg_id) else None
+
+
+def _structure_problem(e: Exception) -> str:
+    """What cattrs found wrong, as `where: what` lines joined ('expected int @ $.params.position.line')."""
+    from cattrs import transform_error
+    from cattrs.v import format_exception
+
+    def say(exc: BaseException, kind: type | None) -> str:
+        if kind is None and isinstance(exc, ValueError) and exc.args:  # a validator's words: "Position.line should be in range ..."
+            return str(exc.args[0])
+        return format_exception(exc, kind)
+
+    try:
+        found = transform_error(e, format_exception=say)
+    except Exception:  # not a cattrs error: its own words
+        found = [f"{type(e).__name__}: {e}"]
+    text = "; ".join(found[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
+    return _show(text, 240)
+
+
 # ─────────────────────────── the command ───────────────────────────
 
 
@@ -841,7 +1117,9 @@ def add_parser(sub) -> None:
 
 
 def cmd_lsp(args) -> int:
-    """Serve until the client says exit. Exit 2 for a bad --tcp or without the `lsp` extra."""
+    """Serve one client until it says exit: status 0 after `shutdown` (or when the input ends),
+    1 for `exit` without `shutdown`, for input whose framing breaks, or an address it cannot
+    listen on; 2 for a bad --tcp or without the `lsp` extra."""
     address: tuple[str, int] | None = None
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
@@ -856,11 +1134,23 @@ def cmd_lsp(args) -> int:
             raise
         print(MISSING_EXTRA, file=sys.stderr)
         return EXIT_USAGE
-    if address is not None:
-        server.start_tcp(*address)
-    else:
-        server.start_io()
-    return EXIT_OK
+    if not os.environ.get("WORLDC_TRACEBACK"):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(_OneLine())
+        pygls_log = logging.getLogger("pygls")
+        pygls_log.addHandler(handler)
+        pygls_log.propagate = False
+    if address is None:
+        return Connection(server, sys.stdin.buffer, sys.stdout.buffer).serve()
+    try:
+        listener = socket.create_server(address)
+    except OSError as e:
+        print(f"worldc: error: cannot listen on {args.tcp}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_FAILED
+    with listener:
+        conn, _ = listener.accept()  # one client, as an editor starts one server per session
+    with conn, conn.makefile("rb") as stream, conn.makefile("wb") as out:
+        return Connection(server, stream, out).serve()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,8 +12,10 @@ the SVG pictures are inline; nothing is fetched, no server is needed). The page 
 - the tasks, browsable and filterable: instruction, reference plan, checker checks, proofs;
 - with `--eval REPORT.json` (`worldc eval --format json`), the success curve and tables.
 
-The folder is written atomically: into a temporary folder beside it, then renamed into place;
-an existing non-empty folder is replaced only with `--force`. Errors follow worldc's
+`index.html` is written atomically: into a temporary file in DIR, then renamed over its name.
+DIR is created if missing and filled if empty; `--force` lets a non-empty DIR be written only
+when all it holds is a page an earlier `worldc report` wrote, which it replaces: no other file is
+ever removed or replaced. Errors follow worldc's
 conventions: one line `worldc: error: ...` on stderr, exit 2 for bad usage (a missing file, an
 output that exists), 1 for input that does not load (a world that does not check, a bad task
 line, an eval file that is not an eval report); never a traceback (WORLDC_TRACEBACK=1 shows one)."""
@@ -21,10 +23,10 @@ line, an eval file that is not an eval report); never a traceback (WORLDC_TRACEB
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
-import shutil
 import sys
 import tempfile
 import textwrap
@@ -36,6 +38,11 @@ from pathlib import Path
 from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
 
 MAX_TASKS = 1000  # tasks shown in full by default; coverage counts every task of the file
+PAGE = "index.html"  # the one file a report is; --force replaces nothing else
+GENERATOR = '<meta name="generator" content="worldc report">'
+# How a page is known as a report's, in its first bytes: the generator line, or the title that
+# reports written before that line had (`<title>NAME: worldc report</title>`).
+_MARKS = (GENERATOR.encode(), b": worldc report</title>")
 
 
 def add_parser(sub) -> None:
@@ -44,7 +51,7 @@ def add_parser(sub) -> None:
     r.add_argument("path", nargs="?", metavar="[WORLD] [TASKS.jsonl]", help="the world (default: the one world here, or the compiled one) and, optionally, a task file")
     r.add_argument("tasks", nargs="?", help=argparse.SUPPRESS)
     r.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (index.html inside); written atomically")
-    r.add_argument("--force", action="store_true", help="replace DIR when it exists and is not empty")
+    r.add_argument("--force", action="store_true", help="replace the report in DIR when DIR is not empty; refused if DIR holds anything else")
     r.add_argument("--eval", metavar="REPORT.json", help="add the success curve and tables of `worldc eval --format json` output")
     r.add_argument("--max-tasks", type=int, default=MAX_TASKS, metavar="N", help=f"show at most N tasks in full (default {MAX_TASKS}); coverage counts them all")
     r.set_defaults(func=cmd_report)
@@ -78,7 +85,7 @@ def _report(args) -> int:
         _err("--max-tasks takes 0 or more")
         return EXIT_USAGE
     out = Path(args.output)
-    problem = output_problem(out, args.force)
+    problem = output_problem(out, args.force)  # before the slow part; write_folder checks again
     if problem:
         _err(problem)
         return EXIT_USAGE
@@ -118,7 +125,7 @@ def _report(args) -> int:
             return EXIT_FAILED
     page = build_html(program, path, tasks, evaluation, tasks_name=Path(tasks_arg).name if tasks_arg else None, eval_name=Path(args.eval).name if args.eval else None, max_tasks=args.max_tasks)
     try:
-        write_folder(out, {"index.html": page}, args.force)
+        write_folder(out, {PAGE: page}, args.force)
     except OutputExists as e:
         _err(str(e))
         return EXIT_USAGE
@@ -129,7 +136,7 @@ def _report(args) -> int:
     services = m.world.services if m.world else list(m.services)
     n_tools = sum(len(m.services[s].tools) for s in services)
     shown = f", {_plural(len(tasks), 'task')}" if tasks is not None else ""
-    print(f"wrote {out / 'index.html'} ({how}: {_plural(len(services), 'service')}, {_plural(n_tools, 'tool')}{shown}; {time.perf_counter() - t0:.2f} s)", file=sys.stderr)
+    print(f"wrote {out / PAGE} ({how}: {_plural(len(services), 'service')}, {_plural(n_tools, 'tool')}{shown}; {time.perf_counter() - t0:.2f} s)", file=sys.stderr)
     return EXIT_OK
 
 
@@ -154,45 +161,69 @@ def load_eval(path: Path) -> tuple[dict | None, str]:
     return data, ""
 
 
-def output_problem(out: Path, force: bool) -> str | None:
+def output_problem(out: Path, force: bool, names: tuple[str, ...] = (PAGE,)) -> str | None:
+    """Why the report may not be written into `out`, or None. An empty or missing folder takes
+    it; a non-empty one only with `force`, and only if it holds nothing but `names` that an
+    earlier report wrote: --force must never cost a file the report did not make."""
     if out.exists() and not out.is_dir():
         return f"{out} is a file, not a folder"
-    if out.is_dir() and any(out.iterdir()) and not force:
-        return f"not overwriting {out}: it is not empty (use --force)"
+    if not out.is_dir():
+        return None
+    entries = sorted(out.iterdir())
+    if not entries:
+        return None
+    if not force:
+        return f"not overwriting {out}: it is not empty (--force replaces a report written there before, and nothing else)"
+    foreign = [p.name + ("/" if p.is_dir() else "") for p in entries if p.name not in names]
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        return f"not replacing {out}: it holds files the report did not write ({shown}); remove them or choose another folder"
+    for p in entries:
+        if not _written_by_report(p):
+            return f"not replacing {p}: worldc report did not write it; remove it or choose another folder"
     return None
 
 
+def _written_by_report(path: Path) -> bool:
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return any(mark in head for mark in _MARKS)
+
+
 def write_folder(out: Path, files: dict[str, str], force: bool) -> None:
-    """Write `files` into a temporary folder beside `out`, then rename it into place: a reader
-    sees the old folder or the new one, never half of one. An existing non-empty `out` is
-    replaced only with `force` (OutputExists otherwise)."""
-    problem = output_problem(out, force)
+    """Write each of `files` into `out` through a temporary file beside it, renamed over its
+    name: a reader sees the old page or the new one, never half of one. `out` is created if
+    missing; when it is not empty, see `output_problem` (OutputExists). Nothing else in `out` is
+    touched; a folder made here for a write that fails is removed again."""
+    problem = output_problem(out, force, tuple(files))
     if problem:
         raise OutputExists(problem)
-    parent = out.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{out.name}.tmp-"))
-    old = None
+    made = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    umask = os.umask(0)
+    os.umask(umask)
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would hide the report from others
         for name, text in files.items():
-            (tmp / name).write_text(text, encoding="utf-8")
-        if out.exists():
-            old = Path(tempfile.mkdtemp(dir=parent, prefix=f".{out.name}.old-"))
-            os.rmdir(old)
-            os.rename(out, old)
-        os.rename(tmp, out)
+            fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{name}.", suffix=".tmp")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(text)
+                os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would hide the report from others
+                os.replace(tmp, out / name)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
     except BaseException:
-        if old is not None and not out.exists():
-            os.rename(old, out)
-            old = None
-        shutil.rmtree(tmp, ignore_errors=True)
+        if made:
+            with contextlib.suppress(OSError):
+                out.rmdir()  # only if still empty: a folder this call made for nothing
         raise
-    finally:
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
 
 
 # ─────────────────────────── the page ───────────────────────────
@@ -332,7 +363,7 @@ def build_html(program, world_path: str, tasks: list[dict] | None, evaluation: d
     parts: list[str] = []
     w = parts.append
     w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-    w('<meta name="viewport" content="width=device-width, initial-scale=1">\n')
+    w('<meta name="viewport" content="width=device-width, initial-scale=1">\n' + GENERATOR + "\n")
     w(f"<title>{_e(name)}: worldc report</title>\n<style>{CSS}</style>\n</head>\n<body>\n")
     w(f"<header><h1>{_e(name)}</h1>")
     if world and world.description:

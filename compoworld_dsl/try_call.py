@@ -19,17 +19,19 @@ prints one JSON object a call, `{"tool", "arguments", "result", "diff", "broken_
 
 Exit codes, as worldc's: 0 every call succeeded, 1 a call returned an error envelope (printed
 all the same) or the world does not check, 2 bad usage (an unknown tool, with the close matches;
-arguments that are not a JSON object; a bad script line, as `FILE:LINE: problem`). Errors are
+arguments that are not a JSON object or hold a lone surrogate; a bad script line, as
+`FILE:LINE: problem`, a script that is not UTF-8, or one over MAX_SCRIPT bytes). Errors are
 one line `worldc: error: ...` on stderr, never a traceback (WORLDC_TRACEBACK=1 shows one for a
-bug in worldc)."""
+bug in worldc). A script costs work linear in its calls: each call's change is found from the
+rows it wrote and order rules are judged as the calls come, not by rescanning the history."""
 
 from __future__ import annotations
 
 import difflib
 import json
 import os
+import re
 import sys
-from pathlib import Path
 from typing import Any, Iterable
 
 import attrs
@@ -37,6 +39,11 @@ import attrs
 from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
 
 PROMPT = "call> "
+# A script is calls typed or generated for one session: 16 MiB is over 100,000 calls of the
+# usual 100-150 bytes, each printed with its diff. Anything larger is a mistake (or /dev/zero),
+# and is refused after reading MAX_SCRIPT + 1 bytes rather than read whole.
+MAX_SCRIPT = 16 * 2**20
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class CallError(Exception):
@@ -151,7 +158,28 @@ def parse_arguments(text: str | None, what: str = "the arguments") -> dict:
         raise CallError(f"{what} are nested too deeply, or hold a number too long to read") from None
     if not isinstance(value, dict):
         raise CallError(f"{what} must be a JSON object, like {{\"id\": \"x-1\"}}, not {_kind(value)}: {_clip(text)}")
+    bad = _lone_surrogate(value)
+    if bad is not None:
+        raise CallError(f"{what} hold a lone surrogate ({bad!a}): a \\ud800-\\udfff escape that is not half of a pair is no character")
     return value
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first string (key or value) in parsed JSON that holds a lone surrogate, which no
+    output can encode. A loop, not recursion: the JSON may nest as deep as the parser allows."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            m = _SURROGATE.search(v)
+            if m:
+                return m.group()
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v)
+            stack.extend(v.values())
+    return None
 
 
 def _kind(value: Any) -> str:
@@ -191,6 +219,31 @@ def parse_line(world, line: str, where: str = "") -> Call | None:
         name, brace, tail = name.partition("{")
         rest = brace + tail + (" " + rest if rest else "")
     return Call(resolve_tool(world, name), parse_arguments(rest), where)
+
+
+def read_script_text(path: str) -> str:
+    """A script's text, `-` for standard input: at most MAX_SCRIPT bytes, UTF-8. Raises CallError
+    (a larger input, bytes that are not UTF-8 with their line) and OSError."""
+    name = "<stdin>" if path == "-" else path
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream with no bytes under it (a test's StringIO)
+            text = sys.stdin.read(MAX_SCRIPT + 1)
+            if len(text) > MAX_SCRIPT:
+                raise CallError(f"{name}: a script is at most {MAX_SCRIPT // 2**20} MiB; split it")
+            return text
+        data = stream.read(MAX_SCRIPT + 1)
+    else:
+        with open(path, "rb") as f:
+            data = f.read(MAX_SCRIPT + 1)
+    if len(data) > MAX_SCRIPT:
+        raise CallError(f"{name}: a script is at most {MAX_SCRIPT // 2**20} MiB; split it")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise CallError(f"{name}:{line}: not UTF-8 (byte 0x{data[e.start]:02x} at byte {column} of the line)") from None
 
 
 def read_script(world, lines: Iterable[str], source: str) -> list[Call]:
@@ -243,12 +296,16 @@ def _scalar_json(world, name: str, value: Any) -> Any:
     return world.types.to_json(world.state_decl[name]["type"], value)
 
 
-def diff_json(world, before, after) -> dict:
+def diff_json(world, before, after, wrote: set | None = None) -> dict:
     """What changed from `before` to `after`, as JSON: `rows` (each `{table, key, change}`, with
     the whole `row` for an insert or a delete and `{field: {before, after}}` for an update) and
-    `scalars` (`{name: {before, after}}`), in `state.diff`'s stable order."""
+    `scalars` (`{name: {before, after}}`), in `state.diff`'s stable order. With `wrote`, the
+    (table, key) of every row the step wrote, only those rows are compared, in key order: the
+    cost is the change's, not the tables' (whole tables made a long script quadratic)."""
     from .runtime.state import diff
 
+    if wrote is not None:
+        before, after = _rows_of(before, wrote), _rows_of(after, wrote)
     d = diff(before, after)
     rows = []
     for ch in d.rows:
@@ -269,6 +326,26 @@ def diff_json(world, before, after) -> dict:
     return {"rows": rows, "scalars": scalars}
 
 
+def _rows_of(state, wrote: set):
+    """A state holding only the rows `wrote` names, each table's in natural key order
+    (`task-9` before `task-10`), and all the scalars."""
+    from .runtime.state import State
+
+    tables: dict[str, dict] = {}
+    for table, key in sorted(wrote, key=_change_order):
+        rows = state.tables.get(table, {})
+        if key in rows:
+            tables.setdefault(table, {})[key] = rows[key]
+    return State(tables, state.scalars, {})
+
+
+def _change_order(item: tuple[str, Any]) -> tuple:
+    table, key = item
+    if isinstance(key, str):
+        return (table, 1, tuple((0, int(p), "") if p.isdecimal() else (1, 0, p) for p in re.split(r"(\d+)", key)))
+    return (table, 0, ((0, key, "") if isinstance(key, (int, float)) else (1, 0, repr(key)),))
+
+
 class Session:
     """One state, seeded, that calls run on in turn; it keeps what an episode keeps (the
     successful calls and the rows they touched) so house rules are judged as the checker
@@ -283,25 +360,30 @@ class Session:
             self.seed = seed
         self.initial = self.world.initial_state(self.seed)
         self.state = self.initial.snapshot()
-        self.calls: list[tuple[str, dict]] = []
         self.touched: set = set()
         self._holding: dict[str, bool] | None = None
+        # Order rules as the checker's `_order_holds` judges a whole history, kept call by call:
+        # per (rule, order), the `on` arguments of the `after` calls seen, and why it broke.
+        self._afters: dict[tuple[str, int], set] = {}
+        self._orders_broken: dict[tuple[str, int], str] = {}
 
     def run(self, call: Call) -> dict:
         """Run one call; its record: tool, arguments, result (the envelope), diff, broken_rules."""
         before = self.state.snapshot()
         if self._holding is None:
             self._holding = {n: ok for n, (ok, _) in self._rules().items()}
+        wrote: set = set()
         try:
-            result = self.world.call(self.state, call.tool, call.arguments, self.touched)
+            result = self.world.call(self.state, call.tool, call.arguments, wrote)
         except Exception as e:  # the runtime turns failures into envelopes; a defect all the same
             if os.environ.get("WORLDC_TRACEBACK"):
                 raise
-            self.state = before
+            self.state, wrote = before, set()
             result = {"success": False, "error": {"code": 500, "message": f"the call failed inside worldc ({type(e).__name__})"}}
         broken = []
         if result.get("success"):
-            self.calls.append((call.tool, call.arguments))
+            self.touched |= wrote
+            self._judge_orders(call)
             now = self._rules()
             broken = [
                 {"name": n, "description": self.world.constraints[n].description, "why": why}
@@ -309,20 +391,43 @@ class Session:
                 if not ok and self._holding.get(n, True)
             ]
             self._holding = {n: ok for n, (ok, _) in now.items()}
-        return {"tool": call.tool, "arguments": call.arguments, "result": result, "diff": diff_json(self.world, before, self.state), "broken_rules": broken}
+        return {"tool": call.tool, "arguments": call.arguments, "result": result, "diff": diff_json(self.world, before, self.state, wrote), "broken_rules": broken}
+
+    def _judge_orders(self, call: Call) -> None:
+        """A successful call's part in each order rule: an `after` call records its `on`
+        arguments; a `tool` call with none recorded breaks the rule for good."""
+        for name, c in self.world.constraints.items():
+            for i, (tool, after, on) in enumerate(c.orders):
+                if (name, i) in self._orders_broken:
+                    continue
+                key = tuple(_hashable(call.arguments.get(k)) for k in on)
+                if call.tool == after:
+                    self._afters.setdefault((name, i), set()).add(key)
+                elif call.tool == tool and key not in self._afters.get((name, i), ()):
+                    self._orders_broken[(name, i)] = f"{tool} was called before {after}"
 
     def _rules(self) -> dict[str, tuple[bool, str]]:
         """Each house rule of the world: does it hold on the episode so far, and if not, why."""
-        from .sample.checker import _constraint_holds, _order_holds
+        from .sample.checker import _constraint_holds
 
         out = {}
         for name, c in self.world.constraints.items():
             ok, why = _constraint_holds(self.world, name, self.initial, self.state, self.touched)
-            for tool, after, on in c.orders:
-                if ok:
-                    ok, why = _order_holds({"tool": tool, "after": after, "on": list(on)}, self.calls)
+            for i in range(len(c.orders)):
+                if ok and (name, i) in self._orders_broken:
+                    ok, why = False, self._orders_broken[(name, i)]
             out[name] = (ok, why)
         return out
+
+
+def _hashable(value: Any) -> Any:
+    """A JSON value as a hashable one that is equal exactly when the values are (`==`), so that
+    a set finds an `after` call's arguments as `_order_holds`' comparison does."""
+    if isinstance(value, list):
+        return (list, tuple(_hashable(v) for v in value))
+    if isinstance(value, dict):
+        return (dict, frozenset((k, _hashable(v)) for k, v in value.items()))
+    return value
 
 
 # ─────────────────────────── output ───────────────────────────
@@ -413,12 +518,15 @@ def cmd_call(args) -> int:
     script_text = None
     if args.script is not None and args.script != "-":
         try:
-            script_text = Path(args.script).read_text(encoding="utf-8")
+            script_text = read_script_text(args.script)
         except FileNotFoundError:
             _err(f"no such file: {args.script}")
             return EXIT_USAGE
-        except (OSError, UnicodeDecodeError) as e:
-            _err(f"cannot read {args.script}: {getattr(e, 'strerror', None) or e}")
+        except CallError as e:
+            _err(str(e))
+            return EXIT_USAGE
+        except OSError as e:
+            _err(f"cannot read {args.script}: {e.strerror or e}")
             return EXIT_USAGE
     arguments: dict = {}
     if args.tool is not None:
@@ -456,11 +564,14 @@ def cmd_call(args) -> int:
         elif script_text is not None:
             calls = read_script(world, script_text.splitlines(), args.script)
         else:  # `--script -`, or calls piped in
-            calls = read_script(world, sys.stdin, "<stdin>")
+            calls = read_script(world, read_script_text("-").splitlines(), "<stdin>")
             if not calls and args.script is None:
                 raise CallError("no calls: name a SERVICE.TOOL, give --script FILE, or run on a terminal for the REPL")
     except CallError as e:
         _err(str(e))
+        return EXIT_USAGE
+    except OSError as e:
+        _err(f"cannot read standard input: {e.strerror or e}")
         return EXIT_USAGE
     failed = 0
     for call in calls:
@@ -498,13 +609,19 @@ def run_repl(session: Session, fmt: str, stdin) -> int:
             if interactive:
                 line = input(PROMPT)
             else:
-                line = stdin.readline()
+                line = stdin.readline(MAX_SCRIPT + 1)
                 if not line:
                     break
+                if len(line) > MAX_SCRIPT:  # /dev/zero, say: no call is that long, and no line end may come
+                    print(f"error: a line longer than {MAX_SCRIPT // 2**20} MiB; stopping", file=sys.stderr)
+                    return EXIT_USAGE
         except EOFError:
             if interactive:
                 print(file=sys.stderr)
             break
+        except UnicodeDecodeError:  # a strict decoder cannot go on past the bad bytes
+            print("error: standard input is not UTF-8; stopping", file=sys.stderr)
+            return EXIT_USAGE
         except KeyboardInterrupt:  # Ctrl-C drops the line being typed, as in Python's REPL
             print("\n(:quit to leave)", file=sys.stderr)
             continue

@@ -4,6 +4,7 @@ driven through their own `add_parser` on a bare argparse parser, as worldc will 
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import subprocess
@@ -18,6 +19,22 @@ from compoworld_dsl.cli import main as worldc
 ROOT = Path(__file__).resolve().parent.parent
 TOY = str(ROOT / "worlds" / "toy.world")
 LEGAL = str(ROOT / "worlds" / "legal_ops.world")
+
+
+@functools.lru_cache(maxsize=None)
+def seeded_disbursement(status: str, payable: bool = False) -> str:
+    """The first disbursement legal_ops seeds (seed 0) with `status` (and, if `payable`, that
+    approving and then paying succeeds): the tests do not depend on which ids the stdlib's seed
+    rules happen to give which status, or which matters they give a trust account."""
+    world, _ = try_call.load_world(LEGAL)
+    for key, row in world.initial_state(0).tables["billing.disbursements"].items():
+        if try_call._row_json(world, "billing.disbursements", row)["status"] != status:
+            continue
+        found = try_call._key_json(world, "billing.disbursements", key)
+        session = try_call.Session(world, 0)
+        if not payable or all(session.run(try_call.Call(t, {"id": found}))["result"]["success"] for t in ("billing.approve_disbursement", "billing.pay_disbursement")):
+            return found
+    raise AssertionError(f"legal_ops seeds no {'payable ' if payable else ''}{status} disbursement at seed 0")
 
 
 def run(*argv: str) -> int:
@@ -87,32 +104,35 @@ def test_seed_changes_the_state(capsys):
 def test_legal_ops_read_and_write(capsys):
     code, [rec], _ = call_json(capsys, LEGAL, "matters.get_matter", "--args", '{"id": "matter-1"}')
     assert code == 0 and rec["result"]["data"]["id"] == "matter-1" and rec["diff"] == {"rows": [], "scalars": {}}
-    code, [rec], _ = call_json(capsys, LEGAL, "billing.approve_disbursement", "--args", '{"id": "disbursement-1"}')
+    pending = seeded_disbursement("pending")
+    code, [rec], _ = call_json(capsys, LEGAL, "billing.approve_disbursement", "--args", json.dumps({"id": pending}))
     assert code == 0
     assert rec["result"]["data"]["status"] == "approved"
-    assert rec["diff"]["rows"] == [{"table": "billing.disbursements", "key": "disbursement-1", "change": "updated", "fields": {"status": {"before": "pending", "after": "approved"}}}]
+    assert rec["diff"]["rows"] == [{"table": "billing.disbursements", "key": pending, "change": "updated", "fields": {"status": {"before": "pending", "after": "approved"}}}]
 
 
 def test_failing_call_shows_the_error_envelope_and_no_change(capsys):
-    code = run("call", LEGAL, "billing.pay_disbursement", "--args", '{"id": "disbursement-2"}')
+    pending = seeded_disbursement("pending")
+    code = run("call", LEGAL, "billing.pay_disbursement", "--args", json.dumps({"id": pending}))
     out, _ = capsys.readouterr()
     assert code == 1
     assert '"success": false' in out and '"code": 409' in out
     assert "must be approved before it is paid" in out
     assert "diff: no change" in out
-    code, [rec], _ = call_json(capsys, LEGAL, "billing.pay_disbursement", "--args", '{"id": "disbursement-2"}')
+    code, [rec], _ = call_json(capsys, LEGAL, "billing.pay_disbursement", "--args", json.dumps({"id": pending}))
     assert code == 1
-    assert rec["result"] == {"success": False, "error": {"code": 409, "message": "disbursement disbursement-2 must be approved before it is paid"}}
+    assert rec["result"] == {"success": False, "error": {"code": 409, "message": f"disbursement {pending} must be approved before it is paid"}}
     assert rec["diff"] == {"rows": [], "scalars": {}} and rec["broken_rules"] == []
 
 
 def test_script_second_call_sees_the_first(tmp_path, capsys):
     script = tmp_path / "calls.txt"
+    payable = seeded_disbursement("pending", payable=True)
     script.write_text(
         "# approve, then pay: the payment sees the approval\n"
-        'billing.approve_disbursement {"id": "disbursement-1"}\n'
+        f'billing.approve_disbursement {{"id": "{payable}"}}\n'
         "\n"
-        '{"tool": "billing.pay_disbursement", "arguments": {"id": "disbursement-1"}}\n'
+        f'{{"tool": "billing.pay_disbursement", "arguments": {{"id": "{payable}"}}}}\n'
     )
     code, recs, err = call_json(capsys, LEGAL, "--script", str(script))
     assert code == 0, err
@@ -120,7 +140,7 @@ def test_script_second_call_sees_the_first(tmp_path, capsys):
     assert all(r["result"]["success"] for r in recs)
     paid = recs[1]["diff"]
     changed = {(r["table"], r["key"]): r["fields"] for r in paid["rows"]}
-    assert changed[("billing.disbursements", "disbursement-1")]["status"] == {"before": "approved", "after": "paid"}
+    assert changed[("billing.disbursements", payable)]["status"] == {"before": "approved", "after": "paid"}
     assert any(t == "billing.accounts" for t, _ in changed)  # the trust account paid it
     assert list(paid["scalars"]) == ["billing.next_cheque"]
     # as text: each call, its envelope and its diff
@@ -266,6 +286,145 @@ def test_piped_stdin_without_tool_is_a_script(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert run("call", TOY) == 2
     assert "no calls" in capsys.readouterr().err
+
+
+# ─────────────────────────── hostile scripts ───────────────────────────
+
+
+def test_a_lone_surrogate_is_refused_with_its_line(tmp_path, capsys):
+    script = tmp_path / "calls.txt"
+    for line in ('tasks.add_task {"title": "\\ud800", "due": "2025-03-01"}', '{"tool": "tasks.add_task", "arguments": {"title": "a\\udfff", "due": "2025-03-01"}}'):
+        script.write_text("tasks.list_open_tasks\n" + line + "\n", encoding="utf-8")
+        for fmt in ("text", "json"):
+            assert run("call", TOY, "--script", str(script), "--format", fmt) == 2
+            out, err = capsys.readouterr()
+            assert out == "" and err.startswith(f"worldc: error: {script}:2: ") and "surrogate" in err and len(err.splitlines()) == 1, err
+    assert run("call", TOY, "tasks.add_task", "--args", '{"title": "\\ud800", "due": "2025-03-01"}') == 2
+    assert "--args:" in (err := capsys.readouterr().err) and "surrogate" in err
+
+
+@pytest.mark.parametrize("bad", [b"\xff", b"\xed\xa0\x80", b"\xc3"], ids=["0xff", "encoded surrogate", "cut short"])
+def test_a_script_that_is_not_utf8_names_its_line(tmp_path, capsys, monkeypatch, bad):
+    data = b'tasks.list_open_tasks\n# fine\ntasks.add_task {"title": "' + bad + b'", "due": "2025-03-01"}\n'
+    script = tmp_path / "calls.txt"
+    script.write_bytes(data)
+    assert run("call", TOY, "--script", str(script)) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"worldc: error: {script}:3: ") and "UTF-8" in err and len(err.splitlines()) == 1, err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert run("call", TOY, "--script", "-") == 2
+    assert capsys.readouterr().err.startswith("worldc: error: <stdin>:3: ")
+
+
+def test_a_script_larger_than_the_cap_is_refused(tmp_path, capsys):
+    big = tmp_path / "big.txt"
+    with big.open("wb") as f:
+        f.truncate(try_call.MAX_SCRIPT + 1)  # sparse: no disk written
+    assert run("call", TOY, "--script", str(big)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"worldc: error: {big}: ") and "16 MiB" in err and len(err.splitlines()) == 1
+
+
+def test_dev_zero_is_refused_in_bounded_memory():
+    """Under a 1 GiB address-space limit: reading /dev/zero whole ends in MemoryError."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    done = subprocess.run([sys.executable, "-m", "compoworld_dsl", "call", TOY, "--script", "/dev/zero"], preexec_fn=limit, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "MemoryError" not in done.stderr, done.stderr[-2000:]
+    assert done.stderr.startswith("worldc: error: /dev/zero: ") and "16 MiB" in done.stderr
+
+
+def test_repl_stops_on_input_it_cannot_read(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"tasks.list_open_tasks\n\xff\n"), encoding="utf-8"))
+    assert run("call", TOY, "--repl") == 2
+    assert "error: standard input is not UTF-8" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x" * (try_call.MAX_SCRIPT + 1)))
+    assert run("call", TOY, "--repl") == 2
+    assert "error: a line longer than 16 MiB" in capsys.readouterr().err
+
+
+def _mixed_script(n: int) -> str:
+    """n calls on legal_ops: reads, filings, emails (rows grow) and a payment of a pending
+    disbursement (it fails) in turn; both order rules in play."""
+    pending = seeded_disbursement("pending")
+    lines = []
+    for i in range(n):
+        lines.append(
+            [
+                'matters.get_matter {"id": "matter-1"}',
+                f'documents.file_document {{"matter": "matter-1", "title": "memo {i}", "kind": "memorandum", "body": "b"}}',
+                f'messaging.send_message {{"matter": "matter-2", "to": "a@b.com", "subject": "s{i}", "body": "b"}}',
+                f'billing.pay_disbursement {{"id": "{pending}"}}',
+            ][i % 4]
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_a_script_costs_work_linear_in_its_calls(tmp_path, capsys, monkeypatch):
+    """Work counted, not timed: the entries of the call history the house rules scan and the
+    rows compared to find each call's change. Both grew with every earlier call (quadratic)."""
+    from compoworld_dsl.runtime import state as state_mod
+    from compoworld_dsl.sample import checker
+
+    work = {"history": 0, "rows": 0}
+    order_holds, diff = checker._order_holds, state_mod.diff
+
+    def counting_order_holds(c, calls):
+        work["history"] += len(calls)
+        return order_holds(c, calls)
+
+    def counting_diff(before, after):
+        work["rows"] += sum(len(rows) for t, rows in after.tables.items() if before.tables.get(t) is not rows)
+        return diff(before, after)
+
+    monkeypatch.setattr(checker, "_order_holds", counting_order_holds)
+    monkeypatch.setattr(state_mod, "diff", counting_diff)
+    totals = {}
+    for n in (300, 600):
+        script = tmp_path / f"calls_{n}.txt"
+        script.write_text(_mixed_script(n), encoding="utf-8")
+        work.update(history=0, rows=0)
+        assert run("call", LEGAL, "--script", str(script), "--format", "json") == 1  # paying a pending disbursement fails
+        recs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert len(recs) == n and sum(r["result"]["success"] for r in recs) == 3 * n // 4
+        assert any(b["name"] == "file_before_telling" for r in recs for b in r["broken_rules"])
+        totals[n] = work["history"] + work["rows"]
+    assert totals[300] > 0
+    assert totals[600] <= 2.3 * totals[300], totals  # linear: about 2; quadratic: about 4
+
+
+def test_house_rules_judged_call_by_call_agree_with_the_checker():
+    """The session judges order rules as it goes; the checker judges a whole history. Same verdicts."""
+    import random
+
+    from compoworld_dsl.sample.checker import _constraint_holds, _order_holds
+
+    world, _ = try_call.load_world(LEGAL)
+    rng = random.Random(7)
+    tools = [
+        ("billing.approve_disbursement", lambda: {"id": f"disbursement-{rng.randint(1, 4)}"}),
+        ("billing.pay_disbursement", lambda: {"id": f"disbursement-{rng.randint(1, 4)}"}),
+        ("documents.file_document", lambda: {"matter": f"matter-{rng.randint(1, 3)}", "title": f"t{rng.random()}", "kind": "memorandum", "body": "b"}),
+        ("messaging.send_message", lambda: {"matter": f"matter-{rng.randint(1, 3)}", "to": "a@b.com", "subject": "s", "body": "b"}),
+    ]
+    for seed in range(3):
+        session = try_call.Session(world, seed)
+        history: list[tuple[str, dict]] = []
+        for _ in range(40):
+            tool, make = rng.choice(tools)
+            rec = session.run(try_call.Call(tool, make()))
+            if rec["result"]["success"]:
+                history.append((tool, rec["arguments"]))
+            for name, (ok, why) in session._rules().items():
+                c = world.constraints[name]
+                want = _constraint_holds(world, name, session.initial, session.state, session.touched)
+                for t, after, on in c.orders:
+                    if want[0]:
+                        want = _order_holds({"tool": t, "after": after, "on": list(on)}, history)
+                assert (ok, why) == want, (name, history[-3:])
 
 
 # ─────────────────────────── worldc new ───────────────────────────

@@ -173,14 +173,63 @@ def test_refuses_to_overwrite_and_writes_atomically(made, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("worldc: error: not overwriting") and "--force" in err
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
-    assert main([world, str(tasks), "-o", str(out), "--force"]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["index.html"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no temporary folder left beside it
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main([world, "-o", str(empty)]) == 0  # an empty folder is filled without --force
     assert (empty / "index.html").is_file()
     assert oct(empty.stat().st_mode & 0o777) == oct(0o777 & ~_umask())
+    assert oct((empty / "index.html").stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def test_force_replaces_only_a_report_it_wrote(made, tmp_path, capsys):
+    world, tasks, _ = made["toy"]
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    (out / "data").mkdir()
+    (out / "data" / "notes.md").write_text("mine too")
+    assert main([world, str(tasks), "-o", str(out), "--force"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("worldc: error: not replacing") and "data/" in err and "keep.txt" in err and len(err.splitlines()) == 1
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == ["data", "data/notes.md", "keep.txt"]
+    assert (out / "keep.txt").read_text() == "mine"
+
+    # an index.html that worldc did not write (someone's home page) is not replaced either
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "index.html").write_text("<!DOCTYPE html><title>My page</title>")
+    assert main([world, "-o", str(home), "--force"]) == 2
+    assert "did not write" in capsys.readouterr().err
+    assert (home / "index.html").read_text() == "<!DOCTYPE html><title>My page</title>"
+
+    # a folder holding only an earlier report: --force replaces its page, and nothing is left over
+    report = tmp_path / "report"
+    assert main([world, str(tasks), "-o", str(report)]) == 0
+    first = (report / "index.html").read_text()
+    assert main([world, str(tasks), "-o", str(report), "--force", "--max-tasks", "1"]) == 0
+    second = (report / "index.html").read_text()
+    assert second != first and "The first 1 of" in second
+    assert sorted(p.name for p in report.iterdir()) == ["index.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "report", "site"]  # nothing beside it either
+
+
+def test_a_failed_write_keeps_the_old_report(made, tmp_path, capsys, monkeypatch):
+    from compoworld_dsl import report as report_mod
+
+    world, tasks, _ = made["toy"]
+    out = tmp_path / "report"
+    assert main([world, "-o", str(out)]) == 0
+    before = (out / "index.html").read_bytes()
+
+    # a page that cannot be written out whole: the write fails halfway through the text
+    monkeypatch.setattr(report_mod, "build_html", lambda *a, **k: "<!DOCTYPE html>" + "x" * 100_000 + "\ud800")
+    assert main([world, str(tasks), "-o", str(out), "--force"]) == 1
+    assert "worldc: error:" in capsys.readouterr().err
+    assert (out / "index.html").read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == ["index.html"]  # no temporary file left
+    fresh = tmp_path / "fresh"
+    assert main([world, "-o", str(fresh)]) == 1
+    assert not fresh.exists()  # a folder it made for a report it could not write is gone again
 
 
 def _umask() -> int:
