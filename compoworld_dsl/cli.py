@@ -426,7 +426,7 @@ def cmd_sample(args) -> int:
             journal = pending(out, job)
         except ResumeError as e:
             print(f"worldc: error: {e}", file=sys.stderr)
-            return EXIT_USAGE
+            return e.status  # 1: a file beside OUT is not to be trusted; 2: another command or writer
         if journal is None and out.exists() and not (shard and _count_lines(out) < job.count):
             lines = _count_lines(out)
             prefix = f"-h{job.hops}-s{job.seed}-"
@@ -459,7 +459,7 @@ def cmd_sample(args) -> int:
         if not isinstance(e, ResumeError):
             raise
         print(f"worldc: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        return e.status
     _print_report(console, job, report, args)
     coverage = _coverage(model, report)
     _print_coverage(console, coverage)

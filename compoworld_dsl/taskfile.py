@@ -71,13 +71,15 @@ class Line:
 
 def read_lines(path: str | Path, world=None) -> Iterator[Line]:
     """Every line of a task file that is not blank, in order, checked: UTF-8, one JSON object,
-    the task schema, and (given the `CompiledWorld`) the names it uses exist in that world.
-    Streams: one line in memory at a time. Raises TaskFileError if the file cannot be read."""
+    the task schema, (given the `CompiledWorld`) the names it uses exist in that world, and its
+    id is on no earlier line. Streams: one line in memory at a time (and the ids seen). Raises
+    TaskFileError if the file cannot be read."""
     name = str(path)
     try:
         fh = open(path, "rb")  # bytes: a line that is not UTF-8 is reported with its number
     except OSError as e:
         raise TaskFileError([Problem(name, 0, "", f"cannot read the file: {e.strerror or e}")]) from None
+    first_line: dict[str, int] = {}  # task id → the line that has it: ids only, not tasks
     with fh:
         number = 0
         while True:
@@ -90,7 +92,12 @@ def read_lines(path: str | Path, world=None) -> Iterator[Line]:
             number += 1
             if not raw.strip():
                 continue  # blank lines (a trailing newline too many, an editor's padding) are skipped
-            yield _check_line(name, number, raw, world)
+            line = _check_line(name, number, raw, world)
+            if line.task_id is not None:
+                seen = first_line.setdefault(line.task_id, number)
+                if seen != number and not line.problems:  # readers key tasks by id: eval's results, serve --task, --runs
+                    line = Line(number, None, (Problem(name, number, "id", f"`{line.task_id}` is also the id of line {seen}"),), line.task_id)
+            yield line
 
 
 def load_tasks(path: str | Path, world=None) -> list[dict]:

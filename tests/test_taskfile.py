@@ -170,6 +170,28 @@ def test_an_empty_file_is_an_error_and_blank_lines_are_skipped(capsys, tmp_path,
     assert code == 0 and "2 of 2 tasks verified" in err
 
 
+def test_a_task_id_used_twice_is_refused_naming_both_lines(capsys, tmp_path, toy_lines):
+    """Two records with one id (a file concatenated twice, a line copied and edited): every
+    reader keys tasks by id (eval's results, serve --task, --runs), so the second is an error."""
+    tid = json.loads(toy_lines[0])["id"]
+    again = edited(toy_lines[0], lambda t: t.update(instruction="Something else."))
+    dup = write(tmp_path / "t.jsonl", [toy_lines[0], toy_lines[1], "", again])
+    said = f"{dup}:4: id: `{tid}` is also the id of line 1"
+    with pytest.raises(TF.TaskFileError) as e:
+        TF.load_tasks(dup)
+    assert str(e.value) == said
+    tasks = TF.iter_tasks(dup)
+    assert [next(tasks)["id"], next(tasks)["id"]] == [tid, json.loads(toy_lines[1])["id"]]
+    with pytest.raises(TF.TaskFileError):
+        next(tasks)
+    for verb in (["eval", TOY, str(dup)], ["export", "rl", TOY, str(dup)]):
+        code, out, err = run_main(capsys, *verb)
+        assert code == 1 and said in err and out == "", (verb, err)
+    code, _, err = run_main(capsys, "verify", TOY, str(dup))
+    assert code == 1 and f"{dup}:4: task {tid}: id: `{tid}` is also the id of line 1" in err, err
+    assert "2 of 3 tasks verified" in err
+
+
 def test_loading_stops_after_the_first_bad_lines(tmp_path, toy_lines):
     bad = write(tmp_path / "t.jsonl", [toy_lines[0]] + ["null"] * 50)
     with pytest.raises(TF.TaskFileError) as e:
