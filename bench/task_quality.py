@@ -18,7 +18,13 @@ skipped with probability P), and prints one markdown row:
   ids            share of instructions that hold a `prefix-N` id a person would not know;
   weak           the weak agent's success rate;
   rejections     the three most common rejection reasons, with counts.
-Then the capability tags per world and hops, and the attached rules by name."""
+Then the capability tags per world and hops, the attached rules by name, and per world the share
+of seeded people whose email fits their name, over the initial states of `--email-seeds` seeds:
+a person is a row of a record with an `email` field and a person's name (`full_name`,
+`contact_name`, or `name` in a record that is not an organisation's: no company, supplier,
+account, organisation, team or department in the record's or the name type's name); the email
+fits when a part of its local part, split on `.`, `_`, `-` and digits, holds a word of the name
+(case and accents folded). `--emails-only` prints just that table, without sampling."""
 
 from __future__ import annotations
 
@@ -30,15 +36,64 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from compoworld_dsl.check import check_paths  # noqa: E402
+from compoworld_dsl.codegen.python import load_world  # noqa: E402
 from compoworld_dsl.sample.run import Job, run  # noqa: E402
 from compoworld_dsl.sample.walk import threads  # noqa: E402
 
 ID = re.compile(r"\b[a-z_]+-\d+\b")
+ORGANISATION = re.compile(r"company|supplier|account|org|team|department", re.I)
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+
+
+def _person_field(record) -> str | None:
+    """The field holding a person's name in a record that also has an email, or None."""
+    fields = record.fields
+    if not any(getattr(t, "name", None) == "email" for t in fields.values()):
+        return None
+    for name in ("full_name", "contact_name"):
+        if name in fields:
+            return name
+    if "name" in fields and not ORGANISATION.search(record.name) and not ORGANISATION.search(getattr(fields["name"], "name", "")):
+        return "name"
+    return None
+
+
+def email_fits_name(email: str, name: str) -> bool:
+    """Whether a part of the address's local part holds a word of the name (two letters or more)."""
+    parts = [p for p in re.split(r"[._\-0-9]+", _fold(email.split("@", 1)[0])) if p]
+    return any(w in p for w in re.findall(r"[a-z]+", _fold(name)) if len(w) >= 2 for p in parts)
+
+
+def email_fit(path: str, seeds: int) -> tuple[int, int]:
+    """(people, people whose email fits their name) over the initial states of seeds 0..seeds-1."""
+    program = check_paths([path])
+    world = load_world(program.model)
+    tables = {}
+    for service in program.model.services.values():
+        for var in service.state.values():
+            record = getattr(var.type, "record", None)
+            field = _person_field(record) if record is not None else None
+            if field:
+                tables[f"{service.name}.{var.name}"] = field
+    people = fits = 0
+    for seed in range(seeds):
+        state = world.initial_state(seed)
+        for table, field in tables.items():
+            for row in state.tables.get(table, {}).values():
+                if row.get(field) and row.get("email"):
+                    people += 1
+                    fits += email_fits_name(row["email"], row[field])
+    return people, fits
 
 
 def main() -> None:
@@ -49,7 +104,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rule-share", type=float, default=0.5)
     ap.add_argument("--weak", type=float, default=0.3)
+    ap.add_argument("--email-seeds", type=int, default=20)
+    ap.add_argument("--emails-only", action="store_true")
     args = ap.parse_args()
+    emails = []
+    for world in args.worlds.split(","):
+        people, fits = email_fit(str(ROOT / "worlds" / f"{world}.world"), args.email_seeds)
+        emails.append(f"| {world} | {people} | {fits} ({100 * fits / people:.0f}%) |" if people else f"| {world} | 0 | — |")
+    email_table = "| world | seeded people with an email | email fits the name |\n| --- | ---: | ---: |\n" + "\n".join(emails)
+    if args.emails_only:
+        print(email_table)
+        return
     rows, tags, rules = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for world in args.worlds.split(","):
@@ -87,6 +152,8 @@ def main() -> None:
     print("\n".join(tags))
     print("\n| world | hops | load-bearing rules |\n| --- | ---: | --- |")
     print("\n".join(rules))
+    print()
+    print(email_table)
 
 
 if __name__ == "__main__":
