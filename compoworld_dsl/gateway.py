@@ -8,13 +8,17 @@ import re
 import zlib
 from typing import Any
 
-from .runtime.service import ToolError, printable_message
+from .runtime.service import TimeLimit, ToolError, printable_message
 from .runtime.state import State
 from .runtime.world import CompiledWorld
 from .sample import checker as C
 
 NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MAX_ARGUMENT_CHARS = 64 * 1024
+# Seconds one tool call may run before it fails with a 408 envelope and changes nothing: a tool
+# whose loops nest over large tables can run for hours (docs/mcp.md#time-limit-on-tool-calls).
+# A call of a bundled world takes well under a millisecond.
+DEFAULT_CALL_TIMEOUT = 10.0
 
 SYSTEM_PROMPT = (
     "You are an assistant that completes tasks by calling tools. Tools live in services. "
@@ -86,8 +90,9 @@ class Gateway:
     Agent-facing tool names are the tools' own names, or `service__tool` where two mounted
     services share a name; all match `^[a-zA-Z0-9_-]{1,64}$`."""
 
-    def __init__(self, world: CompiledWorld, services: list[str], state: State):
+    def __init__(self, world: CompiledWorld, services: list[str], state: State, call_timeout: float | None = DEFAULT_CALL_TIMEOUT):
         self.world = world
+        self.call_timeout = call_timeout  # seconds a tool call may run (None or 0: no limit)
         self.services = [s for s in services if s in world.services]
         self.state = state
         self.calls: list[tuple[str, dict]] = []  # successful calls (qualified tool, arguments)
@@ -128,7 +133,8 @@ class Gateway:
         arguments, error = _json_arguments(arguments)
         if error is not None:
             return error
-        result = self.world.call(self.state, q, arguments, self.touched)
+        limit = TimeLimit(self.call_timeout) if self.call_timeout else None  # (0, as on the command line: none)
+        result = self.world.call(self.state, q, arguments, self.touched, deadline=limit)
         if result["success"]:
             self.calls.append((q, arguments or {}))
         return result
@@ -162,19 +168,22 @@ class Gateway:
 class Episode:
     """One task, framework-free: reset → messages and tools; call → tool results; score."""
 
-    def __init__(self, world: CompiledWorld):
+    def __init__(self, world: CompiledWorld, call_timeout: float | None = DEFAULT_CALL_TIMEOUT):
         self.world = world
+        self.call_timeout = call_timeout  # the gateway's: seconds a tool call may run (None: no limit)
         self.task: dict | None = None
         self.gateway: Gateway | None = None
         self.initial: State | None = None
         self.answer: Any = None
         self.info: dict = {}  # what the agent tells of its run (token usage, finish reason): reports only
 
-    def reset(self, task: dict) -> dict:
+    def reset(self, task: dict, initial: State | None = None) -> dict:
+        """`initial`: the task's state (`world.task_state`) when the caller shares one between
+        episodes of the task; the episode plays on a snapshot and never changes it."""
         self.task = task
-        self.initial = self.world.task_state(task["initial_state"])
+        self.initial = self.world.task_state(task["initial_state"]) if initial is None else initial
         services = list(task["services"]) + [s for s in task.get("distractors", []) if s not in task["services"]]
-        self.gateway = Gateway(self.world, services, self.initial.snapshot())
+        self.gateway = Gateway(self.world, services, self.initial.snapshot(), self.call_timeout)
         self.answer = None
         self.info = {}
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task["instruction"]}]

@@ -535,7 +535,7 @@ class PythonGenerator:
             ctx.locals[s.target.var] = rec
             keys = ctx.fresh("keys")
             return [
-                f"{keys} = [{var}[{py_literal(rec.key)}] for {var} in tx.rows({py_literal(table)}) if {self.ex(s.target.where, ctx)}]  {where}",
+                f"{keys} = [{var}[{py_literal(rec.key)}] for {var} in {self._each(f'tx.rows({py_literal(table)})', ctx)} if {self.ex(s.target.where, ctx)}]  {where}",
                 f"for _k in {keys}:",
                 f"    tx.remove({py_literal(table)}, _k)",
             ]
@@ -594,7 +594,7 @@ class PythonGenerator:
         news = ctx.fresh("new")
         # every new row is computed from the old state before any is stored
         return [
-            f"{news} = [{{**{var}, {fields}}} for {var} in tx.rows({py_literal(table)}) if {self.ex(s.target.where, ctx)}]  {where}",
+            f"{news} = [{{**{var}, {fields}}} for {var} in {self._each(f'tx.rows({py_literal(table)})', ctx)} if {self.ex(s.target.where, ctx)}]  {where}",
             f"for _r in {news}:",
             f"    tx.put({py_literal(table)}, _r[{py_literal(rec.key)}], _r)",
         ]
@@ -719,8 +719,13 @@ class PythonGenerator:
         """Python iterable for a quantifier/aggregate domain, and the key field if it is a table."""
         t = self.model.type_of(e)
         if isinstance(t, T.TableT):
-            return f"{self.ex(e, ctx)}.values()", t.record.key
-        return self.ex(e, ctx), None
+            return self._each(f"{self.ex(e, ctx)}.values()", ctx), t.record.key
+        return self._each(self.ex(e, ctx), ctx), None
+
+    def _each(self, domain: str, ctx: _Tool) -> str:
+        """A tool's loop starts by checking the call's time budget (`runtime.service.each`);
+        a rule's gets no budget (its caller makes the transactions it reads)."""
+        return f"_rt.each(tx, {domain})" if ctx.tool is not None else domain
 
     def _bind(self, var: str, elem: T.Type, ctx: _Tool):
         saved = ctx.locals.get(var)

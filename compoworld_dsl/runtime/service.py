@@ -4,6 +4,7 @@ Generated code subclasses `Service` and uses the helpers here; nothing here know
 from __future__ import annotations
 
 import re
+import time
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -13,9 +14,11 @@ from . import values as V
 from .state import Tx
 
 MAX_CHAR = 0x2FFFF  # the largest character Z3's strings hold; text beyond it is refused
-# `internal` is never raised by a world's own `require`: it reports a defect in a tool or the
-# runtime, as an envelope and with no change of state, instead of a crash.
-ERROR_CODES = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409, "internal": 500}
+# `internal` and `timeout` are never raised by a world's own `require`: `internal` reports a
+# defect in a tool or the runtime, `timeout` a call past its time limit (`TimeLimit`), each as an
+# envelope and with no change of state, instead of a crash or a hung server. 408 is the code the
+# MCP server already answers a request with when it runs out of time.
+ERROR_CODES = {"invalid": 400, "forbidden": 403, "not_found": 404, "timeout": 408, "conflict": 409, "internal": 500}
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _UNSTORABLE = re.compile(f"[\ud800-\udfff{chr(MAX_CHAR + 1)}-\U0010ffff]")  # lone surrogates (no UTF-8), and past MAX_CHAR
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -39,6 +42,26 @@ class ToolError(Exception):
     @property
     def code(self) -> int:
         return ERROR_CODES[self.kind]
+
+
+class TimeLimit:
+    """One tool call's wall-clock budget (the gateway's `--call-timeout`). A call's deadline is
+    any object with `check()`, which raises once the budget is spent, and `expired`: this one
+    raises `ToolError(timeout)`, the sampler's `Deadline` its own error, which ends the attempt."""
+
+    __slots__ = ("at", "seconds")
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+
+    def check(self) -> None:
+        if time.monotonic() >= self.at:
+            raise ToolError("timeout", f"the call ran past its time limit of {self.seconds:g} s; nothing changed")
+
+    @property
+    def expired(self) -> bool:
+        return time.monotonic() >= self.at
 
 
 # ─────────────────────────── type descriptors ───────────────────────────
@@ -272,6 +295,18 @@ class Constraint:
     source: str
     check: Callable
     orders: tuple = ()
+
+
+def each(tx: Tx, items: Any) -> Any:
+    """A loop's domain, once the call's deadline (`CompiledWorld.execute` puts it on `tx`) has been
+    checked. Generated code starts every loop here: a long computation is loops nested in loops,
+    and the inner one starts again for each step of the outer, so a budget checked once per pass
+    of a loop bounds quantifiers, aggregates, filters and bulk writes at any depth, at a fraction
+    of a microsecond a pass (a check per row would cost that for every row read)."""
+    deadline = getattr(tx, "deadline", None)  # a plain `Tx` (rules, tests) has no budget
+    if deadline is not None:
+        deadline.check()
+    return items
 
 
 def lookup(tx: Tx, table: str, key: Any, record: str) -> dict:

@@ -340,28 +340,31 @@ class CompiledWorld:
         matches = [s for s in self.tools.values() if s.name == tool]
         return matches[0] if len(matches) == 1 else None
 
-    def call(self, state: State, tool: str, arguments: Any, touched: set | None = None) -> dict:
+    def call(self, state: State, tool: str, arguments: Any, touched: set | None = None, deadline: Any = None) -> dict:
         """Run one tool call. Returns the gateway envelope; changes `state` only on success.
         `touched`, when given, gains the (table, key) of every row a successful call changed or
         deleted (a row written back exactly as it was is not touched): protected rows are judged
-        on these too, so a change later undone still counts."""
+        on these too, so a change later undone still counts. `deadline`: see `execute`."""
         try:
-            data = self.call_raw(state, tool, arguments, touched)
+            data = self.call_raw(state, tool, arguments, touched, deadline)
         except ToolError as e:
             return {"success": False, "error": {"code": e.code, "message": e.message}}
         return {"success": True, "data": data}
 
-    def call_raw(self, state: State, tool: str, arguments: Any, touched: set | None = None) -> Any:
+    def call_raw(self, state: State, tool: str, arguments: Any, touched: set | None = None, deadline: Any = None) -> Any:
         spec = self.resolve(tool) if isinstance(tool, str) else None
         if spec is None:
             raise ToolError("not_found", f"no tool named {str(tool)[:80]!r}")
         args = self.convert_arguments(spec, arguments)
-        return self.execute(state, spec, args, touched)[1]
+        return self.execute(state, spec, args, touched, deadline)[1]
 
-    def execute(self, state: State, spec: ToolSpec, args: dict, touched: set | None = None) -> tuple[Any, Any]:
+    def execute(self, state: State, spec: ToolSpec, args: dict, touched: set | None = None, deadline: Any = None) -> tuple[Any, Any]:
         """Run a tool on converted arguments (`v_`-named, internal values). Returns the result
-        internal and as JSON; raises `ToolError` and leaves `state` as it was on any failure."""
-        tx = Tx(state)
+        internal and as JSON; raises `ToolError` and leaves `state` as it was on any failure.
+        `deadline` (a `service.TimeLimit`, the sampler's `Deadline`, or None for none) is checked
+        each time the tool's code starts a loop; once it is spent the call fails with whatever
+        its `check()` raises (`ToolError(timeout)`, or the sampler's `OutOfTime`), unchanged."""
+        tx = _CallTx(state, deadline)
         method = getattr(self.services[spec.service], spec.method)
         # The result is built before the commit, so a call that fails anywhere, even while its
         # result is written out, changes nothing; any failure becomes an envelope.
@@ -377,6 +380,8 @@ class CompiledWorld:
         except RecursionError:
             raise ToolError("invalid", f"`{spec.name}` nests too deeply") from None
         except Exception as e:  # a defect in the tool or the runtime: still no change, no crash
+            if deadline is not None and deadline.expired:
+                raise  # the budget's own error, not a defect: the sampler's ends the attempt
             raise ToolError("internal", f"`{spec.name}` failed inside the world ({type(e).__name__})") from None
         if touched is not None:
             touched.update(tx.writes)
@@ -416,6 +421,15 @@ class CompiledWorld:
         props = {p: self.types.schema(t) for p, t in spec.params}
         required = [p for p, _ in spec.params if p not in spec.defaults]
         return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+class _CallTx(Tx):
+    """One tool call's transaction, carrying the call's deadline to the loops of generated code
+    (`service.each`): the budget travels with the call, never in a global."""
+
+    def __init__(self, state: State, deadline: Any):
+        super().__init__(state)
+        self.deadline = deadline
 
 
 def _py(name: str) -> str:

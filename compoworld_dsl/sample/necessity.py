@@ -83,7 +83,7 @@ def _call(s: Sampler, state: State, steps: list[Step], values: dict, k: int, out
     try:
         admitted = s.world.admit(spec, call)
         tx_touched: set = set()
-        result = s.world.execute(state, spec, admitted, tx_touched)[0]
+        result = s.world.execute(state, spec, admitted, tx_touched, deadline=s.deadline)[0]
     except ToolError:
         return
     touched |= tx_touched

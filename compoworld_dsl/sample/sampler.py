@@ -660,7 +660,7 @@ class Sampler:
         spec = self.world.tools[tool]
         # through the gateway's own argument validation: a value Z3 or a draw picked that no
         # agent could send (an email without an @, a date past 9999) fails here, not in the task
-        return self.world.execute(state, spec, self.world.admit(spec, args))[0]
+        return self.world.execute(state, spec, self.world.admit(spec, args), deadline=self.deadline)[0]
 
     def replay(self, state0: State, steps: list[Step], values: dict) -> tuple[State, list[dict], list[Any]]:
         state = state0.snapshot()
@@ -777,7 +777,7 @@ class Sampler:
         """The final state of a JSON plan run on a copy of `state0`, or None if a call fails."""
         state = state0.snapshot()
         for call in plan:
-            if not self.world.call(state, call.get("tool", ""), call.get("arguments"))["success"]:
+            if not self.world.call(state, call.get("tool", ""), call.get("arguments"), deadline=self.deadline)["success"]:
                 return None
         return state
 
@@ -1032,7 +1032,7 @@ class Sampler:
         touched: set = set()  # the rows the plan changes on its way: protected ones break their rules
         replayed = state0.snapshot()
         for p in plan:
-            self.world.call(replayed, p["tool"], p["arguments"], touched)
+            self.world.call(replayed, p["tool"], p["arguments"], touched, deadline=self.deadline)
         full = C.score(self.world, checks, state0, final, answer, calls, touched)
         if any(f["kind"] == "constraint" for f in full["failed"]):
             raise Rejected("constraint_broken", f"the reference plan changes a protected row on its way: {full['failed'][0]['reason']}")
@@ -1256,8 +1256,8 @@ class Sampler:
                 continue
             args = {n: rng.choice(o) for (n, _), o in zip(tool.params, options)}
             call = {n: self.world.types.to_json(tstr(t), args[n]) for n, t in tool.params}
-            before = self.world.call(state0.snapshot(), tool.qualified, call)
-            after = self.world.call(final.snapshot(), tool.qualified, call)
+            before = self.world.call(state0.snapshot(), tool.qualified, call, deadline=self.deadline)
+            after = self.world.call(final.snapshot(), tool.qualified, call, deadline=self.deadline)
             if not before["success"] and not after["success"] and before["error"]["code"] == after["error"]["code"] == 409:
                 shown, named = {}, []  # named: (table, key) of every record the request names
                 for n, t in tool.params:  # each record named as a person would, and uniquely
