@@ -7,7 +7,8 @@ Runs `-n` attempts of `Sampler.task` through `compoworld_dsl.sample.run._attempt
 counters: `encode` is building Z3 terms and contexts and reading models, `check` is the time
 inside Z3's checks; "python" is the rest of the attempt. Printed: for the attempts that gave a
 task and for the rejected ones, milliseconds per *emitted* task of each; then, for the attempts
-that gave a task, the inclusive milliseconds of each stage of `Sampler._task` per task.
+that gave a task, the inclusive milliseconds of each stage of `sampler.sample_task` per task (each
+stage is a module function, timed where the composer calls it).
 
 This is what the aim of issue 15 is measured against: 500 tasks/s on 2 workers leaves 4 ms of
 worker time per task. Times are for this machine and load; compare ratios, not seconds."""
@@ -25,18 +26,22 @@ sys.path.insert(0, str(ROOT))
 
 from compoworld_dsl.sample import lookalikes  # noqa: E402
 from compoworld_dsl.sample import necessity as N  # noqa: E402
+from compoworld_dsl.sample import reports as R  # noqa: E402
+from compoworld_dsl.sample import rules as H  # noqa: E402
+from compoworld_dsl.sample import solve as S  # noqa: E402
 from compoworld_dsl.sample.run import Job, _attempt, keep_freed_memory, load_sampler  # noqa: E402
-from compoworld_dsl.sample.sampler import Sampler  # noqa: E402
+from compoworld_dsl.sample.walk import Walker  # noqa: E402
 
-# stages of an attempt, timed inclusively (the outermost call of each only)
+# stages of an attempt, timed inclusively (the outermost call of each only); each is looked up on
+# its module (or class) when the composer calls it, so wrapping it there times every call
 STAGES = [
-    (Sampler, "build", "grow the walk (draws, calls, Z3 bindings)"),
-    (Sampler, "prove_walk", "Z3 proof of the walk"),
-    (Sampler, "attach_constraints", "rule proofs (witnesses, Z3)"),
+    (Walker, "grow", "grow the walk (draws, calls, Z3 bindings)"),
+    (S, "prove_walk", "Z3 proof of the walk"),
+    (H, "attach_constraints", "rule proofs (witnesses, Z3)"),
     (N, "steps_necessary", "necessity proofs (replays)"),
     (lookalikes, "plant", "planting a look-alike"),
     (N, "distractors", "look-alike proofs (replays)"),
-    (Sampler, "_decoys", "decoys"),
+    (R, "decoys", "decoys"),
 ]
 
 

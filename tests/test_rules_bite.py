@@ -61,7 +61,10 @@ def test_a_row_added_to_what_untouched_protects_breaks_the_rule(legal):
     tr = legal.enc.encode(tool, sym, {"matter": m, **{k: z3.StringVal(v) for k, v in args.items()}})
     solver = z3.Solver()
     assert_success(solver, tr)
-    protected = legal._protected(info, before)
+    from compoworld_dsl.sample.attempt import Attempt
+    from compoworld_dsl.sample.rules import protected as protected_rows
+
+    protected = protected_rows(legal.facts, Attempt(None), info, before)
     index = {t: {k: i for i, k in enumerate(before.tables[t])} for t in {t for t, _ in protected}}
     slots = sorted({(t, index[t][k]) for t, k in protected})
     solver.add(constraint_violated(legal.enc, info["decl"], info["svc"], info["name"], sym, tr.post, slots, {"messaging.messages"}))
@@ -83,10 +86,10 @@ def test_an_invariant_that_held_is_encoded_over_changed_rows_only_and_means_the_
     assert C._constraint_holds(world, info["name"], state, state)[0]
     tool = next(t for t in legal.model.tools() if t.qualified == "docket.set_deadline")
     matter = next(iter(state.tables["docket.deadlines"].values()))["matter"]
-    sym = legal.enc.state_from(state, spare=legal.inserts[tool.qualified])
+    sym = legal.enc.state_from(state, spare=legal.facts.inserts[tool.qualified])
     due = z3.Int("due")
     tr = legal.enc.encode(tool, sym, {"matter": z3.StringVal(matter), "due": due})
-    written = legal.tables_written[tool.qualified]
+    written = legal.facts.tables_written[tool.qualified]
     full, rows = (constraint_violated(legal.enc, info["decl"], info["svc"], info["name"], sym, tr.post, [], written, held_before=h) for h in (False, True))
     solver = z3.Solver()
     assert_success(solver, tr)

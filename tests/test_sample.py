@@ -350,15 +350,17 @@ def test_edited_rule_proofs_are_caught_by_verify(legal, ruled):
 def test_the_walk_proof_fails_on_arguments_that_break_a_precondition(legal):
     from fractions import Fraction
 
+    from compoworld_dsl.sample.attempt import Attempt
     from compoworld_dsl.sample.sampler import Step
+    from compoworld_dsl.sample.solve import prove_walk
 
     state0 = legal.world.initial_state(7)
     deposit = legal.model.services["billing"].tools["deposit_to_trust"]
     step = Step(deposit, {"matter": ("user", None), "amount": ("user", None)})
     matter = next(iter(state0.tables["billing.accounts"].values()))["matter"]
-    assert legal.prove_walk(7, state0, [step], {(0, "matter"): matter, (0, "amount"): Fraction(250)}) > 0
+    assert prove_walk(legal.facts, Attempt(7), 7, state0, [step], {(0, "matter"): matter, (0, "amount"): Fraction(250)}) > 0
     with pytest.raises(Rejected) as e:
-        legal.prove_walk(7, state0, [step], {(0, "matter"): matter, (0, "amount"): Fraction(0)})
+        prove_walk(legal.facts, Attempt(7), 7, state0, [step], {(0, "matter"): matter, (0, "amount"): Fraction(0)})
     assert e.value.reason == "unsat"
 
 
@@ -369,11 +371,14 @@ def test_values_z3_chooses_do_not_depend_on_history(legal):
     state = legal.world.initial_state(11)
     deposit = legal.model.services["billing"].tools["deposit_to_trust"]
     matter = next(iter(state.tables["billing.accounts"].values()))["matter"]
-    first = legal._z3_bind(11, state, deposit, {"matter": matter}, 0)
+    from compoworld_dsl.sample.attempt import Attempt
+    from compoworld_dsl.sample.bindings import _z3_bind
+
+    first = _z3_bind(legal.facts, Attempt(11), 11, state, deposit, {"matter": matter}, 0)
     assert first[0] is not None, first
     for i in range(6):  # other tasks build other terms in between
         _attempt(legal, 11, i, 5)
-    assert legal._z3_bind(11, state, deposit, {"matter": matter}, 0) == first
+    assert _z3_bind(legal.facts, Attempt(11), 11, state, deposit, {"matter": matter}, 0) == first
 
 
 def test_two_parameters_of_one_type_are_not_both_bound_to_one_result(legal):

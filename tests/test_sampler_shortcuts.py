@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from compoworld_dsl.sample.run import load_sampler
-from compoworld_dsl.sample.sampler import Rejected, Sampler
-from compoworld_dsl.sample.walk import Walker
+from compoworld_dsl.sample import bindings as B
+from compoworld_dsl.sample import walk as W
+from compoworld_dsl.sample.sampler import Rejected
 from compoworld_dsl.smt import encode as E
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,22 +101,22 @@ def test_a_binding_every_finite_value_fails_is_not_asked_of_z3(legal, monkeypatc
     """When the values left to Z3 are all enum members or yes/no and every combination fails,
     Z3 is not asked (its answer would be one of them): the same outcomes, fewer bindings."""
     calls = {"z3": 0, "skipped": 0}
-    real_bind, real_finite = Sampler._z3_bind, Sampler._no_finite_value
+    real_bind, real_finite = B._z3_bind, B._no_finite_value
 
-    def bind(self, *a, **k):
+    def bind(*a, **k):
         calls["z3"] += 1
-        return real_bind(self, *a, **k)
+        return real_bind(*a, **k)
 
-    def finite(self, *a, **k):
-        got = real_finite(self, *a, **k)
+    def finite(*a, **k):
+        got = real_finite(*a, **k)
         calls["skipped"] += got
         return got
 
-    monkeypatch.setattr(Sampler, "_z3_bind", bind)
-    monkeypatch.setattr(Sampler, "_no_finite_value", finite)
+    monkeypatch.setattr(B, "_z3_bind", bind)
+    monkeypatch.setattr(B, "_no_finite_value", finite)
     fast = outcomes(legal, 0, 5, range(120))
     z3_fast, skipped = calls["z3"], calls["skipped"]
-    monkeypatch.setattr(Sampler, "_no_finite_value", lambda self, *a, **k: False)
+    monkeypatch.setattr(B, "_no_finite_value", lambda *a, **k: False)
     calls["z3"] = 0
     slow = outcomes(legal, 0, 5, range(120))
     assert skipped > 0 and calls["z3"] == z3_fast + skipped
@@ -133,7 +134,7 @@ def test_a_walk_does_not_end_on_a_read_with_nothing_to_report(legal):
         try:
             legal.task(0, i, 5)
         except Rejected as e:
-            if e.reason in ("step_not_needed", "guessable_answer") and legal._stage == "choosing the reports":
+            if e.reason in ("step_not_needed", "guessable_answer") and legal.attempt.stage == "choosing the reports":
                 refused.append(e.detail)
     # (a field many rows share can still turn up here: the look-alike planted after the walk
     # can copy the reported value, which the walk could not know)
@@ -145,17 +146,7 @@ def test_the_last_step_check_keeps_every_task_the_long_way_gives(legal, monkeypa
     turns away a last step `reports` would have rejected (one that is itself a read with nothing
     to report, or that leaves such a read unused)."""
     fast = outcomes(legal, 3, 4, range(60))
-    real_grow = Walker.grow
-
-    def grow_without_check(self, *a, **k):
-        real = self.s.reportable
-        self.s.reportable = lambda state0, step, value, j: (None, [])  # the walk accepts any last read
-        try:
-            return real_grow(self, *a, **k)
-        finally:
-            del self.s.reportable
-
-    monkeypatch.setattr(Walker, "grow", grow_without_check)
+    monkeypatch.setattr(W, "reportable", lambda facts, state0, step, value, j: (None, []))  # the walk accepts any last read
     slow = outcomes(legal, 3, 4, range(60))
     kept_before = [(a, b) for a, b in zip(fast, slow) if not b.startswith("rejected")]
     assert kept_before and all(a == b for a, b in kept_before)
@@ -187,7 +178,7 @@ def test_changed_replays_share_the_reference_run_before_their_first_change(legal
         def upto(self, k, deviations):
             return self.state0.snapshot(), {}, [], set(), 0
 
-    monkeypatch.setattr(N._Prefix, "of", staticmethod(lambda s, state0, steps, values: FromTheStart(state0)))
+    monkeypatch.setattr(N._Prefix, "of", staticmethod(lambda facts, attempt, state0, steps, values: FromTheStart(state0)))
     slow = outcomes(legal, 0, 5, range(60))
     assert fast == slow
     assert n_fast < calls[0], (n_fast, calls[0])

@@ -1,4 +1,4 @@
-"""Walks draw their keyless candidates by pool (`Walker._keyless_candidates`): the best keys of a
+"""Walks draw their keyless candidates by pool (`WalkGraph._keyless_candidates`): the best keys of a
 pool of equal-weight tools by order statistics, on tools sampled without replacement. That must
 give each tool the chance a draw of one number per tool gives it: first with probability
 w / Σw (the weighted random permutation's first element). And the early check that a reported
@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from compoworld_dsl.sample import reports as R
 from compoworld_dsl.sample import sampler as SM
 from compoworld_dsl.sample.run import Job, load_sampler, run
-from compoworld_dsl.sample.walk import NEW_THREAD_POOL
+from compoworld_dsl.sample.walkgraph import NEW_THREAD_POOL
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,12 +95,12 @@ def test_the_early_stated_answer_check_changes_no_task(tmp_path, monkeypatch):
     """With the early check switched off (the final one stays), the same tasks come out."""
     job = Job(str(ROOT / "worlds" / "legal_ops.world"), 5, 8, 4)
     run(job, tmp_path / "on.jsonl")
-    final_only = SM.Sampler.answer_not_guessable
+    final_only = R.answer_not_guessable
 
-    def late(self, state0, steps, plan, checks, reports, instruction):
-        return {} if checks == [] else final_only(self, state0, steps, plan, checks, reports, instruction)
+    def late(facts, state0, steps, plan, checks, reports, instruction):
+        return {} if checks == [] else final_only(facts, state0, steps, plan, checks, reports, instruction)
 
-    monkeypatch.setattr(SM.Sampler, "answer_not_guessable", late)
+    monkeypatch.setattr(R, "answer_not_guessable", late)
     run(job, tmp_path / "off.jsonl")
     on = [json.loads(x) for x in (tmp_path / "on.jsonl").read_text().splitlines()]
     assert len(on) == 8

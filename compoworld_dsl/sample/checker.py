@@ -10,6 +10,7 @@ from ..runtime.service import ToolError
 from ..runtime.state import State, Tx, diff
 from ..runtime.world import CompiledWorld
 from .answers import answer_matches, as_reported, names_a_decoy
+from .rejected import Rejected
 
 # Checks that state a goal of the task (what the reference plan changes or reports); the others
 # (`no_collateral`, `constraint`, `order`) are conditions on how the goal is reached.
@@ -285,3 +286,18 @@ def _order_holds(c: dict, calls: list[tuple[str, dict]]) -> tuple[bool, str]:
             if not any(all(a.get(k) == args.get(k) for k in c["on"]) for a in seen):
                 return False, f"{c['tool']} was called before {c['after']}"
     return True, ""
+
+
+def reference_passes(world: CompiledWorld, state0: State, final: State, plan: list[dict], checks: list[dict], answer: Any, calls: list, deadline=None) -> dict:
+    """The reference plan's score on its own checker, replayed call by call so that a protected
+    row it changes on its way counts; raises `Rejected` unless it passes."""
+    touched: set = set()  # the rows the plan changes on its way: protected ones break their rules
+    replayed = state0.snapshot()
+    for p in plan:
+        world.call(replayed, p["tool"], p["arguments"], touched, deadline=deadline)
+    full = score(world, checks, state0, final, answer, calls, touched)
+    if any(f["kind"] == "constraint" for f in full["failed"]):
+        raise Rejected("constraint_broken", f"the reference plan changes a protected row on its way: {full['failed'][0]['reason']}")
+    if full["reward"] != 1:
+        raise Rejected("replay_mismatch", f"the reference plan fails its own checker: {full['failed'][:2]}")
+    return full

@@ -1,4 +1,5 @@
-"""Proofs that every step counts and that every attached house rule bites.
+"""Proofs that every step counts and that every attached house rule bites, from changed plans replayed
+and scored by the task's checker. It changes no plan and no checker (only a description may grow).
 
 Both are shown the same way: a changed plan is replayed on the compiled Python services and
 scored by the task's own checker.
@@ -20,22 +21,22 @@ step whose input is gone is skipped with it, as an agent's plan would fare."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..codegen.python import tstr
 from ..runtime.service import ToolError
 from ..runtime.state import State
 from . import checker as C
+from .attempt import Attempt
+from .facts import WorldFacts
+from .pools import other_values
 from .rejected import Rejected
-
-if TYPE_CHECKING:
-    from .sampler import Sampler
-    from .walk import Step
+from .steps import Step, choose_like, element
 
 MUTATIONS = 3  # other values tried per argument that came from an earlier result
 
 
-def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, order: list[int] | None = None, like: dict | None = None, deviations: list | None = None):
+def replay(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, order: list[int] | None = None, like: dict | None = None, deviations: list | None = None):
     """Run the walk leniently with changes: `drop` steps left out, `picks` {step: key} another
     element picked, `args` {(step, param): value} another argument, `order` another call order.
     With `like` (the reference run's outputs by step), a list step after a changed pick picks
@@ -50,13 +51,13 @@ def replay(s: Sampler, state0: State, steps: list[Step], values: dict, drop: fro
     n = len(steps)
     seq = list(order) if order is not None else list(range(n))
     first = min([k for k in drop] + [k for k in (picks or ())] + [k for k, _ in (args or ())] + [i for i in range(n) if seq[i] != i] + [n])
-    state, outputs, calls, touched, done = _Prefix.of(s, state0, steps, values).upto(first, deviations)
+    state, outputs, calls, touched, done = _Prefix.of(facts, attempt, state0, steps, values).upto(first, deviations)
     for k in seq[done:]:
-        _call(s, state, steps, values, k, outputs, calls, touched, drop, picks, args, like, deviations)
+        _call(facts, state, steps, values, k, outputs, calls, touched, drop, picks, args, like, deviations, attempt.deadline)
     return state, calls, outputs, touched
 
 
-def _call(s: Sampler, state: State, steps: list[Step], values: dict, k: int, outputs: dict, calls: list, touched: set, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, like: dict | None = None, deviations: list | None = None) -> None:
+def _call(facts: WorldFacts, state: State, steps: list[Step], values: dict, k: int, outputs: dict, calls: list, touched: set, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, like: dict | None = None, deviations: list | None = None, deadline=None) -> None:
     """Step k of a lenient replay, on `state` in place (see `replay`)."""
     step = steps[k]
     if k in drop:
@@ -79,44 +80,44 @@ def _call(s: Sampler, state: State, steps: list[Step], values: dict, k: int, out
             call[name] = values[(k, name)]
     if deviations is not None and any(call[n] != values[(k, n)] for n in call):
         deviations.append(k)
-    spec = s.world.tools[step.tool.qualified]
+    spec = facts.world.tools[step.tool.qualified]
     try:
-        admitted = s.world.admit(spec, call)
+        admitted = facts.world.admit(spec, call)
         tx_touched: set = set()
-        result = s.world.execute(state, spec, admitted, tx_touched, deadline=s.deadline)[0]
+        result = facts.world.execute(state, spec, admitted, tx_touched, deadline=deadline)[0]
     except ToolError:
         return
     touched |= tx_touched
     if like is not None and picks and k not in picks and k > min(picks) and step.pick is not None:
-        outputs[k] = s.walker.choose_like(step, result, like.get(k))
+        outputs[k] = choose_like(step, result, like.get(k))
     else:
-        outputs[k] = s.walker.element(step, result, (picks or {}).get(k))
-    calls.append((spec.qualified, {n: s.world.types.to_json(pt, call[n]) for n, pt in spec.params}))
+        outputs[k] = element(facts.people, step, result, (picks or {}).get(k))
+    calls.append((spec.qualified, {n: facts.world.types.to_json(pt, call[n]) for n, pt in spec.params}))
 
 
 class _Prefix:
     """The reference run of a walk, kept step by step: the changed replays of one proof (each
     step left out, each argument changed, each look-alike picked) share every call before their
-    first change, and start after it. One per sampler, for the last walk asked about; it holds
+    first change, and start after it. One per attempt, for the last walk asked about; it holds
     the state, steps and values it was run from and is used only for those same objects (and
     values still equal to what they were), so a new walk, a planted state or a changed value
     runs afresh."""
 
-    def __init__(self, s: Sampler, state0: State, steps: list[Step], values: dict):
+    def __init__(self, facts: WorldFacts, state0: State, steps: list[Step], values: dict):
         self.state0, self.steps, self.values, self.copy = state0, list(steps), values, dict(values)
         self.picks = [st.pick for st in steps]
         state, outputs, calls, touched, devs = state0.snapshot(), {}, [], set(), []
         self.after = [(state.snapshot(), {}, 0, set(), 0)]  # after 0, 1, ... steps
         for k in range(len(steps)):
-            _call(s, state, steps, values, k, outputs, calls, touched, deviations=devs)
+            _call(facts, state, steps, values, k, outputs, calls, touched, deviations=devs)
             self.after.append((state.snapshot(), dict(outputs), len(calls), set(touched), len(devs)))
         self.calls, self.devs = calls, devs
 
     @staticmethod
-    def of(s: Sampler, state0: State, steps: list[Step], values: dict) -> "_Prefix":
-        hit = s._replay_prefix
+    def of(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict) -> "_Prefix":
+        hit = attempt.replay_prefix
         if hit is None or not hit.fits(state0, steps, values):
-            hit = s._replay_prefix = _Prefix(s, state0, steps, values)
+            hit = attempt.replay_prefix = _Prefix(facts, state0, steps, values)
         return hit
 
     def fits(self, state0: State, steps: list[Step], values: dict) -> bool:
@@ -130,7 +131,7 @@ class _Prefix:
         return state.snapshot(), dict(outputs), self.calls[:n_calls], set(touched), k
 
 
-def answer_of(s: Sampler, reports: list[dict], outputs: dict) -> Any:
+def answer_of(facts: WorldFacts, reports: list[dict], outputs: dict) -> Any:
     """The answer a plan with these outputs would report (None when it has nothing to report)."""
     got = []
     for r in reports:
@@ -139,7 +140,7 @@ def answer_of(s: Sampler, reports: list[dict], outputs: dict) -> Any:
             got.append(None)
             continue
         value = out[r["field"]] if r["field"] is not None else out
-        got.append(s.world.types.to_json(r["type"], value))
+        got.append(facts.world.types.to_json(r["type"], value))
     if not reports or all(g is None for g in got):
         return None
     if len(reports) == 1:
@@ -147,20 +148,20 @@ def answer_of(s: Sampler, reports: list[dict], outputs: dict) -> Any:
     return {r["label"]: g for r, g in zip(reports, got) if g is not None}
 
 
-def _score(s: Sampler, checks: list[dict], state0: State, run, reports: list[dict]) -> dict:
+def _score(facts: WorldFacts, checks: list[dict], state0: State, run, reports: list[dict]) -> dict:
     final, calls, outputs, touched = run
-    return C.score(s.world, checks, state0, final, answer_of(s, reports, outputs), calls, touched)
+    return C.score(facts.world, checks, state0, final, answer_of(facts, reports, outputs), calls, touched)
 
 
-def steps_necessary(s: Sampler, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict], seed: int) -> dict:
+def steps_necessary(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict], seed: int) -> dict:
     """The proof that each step counts, or `Rejected("step_not_needed")`."""
     proof: dict[str, Any] = {}
     rng = random.Random(f"{seed}:necessity")
     for k, step in enumerate(steps):
-        s.deadline.check()
-        if step.tool.qualified in s.mutating:
+        attempt.deadline.check()
+        if step.tool.qualified in facts.mutating:
             deviations: list[int] = []
-            verdict = _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k}), deviations=deviations), reports)
+            verdict = _score(facts, checks, state0, replay(facts, attempt, state0, steps, values, drop=frozenset({k}), deviations=deviations), reports)
             if verdict["reward"] != 0:
                 raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker")
             # and with the reference's own arguments for every other call: an agent that knows
@@ -169,7 +170,7 @@ def steps_necessary(s: Sampler, state0: State, steps: list[Step], values: dict, 
             # fails without it and its output fed a later one; an agent that skips both passes.
             # (When every call above had the reference's arguments, that run was this one.)
             literal = {(j, n): values[(j, n)] for j, other in enumerate(steps) if j != k for n, _ in other.tool.params}
-            if deviations and _score(s, checks, state0, replay(s, state0, steps, values, drop=frozenset({k}), args=literal), reports)["reward"] != 0:
+            if deviations and _score(facts, checks, state0, replay(facts, attempt, state0, steps, values, drop=frozenset({k}), args=literal), reports)["reward"] != 0:
                 raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker with the reference's own arguments")
             proof[f"step {k + 1}"] = {"changes": "the plan without it fails", "failed": [f["id"] for f in verdict["failed"]]}
         else:
@@ -185,12 +186,12 @@ def steps_necessary(s: Sampler, state0: State, steps: list[Step], values: dict, 
             if src[0] != "step":
                 continue
             current = values[(k, name)]
-            others = [v for v in s.other_values(state0, tstr(pt), current)]
+            others = [v for v in other_values(facts, attempt, state0, tstr(pt), current)]
             if not others:
                 continue
             for v in rng.sample(others, min(MUTATIONS, len(others))):
-                s.deadline.check()
-                verdict = _score(s, checks, state0, replay(s, state0, steps, values, args={(k, name): v}), reports)
+                attempt.deadline.check()
+                verdict = _score(facts, checks, state0, replay(facts, attempt, state0, steps, values, args={(k, name): v}), reports)
                 if verdict["reward"] != 0:
                     raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: another {name} passes the checker too")
             mutated.append(f"step {k + 1}.{name}")
@@ -198,7 +199,7 @@ def steps_necessary(s: Sampler, state0: State, steps: list[Step], values: dict, 
     return proof
 
 
-def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict]) -> tuple[list[dict], dict[str, list]]:
+def distractors(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict]) -> tuple[list[dict], dict[str, list]]:
     """Look-alikes of every record the instruction names by a description that fits the whole
     table. Returns, per step, the look-alikes the services refuse to work on, and per rule the
     look-alikes that working on would break it (the rules they make load-bearing). A look-alike
@@ -206,7 +207,7 @@ def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, chec
     distinguishing`; the step's `how` grows); when no field does, `Rejected("ambiguous_description")`."""
     bites: dict[str, list] = {}
     refused: list[dict] = []
-    like = replay(s, state0, steps, values)[2]  # the reference run's outputs
+    like = replay(facts, attempt, state0, steps, values)[2]  # the reference run's outputs
     for k, step in enumerate(steps):
         how = step.how
         if how is None or how["by"] != "description" or how.get("within") == "list":
@@ -214,22 +215,22 @@ def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, chec
         target = step.pick if step.pick is not None else how.get("key")
         rows = state0.tables[how["table"]]
         while True:
-            desc = s.people.description(state0, how["table"], target, tuple(how["fields"]))
+            desc = facts.people.description(state0, how["table"], target, tuple(how["fields"]))
             if desc is None:
-                raise Rejected("ambiguous_description", f"step {k + 1}: the {s.people.noun[how['table']]} cannot be described")
+                raise Rejected("ambiguous_description", f"step {k + 1}: the {facts.people.noun[how['table']]} cannot be described")
             step_refused, step_bites, ambiguous = [], [], []
-            for other in s.people.matches(state0, how["table"], desc):
+            for other in facts.people.matches(state0, how["table"], desc):
                 if other == target:
                     continue
-                s.deadline.check()
+                attempt.deadline.check()
                 if step.pick is None:  # the call itself gave the target: nothing to swap in
                     ambiguous.append(other)
                     continue
-                run = replay(s, state0, steps, values, picks={k: other}, like=like)
+                run = replay(facts, attempt, state0, steps, values, picks={k: other}, like=like)
                 if len(run[1]) < len(steps):
                     step_refused.append({"step": k + 1, "look_alike": other})
                     continue
-                verdict = _score(s, checks, state0, run, reports)
+                verdict = _score(facts, checks, state0, run, reports)
                 failed = {f["id"] for f in verdict["failed"]}
                 rules = [c["constraint"] for c in checks if c["kind"] in ("constraint", "order") and c["id"] in failed]
                 if not rules:
@@ -242,7 +243,7 @@ def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, chec
             # ... meeting day 2025-03-23")
             told = {src[1][1] for later in steps[k + 1 :] for src in later.sources.values() if src[0] == "step" and src[1][0] == k and src[1][1] is not None}
             told |= {r["field"] for r in reports if r["step"] == k and r["field"] is not None}
-            extra = s.people.distinguishing(how["table"], rows[target], [rows[o] for o in ambiguous], tuple(how["fields"]) + tuple(sorted(told)))
+            extra = facts.people.distinguishing(how["table"], rows[target], [rows[o] for o in ambiguous], tuple(how["fields"]) + tuple(sorted(told)))
             if extra is None:
                 raise Rejected("ambiguous_description", f"step {k + 1}: the description fits {ambiguous[0]} too, and no house rule or further field tells them apart")
             how["fields"].append(extra)
@@ -252,7 +253,7 @@ def distractors(s: Sampler, state0: State, steps: list[Step], values: dict, chec
     return refused, bites
 
 
-def order_bites(s: Sampler, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict], rule: dict) -> list[int] | None:
+def order_bites(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict], rule: dict) -> list[int] | None:
     """The call order, with the rule's two calls swapped, in which the plan still runs and fails
     the rule; None when no such order exists (the rule then changes nothing for this task)."""
     ks = [k for k, st in enumerate(steps) if st.tool.qualified in (rule["tool"], rule["after"])]
@@ -263,7 +264,7 @@ def order_bites(s: Sampler, state0: State, steps: list[Step], values: dict, chec
         return None  # the later call needs the earlier one's result: no other order exists
     order = list(range(len(steps)))
     order[a], order[b] = order[b], order[a]
-    run = replay(s, state0, steps, values, order=order)
+    run = replay(facts, attempt, state0, steps, values, order=order)
     if len(run[1]) < len(steps):
         return None
     ok, _ = C._order_holds(rule, run[1])

@@ -1,4 +1,5 @@
-"""The instruction of a goal-level task, in a person's words.
+"""The instruction of a goal-level task, in a person's words. It reads the walk and the world's
+facts; it decides nothing about the task, so the wording can change without touching a proof.
 
 It states the outcomes (the walk's writes, worded by the tools' `say` phrases), the facts a person
 knows (stated values), and what to report; it names records by description and values by where
@@ -10,23 +11,21 @@ wording can change without touching a proof."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..check import types as T
 from ..codegen.python import tstr
 from ..runtime.state import State
+from .facts import WorldFacts
 from .people import words
-
-if TYPE_CHECKING:
-    from .sampler import Sampler
-    from .walk import Step
+from .steps import Step, output, result_table
 
 
 class Phraser:
-    def __init__(self, s: Sampler, state0: State, steps: list[Step], values: dict, results: list, left: set | None = None):
-        self.s = s
+    def __init__(self, facts: WorldFacts, state0: State, steps: list[Step], values: dict, results: list, left: set | None = None):
+        self.facts = facts
         self.left = left or set()  # (step, argument) the house rules decide: never stated (ruled.py)
-        self.people = s.people
+        self.people = facts.people
         self.state0 = state0
         self.steps = steps
         self.values = values
@@ -49,7 +48,7 @@ class Phraser:
                     rt = self.people.ref_table(ft)
                     if rt is not None and (j, f) in used and f != self.people.key[table]:
                         seen.add((rt, repr(out.get(f))))
-            if step.tool.qualified in s.mutating and j < len(results):
+            if step.tool.qualified in facts.mutating and j < len(results):
                 r = step.tool.result
                 rt = self.people.ref_table(tstr(r)) if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
                 if rt is not None:
@@ -132,8 +131,8 @@ class Phraser:
         if how is not None and how["by"] == "rank":
             table = how["table"]
             among = self.gives(j) or f"the {self.people.noun[table]} records"
-            return f"the {self.people.noun[table]} with the {'latest' if self.s.world.types.base(self.people.fields[table][how['field']]) in ('date', 'datetime') else 'largest'} {self.people.label(table, how['field'])} among {among}"
-        if tool.qualified in self.s.mutating:
+            return f"the {self.people.noun[table]} with the {'latest' if self.facts.world.types.base(self.people.fields[table][how['field']]) in ('date', 'datetime') else 'largest'} {self.people.label(table, how['field'])} among {among}"
+        if tool.qualified in self.facts.mutating:
             r = tool.result
             rt = self.people.ref_table(tstr(r)) if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
             if rt is not None:
@@ -146,7 +145,7 @@ class Phraser:
         # a read of one record by its key: the thing the key names (not when it gives another
         # record of the table: `get_manager(id)` gives the manager, not the colleague `id`)
         if isinstance(tool.result, T.RecordT):
-            table = self.s.walker.result_table(tool)
+            table = result_table(self.people, tool)
             out = _output(self, j)
             for name, pt in tool.params:
                 if table is not None and self.people.ref_table(tstr(pt)) == table and isinstance(out, dict) and out.get(self.people.key[table]) == self.values.get((j, name)):
@@ -164,10 +163,10 @@ class Phraser:
         tool = self.steps[j].tool
         template = tool.decl.say or words(tool.name)
         text = self.fill(j, template)
-        if tool.qualified not in self.s.mutating:
+        if tool.qualified not in self.facts.mutating:
             return text
         named = {m.group(1).strip().split(".")[0] for m in re.finditer(r"\{([^{}]*)\}", template)}
-        defaults = self.s.world.tools[tool.qualified].defaults
+        defaults = self.facts.world.tools[tool.qualified].defaults
         extra = []
         for name, _ in tool.params:
             if name in named or name not in self.steps[j].sources or (j, name) in self.left:
@@ -187,7 +186,7 @@ class Phraser:
     def _param_label(self, j: int, name: str) -> str:
         """A parameter's words: the label of the field it fills in a table the tool writes."""
         tool = self.steps[j].tool
-        for table in sorted(self.s.tables_written[tool.qualified]):
+        for table in sorted(self.facts.tables_written[tool.qualified]):
             if name in self.people.fields.get(table, {}):
                 return self.people.label(table, name)
         return words(name)
@@ -263,7 +262,7 @@ class Phraser:
     def report(self, j: int, field: str | None) -> str:
         """What to tell: "the email address of ...", "whether the document ... is archived"."""
         table = self._table(j)
-        if field is not None and table is not None and self.s.world.types.base(self.people.fields[table][field]) == "bool":
+        if field is not None and table is not None and self.facts.world.types.base(self.people.fields[table][field]) == "bool":
             return f"whether {self.subject(j)} is {self.people.label(table, field)}"
         return self.field_of(j, field)
 
@@ -274,7 +273,7 @@ class Phraser:
         goals = []
         last = len(self.steps) - 1
         for k, step in enumerate(self.steps):
-            if step.tool.qualified not in self.s.mutating:
+            if step.tool.qualified not in self.facts.mutating:
                 continue
             if branch is not None and k == last:
                 cond = branch["if"]
@@ -315,13 +314,13 @@ class Phraser:
             table = self._table(j)
             label = self.people.label(table, field) if table else words(field)
             return f"{self.subject(j)} is {'' if equals else 'not '}{label}"
-        shown = self.people.value_text(t, self.s.world.types.from_json(t, equals, "branch")) if t else str(equals)
+        shown = self.people.value_text(t, self.facts.world.types.from_json(t, equals, "branch")) if t else str(equals)
         return f"{self.field_of(j, field)} is {shown}"
 
     def _table(self, j: int) -> str | None:
         """The table of the record step j's output is (None for a scalar)."""
         step = self.steps[j]
-        return step.how["table"] if step.how else self.s.walker.result_table(step.tool)
+        return step.how["table"] if step.how else result_table(self.people, step.tool)
 
 
 class _Alt(Phraser):
@@ -329,13 +328,13 @@ class _Alt(Phraser):
 
     def __init__(self, base: Phraser, alt):
         step, values = alt
-        super().__init__(base.s, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results, base.left)
+        super().__init__(base.facts, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results, base.left)
         self._subjects = dict(base._subjects)
         self._said, self._kinds, self._short = base._said, base._kinds, base._short
 
 
 def _output(p: Phraser, j: int) -> Any:
-    return p.s.walker.output(p.steps, p.results, j) if j < len(p.results) else None
+    return output(p.people, p.steps, p.results, j) if j < len(p.results) else None
 
 
 def _sentence(text: str) -> str:

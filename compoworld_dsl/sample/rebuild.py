@@ -1,14 +1,28 @@
-"""`worldc verify` trusts nothing in a task file: it samples the task again from the world and
-the attempt its id names, and compares every field. Reads tasks; never writes them."""
+"""`worldc verify` trusts nothing in a task file: it replays the plan, re-runs the checker and the
+walk's proof, and samples the task again from its id. Reads tasks; never writes them or imports `sampler`."""
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Protocol
 
+from ..runtime.service import ToolError
+from ..smt.encode import EncodingUnsupported
+from . import checker as C
+from .attempt import Attempt
+from .facts import WorldFacts
 from .rejected import Rejected
-from .sampler import Sampler
+from .solve import prove_walk
+from .steps import Step
+
+TASK_FORMAT = 2  # goal-level tasks; files without `format` were written by the plan-read-aloud sampler
+
+
+class Samples(Protocol):
+    """What a rebuild needs of a sampler: the task of an attempt (`Sampler.task`)."""
+
+    def task(self, seed: int, index: int, hops: int) -> dict: ...
 
 _ID = re.compile(r"^(?P<world>.*)-h(?P<hops>\d{1,2})-s(?P<seed>\d{1,20})-(?P<index>\d{6,})$")
 
@@ -36,7 +50,7 @@ def _where(a: Any, b: Any, path: str) -> str:
     return path
 
 
-def rebuild_problems(sampler: Sampler, task: dict) -> list[str]:
+def rebuild_problems(sampler: Samples, task: dict) -> list[str]:
     """Sample the task's attempt again and name every field of the record that differs from
     the rebuilt one (the instruction, bindings, capabilities, branch, proofs, checker: all of it).
     A task whose attempt no longer yields a task fails too, with the reason."""
@@ -58,4 +72,74 @@ def rebuild_problems(sampler: Sampler, task: dict) -> list[str]:
             problems.append(f"{field}: not a field of a task")
         elif task[field] != rebuilt[field]:
             problems.append(f"{_where(task[field], rebuilt[field], field)}: differs from the task the world and seed give")
+    return problems
+
+
+def verify(facts: WorldFacts, attempt: Attempt, task: dict, sampler: Samples) -> list[str]:
+    """Re-run the replay and the checker from the task record alone, then rebuild the task from
+    the world and its seed (every proof re-run) and compare every field. Returns what fails."""
+    world = facts.world
+    if task.get("format") != TASK_FORMAT:
+        return [f"format: {task.get('format', 1)!r}, written by an older sampler (tasks were plans read aloud before format {TASK_FORMAT}); eval, serve and export still read it, but verify can only check tasks of format {TASK_FORMAT}: sample it again"]
+    problems: list[str] = []
+    try:
+        seed = task["initial_state"]["seed"]
+        attempt.task_seed = seed
+        plan = task["reference_plan"]
+        checks = task["checker"]["checks"]
+    except (KeyError, TypeError) as e:
+        return [f"malformed task record: missing {e}"]
+    try:
+        state0 = world.task_state(task["initial_state"])
+    except (KeyError, ValueError, ToolError) as e:
+        return [f"initial_state.rows: cannot be planted: {e}"]
+    state = state0.snapshot()
+    calls, datas = [], []
+    touched: set = set()
+    steps: list[Step] = []
+    values: dict = {}
+    for k, call in enumerate(plan):
+        spec = world.resolve(call.get("tool", "")) if isinstance(call, dict) else None
+        if spec is None:
+            return [f"step {k + 1}: unknown tool {call.get('tool') if isinstance(call, dict) else call!r}"]
+        res = world.call(state, spec.qualified, call.get("arguments"), touched)
+        if not res["success"]:
+            return [f"step {k + 1} {spec.qualified} fails on replay: {res['error']['message']}"]
+        calls.append((spec.qualified, call.get("arguments")))
+        datas.append(res.get("data"))
+        tool = facts.model.services[spec.service].tools[spec.name]
+        steps.append(Step(tool, {n: ("user", None) for n, _ in tool.params}))
+        args = world.convert_arguments(spec, call.get("arguments"))
+        for n, _ in tool.params:
+            values[(k, n)] = args["v_" + n]
+    final = state
+    world_name = facts.world_name
+    if task.get("world") != world_name:
+        problems.append(f"the task is for world {task.get('world')!r}, not {world_name!r}")
+    if task.get("hops") != len(plan):
+        problems.append(f"hops is {task.get('hops')} but the plan has {len(plan)} steps")
+    if task.get("services") != sorted({c[0].split(".")[0] for c in calls}):
+        problems.append("services do not match the plan's tools")
+    if task.get("seed") != seed:
+        problems.append("seed and initial_state.seed differ")
+    full = C.score(world, checks, state0, final, task.get("answer"), calls, touched)
+    if full["reward"] != 1:
+        problems.append(f"the reference plan fails the checker: {[f['id'] + ' ' + f['reason'] for f in full['failed']]}")
+    empty = C.score(world, checks, state0, state0, None, [])
+    if empty["reward"] != 0:
+        problems.append("the empty plan passes the checker")
+    idem = task.get("idempotent")
+    if idem:
+        refused = world.call(final.snapshot(), idem.get("tool", ""), idem.get("arguments"))
+        if refused["success"] or refused["error"]["code"] != 409:
+            problems.append("the idempotent request is not already satisfied after the reference plan")
+    # Z3: the plan's own arguments satisfy every precondition from the seeded state
+    try:
+        prove_walk(facts, attempt, seed, state0, steps, values)
+    except Rejected as r:
+        problems.append(f"Z3 does not prove the plan satisfiable ({r.reason}: {r.detail})")
+    except EncodingUnsupported as e:
+        problems.append(f"Z3 cannot encode the plan: {e}")
+    # and nothing in the file is trusted: the task the world and its seed give must be this one
+    problems.extend(rebuild_problems(sampler, task))
     return problems

@@ -1,4 +1,5 @@
-"""Values the house rules decide: arguments the instruction leaves to the agent.
+"""Values the house rules decide: arguments the instruction leaves to the agent. It finds them by
+replaying changed plans; it never changes the walk, its values or the rules attached.
 
 A person who knows the firm's rules does not spell out what the rules already fix: "put the
 deadline on record for that matter" is enough when the rule says a deadline matches the newest
@@ -26,26 +27,27 @@ proof records the alternatives that break it. Seeded by the task seed, so `verif
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..codegen.python import tstr
 from ..runtime.state import State, diff
 from . import checker as C
 from . import necessity as N
-
-if TYPE_CHECKING:
-    from .sampler import Sampler
-    from .walk import Step
+from .attempt import Attempt
+from .facts import WorldFacts
+from .pools import other_values
+from .runs import replay
+from .steps import Step
 
 ALTERNATIVES = 4  # other values tried per argument
 MIN_RUNS = 2  # of which at least this many must run (and every one that runs break a rule)
 
 
-def find(s: Sampler, seed: int, state0: State, steps: list[Step], values: dict, attached: list[dict]) -> dict[tuple[int, str], dict]:
+def find(facts: WorldFacts, attempt: Attempt, seed: int, state0: State, steps: list[Step], values: dict, attached: list[dict]) -> dict[tuple[int, str], dict]:
     """(step, argument) → {"rules": names broken, "alternatives": JSON values tried that break
     them} for each argument left to the rules."""
     names = {c["name"] for c in attached if c["kind"] == "state"}
-    infos = [i for i in s.constraints if i["name"] in names and i["inv_tables"]]
+    infos = [i for i in facts.constraints if i["name"] in names and i["inv_tables"]]
     if not infos:
         return {}
     read = set().union(*[i["inv_tables"] for i in infos])
@@ -55,10 +57,10 @@ def find(s: Sampler, seed: int, state0: State, steps: list[Step], values: dict, 
     for k, step in enumerate(steps):
         best = None
         for i, (name, pt) in enumerate(step.tool.params):
-            if not _may_leave(s, step, name, pt, read):
+            if not _may_leave(facts, step, name, pt, read):
                 continue
             t = tstr(pt)
-            got = _decides(s, rng, state0, steps, values, infos, k, name, t)
+            got = _decides(facts, attempt, rng, state0, steps, values, infos, k, name, t)
             if got is not None and set(got[1]["rules"]) & used:
                 continue  # a second value the same rule would decide: the two could be traded
             if got is not None and (best is None or (got[0], i) > (best[0], best[1])):
@@ -69,73 +71,73 @@ def find(s: Sampler, seed: int, state0: State, steps: list[Step], values: dict, 
     return out
 
 
-def could_be_left(s: Sampler, steps: list[Step]) -> set[tuple[int, str]]:
+def could_be_left(facts: WorldFacts, steps: list[Step]) -> set[tuple[int, str]]:
     """Every (step, argument) `find` could leave to some house rule of the world, whichever rules
     end up attached: what an instruction surely states before the rules are settled is what it
     states with all of these left out."""
-    read = set().union(*[i["inv_tables"] for i in s.constraints if i["inv_tables"]])
-    return {(k, name) for k, step in enumerate(steps) for name, pt in step.tool.params if _may_leave(s, step, name, pt, read)}
+    read = set().union(*[i["inv_tables"] for i in facts.constraints if i["inv_tables"]])
+    return {(k, name) for k, step in enumerate(steps) for name, pt in step.tool.params if _may_leave(facts, step, name, pt, read)}
 
 
-def _may_leave(s: Sampler, step: Step, name: str, pt, read: set[str]) -> bool:
+def _may_leave(facts: WorldFacts, step: Step, name: str, pt, read: set[str]) -> bool:
     """Is this argument of a write one a rule reading the tables `read` could decide: not a key,
     user-given, named like a field a house rule reads, of a write to a table such a rule reads?"""
     tool = step.tool
     return (
-        tool.qualified in s.mutating
-        and bool(s.tables_written[tool.qualified] & read)
-        and name in s.rule_fields
+        tool.qualified in facts.mutating
+        and bool(facts.tables_written[tool.qualified] & read)
+        and name in facts.rule_fields
         and name in step.sources
-        and s.people.ref_table(tstr(pt)) is None
+        and facts.people.ref_table(tstr(pt)) is None
     )
 
 
-def _decides(s: Sampler, rng: random.Random, state0: State, steps: list[Step], values: dict, infos: list[dict], k: int, name: str, t: str):
+def _decides(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, steps: list[Step], values: dict, infos: list[dict], k: int, name: str, t: str):
     """(runs, proof) when every alternative value that runs breaks a rule; else None."""
     current = values[(k, name)]
-    pool = s.other_values(state0, t, current)
+    pool = other_values(facts, attempt, state0, t, current)
     others = rng.sample(pool, min(ALTERNATIVES, len(pool)))
-    blank = _blank(s, t)
+    blank = _blank(facts, t)
     if blank is not None and blank != current and blank not in others:
         others.append(blank)
     runs, broken, tried = 0, set(), []
     for v in others:
-        s.deadline.check()
-        final, calls, _, touched = N.replay(s, state0, steps, values, args={(k, name): v})
+        attempt.deadline.check()
+        final, calls, _, touched = N.replay(facts, attempt, state0, steps, values, args={(k, name): v})
         if len(calls) < len(steps):
             continue  # the services refuse it: that is the agent's feedback, not the rule's
         runs += 1
-        breaks = [i["name"] for i in infos if not C._constraint_holds(s.world, i["name"], state0, final, touched)[0]]
+        breaks = [i["name"] for i in infos if not C._constraint_holds(facts.world, i["name"], state0, final, touched)[0]]
         if not breaks:
             return None  # a value the rules accept as well: they do not decide this one
         # and already right after its own call: a value that only a later step of the task makes
         # wrong (a new note's date, matched by the deadline set after it) is not one a person
         # leaves to the rules
-        at = N.replay(s, state0, steps[: k + 1], values, args={(k, name): v})
-        breaks = [r for r in breaks if not C._constraint_holds(s.world, r, state0, at[0], at[3])[0]]
+        at = N.replay(facts, attempt, state0, steps[: k + 1], values, args={(k, name): v})
+        breaks = [r for r in breaks if not C._constraint_holds(facts.world, r, state0, at[0], at[3])[0]]
         if not breaks:
             return None
         broken.update(breaks)
-        tried.append(s.world.types.to_json(t, v))
+        tried.append(facts.world.types.to_json(t, v))
     if runs < MIN_RUNS:
         return None
     return runs, {"rules": sorted(broken), "alternatives": tried}
 
 
-def _blank(s: Sampler, t: str) -> Any:
-    base = s.world.types.base(t)
+def _blank(facts: WorldFacts, t: str) -> Any:
+    base = facts.world.types.base(t)
     return "" if base == "text" else None
 
 
-def rows(s: Sampler, state0: State, steps: list[Step], values: dict, left: dict[tuple[int, str], dict]) -> dict[tuple[str, Any], set[str]]:
+def rows(facts: WorldFacts, state0: State, steps: list[Step], values: dict, left: dict[tuple[int, str], dict], deadline=None) -> dict[tuple[str, Any], set[str]]:
     """(table, key) of each row a step with a left argument writes → the fields left there."""
     out: dict[tuple[str, Any], set[str]] = {}
     for k in sorted({k for k, _ in left}):
-        before = s.replay(state0, steps[:k], values)[0]
-        after = s.replay(state0, steps[: k + 1], values)[0]
+        before = replay(facts, state0, steps[:k], values, deadline)[0]
+        after = replay(facts, state0, steps[: k + 1], values, deadline)[0]
         names = {n for j, n in left if j == k}
         for ch in diff(before, after).rows:
-            fields = names & set(s.people.fields.get(ch.table, {}))
+            fields = names & set(facts.people.fields.get(ch.table, {}))
             if fields and ch.kind != "deleted":
                 out.setdefault((ch.table, ch.key), set()).update(fields)
     return out

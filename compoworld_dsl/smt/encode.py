@@ -446,7 +446,6 @@ class WorldEncoding:
                     self.scalars[f"{s}.{var.name}"] = var.type
         self._table_names = frozenset(self.tables)
         self._scalar_names = frozenset(self.scalars)
-        self.deadline = Deadline()  # the caller's budget for the work in progress (the sampler sets it)
         self._literals: dict = {}  # (kind, value) → its Z3 constant, in `_literals_ctx` (`value`)
         self._literals_ctx = None
         self._values: dict[int, tuple[str, Any]] = {}  # a cached constant's term address → (kind, value)
@@ -559,12 +558,13 @@ class WorldEncoding:
             return _and(term >= 0, term < V.MINUTES_PER_DAY)
         return boolval(True)
 
-    def state_from(self, st: State, spare: int | Mapping[str, int] = 2) -> SymState:
+    def state_from(self, st: State, spare: int | Mapping[str, int] = 2, deadline: Deadline | None = None) -> SymState:
         """The Z3 image of a concrete state, with `spare` empty slots per table for inserts (one
         number for every table, or a number per table: absent tables get none).
         Tables, scalars and counters are built when first read (`LazyMap`), from a snapshot
         taken now."""
         st = st.snapshot()
+        budget = deadline or Deadline()  # the caller's: tables are built when first read, maybe later
 
         built: dict[str, list[Slot]] = {}  # shared by every copy: slots are copied before a write
 
@@ -576,7 +576,7 @@ class WorldEncoding:
                 raise EncodingUnsupported(f"table `{name}` is not in the state")
             slots = []
             for row in st.tables[name].values():
-                self.deadline.check()
+                budget.check()
                 slots.append(Slot(boolval(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}))
             for _ in range(spare if isinstance(spare, int) else spare.get(name, 0)):
                 slots.append(Slot(boolval(False), {f: self._blank(ft) for f, ft in rec.fields.items()}))
@@ -646,8 +646,9 @@ class WorldEncoding:
 
     # tools
 
-    def encode(self, tool: Tool, pre: SymState, args: dict[str, Any]) -> Transition:
-        return _ToolEncoder(self, self.model.services[tool.service], tool).run(pre, args)
+    def encode(self, tool: Tool, pre: SymState, args: dict[str, Any], deadline: Deadline | None = None) -> Transition:
+        """One call of `tool` from `pre`; `deadline`, the caller's budget, is checked once per row expanded."""
+        return _ToolEncoder(self, self.model.services[tool.service], tool, deadline).run(pre, args)
 
 
 _ROW = "\0row"  # env key of the implicit row (not a valid name, so it never clashes)
@@ -696,8 +697,9 @@ def _key_probe(where: A.Expr, var: str) -> tuple[str, A.Expr] | None:
 
 
 class _ToolEncoder:
-    def __init__(self, enc: WorldEncoding, svc: Service, tool: Tool):
+    def __init__(self, enc: WorldEncoding, svc: Service, tool: Tool, deadline: Deadline | None = None):
         self.enc = enc
+        self.deadline = deadline or Deadline()  # the caller's budget: the encoder is shared, budgets are not
         self.model = enc.model
         self.svc = svc
         self.tool = tool
@@ -794,7 +796,7 @@ class _ToolEncoder:
             # the new row goes to the first free slot
             taken = boolval(False)
             for sl in st.writable(table):
-                self.enc.deadline.check()
+                self.deadline.check()
                 here = _and(_not(sl.present), _not(taken))
                 for f in rec.fields:
                     sl.fields[f] = merge(here, row[f], sl.fields[f])
@@ -820,7 +822,7 @@ class _ToolEncoder:
         # bulk: every matching row, each computed from the state before the statement
         before = st.copy()
         for i, sl in enumerate(st.writable(table)):
-            self.enc.deadline.check()
+            self.deadline.check()
             old = before.tables[table][i]
             inner = dict(env)
             inner[s.target.var] = dict(old.fields)
@@ -983,7 +985,7 @@ class _ToolEncoder:
         other = _UNSET
         false = None
         for present, elem, key in self._items(domain, env, st, guard):
-            self.enc.deadline.check()  # once per row: nested quantifiers multiply rows
+            self.deadline.check()  # once per row: nested quantifiers multiply rows
             inner = dict(env)
             inner[var] = elem
             if probe is not None and out and isinstance(elem, Mapping):
@@ -1138,8 +1140,9 @@ def assert_success(solver: z3.Solver, tr: Transition, tag: str = "") -> dict[str
 class _ConstraintEncoder(_ToolEncoder):
     """Evaluates a constraint over a (before, after) pair of symbolic states."""
 
-    def __init__(self, enc: WorldEncoding, svc: Service | None, name: str):
+    def __init__(self, enc: WorldEncoding, svc: Service | None, name: str, deadline: Deadline | None = None):
         self.enc = enc
+        self.deadline = deadline or Deadline()
         self.model = enc.model
         self.svc = svc
         self.tool = None
@@ -1193,7 +1196,7 @@ class _ConstraintEncoder(_ToolEncoder):
                     continue  # the walk writes nothing there
                 rec = self.enc.tables[table]
                 for old, new in zip(before.tables[table], after.tables[table]):
-                    self.enc.deadline.check()
+                    self.deadline.check()
                     spare = z3.is_false(old.present)  # a slot for an insert: judged by the new row (D22)
                     if self.skip_untouched and not spare:
                         continue  # the caller encodes the rows present before
@@ -1209,7 +1212,7 @@ class _ConstraintEncoder(_ToolEncoder):
             elif isinstance(c, A.ForallClause):
                 table = ".".join(c.domain) if len(c.domain) == 2 else f"{self.svc.name}.{c.domain[0]}"
                 for slot in before.tables[table]:
-                    self.enc.deadline.check()
+                    self.deadline.check()
                     inner = dict(env)
                     inner[c.var] = dict(slot.fields)
                     cond = slot.present if c.where is None else _and(slot.present, self.ev(c.where, inner, before, slot.present))
@@ -1233,6 +1236,7 @@ def constraint_violated(
     untouched: list[tuple[str, int]] | None = None,
     written: set[str] | None = None,
     held_before: bool = False,
+    deadline: Deadline | None = None,
 ):
     """A Z3 condition: the episode from `before` to `after` breaks this constraint's state clauses
     (`order` clauses are about the call log and are not part of it).
@@ -1242,7 +1246,7 @@ def constraint_violated(
     slots left for inserts, and the invariants over written tables are encoded — the rest cannot
     change. `held_before`: the caller knows the rule held on `before`, so rows an invariant
     ranges over that did not change need no terms (`_ConstraintEncoder._invariant`)."""
-    ce = _ConstraintEncoder(enc, svc, name)
+    ce = _ConstraintEncoder(enc, svc, name, deadline)
     ce.skip_untouched = untouched is not None
     ce.written = written
     ce.held_before = held_before

@@ -1,0 +1,74 @@
+"""The proof that each described record is the one meant: the rows that fit its description, counted
+by Python and by Z3. It counts; it never changes a description (`necessity.distractors` does)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from ..runtime.state import State
+from ..smt.encode import _and, _or, boolval
+from .attempt import Attempt
+from .facts import WorldFacts
+from .pools import ensure
+from .rejected import Rejected
+from .solve import check, new_solver
+from .steps import Step
+
+
+def descriptions(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], refused: list[dict], bites: dict) -> list[dict]:
+    """Per described record: how many rows of the seeded state fit its description, and why
+    each look-alike is not the one meant (the services refuse it, or a house rule forbids it)."""
+    out = []
+    for k, step in enumerate(steps):
+        how = step.how
+        if how is None or how["by"] != "description":
+            continue
+        target = step.pick if step.pick is not None else how.get("key")
+        desc = facts.people.description(state0, how["table"], target, tuple(how["fields"]))
+        fits = facts.people.matches(state0, how["table"], desc)
+        if how.get("within") == "list":
+            continue  # told apart among the list the call shows (walk._pick), not the table
+        ruled = sorted({n for n, ev in bites.items() for e in ev if e["step"] == k + 1})
+        out.append({"step": k + 1, "table": how["table"], "fields": list(how["fields"]), "fits": len(fits), "z3_fits": z3_fits(facts, attempt, state0, how["table"], target, tuple(how["fields"])), "refused_by_services": sum(1 for r in refused if r["step"] == k + 1), "ruled_out_by": ruled})
+        if out[-1]["z3_fits"] != len(fits):
+            raise Rejected("replay_mismatch", f"step {k + 1}: Python finds {len(fits)} rows fitting the description, Z3 {out[-1]['z3_fits']}")
+    return out
+
+
+def z3_fits(facts: WorldFacts, attempt: Attempt, state0: State, table: str, target: Any, fields: tuple[str, ...]) -> int:
+    """Z3's count of the rows that fit the target's description, over the encoder's own image
+    of the seeded state (`state_from`): a row fits when its slot's fields equal the target
+    slot's, a reference field through the referenced table's slots (the referenced row's
+    first `known by` field equal to the target's). Texts compare exactly here, case-blind in
+    Python (`People.matches`); a disagreement rejects the attempt.
+
+    The encoder's connectives decide each row's condition on Z3's own literals as they are
+    built (literals are hash-consed: equal values are one term), so over a seeded state the
+    count is read off the folded terms; the solver counts whatever does not fold."""
+    ensure(facts, attempt, {table} | {rt for f in fields if (rt := facts.people.ref_table(facts.people.fields[table][f]))}, state0)
+    with attempt.encoding():
+        sym = facts.enc.state_from(state0, spare=0, deadline=attempt.deadline)
+        slots = sym.tables[table]
+        mine = slots[list(state0.tables[table]).index(target)].fields
+        conds_by_field = []
+        for f in fields:
+            rt = facts.people.ref_table(facts.people.fields[table][f])
+            if rt is None:
+                conds_by_field.append(lambda sl, f=f: facts.enc.eq(sl.fields[f], mine[f]))
+                continue
+            kb, key = facts.people.known_by[rt][0], facts.people.key[rt]
+            ref_slots = sym.tables[rt]
+            want = ref_slots[list(state0.tables[rt]).index(state0.tables[table][target][f])].fields[kb]
+            conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: _or([_and(r.present, facts.enc.eq(r.fields[key], sl.fields[f]), facts.enc.eq(r.fields[kb], want)) for r in ref_slots]) if ref_slots else boolval(False))
+        conds = [_and(sl.present, *[c(sl) for c in conds_by_field]) for sl in slots]
+        if all(z3.is_true(c) or z3.is_false(c) for c in conds):
+            return sum(1 for c in conds if z3.is_true(c))
+        n = z3.Int("fits")
+        terms = [z3.If(c, 1, 0) for c in conds]
+        solver = new_solver(0)
+        solver.add(n == (z3.Sum(*terms) if terms else z3.IntVal(0)))
+    if check(attempt, solver) != z3.sat:
+        return -1
+    return solver.model()[n].as_long()

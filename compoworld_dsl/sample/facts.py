@@ -1,0 +1,215 @@
+"""The facts about one world that every attempt reads: tools, what each writes, house rules, value
+fields by type, people, walk graph, Z3 encoding. Built once per world; never told about an attempt."""
+
+from __future__ import annotations
+
+import re
+import attrs
+
+from ..check import types as T
+from ..check.model import Model, Tool
+from ..runtime.world import CompiledWorld
+from ..smt.encode import WorldEncoding, tables_in
+from ..syntax import ast as A
+from .people import People
+from .walkgraph import WalkGraph
+
+
+@attrs.frozen(eq=False)
+class WorldFacts:
+    """What the stages know of a world (`facts`): computed by `world_facts`, read-only after."""
+
+    model: Model
+    world: CompiledWorld
+    source: str
+    enc: WorldEncoding  # the Z3 encoding: shared, so each call takes the attempt's deadline as an argument
+    services: list[str]
+    tools: list[Tool]  # the tools tasks are built from (not the simulated ones)
+    mutating: set[str]  # tools that can change the state
+    inserts: dict[str, dict[str, int]]  # tool → table → inserts a call runs
+    tables_written: dict[str, set[str]]  # tool → the tables it updates, deletes from or inserts into
+    tables_modified: dict[str, set[str]]  # tool → the tables it updates or deletes from
+    # tools an idempotency request can name: state-changing, called with keys and ids only
+    idempotent_tools: list[tuple[str, Tool]]
+    requires: dict[str, list[tuple[str, re.Pattern, set[str]]]]  # tool → its `require`s (`_require_deps`)
+    # the tables a call of each tool can read or write: its service's (a tool body reads no
+    # other service's state, E410)
+    tool_tables: dict[str, set[str]]
+    constraints: list[dict]  # every house rule, as `_constraint_info` describes it
+    # names of the fields the house rules read (`m.status == closed`): look-alikes flip these,
+    # and those the rules read on a known table first (`matters.matters`' status, not every status)
+    rule_fields: set[str]
+    rule_table_fields: set[tuple[str, str]]
+    # table → fields, by runtime type, and the date fields: value pools read only these
+    fields_of_type: dict[str, dict[str, list[str]]]
+    date_fields: dict[str, list[str]]
+    people: People
+    walks: WalkGraph  # where walks start and what may follow what
+
+    def written(self, steps: list) -> set[str]:
+        """The tables the walk's steps can write."""
+        return set().union(*[self.tables_written[s.tool.qualified] for s in steps])
+
+    def changing(self, steps: list) -> list:
+        """The steps whose tools can change the state (the plan a state rule's proof is over)."""
+        return [s for s in steps if s.tool.qualified in self.mutating]
+
+    def rule_tables(self, name: str) -> set[str]:
+        info = next((i for i in self.constraints if i["name"] == name), None)
+        return info["tables"] if info else set()
+
+    @property
+    def world_name(self) -> str:
+        return self.model.world.name if self.model.world else ""
+
+
+def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
+    """Everything per world that tasks share, computed once."""
+    enc = WorldEncoding(model)
+    services = model.world.services if model.world else list(model.services)
+    tools = [t for s in services for t in model.services[s].tools.values() if not t.simulated]
+    mutating = {t.qualified for t in tools if t.writes or t.inserts or t.deletes}
+    tables_written = {t.qualified: _tables_changed(t, with_inserts=True) for t in tools}
+    by_service: dict[str, set[str]] = {}
+    for n, d in world.state_decl.items():
+        if d["kind"] == "table":
+            by_service.setdefault(n.split(".")[0], set()).add(n)
+    constraints = _constraint_info(model, world, services)
+    fields_of_type: dict[str, dict[str, list[str]]] = {}
+    date_fields: dict[str, list[str]] = {}
+    for table, decl in world.state_decl.items():
+        if decl["kind"] != "table":
+            continue
+        for f, ft in world.types.records[decl["record"]].items():
+            fields_of_type.setdefault(ft, {}).setdefault(table, []).append(f)
+            if world.types.base(ft) == "date":
+                date_fields.setdefault(table, []).append(f)
+    people = People(model, world)
+    return WorldFacts(
+        model=model,
+        world=world,
+        source=source,
+        enc=enc,
+        services=services,
+        tools=tools,
+        mutating=mutating,
+        inserts={t.qualified: _insert_counts(t) for t in tools},
+        tables_written=tables_written,
+        tables_modified={t.qualified: _tables_changed(t, with_inserts=False) for t in tools},
+        idempotent_tools=sorted((t.qualified, t) for t in tools if t.qualified in mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params)),
+        requires={t.qualified: _require_deps(t) for t in tools},
+        tool_tables={t.qualified: by_service.get(t.service, set()) for t in tools},
+        constraints=constraints,
+        rule_fields={n.name for info in constraints for n in A.walk(info["decl"]) if isinstance(n, A.Field)},
+        rule_table_fields=set().union(*[_fields_read(info["decl"], info["svc"]) for info in constraints]) if constraints else set(),
+        fields_of_type=fields_of_type,
+        date_fields=date_fields,
+        people=people,
+        walks=WalkGraph(tools, mutating, tables_written, constraints, people, world.types),
+    )
+
+
+def _constraint_info(model: Model, world: CompiledWorld, services: list[str]) -> list[dict]:
+    out = []
+    decls = [(c.name, c, None) for c in (model.world.constraints if model.world else [])]
+    for s in services:
+        svc = model.services[s]
+        decls += [(f"{s}.{c.name}", c, svc) for c in svc.constraints]
+    for name, decl, svc in decls:
+        tables = _tables_read(decl, svc, model)
+        orders = [c for c in A.walk_clauses(decl.clauses) if isinstance(c, A.OrderClause)]
+        state_clauses = any(not isinstance(c, A.OrderClause) for c in A.walk_clauses(decl.clauses))
+        invariants = set().union(*[tables_in(model, c.expr, svc) for c in A.walk_clauses(decl.clauses) if isinstance(c, A.Invariant)])
+        reads = {t for t in tables | invariants if world.state_decl.get(t, {}).get("kind") == "table"}
+        kept = {".".join(c.table) if len(c.table) == 2 else f"{svc.name}.{c.table[0]}" for c in A.walk_clauses(decl.clauses) if isinstance(c, A.Untouched)}
+        out.append({"name": name, "decl": decl, "svc": svc, "tables": tables, "inv_tables": invariants, "untouched": kept, "reads": reads, "orders": orders, "state": state_clauses})
+    return out
+
+
+def _tables_changed(tool: Tool, with_inserts: bool) -> set[str]:
+    """Qualified tables a tool updates or deletes from (and, `with_inserts`, inserts into)."""
+    out = {f"{tool.service}.{t}" for t, f in tool.writes if f} | {f"{tool.service}.{t}" for t in tool.deletes}
+    return out | {f"{tool.service}.{t}" for t in tool.inserts} if with_inserts else out
+
+
+def _fields_read(decl: A.ConstraintDecl, svc) -> set[tuple[str, str]]:
+    """(qualified table, field) a rule reads through a row it ranges over: `forall m in
+    matters.matters where m.status == closed` reads (matters.matters, status); a short
+    `untouched files.files where folder == ...` reads (files.files, folder)."""
+
+    def qualified(path) -> str | None:
+        if isinstance(path, tuple):
+            return ".".join(path) if len(path) == 2 else (f"{svc.name}.{path[0]}" if svc else None)
+        if isinstance(path, A.Field) and isinstance(path.obj, A.Var):
+            return f"{path.obj.name}.{path.name}"
+        if isinstance(path, A.Var) and svc is not None:
+            return f"{svc.name}.{path.name}"
+        return None
+
+    rows: dict[str, str] = {}
+    out: set[tuple[str, str]] = set()
+    for n in A.walk(decl):
+        if isinstance(n, A.ForallClause) and qualified(n.domain):
+            rows[n.var] = qualified(n.domain)
+        elif isinstance(n, A.Quant) and qualified(n.domain):
+            rows[n.var] = qualified(n.domain)
+        elif isinstance(n, A.Untouched):
+            table = qualified(n.table)
+            if n.var is not None and table:
+                rows[n.var] = table
+            elif table and n.where is not None:
+                out |= {(table, v.name) for v in A.walk(n.where) if isinstance(v, A.Var)}
+    for n in A.walk(decl):
+        if isinstance(n, A.Field) and isinstance(n.obj, A.Var) and n.obj.name in rows:
+            out.add((rows[n.obj.name], n.name))
+    return out
+
+
+def _tables_read(decl: A.ConstraintDecl, svc, model: Model) -> set[str]:
+    """Qualified tables a constraint mentions (its `untouched`/`forall` tables and `svc.table` reads)."""
+    out = set()
+    for c in A.walk_clauses(decl.clauses):
+        if isinstance(c, A.Untouched):
+            out.add(".".join(c.table) if len(c.table) == 2 else f"{svc.name}.{c.table[0]}")
+        elif isinstance(c, A.ForallClause):
+            out.add(".".join(c.domain) if len(c.domain) == 2 else f"{svc.name}.{c.domain[0]}")
+    return out | tables_in(model, decl, svc)
+
+
+def _require_deps(tool: Tool) -> list[tuple[str, re.Pattern, set[str]]]:
+    """(kind, message pattern, parameters the condition depends on) for each `require` of a
+    tool, in order. Dependencies go through `let`s; a bound variable that shares a parameter's
+    name counts as the parameter (an over-approximation, which only makes Z3 asked more often)."""
+    from ..codegen.python import _template_pieces
+
+    params = {n for n, _ in tool.params}
+    lets: dict[str, set[str]] = {}
+
+    def deps(node) -> set[str]:
+        out: set[str] = set()
+        for n in A.walk(node):
+            if isinstance(n, A.Var):
+                out |= lets.get(n.name, {n.name} & params)
+        return out
+
+    out = []
+    for stmt in tool.decl.body:
+        if isinstance(stmt, A.Let):
+            lets[stmt.name] = deps(stmt.value)
+        elif isinstance(stmt, A.Insert) and stmt.bind:
+            lets[stmt.bind] = set().union(*[deps(f.value) for f in stmt.fields])
+        elif isinstance(stmt, A.Require):
+            pattern = "".join(re.escape(p) if isinstance(p, str) else ".*" for p in _template_pieces(stmt.message))
+            out.append((stmt.kind, re.compile(pattern, re.S), deps(stmt.cond)))
+    return out
+
+
+def _insert_counts(tool: Tool) -> dict[str, int]:
+    """Qualified table → how many `insert` statements one call of the tool runs (no statement
+    repeats: the language has no loops)."""
+    out: dict[str, int] = {}
+    for n in A.walk(tool.decl):
+        if isinstance(n, A.Insert):
+            table = f"{tool.service}.{n.table}"
+            out[table] = out.get(table, 0) + 1
+    return out

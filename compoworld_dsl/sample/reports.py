@@ -1,0 +1,194 @@
+"""What a task asks the agent to tell, and the proofs that a lazy agent cannot guess it (few rows
+share it, decoys, nothing stated that a step must find). It reads the walk; it never changes it."""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+from typing import Any
+
+from ..check import types as T
+from ..codegen.python import tstr
+from ..runtime.state import State
+from . import necessity as N
+from .answers import answer_matches, stated_in
+from .attempt import Attempt
+from .facts import WorldFacts
+from .pools import other_values
+from .rejected import Rejected
+from .steps import Step, output, result_table, unused_reads
+
+MAX_REPORTS = 3
+TELLING_SHARE = 0.25  # a reported field's value is held by at most this share of its table's rows, when one is (`_telling`)
+DECOY_RECORDS = 12  # other records asked about per argument, for the decoys of a plain reported value (`_plain_elsewhere`)
+
+
+def _blank(value: Any) -> bool:
+    """Empty, zero, false or null, all the way down: what a lazy agent reports without looking."""
+    if isinstance(value, (list, dict)):
+        return all(_blank(v) for v in (value.values() if isinstance(value, dict) else value))
+    return value in (None, "", 0, False)
+
+
+def _nested(a: Any, b: Any) -> bool:
+    """Does one value's text hold the other's (case-insensitive)? Then finding one in an answer
+    says nothing about the other."""
+    x, y = str(a).casefold(), str(b).casefold()
+    return x in y or y in x
+
+
+def _hashable(v: Any) -> Any:
+    """A dict key for a field's value (lists and records by their JSON-like text)."""
+    return json.dumps(v, sort_keys=True, default=str) if isinstance(v, (list, dict)) else v
+
+
+def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, steps: list[Step], results: list) -> list[dict]:
+    """What the task asks the agent to tell: for every read whose output no later step uses,
+    one value of it a person would ask for (not an id, not a clock's, not blank, not part of
+    the description that found it, not a yes/no). A read with nothing to report rejects the
+    walk.
+
+    A yes/no is never reported: `false` is refused as blank, so every yes/no left would be
+    `true`, and an agent that answers "yes" without looking would pass (found by a scripted
+    guessing agent on supply_chain; DESIGN §5: no reported value is guessable)."""
+    out = []
+    for j in unused_reads(facts.mutating, steps):
+        step = steps[j]
+        value = output(facts.people, steps, results, j)
+        table, fields = reportable(facts, state0, step, value, j)
+        if table is not None:
+            f = rng.choice(fields)
+            out.append({"step": j, "field": f, "type": facts.people.fields[table][f], "element": step.pick, "value": value[f], "table": table})
+        else:
+            out.append({"step": j, "field": None, "type": tstr(step.tool.result), "element": None, "value": value})
+    if len(out) > MAX_REPORTS:
+        raise Rejected("too_many_reports", f"{len(out)} reads would each need a report")
+    islands = [r["step"] for r in out if facts.walks.is_entry(steps[r["step"]].tool)]
+    if len(islands) > 1:  # two lookups whose results are only read out: chores, not a task
+        raise Rejected("step_not_needed", f"steps {', '.join(str(j + 1) for j in islands)}: lookups whose results nothing uses but a report")
+    return out
+
+
+def _telling(state0: State, table: str, value: dict, fields: list[str]) -> list[str]:
+    """The fields of a record that an agent cannot guess by answering with the table's
+    commonest value of the field (every matter is "open"), or one of its few values: the
+    field takes at least 1 / `TELLING_SHARE` values over the table's rows in `state0`, the
+    record's is held by at most `TELLING_SHARE` of the rows (or by one), and, when by more
+    than one, by fewer rows than some other value. With any field allowed, an agent that did
+    the work but answered with the commonest value passed 26 of 111 office tasks with a
+    report (D28)."""
+    rows = state0.tables.get(table)
+    if not rows:
+        return fields
+    most = max(1, TELLING_SHARE * len(rows))
+    out = []
+    for f in fields:
+        counts = collections.Counter(_hashable(r[f]) for r in rows.values())
+        mine = counts.pop(_hashable(value[f]), 0)
+        if len(counts) + 1 < 1 / TELLING_SHARE:
+            continue  # a field of few values (a status): a guess among them is too often right
+        if mine <= 1 or (mine <= most and mine < max(counts.values(), default=0)):
+            out.append(f)
+    return out
+
+
+def reportable(facts: WorldFacts, state0: State, step: Step, value: Any, j: int) -> tuple[str | None, list[str]]:
+    """What a read's output `value` (step j, used by no later step) offers a report: (its
+    table, the fields a person would ask for and could not guess, `_telling`) for a record,
+    (None, []) for a plain value. Raises `Rejected` when it offers nothing: an id, a blank,
+    a yes/no, only values many rows share, no result at all. The walk asks this of a read it
+    would end on (`Walker.grow`), `reports` of every read."""
+    table = step.how["table"] if step.how else result_table(facts.people, step.tool)
+    if isinstance(value, dict) and table is not None:
+        skip = {facts.people.key[table]} | set(facts.world.volatile_fields.get(table, ())) | set((step.how or {}).get("fields", ())) | {(step.how or {}).get("field")}
+        fields = [f for f, ft in facts.people.fields[table].items() if f not in skip and facts.people.ref_table(ft) is None and not _blank(value[f]) and facts.world.types.base(ft) != "bool"]
+        if not fields:
+            raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing in its result to report")
+        telling = _telling(state0, table, value, fields)
+        if not telling:
+            raise Rejected("guessable_answer", f"step {j + 1} {step.tool.qualified}: every field of its result has a value many rows share")
+        return table, telling
+    if not isinstance(value, (dict, list)) and value is not None and not isinstance(step.tool.result, T.NoneT):
+        t = tstr(step.tool.result)
+        if facts.people.ref_table(t) is not None or _blank(value):
+            raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: its result is nothing a person would ask for")
+        if facts.world.types.base(t) == "bool":
+            raise Rejected("guessable_answer", f"step {j + 1} {step.tool.qualified}: a yes/no answer can be guessed")
+        return None, []
+    raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing uses its result")
+
+
+def decoys(facts: WorldFacts, attempt: Attempt, state0: State, final: State, steps: list[Step], values: dict, reports: list[dict], checks: list[dict], instruction: str) -> None:
+    """Give each answer check its `decoys`, so that an answer listing candidates ("the memo is
+    one of A; B; C", "1, 2 or 3") fails though it holds the right one (D29): for a field of
+    a record, the field's other values in its table, at the start and at the end; for a plain
+    value (a count, a total), what the same read gives about the other records its step-bound
+    arguments could have named (up to `DECOY_RECORDS` of each). Left out: a value that would
+    pass as any reported value, one that holds a reported value or is held by one (as text: a
+    good answer holds them all), and one the instruction states (an agent may echo it)."""
+    types = facts.world.types
+    asked = [types.to_json(r["type"], r["value"]) for r in reports]
+    for r in reports:
+        t = r["type"]
+        if r.get("table") is not None:
+            found = [types.to_json(t, row[r["field"]]) for st in (state0, final) for row in st.tables[r["table"]].values()]
+        elif r["field"] is None:
+            found = _plain_elsewhere(facts, attempt, state0, steps, values, r["step"], t)
+        else:
+            continue
+        seen, decoys = set(), []
+        for v in found:
+            k = json.dumps(v, sort_keys=True)
+            if k in seen or _blank(v):
+                continue
+            seen.add(k)
+            if any(answer_matches(types, t, a, v) or _nested(v, a) for a in asked) or stated_in(types, t, v, instruction):
+                continue
+            decoys.append(v)
+        if decoys:
+            check = next(c for c in checks if c["kind"] == "answer" and c.get("label") == r["label"])
+            check["decoys"] = sorted(decoys, key=lambda v: json.dumps(v, sort_keys=True))
+
+
+def _plain_elsewhere(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, j: int, t: str) -> list:
+    """What read j gives (as JSON) when one argument it took from an earlier result names
+    another record: the reference walk replayed with that argument changed."""
+    out = []
+    for name, pt in steps[j].tool.params:
+        if steps[j].sources[name][0] != "step":
+            continue
+        for other in other_values(facts, attempt, state0, tstr(pt), values[(j, name)])[:DECOY_RECORDS]:
+            attempt.deadline.check()
+            got = N.replay(facts, attempt, state0, steps, values, args={(j, name): other})[2].get(j)
+            if got is not None and not isinstance(got, (dict, list)):
+                out.append(facts.world.types.to_json(t, got))
+    return out
+
+
+def answer_not_guessable(facts: WorldFacts, state0: State, steps: list[Step], plan: list[dict], checks: list[dict], reports: list[dict], instruction: str) -> dict:
+    """Reject a task a lazy agent could pass without doing the work; the proof. Guessable: a
+    reported value that is empty, zero, false or null, a yes/no at all, or that the instruction states;
+    or, for a task whose only goal is its report, a value the initial state gives the same way
+    without the walk (the report's read on the seeded state with the reference's arguments)."""
+    for r in reports:
+        v = facts.world.types.to_json(r["type"], r["value"])
+        if _blank(v) or isinstance(v, bool):  # (`reports` chooses no yes/no: this keeps it so)
+            raise Rejected("guessable_answer", f"{r['label']} is {json.dumps(v)[:40]}")
+        if stated_in(facts.world.types, r["type"], v, instruction):
+            raise Rejected("guessable_answer", f"the instruction states {r['label']}")
+    return {"not_blank": True, "not_in_instruction": True, "reports": len(reports)}
+
+
+def flows_not_stated(facts: WorldFacts, steps: list[Step], values: dict, instruction: str) -> None:
+    """Reject a task whose instruction states a value that a step takes from an earlier result
+    (a date, an amount, an email address), as another request's value or part of a description:
+    an agent could take it from there, and the read it flows from would not be needed for it."""
+    for k, step in enumerate(steps):
+        for name, pt in step.tool.params:
+            src = step.sources[name]
+            if src[0] != "step" or src[1][1] is None or facts.people.ref_table(tstr(pt)) is not None:
+                continue
+            t = tstr(pt)
+            if stated_in(facts.world.types, t, facts.world.types.to_json(t, values[(k, name)]), instruction):
+                raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the instruction states the {name} it takes from step {src[1][0] + 1}")

@@ -1,0 +1,148 @@
+"""What a walk is made of and what its steps give the steps after them: `Step`, the element a
+list step picked, the threads of its data flow. Pure reads of a walk: nothing here runs or grows one."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+
+from ..check import types as T
+from ..check.model import Tool
+from ..codegen.python import tstr
+from ..runtime.state import State
+from .people import People
+
+
+@attrs.define
+class Step:
+    tool: Tool
+    # param → ("user", None): a fact the instruction states; ("step", (j, field or None)): from
+    # step j's output (its result, or the element picked from its list result)
+    sources: dict[str, tuple[str, Any]]
+    pick: Any = None  # a list result: the key of the element the walk works on
+    # how that element (or an entry's target row) is found: {"by": "description", "table", "fields"}
+    # or {"by": "rank", "table", "field", "order": "max"}
+    how: dict | None = None
+
+
+def thread_count(links: list) -> int:
+    """How many groups of steps a walk's data flow splits into: `links[k]` lists the earlier
+    steps whose output step k takes an argument from; linked steps are one thread. A task of
+    one thread is one chain of information; more are errands side by side."""
+    group = list(range(len(links)))
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            group[k] = k = group[group[k]]
+        return k
+
+    for k, earlier in enumerate(links):
+        for j in earlier:
+            group[root(k)] = root(j)
+    return len({root(k) for k in range(len(group))})
+
+
+_STEP = re.compile(r"step (\d+)")
+
+
+def threads(task: dict) -> int:
+    """`thread_count` of a task record, from its `bindings` (an argument bound to "step N" or
+    "step N.FIELD" links its step to step N)."""
+    return thread_count([[int(m.group(1)) - 1 for source in args.values() if isinstance(source, str) for m in [_STEP.match(source)] if m] for args in task["bindings"]])
+
+
+def result_table(people: People, tool: Tool) -> str | None:
+    """The table of the record (or records) a tool's result is, if it is one."""
+    r = tool.result
+    if isinstance(r, T.ListT):
+        r = r.elem
+    if isinstance(r, T.RecordT):
+        return people.table_of_record(f"{r.service}.{r.name}")
+    return None
+
+
+def output(people: People, steps: list[Step], results: list, j: int) -> Any:
+    """Step j's output: its result, or the element picked from its list result."""
+    return element(people, steps[j], results[j])
+
+
+def element(people: People, step: Step, result: Any, pick: Any = None) -> Any:
+    """What a step's call gives the steps after it: the result itself, or the element of the
+    list result whose key is `pick` (the step's own pick by default; None if it is gone)."""
+    pick = step.pick if pick is None else pick
+    if pick is None or not isinstance(result, (list, tuple)):
+        return result
+    key = people.key[step.how["table"]]
+    return next((e for e in result if e.get(key) == pick), None)
+
+
+def choose_like(step: Step, result: Any, ref: Any) -> Any:
+    """The element of a list result picked the way the instruction says — the only largest
+    by the ranked field, or the only one with the described fields of `ref` — or None."""
+    if not isinstance(result, (list, tuple)) or step.how is None:
+        return None
+    how = step.how
+    if how["by"] == "rank":
+        if not result:
+            return None
+        top = max(e[how["field"]] for e in result)
+        found = [e for e in result if e[how["field"]] == top]
+    elif isinstance(ref, dict):
+        found = [e for e in result if all(e[f] == ref[f] for f in how["fields"])]
+    else:
+        return None
+    return found[0] if len(found) == 1 else None
+
+
+def picks_hold(people: People, state0: State, steps: list[Step], results: list) -> bool:
+    """Does every pick still stand out in the results: a ranked one is still the only
+    largest, a described one still the only element of its list that fits its description?"""
+    for step, result in zip(steps, results):
+        if step.pick is None or not isinstance(result, (list, tuple)):
+            continue
+        how = step.how
+        mine = element(people, step, result)
+        if mine is None:
+            return False
+        if how["by"] == "rank":
+            if sum(1 for e in result if e[how["field"]] >= mine[how["field"]]) != 1:
+                return False
+        elif how.get("within") == "list":
+            if sum(1 for e in result if all(e[f] == mine[f] for f in how["fields"])) != 1:
+                return False
+    return True
+
+
+def unused_reads(mutating: frozenset[str], steps: list[Step]) -> list[int]:
+    """The reads whose output no step uses (so far): each must give a report."""
+    used = {src[1][0] for st in steps for src in st.sources.values() if src[0] == "step"}
+    return [j for j, st in enumerate(steps) if st.tool.qualified not in mutating and j not in used]
+
+
+def capabilities(people: People, steps: list[Step]) -> set[str]:
+    """What the agent must do: carry a value from one result into a later call
+    (sequential-dependency), pick the latest or largest among the records a call shows it
+    (ranked-selection), carry a date, amount or address read from one service into another's
+    call, reworded by the instruction as where it comes from (data-transformation)."""
+    caps = set()
+    for k, s in enumerate(steps):
+        for name, src in s.sources.items():
+            if src[0] != "step":
+                continue
+            caps.add("sequential-dependency")
+            pt = tstr(dict(s.tool.params)[name])
+            if people.ref_table(pt) is None and steps[src[1][0]].tool.service != s.tool.service:
+                caps.add("data-transformation")
+        if s.how is not None and s.how["by"] == "rank":
+            caps.add("ranked-selection")
+    return caps
+
+
+def found_by(step: Step) -> str | None:
+    """How the agent finds the record a step works on, as the task's `found_by` says it."""
+    how = step.how
+    if how is None:
+        return None
+    return f"rank: the largest {how['field']}" if how["by"] == "rank" else "description: " + ", ".join(how["fields"])

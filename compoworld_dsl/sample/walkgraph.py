@@ -1,0 +1,275 @@
+"""Which tools a walk can call, where walks start, which chains end in a protected write, and the
+seeded order a step's candidates are tried in: per world. It runs no call and holds no attempt's state."""
+
+from __future__ import annotations
+
+import heapq
+import random
+
+from ..check import types as T
+from ..check.model import Tool
+from ..codegen.python import tstr
+from ..runtime.service import Types
+from .people import People, share_a_word
+from .steps import Step, result_table
+
+MAX_TRIES = 8  # candidate tools tried per step
+# After step 1, the entries of other services (a lookup that starts a new thread) weigh together
+# at most as much as this many entries do: a world of 448 services has 2,240, and weighed one by
+# one they drowned the few tools that follow the walk's own keys. No bundled world has more than
+# 38, so their walks are drawn as before.
+NEW_THREAD_POOL = 48
+FLOW_TYPES = ("date", "datetime", "email", "money")
+
+
+def _same_meaning(param: str, t: str, field: str | None) -> bool:
+    """May a value of `field` flow into `param`? When they mean the same thing: the type is a
+    nominal one (`Day`, shared by the services that agree on it), or an email address, or the
+    names share a word (`new_folder` and `folder`). A client's joining date is a date, but not
+    a pet's birth date."""
+    if t.startswith("alias:") or t == "email" or field is None:
+        return True
+    return share_a_word(param, field)
+
+
+class WalkGraph:
+    """The tools of one world as a walk sees them: entries, key types, and what feeds what."""
+
+    def __init__(self, tools: list[Tool], mutating: set[str], tables_written: dict[str, set[str]], constraints: list[dict], people: People, types: Types):
+        self.people = people
+        self.types = types
+        self.mutating = mutating
+        self.entries: list[Tool] = []  # reads called with a row's own values: where walks begin
+        others: list[Tool] = []  # tools that take keys from earlier results, and writes from facts
+        self._keys: dict[str, list[str]] = {}  # tool → the runtime types of its key parameters
+        for t in tools:
+            kinds = [self._param_kind(pt) for _, pt in t.params]
+            self._keys[t.qualified] = [tstr(pt) for (_, pt), kind in zip(t.params, kinds) if kind == "key"]
+            if "other" in kinds:
+                continue  # list and record parameters: no person states those
+            if "key" in kinds or (t.qualified in mutating and t.params):
+                others.append(t)  # keys from earlier results, or a write from stated facts (add a contact)
+            elif t.qualified not in mutating and self.people.describable(self.result_table(t) or ""):
+                self.entries.append(t)
+        self._entry_names = {t.qualified for t in self.entries}
+
+        # every tool a walk can call, entries first. A step looks only at the tools whose key
+        # types are all on offer (the index by key type finds them; each gets one draw, in this
+        # order) and at the tools with no key (drawn by pool: `_keyless_candidates`).
+        self._walkable = self.entries + others
+        self._position = {t.qualified: i for i, t in enumerate(self._walkable)}
+        self._by_name = {t.qualified: t for t in self._walkable}
+        # the tools without keys, in pools of equal weight whatever the walk so far (see
+        # `_keyless_candidates`): entries, by service, and writes from stated facts
+        self._keyless_writes = [t for t in others if not self._keys[t.qualified]]
+        self._keyless_write_names = {t.qualified for t in self._keyless_writes}
+        self._entries_of: dict[str, list[Tool]] = {}
+        for t in self.entries:
+            self._entries_of.setdefault(t.service, []).append(t)
+        # the writes from stated facts that a value an earlier result gives can feed (a date, an
+        # amount, an email address): after the first step they may come next only so fed, which
+        # carries the value from one service into the next ("put that meeting on the calendar")
+        self._by_flow: dict[str, list[Tool]] = {}
+        for t in self._keyless_writes:
+            for ft in dict.fromkeys(tstr(pt) for _, pt in t.params if types.base(tstr(pt)) in FLOW_TYPES):
+                self._by_flow.setdefault(ft, []).append(t)
+        self._by_key: dict[str, list[Tool]] = {}
+        for t in self._walkable:
+            for kt in set(self._keys[t.qualified]):
+                self._by_key.setdefault(kt, []).append(t)
+        self.chains = self._rule_chains(constraints, tables_written)
+
+    def _offers(self, t: Tool) -> set[str]:
+        """The key types a tool's output offers later steps (its record's key and references)."""
+        table = self.result_table(t)
+        if table is not None:
+            return {ft for f, ft in self.people.fields[table].items() if self.people.ref_table(ft) is not None}
+        r = tstr(t.result) if not isinstance(t.result, (T.ListT, T.NoneT)) else ""
+        return {r} if self.people.ref_table(r) is not None else set()
+
+
+    def _rule_chains(self, constraints: list[dict], tables_written: dict[str, set[str]]) -> list[list[str]]:
+        """Chains of tools, entry first, that end in a write (an update, delete or insert) to a
+        table a house rule reads: walks that a planted look-alike (lookalikes.py) or a value left
+        to the rules (ruled.py) can make the rule decide. Each needed key comes from one read that offers it, itself an
+        entry or fed by one. Sorted; at most one chain per (write, entry) pair."""
+        # the tables whose rows a rule keeps untouched or its invariants read: a write there can
+        # break it (a table only a rule's conditions read, like the matters, cannot)
+        protected = set().union(*[i["untouched"] | i["inv_tables"] for i in constraints if i["state"]]) if constraints else set()
+        writers = [t for t in self._walkable if t.qualified in self.mutating and tables_written[t.qualified] & protected and self._keys[t.qualified]]
+        reads = [t for t in self._walkable if t.qualified not in self.mutating]
+        chains = []
+        for goal in writers:
+            needed = set(self._keys[goal.qualified])
+            if len(needed) != 1:
+                continue  # one key to find: the record the write changes
+            (want,) = needed
+            for mid in reads:
+                if want not in self._offers(mid):
+                    continue
+                if self.is_entry(mid):
+                    chains.append([mid.qualified, goal.qualified])
+                    continue
+                mid_needs = set(self._keys[mid.qualified])
+                if len(mid_needs) != 1:
+                    continue
+                (up,) = mid_needs
+                chains += [[e.qualified, mid.qualified, goal.qualified] for e in self.entries if up in self._offers(e)]
+        # a look-alike of the entry's record, with copies of its rows, is what makes a rule bite:
+        # keep the chains whose write changes rows that refer to the entry's record, if any do
+        by_name = {t.qualified: t for t in self.entries}
+
+        def refers(chain: list[str]) -> bool:
+            entry = self.result_table(by_name[chain[0]])
+            changed = tables_written[chain[-1]] & protected
+            return any(self.people.ref_table(ft) == entry for x in changed for ft in self.people.fields.get(x, {}).values())
+
+        near = [c for c in chains if refers(c)]
+        return sorted(near or chains)
+
+    def is_entry(self, tool: Tool) -> bool:
+        return tool.qualified in self._entry_names
+
+    def _param_kind(self, pt) -> str:
+        if isinstance(pt, (T.ListT, T.RecordT)):
+            return "other"
+        return "key" if self.people.ref_table(tstr(pt)) is not None else "value"
+
+    def result_table(self, tool: Tool) -> str | None:
+        return result_table(self.people, tool)
+
+    # ─────────────────────────── candidates ───────────────────────────
+
+    def candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = ()) -> list[Tool]:
+        """The first `MAX_TRIES` tools that may come next, in a seeded weighted order: those whose
+        every key parameter an earlier output offers (chains first), entries, and at step 1 writes
+        from stated facts alone.
+
+        The order is a weighted random permutation (each tool's sort key is -u^(1/w), u uniform,
+        w its weight). Tools with keys are few at any step and get a draw each; the tools without
+        keys are every entry of the world (thousands in a large one) and are drawn by pool
+        instead (`_keyless_candidates`), so a step costs the same in a world of 10 services as
+        in one of 448."""
+        used = {st.tool.qualified for st in steps}
+        offered = {}
+        for t, j, f, _ in hs:
+            offered.setdefault(t, j)  # newest step offering each type
+        found = {t.qualified: t for kt in offered for t in self._by_key.get(kt, ()) if all(x in offered for x in self._keys[t.qualified])}
+        keyed = []
+        for t in sorted(found.values(), key=lambda t: self._position[t.qualified]):
+            w = self._weight(t, k, hops, steps, offered, used)
+            if w is not None:
+                keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
+        keyed += self._keyless_candidates(rng, k, hops, steps, offered, used)
+        if k > 0:
+            keyed += self._fed_candidates(rng, k, hops, steps, hs, offered, used)
+        if changing:
+            keyed = [x for x in keyed if x[2].qualified in self.mutating] or keyed
+        out = [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
+        # the next tool of the chain the walk is steered along is tried first, however many tools
+        # the world has (a weight would drown among hundreds); the others follow if it fails
+        following = next((c for c in chain if c not in used), None)
+        ahead = self._by_name.get(following) if following else None
+        if ahead is not None and (ahead.qualified in found or not self._keys[ahead.qualified]) and self._weight(ahead, k, hops, steps, offered, used) is not None:
+            if not changing or ahead.qualified in self.mutating or not any(x[2].qualified in self.mutating for x in keyed):
+                out = [ahead] + [t for t in out if t is not ahead][: MAX_TRIES - 1]
+        return out
+
+    def fed(self, t: Tool, hs: list, steps: list[Step]) -> list[tuple[str, list]]:
+        """(parameter, the earlier outputs that may feed it) for each value parameter of `t` that
+        a value on offer may flow into (`_same_meaning`)."""
+        out = []
+        for name, pt in t.params:
+            ft = tstr(pt)
+            if self.types.base(ft) in FLOW_TYPES:
+                options = [(j, f, v) for ht, j, f, v in hs if ht == ft and _same_meaning(name, ft, f) and not self.described(steps, (j, f, v))]
+                if options:
+                    out.append((name, options))
+        return out
+
+    def described(self, steps: list[Step], option: tuple) -> bool:
+        """Is an earlier output's field one the instruction states, as part of the description that
+        found its record? A value flowing from it needs no read ("the departure date of the trip
+        with departure date 2025-03-18")."""
+        j, f = option[0], option[1]
+        return f is not None and f in ((steps[j].how or {}).get("fields") or ())
+
+    def _fed_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, offered: dict, used: set[str]) -> list[tuple]:
+        """Sort keys, with their tools, of the writes from stated facts that an earlier output can
+        feed (`_by_flow`), each weighted as a step that continues the walk."""
+        seen: dict[str, Tool] = {}
+        for ft in offered:
+            for t in self._by_flow.get(ft, ()):
+                seen.setdefault(t.qualified, t)
+        out = []
+        for t in sorted(seen.values(), key=lambda t: self._position[t.qualified]):
+            if t.qualified in used or not self.fed(t, hs, steps):
+                continue
+            w = self._weight(t, k, hops, steps, offered, used, fed=True)
+            if w is not None:
+                out.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
+        return out
+
+    def _weight(self, t: Tool, k: int, hops: int, steps: list[Step], offered: dict, used: set[str], fed: bool = False) -> float | None:
+        """A candidate's weight as step `k`, or None if it may not come next. `fed`: a write from
+        stated facts that an earlier output's value feeds (`_fed_candidates`)."""
+        if t.qualified in used:
+            return None
+        keys = self._keys[t.qualified]
+        mutating = t.qualified in self.mutating
+        if not keys and mutating and k > 0 and not fed:
+            return None  # a write from stated facts alone opens a walk, never continues one
+        last = k == hops - 1
+        if last and not any(st.tool.qualified in self.mutating for st in steps) and not mutating and hops > 1 and t.qualified in self._entry_names:
+            return None  # a last step that reads must read about something the walk found
+        if last and hops >= 3 and len({st.tool.service for st in steps}) == 1 and t.service == steps[0].tool.service:
+            return None
+        w = 1.0
+        if keys and any(offered[kt] == len(steps) - 1 for kt in keys):
+            w *= 4.0  # works on what the last step found: a chain, not a list of chores
+        elif fed and any(offered.get(tstr(pt)) == len(steps) - 1 for _, pt in t.params):
+            w *= 4.0  # carries on with a value the last step gave
+        if mutating:
+            w *= 2.0
+        if steps and t.service != steps[-1].tool.service:
+            w *= 2.0
+        if k > 0 and t.qualified in self._entry_names:
+            w *= 0.5
+        return w
+
+    def _keyless_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], offered: dict, used: set[str]) -> list[tuple]:
+        """The best `MAX_TRIES` sort keys, with their tools, of each pool of keyless tools that
+        share one weight here: at step 1 the entries and the writes from stated facts; later the
+        entries of the previous step's service and those of every other service (keyless writes
+        only open a walk). Within a pool of n tools the m best keys are the m largest of n
+        uniforms (drawn in order: u1 = U^(1/n), u(i+1) = u(i)·U^(1/(n-i))), on m tools drawn
+        without replacement: the distribution of drawing one number per tool, at m draws. The
+        other services' entries share the weight of at most `NEW_THREAD_POOL` entries."""
+        prev = steps[-1].tool.service if steps else None
+        if k == 0:
+            pools = [(self.entries, self._entry_names, set()), (self._keyless_writes, self._keyless_write_names, set())]
+        else:
+            mine = self._entries_of.get(prev, [])
+            names = {t.qualified for t in mine}
+            pools = [(mine, names, set()), (self.entries, self._entry_names, names)]
+        out = []
+        for p, (pool, names, skip) in enumerate(pools):
+            skip = skip | {q for q in used if q in names}
+            n = len(pool) - len(skip)
+            if n <= 0:
+                continue
+            # every tool in a pool gets the same weight (it depends on the tool's service, kind
+            # and keys, which the pool fixes), so any member tells it
+            w = self._weight(next(t for t in pool if t.qualified not in skip), k, hops, steps, offered, used)
+            if w is None:
+                continue
+            if k > 0 and p == 1:
+                w *= min(1.0, NEW_THREAD_POOL / n)
+            m = min(MAX_TRIES, n)
+            picks = [pool[i] for i in rng.sample(range(len(pool)), min(len(pool), m + len(skip)))]
+            picks = [t for t in picks if t.qualified not in skip][:m]
+            u = 1.0
+            for i, t in enumerate(picks):
+                u *= rng.random() ** (1.0 / (n - i))
+                out.append((-(u ** (1.0 / w)), t.qualified, t))
+        return out
