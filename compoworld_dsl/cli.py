@@ -865,8 +865,11 @@ def cmd_serve(args) -> int:
     if MCPServer is None:
         print("worldc: error: serving over MCP needs the optional extra: pip install 'compoworld-dsl[mcp]'", file=sys.stderr)
         return EXIT_USAGE
-    if not (0 < args.request_timeout < float("inf") and 0 <= args.idle_timeout < float("inf") and args.max_sessions >= 1):
-        print("worldc: error: --request-timeout must be a positive number of seconds, --idle-timeout one or 0 (never), --max-sessions at least 1", file=sys.stderr)
+    if not (0 < args.request_timeout < float("inf") and 0 <= args.idle_timeout < float("inf") and args.max_sessions >= 1 and args.max_connections >= 1 and args.max_body_bytes >= 1):
+        print("worldc: error: --request-timeout must be a positive number of seconds, --idle-timeout one or 0 (never), --max-sessions, --max-connections and --max-body-bytes at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    if not 0 <= args.call_timeout < float("inf"):
+        print("worldc: error: --call-timeout must be a number of seconds, or 0 (no limit)", file=sys.stderr)
         return EXIT_USAGE
     world, tasks, status = _world_and_tasks(args.path, args.tasks)
     if world is None:
@@ -879,12 +882,12 @@ def cmd_serve(args) -> int:
     if not tasks:
         print(f"worldc: error: {args.tasks} holds no task", file=sys.stderr)
         return EXIT_USAGE
-    server = build_server(world, tasks, max_sessions=args.max_sessions)
+    server = build_server(world, tasks, max_sessions=args.max_sessions, call_timeout=args.call_timeout or None)
     if args.transport == "stdio":
         server.run("stdio")
     else:
         print(f"serving {len(tasks)} task(s) on http://{args.host}:{args.port}/mcp", file=sys.stderr)
-        http_server(server, args.host, args.port, idle_timeout=args.idle_timeout or None, request_timeout=args.request_timeout).run()
+        http_server(server, args.host, args.port, idle_timeout=args.idle_timeout or None, request_timeout=args.request_timeout, max_connections=args.max_connections, max_body_bytes=args.max_body_bytes).run()
     return EXIT_OK
 
 
@@ -1038,5 +1041,8 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + signal.SIGPIPE
 
 
+    sv.add_argument("--call-timeout", type=float, default=10.0, metavar="SECONDS", help="a tool call still running after this long fails with a 408 envelope and changes nothing (0: no limit; default 10)")
 if __name__ == "__main__":
+    sv.add_argument("--max-connections", type=int, default=256, metavar="N", help="http: connections served at once (a session's event stream holds one); a request on another gets 503 (default 256)")
+    sv.add_argument("--max-body-bytes", type=int, default=512 * 1024, metavar="BYTES", help="http: the largest request body; a larger one gets 413 (default 524288, 512 KiB)")
     raise SystemExit(main())

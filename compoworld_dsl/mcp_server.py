@@ -3,13 +3,18 @@ freed when the session ends or idles out. It plays `Episode`s only: no gateway o
 
 from __future__ import annotations
 
+import asyncio
+import ctypes
 import itertools
 import logging
 import math
+import threading
+import weakref
 from typing import Any
 
 try:  # the MCP SDK is an optional extra: pip install 'compoworld-dsl[mcp]'
     import anyio
+    import anyio.to_thread
     import uvicorn
     from mcp.server.lowlevel.helper_types import ReadResourceContents
     from mcp.server.mcpserver import Context, MCPServer
@@ -24,14 +29,23 @@ except ImportError:  # pragma: no cover - exercised only without the extra
     H11Protocol = object  # type: ignore[assignment,misc]
 
 from . import __version__
-from .gateway import SYSTEM_PROMPT, Episode, result_text
+from .gateway import DEFAULT_CALL_TIMEOUT, SYSTEM_PROMPT, Episode, result_text
 
 SCORE_URI = "episode://score"  # with ?answer=FINAL_MESSAGE (percent-encoded): scored with that answer
 TASK_URI = "episode://task"
 DEFAULT_IDLE_TIMEOUT = 600.0  # seconds a session may go with no request in flight and no open event stream
 DEFAULT_MAX_SESSIONS = 1000  # open sessions; the SDK's default, 10,000, is about 1 GB of them (docs/mcp.md)
 DEFAULT_REQUEST_TIMEOUT = 30.0  # seconds for a request's head, and again for its body, to arrive
-MAX_BODY_BYTES = 4 * 1024 * 1024  # the SDK's limit too; the body deadline buffers no more than this
+# A held connection may buffer one request body, so these two bound what slow or stalled clients can
+# make the server hold: 256 connections of 512 KiB. The gateway takes arguments of at most 64 KiB
+# of JSON, so the rest of a body's room is for a long final message handed over in a score read.
+DEFAULT_MAX_CONNECTIONS = 256
+DEFAULT_MAX_BODY_BYTES = 512 * 1024
+# Tool calls, score reads and episode starts run in this many worker threads, the rest wait their
+# turn. They are pure Python: more threads do no more work, and each busy one takes the interpreter
+# lock from the event loop, which must go on accepting clients (40 busy threads held a new client's
+# `initialize` for 40 s).
+CALL_THREADS = 4
 
 log = logging.getLogger(__name__)
 
@@ -50,15 +64,24 @@ class SessionRefused(Exception):
 
 class Episodes:
     """The live episodes, one per MCP session, keyed by the transport's session id (over stdio the
-    process's one connection). An episode is dropped when the SDK closes its session's connection."""
+    process's one connection). An episode is dropped when the SDK closes its session's connection.
 
-    def __init__(self, world, tasks: list[dict], limit: int | None = DEFAULT_MAX_SESSIONS):
+    The episodes of a task share its seeded state, which none of them changes (each plays on a
+    snapshot, and a write copies or layers only what it changes: runtime/state.py). So a session
+    costs what it changed, and a task's state lives as long as a session plays it."""
+
+    def __init__(self, world, tasks: list[dict], limit: int | None = DEFAULT_MAX_SESSIONS, call_timeout: float | None = DEFAULT_CALL_TIMEOUT):
         self.world = world
+        self.call_timeout = call_timeout  # seconds one tool call may run (the gateway's limit; None: none)
         self.tasks = tasks
         self.limit = limit
         self.live: dict[str, Episode] = {}
         self._order = itertools.cycle(range(len(tasks)))
         self._local = itertools.count(1)
+        self._states: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # task index → its state, while an episode holds it
+        # Episodes start in worker threads; the lock makes the limit and the shared states exact.
+        # The event loop never takes it (`drop` does not), so a slow seeding holds no client.
+        self._starting = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.live)
@@ -76,13 +99,21 @@ class Episodes:
             # The 2026-07-28 era has no session: every request gets a fresh connection, so an episode
             # would last one call. Refuse rather than hand out state that silently resets.
             raise SessionRefused(400, f"this server plays one episode per MCP session; connect with the initialize handshake (protocol {HANDSHAKE_PROTOCOL_VERSIONS[-1]} or earlier)")
-        if self.limit is not None and len(self.live) >= self.limit:
-            raise SessionRefused(503, f"too many open sessions ({len(self.live)}); close finished ones (HTTP DELETE) and try again")
-        key = connection.session_id or f"local-{next(self._local)}"
-        ep = Episode(self.world)
-        ep.reset(self.tasks[next(self._order)])
-        self.live[key] = ep
-        connection.state["episode"] = key
+        with self._starting:
+            key = connection.state.get("episode")
+            if key is not None:  # (two first requests of one session, in two workers)
+                return self.live[key]
+            if self.limit is not None and len(self.live) >= self.limit:
+                raise SessionRefused(503, f"too many open sessions ({len(self.live)}); close finished ones (HTTP DELETE) and try again")
+            key = connection.session_id or f"local-{next(self._local)}"
+            i = next(self._order)
+            initial = self._states.get(i)
+            if initial is None:
+                initial = self._states[i] = self.world.task_state(self.tasks[i]["initial_state"])
+            ep = Episode(self.world, self.call_timeout)
+            ep.reset(self.tasks[i], initial)
+            self.live[key] = ep
+            connection.state["episode"] = key
         # The SDK unwinds this stack when the session's connection closes: HTTP DELETE, idle timeout,
         # transport closed, end of stdio. The episode goes with it.
         connection.exit_stack.callback(self.drop, key)
@@ -138,17 +169,31 @@ def _envelope_for(name: str, exc: ToolError) -> dict:
     return _error(400, str(exc))
 
 
-def build_server(world, tasks: list[dict], name: str = "compoworld", max_sessions: int | None = DEFAULT_MAX_SESSIONS):
+def build_server(world, tasks: list[dict], name: str = "compoworld", max_sessions: int | None = DEFAULT_MAX_SESSIONS, call_timeout: float | None = DEFAULT_CALL_TIMEOUT):
     """An MCP server whose sessions each play one episode. Sessions take the tasks in file
     order, round robin (give one task to serve it to every session). `server.episodes` holds
-    the live ones."""
+    the live ones; `server.workers` limits the worker threads their calls run in (`CALL_THREADS`)."""
     if MCPServer is None:
         raise RuntimeError("the MCP server needs the optional extra: pip install 'compoworld-dsl[mcp]'")
     if not tasks:
         raise ValueError("no tasks to serve")
     if max_sessions is not None and max_sessions <= 0:
         raise ValueError("the session limit must be positive")
-    episodes = Episodes(world, tasks, max_sessions)
+    episodes = Episodes(world, tasks, max_sessions, call_timeout)
+    workers = anyio.CapacityLimiter(CALL_THREADS)
+
+    async def in_worker(work, *args):
+        """Run an episode's work (seeding, a call, a score) in a worker thread, off the event loop."""
+        return await anyio.to_thread.run_sync(work, *args, limiter=workers)
+
+    def resource(ctx: Any, is_score: bool, answer: str | None) -> dict:
+        ep = episodes.of(ctx)
+        if not is_score:
+            return {"task_id": ep.task["id"], "system_prompt": SYSTEM_PROMPT, "instruction": ep.task["instruction"]}
+        if answer is not None:
+            ep.report(answer)  # the harness hands over the model's final message, unchanged
+        s = ep.score()
+        return {"reward": s["reward"], "partial": s["partial"], "failed": s["failed"]}
 
     class WorldServer(MCPServer):
         async def read_resource(self, uri, context=None):
@@ -156,16 +201,9 @@ def build_server(world, tasks: list[dict], name: str = "compoworld", max_session
             is_score, answer = _answer_in(str(uri))
             if (is_score or str(uri) == TASK_URI) and context is not None:
                 try:
-                    ep = episodes.of(context)
+                    body = await in_worker(resource, context, is_score, answer)
                 except SessionRefused as e:
                     raise MCPError(code=INVALID_REQUEST, message=e.envelope["error"]["message"]) from None
-                if not is_score:
-                    body = {"task_id": ep.task["id"], "system_prompt": SYSTEM_PROMPT, "instruction": ep.task["instruction"]}
-                    return [ReadResourceContents(content=result_text(body), mime_type="application/json")]
-                if answer is not None:
-                    ep.report(answer)  # the harness hands over the model's final message, unchanged
-                s = ep.score()
-                body = {"reward": s["reward"], "partial": s["partial"], "failed": s["failed"]}
                 return [ReadResourceContents(content=result_text(body), mime_type="application/json")]
             return await super().read_resource(uri, context)
 
@@ -181,6 +219,7 @@ def build_server(world, tasks: list[dict], name: str = "compoworld", max_session
 
     server = WorldServer(name, version=__version__, instructions="Tools live in services: list_services, list_tools, describe_tool, then call_tool. The prompt `task` (and the resource episode://task) holds this session's task.")
     server.episodes = episodes
+    server.workers = workers
 
     async def handshake_only(ctx, call_next):
         # Not answering `server/discover` makes a client in the SDK's default mode ("auto") fall back
@@ -206,69 +245,113 @@ def build_server(world, tasks: list[dict], name: str = "compoworld", max_session
         return SYSTEM_PROMPT
 
     @server.prompt(name="task", description="This session's task: the instruction, the first user message")
-    def task_prompt(ctx: Context) -> str:
-        return episodes.of(ctx).task["instruction"]
+    async def task_prompt(ctx: Context) -> str:
+        return await in_worker(lambda: episodes.of(ctx).task["instruction"])
+
+    def play(ctx: Context, name: str, arguments: dict) -> CallToolResult:
+        return _result(episodes.of(ctx).call(name, arguments))
 
     # Each tool returns the gateway's envelope as one CallToolResult, its text `result_text`.
     @server.tool(description="List the services you can use.")
-    def list_services(ctx: Context) -> CallToolResult:
-        return _result(episodes.of(ctx).call("list_services", {}))
+    async def list_services(ctx: Context) -> CallToolResult:
+        return await in_worker(play, ctx, "list_services", {})
 
     @server.tool(description="List the tools of one service, with what each does.")
-    def list_tools(service: str, ctx: Context) -> CallToolResult:
-        return _result(episodes.of(ctx).call("list_tools", {"service": service}))
+    async def list_tools(service: str, ctx: Context) -> CallToolResult:
+        return await in_worker(play, ctx, "list_tools", {"service": service})
 
     @server.tool(description="The JSON Schema of a tool's arguments.")
-    def describe_tool(tool: str, ctx: Context) -> CallToolResult:
-        return _result(episodes.of(ctx).call("describe_tool", {"tool": tool}))
+    async def describe_tool(tool: str, ctx: Context) -> CallToolResult:
+        return await in_worker(play, ctx, "describe_tool", {"tool": tool})
 
     @server.tool(description="Call a tool with arguments.")
-    def call_tool(tool_name: str, ctx: Context, arguments: dict | None = None) -> CallToolResult:
-        return _result(episodes.of(ctx).call("call_tool", {"tool_name": tool_name, "arguments": arguments}))
+    async def call_tool(tool_name: str, ctx: Context, arguments: dict | None = None) -> CallToolResult:
+        return await in_worker(play, ctx, "call_tool", {"tool_name": tool_name, "arguments": arguments})
 
     return server
 
 
-# --- HTTP: deadlines on slow requests -------------------------------------------------------------
+# --- HTTP: limits on connections and on slow or large requests -----------------------------------
 
 _TIMEOUT_408 = b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\ncontent-length: 15\r\n\r\nrequest timeout"
 
 
-class BodyDeadline:
-    """ASGI middleware: a request's body must arrive within `timeout` seconds, else 408 and the
-    connection closes. Neither uvicorn nor Starlette bounds a body read, so a client that declares
-    more bytes than it sends would hold a connection (and a task) open."""
+async def _refuse(send, status: int, text: str) -> None:
+    """Answer and close the connection: the rest of the body, if any, is never read."""
+    body = text.encode()
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
-    def __init__(self, app, timeout: float, max_body: int = MAX_BODY_BYTES):
+
+def _heap_trimmer():
+    """glibc's `malloc_trim`, or None on a C library without it. glibc keeps the heap memory
+    Python frees for later: without a trim, the server's RSS stayed at its peak after 250 stalled
+    bodies were dropped."""
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):  # pragma: no cover - not glibc
+        return None
+
+
+class BodyLimits:
+    """ASGI middleware: a request's body must be at most `max_body` bytes (else 413, before it is
+    read if its Content-Length says so) and arrive within `timeout` seconds (else 408); either way
+    the connection closes. Neither uvicorn nor Starlette bounds a body read, so a client that
+    declares more bytes than it sends would hold a connection, and what it sent, open. A second
+    after bodies are dropped, the memory they took goes back to the OS."""
+
+    def __init__(self, app, timeout: float, max_body: int = DEFAULT_MAX_BODY_BYTES):
         self.app = app
         self.timeout = timeout
         self.max_body = max_body
+        self._trim = _heap_trimmer()
+        self._trimming = None  # the pending trim: one a second at most, however many bodies drop
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        buffered: list[dict] = []
-        size, more = 0, True
-        with anyio.move_on_after(self.timeout) as deadline:
-            # Past max_body the SDK answers 413 without reading on, so the rest needs no deadline.
-            while more and size <= self.max_body:
-                message = await receive()
-                buffered.append(message)
-                if message["type"] != "http.request":
-                    break
-                size += len(message.get("body", b""))
-                more = message.get("more_body", False)
-        if deadline.cancelled_caught:
-            body = b"request timeout: the body did not arrive in time"
-            headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close"), (b"content-length", str(len(body)).encode())]
-            await send({"type": "http.response.start", "status": 408, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
+        too_large = f"request body too large: at most {self.max_body} bytes"
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.max_body:
+            return await _refuse(send, 413, too_large)
+        body, refused = bytearray(), 408  # (unless the body is whole in time)
+        with anyio.move_on_after(self.timeout):
+            refused = await self._read(receive, body)
+        if refused is not None:
+            body.clear()
+            self._trim_soon()
+            if refused:
+                await _refuse(send, refused, too_large if refused == 413 else "request timeout: the body did not arrive in time")
             return
+        pending = [{"type": "http.request", "body": bytes(body), "more_body": False}]
+        del body
 
         async def replay():
-            return buffered.pop(0) if buffered else await receive()
+            return pending.pop(0) if pending else await receive()
 
         await self.app(scope, replay, send)
+
+    async def _read(self, receive, body: bytearray) -> int | None:
+        """Read the request's body into `body` (one buffer, not an object per chunk the socket
+        gave): None once it is whole, 413 past `max_body`, 0 if the client left before that."""
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return 0
+            body += message.get("body", b"")
+            if len(body) > self.max_body:
+                return 413
+            if not message.get("more_body", False):
+                return None
+
+    def _trim_soon(self) -> None:
+        if self._trim is not None and self._trimming is None:
+            self._trimming = asyncio.get_running_loop().call_later(1.0, self._trim_now)
+
+    def _trim_now(self) -> None:
+        self._trimming = None
+        self._trim(0)
 
 
 def _head_deadline_protocol(timeout: float) -> type:
@@ -320,19 +403,28 @@ def http_server(
     port: int = 8765,
     idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
 ) -> uvicorn.Server:
     """A uvicorn server for `server` (from build_server) over streamable HTTP at /mcp: `.run()` it,
     or await `.serve()`. A session ends on DELETE or after `idle_timeout` seconds idle, and at most
-    build_server's `max_sessions` are open at once (the SDK answers 503 past that)."""
+    build_server's `max_sessions` are open at once (the SDK answers 503 past that). At most
+    `max_connections` connections are served at once (a request on another gets 503 and its
+    connection closes), a body over `max_body_bytes` gets 413, and a request whose head or body
+    takes over `request_timeout` seconds gets 408."""
     for label, value in (("idle timeout", idle_timeout), ("request timeout", request_timeout)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise ValueError(f"the {label} must be a positive number of seconds")
-    app = server.streamable_http_app(session_idle_timeout=idle_timeout, max_sessions=server.episodes.limit, max_request_body_size=MAX_BODY_BYTES, host=host)
+    if max_connections < 1 or max_body_bytes < 1:
+        raise ValueError("the connection and body limits must be positive")
+    app = server.streamable_http_app(session_idle_timeout=idle_timeout, max_sessions=server.episodes.limit, max_request_body_size=max_body_bytes, host=host)
     config = uvicorn.Config(
-        BodyDeadline(app, request_timeout),
+        BodyLimits(app, request_timeout, max_body_bytes),
         host=host,
         port=port,
         http=_head_deadline_protocol(request_timeout),
+        # uvicorn counts the connection that asks too, and refuses at this many: one more than ours
+        limit_concurrency=max_connections + 1,
         log_level=server.settings.log_level.lower(),
     )
     return uvicorn.Server(config)
