@@ -14,6 +14,7 @@ from . import __version__
 from .diagnostics import Diagnostic, SourceCache, render_json, render_text, sort_diagnostics
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+MAX_TRIALS = 64  # `eval --trials`: pass^k needs no more, and every trial is a whole episode
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):
@@ -36,7 +37,7 @@ EXAMPLES = {
     "graph": ["worldc graph worlds/toy.world --format dot | dot -Tsvg > toy.svg", "worldc graph worlds/legal_ops.world --stats"],
     "sample": ["worldc sample worlds/legal_ops.world --hops 5 -n 100 -o build/tasks.jsonl", "worldc sample worlds/toy.world --hops 3 -n 20 --workers 2 --capabilities conditional-branching -o -"],
     "verify": ["worldc verify worlds/legal_ops.world build/tasks.jsonl"],
-    "eval": ["worldc eval worlds/legal_ops.world build/tasks.jsonl --agent weak:0.3 --plot build/curve.svg", "worldc eval worlds/legal_ops.world build/tasks.jsonl --agent openai:MODEL --base-url http://127.0.0.1:8000/v1 --record build/runs.jsonl"],
+    "eval": ["worldc eval worlds/legal_ops.world build/tasks.jsonl --agent weak:0.3 --plot build/curve.svg", "worldc eval worlds/legal_ops.world build/tasks.jsonl --agent openai:MODEL --base-url http://127.0.0.1:8000/v1 --record build/runs.jsonl", "worldc eval worlds/legal_ops.world build/tasks.jsonl --agent weak:0.2 --trials 4 --results build/results.json --plot build/pass_k.svg"],
     "export": ["worldc export sft worlds/legal_ops.world build/tasks.jsonl --style hf -o build/sft.jsonl", "worldc export rl worlds/legal_ops.world build/tasks.jsonl -o build/rl.jsonl"],
     "serve": ["worldc serve worlds/toy.world --tasks build/tasks.jsonl", "worldc serve worlds/toy.world --tasks build/tasks.jsonl --transport http --port 8765"],
     "completion": ["worldc completion bash > ~/.local/share/bash-completion/completions/worldc", "worldc completion zsh > ~/.zfunc/_worldc"],
@@ -729,8 +730,8 @@ def cmd_eval(args) -> int:
     from .evaluate import evaluate, parse_agent, to_json
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
-    if args.retries < 0 or not (0 < args.timeout < float("inf")):
-        print("worldc: error: --retries must be 0 or more and --timeout a positive number of seconds", file=sys.stderr)
+    if args.retries < 0 or not (0 < args.timeout < float("inf")) or not 1 <= args.trials <= MAX_TRIALS:
+        print(f"worldc: error: --retries must be 0 or more, --timeout a positive number of seconds and --trials from 1 to {MAX_TRIALS}", file=sys.stderr)
         return EXIT_USAGE
     agent = parse_agent(args.agent, args.base_url, args.api_key, args.retries, args.timeout)
     if agent is None:
@@ -763,16 +764,23 @@ def cmd_eval(args) -> int:
         return status
     tasks_path = Path(tasks_arg)
     # an endpoint that keeps failing fails its task only: the run goes on and the report lists it
-    report = evaluate(world, tasks, agent, max(1, args.workers), find_world(world_arg)[0], args.agent, args.base_url, args.api_key, args.retries, args.timeout)
+    report = evaluate(world, tasks, agent, max(1, args.workers), find_world(world_arg)[0], args.agent, args.base_url, args.api_key, args.retries, args.timeout, trials=args.trials)
     report["agent"] = args.agent
+    if args.results:
+        from .evaluate import results_file
+
+        write_atomic(Path(args.results), json.dumps(results_file(report, world.name, str(tasks_path), args.agent), indent=2) + "\n")
     if args.plot:
-        from .evaluate import plot_curves
+        from .evaluate import plot_curves, plot_pass_k
 
         fmt = "png" if args.plot.endswith(".png") else "svg"
         fd, tmp = tempfile.mkstemp(dir=Path(args.plot).resolve().parent, suffix="." + fmt)
         os.close(fd)
         try:
-            plot_curves([(args.agent, report), *overlays], f"success by hops on {tasks_path.name}", tmp, fmt)
+            if args.trials > 1:  # reliability over trials is what the curve is for then
+                plot_pass_k(report, f"pass^k and pass@k over {args.trials} trials on {tasks_path.name} ({args.agent})", tmp, fmt)
+            else:
+                plot_curves([(args.agent, report), *overlays], f"success by hops on {tasks_path.name}", tmp, fmt)
             from .taskfile import _mode_for
 
             os.chmod(tmp, _mode_for(Path(args.plot)))  # what the umask gives a new file, not mkstemp's 0600
@@ -795,7 +803,10 @@ def cmd_eval(args) -> int:
         for key, v in rows.items():
             table.add_row(str(key), str(v["tasks"]), f"{v['success_rate']:.0%}", f"{v['partial_credit']:.0%}")
         console.print(table)
-    console.print(f"overall: {report['success_rate']:.0%} success, {report['partial_credit']:.0%} partial credit over {report['tasks']} tasks")
+    console.print(f"overall: {report['success_rate']:.0%} success, {report['partial_credit']:.0%} partial credit over {report['tasks']} tasks" + (f", {args.trials} trials each" if args.trials > 1 else ""))
+    if args.trials > 1:
+        shown = ", ".join(f"pass^{k} {v['value']:.0%} [{v['low']:.0%}, {v['high']:.0%}]" for k, v in report["pass_hat"].items())
+        console.print(f"{shown}; pass@{args.trials} {report['pass_at'][str(args.trials)]['value']:.0%}")
     if report.get("usage"):
         u = report["usage"]
         console.print(f"tokens: {u.get('prompt_tokens', 0):,} prompt, {u.get('completion_tokens', 0):,} completion")
@@ -839,6 +850,9 @@ def cmd_export(args) -> int:
     problem = _output_problem(args)
     if not problem and args.format == "json" and not args.output:
         problem = "--format json prints a summary on stdout; write the records with -o FILE"
+    keep = None
+    if not problem and (args.results or args.pass_band):
+        keep, problem = _band(args)
     if problem:
         print(f"worldc: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
@@ -846,7 +860,8 @@ def cmd_export(args) -> int:
     written = 0
     try:
         with atomic_output(Path(args.output)) if args.output else atomic_stdout() as fh:
-            for rec in records(world, iter_tasks(tasks_path, world), args.kind, args.style, runs):
+            chosen = (t for t in iter_tasks(tasks_path, world) if keep is None or t["id"] in keep)
+            for rec in records(world, chosen, args.kind, args.style, runs):
                 fh.write(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n")
                 written += 1
     except TaskFileError as e:
@@ -857,6 +872,28 @@ def cmd_export(args) -> int:
     if args.format == "json":
         print(json.dumps({"records": written, "kind": args.kind, "style": args.style if args.kind == "sft" else None, "output": args.output}, indent=2))
     return EXIT_OK
+
+
+def _band(args) -> tuple[set[str] | None, str | None]:
+    """(the ids `export rl --results R --pass-band LO..HI` keeps, None) or (None, what is wrong)."""
+    from .evaluate import RESULTS_FORMAT, in_band
+
+    if args.kind != "rl" or not (args.results and args.pass_band):
+        return None, "--results and --pass-band go together, with `export rl`"
+    lo, sep, hi = args.pass_band.partition("..")
+    try:
+        low, high = float(lo), float(hi)
+    except ValueError:
+        low = high = float("nan")  # (fails the range check below)
+    if not sep or not 0 <= low <= high <= 1:
+        return None, f"--pass-band takes LO..HI with 0 <= LO <= HI <= 1, such as 0.2..0.8 (got {args.pass_band!r})"
+    try:
+        results = json.loads(Path(args.results).read_text(encoding="utf-8"))
+        if results.get("format") != RESULTS_FORMAT or not isinstance(results.get("tasks"), dict):
+            raise ValueError(f"not a `worldc eval --results` file ({RESULTS_FORMAT!r})")
+        return in_band(results, low, high), None
+    except (OSError, ValueError, AttributeError, KeyError, TypeError, ZeroDivisionError) as e:
+        return None, f"--results {args.results}: {e}"
 
 
 def cmd_serve(args) -> int:
@@ -979,6 +1016,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--format", choices=("text", "json"), default="text")
     e.add_argument("--plot", metavar="FILE.svg|FILE.png", help="draw success against hops, with 95%% intervals and task counts (matplotlib: the plot extra)")
     e.add_argument("--overlay", action="append", metavar="REPORT.json", help="also draw an earlier `eval --format json` report on the plot (repeatable): compare agents or runs")
+    e.add_argument("--trials", type=int, default=1, metavar="K", help=f"play each task K times (1 to {MAX_TRIALS}): pass^k and pass@k for k = 1..K, with bootstrap intervals; --plot then draws them against k")
+    e.add_argument("--results", metavar="RESULTS.json", help="write a results file a leaderboard can read: world, task set digest, agent, trials, metrics, each task's successes (what `export rl --results --pass-band` keeps tasks by)")
     e.set_defaults(func=cmd_eval)
 
     x = sub.add_parser("export", help="export SFT trajectories or an RL task set from a task file")
@@ -988,6 +1027,8 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("-o", "--output", metavar="OUT.jsonl", help="write here, atomically (default, or `-`: stdout)")
     x.add_argument("--style", default="openai", metavar="STYLE", help="sft record shape: openai (OpenAI wire format, the default), hf (Hugging Face chat templates, TRL) or compoworld (CompoWorld's published trajectories); see docs/export.md")
     x.add_argument("--runs", metavar="RUNS.jsonl", help="sft from recorded agent runs (worldc eval --record) instead of the oracle")
+    x.add_argument("--results", metavar="RESULTS.json", help="rl: with --pass-band, the `eval --trials K --results` file whose pass rates choose the tasks")
+    x.add_argument("--pass-band", metavar="LO..HI", help="rl: keep only tasks whose pass rate in --results lies in LO..HI (e.g. 0.2..0.8): a group of rollouts that all pass or all fail teaches a policy-gradient trainer nothing")
     x.add_argument("--format", choices=("text", "json"), default="text", help="json: a summary (records written) on stdout; needs -o")
     x.set_defaults(func=cmd_export)
 
@@ -1000,7 +1041,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", type=int, default=8765)
     sv.add_argument("--idle-timeout", type=float, default=600.0, metavar="SECONDS", help="http: end a session this long without a request in flight and free its episode (0: never; default 600)")
     sv.add_argument("--request-timeout", type=float, default=30.0, metavar="SECONDS", help="http: a request's head, and then its body, must arrive within this (default 30)")
+    sv.add_argument("--call-timeout", type=float, default=10.0, metavar="SECONDS", help="a tool call still running after this long fails with a 408 envelope and changes nothing (0: no limit; default 10)")
     sv.add_argument("--max-sessions", type=int, default=1000, metavar="N", help="http: open sessions at most; past it a new client gets 503 (default 1000)")
+    sv.add_argument("--max-connections", type=int, default=256, metavar="N", help="http: connections served at once (a session's event stream holds one); a request on another gets 503 (default 256)")
+    sv.add_argument("--max-body-bytes", type=int, default=512 * 1024, metavar="BYTES", help="http: the largest request body; a larger one gets 413 (default 524288, 512 KiB)")
     sv.set_defaults(func=cmd_serve)
 
     cp = sub.add_parser("completion", help="print a shell completion script for worldc")
@@ -1041,8 +1085,5 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + signal.SIGPIPE
 
 
-    sv.add_argument("--call-timeout", type=float, default=10.0, metavar="SECONDS", help="a tool call still running after this long fails with a 408 envelope and changes nothing (0: no limit; default 10)")
 if __name__ == "__main__":
-    sv.add_argument("--max-connections", type=int, default=256, metavar="N", help="http: connections served at once (a session's event stream holds one); a request on another gets 503 (default 256)")
-    sv.add_argument("--max-body-bytes", type=int, default=512 * 1024, metavar="BYTES", help="http: the largest request body; a larger one gets 413 (default 524288, 512 KiB)")
     raise SystemExit(main())
