@@ -2,7 +2,7 @@
 
 Usage: python bench/attempts.py [--world legal_ops] [--hops 5] [-n 300] [--seed 0]
 
-Runs `-n` attempts of `Sampler.task` through `compoworld_dsl.sample.run._attempt` (the code each
+Runs `-n` attempts of `Sampler.task` through `compoworld_dsl.sample.worker.attempt` (the code each
 `worldc sample` worker runs), after loading the world. Z3's share comes from the sampler's own
 counters: `encode` is building Z3 terms and contexts and reading models, `check` is the time
 inside Z3's checks; "python" is the rest of the attempt. Printed: for the attempts that gave a
@@ -29,7 +29,8 @@ from compoworld_dsl.sample import necessity as N  # noqa: E402
 from compoworld_dsl.sample import reports as R  # noqa: E402
 from compoworld_dsl.sample import rules as H  # noqa: E402
 from compoworld_dsl.sample import solve as S  # noqa: E402
-from compoworld_dsl.sample.run import Job, _attempt, keep_freed_memory, load_sampler  # noqa: E402
+from compoworld_dsl.sample.run import Job  # noqa: E402
+from compoworld_dsl.sample.worker import attempt as _attempt, keep_freed_memory, load_sampler  # noqa: E402
 from compoworld_dsl.sample.walk import Walker  # noqa: E402
 
 # stages of an attempt, timed inclusively (the outermost call of each only); each is looked up on

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from compoworld_dsl.sample import run as R
+from compoworld_dsl.sample import worker as R
 
 
 class _Libc:
@@ -49,8 +49,8 @@ def test_every_sampling_process_calls_it(monkeypatch):
     called = []
     monkeypatch.setattr(R, "keep_freed_memory", lambda: called.append(1))
     monkeypatch.setattr(R, "load_sampler", lambda path: "sampler")
-    monkeypatch.setattr(R, "_worker_sampler", None)  # restored after the test
-    assert R._init_worker("x.world") == "sampler" and called == [1]
+    monkeypatch.setattr(R, "_sampler", None)  # restored after the test
+    assert R.init_worker("x.world") == "sampler" and called == [1] and R.running_sampler() == "sampler"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc only")

@@ -51,7 +51,7 @@ import threading
 import time
 from typing import Callable
 
-from . import run as _run
+from . import worker
 
 RETRIES = 3  # sends of one chunk after the first, each after its actor died
 POLL = 0.2  # seconds the driver waits on Ray before it looks at signals again
@@ -111,8 +111,7 @@ class SamplerWorker:
 
     def __init__(self, world: tuple[str, bytes, bytes]):
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle
-        _run.keep_freed_memory()
-        _run._worker_sampler = sampler_from(world)  # what `run._attempt_chunk` uses, as in a pool worker
+        worker.install(sampler_from(world))  # what `worker.attempt_chunk` uses, as in a pool worker
 
     def hello(self) -> dict:
         import ray

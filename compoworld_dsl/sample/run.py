@@ -59,10 +59,10 @@ from typing import Callable, Iterator
 
 import attrs
 
-from ..smt.encode import Deadline
 from ..taskfile import _TMP, _alive, _mode_for, atomic_output, remove_stale
-from .rejected import REJECTIONS, Rejected
+from .rejected import REJECTIONS
 from .sampler import Sampler
+from .worker import attempt, attempt_chunk, init_worker, keep_freed_memory, load_sampler, running_sampler  # noqa: F401  (load_sampler, keep_freed_memory: imported from here too)
 
 CHUNK = 2  # attempts per unit of work: small, so workers do little past the last needed task
 ATTEMPT_TIMEOUT = 10.0  # seconds per attempt by default: ~100x what an attempt on legal_ops takes
@@ -117,17 +117,6 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
-def load_sampler(path: str) -> Sampler:
-    """Check and compile the world at `path` (ValueError when it does not check), or take both
-    from the world cache when its files are unchanged (`compoworld_dsl.worldcache`; off with
-    COMPOWORLD_NO_CACHE=1), and build the sampler over it."""
-    from ..codegen.python import exec_world
-    from ..worldcache import load_compiled
-
-    model, code = load_compiled(path)
-    return Sampler(model, exec_world(code, path), path)
-
-
 # ─────────────────────────── worker processes ───────────────────────────
 
 
@@ -174,57 +163,6 @@ def _guarded(initializer: Callable, *args) -> None:
     initializer(*args)
 
 
-# One sampler per worker process, built once by the pool's initializer (a process-local cache,
-# not shared state: each process owns its own).
-_worker_sampler: Sampler | None = None
-
-
-def _init_worker(path: str) -> Sampler:
-    global _worker_sampler
-    keep_freed_memory()
-    _worker_sampler = load_sampler(path)
-    return _worker_sampler
-
-
-def keep_freed_memory() -> None:
-    """In a sampling process (a pool worker, a Ray actor, or `worldc sample` itself with one
-    worker), let glibc keep the memory it frees instead of handing it back to the kernel at once.
-
-    Every Z3 binding builds its question in a fresh Z3 context (decision D15), and a new context
-    allocates ~16 MB. With glibc's defaults, those blocks go back to the kernel when the old
-    context is freed and come back as fresh pages: 4,128 page faults a context. A fixed mmap
-    threshold of 32 MB and a trim threshold of 128 MB keep them in the heap for the next context
-    (decision D26: legal_ops 4.5% faster an attempt, peak RSS 101 → 107 MB). glibc only;
-    elsewhere, or with COMPOWORLD_KEEP_FREED_MEMORY=0, nothing."""
-    if os.environ.get("COMPOWORLD_KEEP_FREED_MEMORY") == "0" or not sys.platform.startswith("linux"):
-        return
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return  # not glibc (musl has no mallopt)
-    m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's <malloc.h>
-    mallopt(m_mmap_threshold, 32 << 20)
-    mallopt(m_trim_threshold, 128 << 20)
-
-
-def _attempt(sampler: Sampler, job: Job, i: int) -> tuple:
-    """(index, task or None, reason, detail, Z3 check seconds, encoding seconds, seconds, does
-    the world have house rules)."""
-    z3s, encs = sampler.z3_seconds, sampler.encode_seconds
-    t0 = time.perf_counter()
-    timeout = job.attempt_timeout or None
-    try:
-        task, reason, detail = sampler.task(job.seed, i, job.hops, Deadline(timeout) if timeout else None, one_thread=job.one_thread), "", ""
-    except Rejected as r:
-        task, reason, detail = None, r.reason, r.detail
-    return (i, task, reason, detail, sampler.z3_seconds - z3s, sampler.encode_seconds - encs, time.perf_counter() - t0, bool(sampler.constraints))
-
-
-def _attempt_chunk(args: tuple[Job, list[int]]) -> list[tuple]:
-    job, indices = args
-    return [_attempt(_worker_sampler, job, i) for i in indices]
-
-
 def _chunks(job: Job, indices: Iterator[int]) -> Iterator[tuple[Job, list[int]]]:
     while True:
         chunk = [i for _, i in zip(range(CHUNK), indices)]
@@ -250,8 +188,9 @@ class _Stop:
         first = self.signum is None
         if first:
             self.signum = signum
-        if _worker_sampler is not None:
-            _worker_sampler.deadline.expire()
+        sampler = running_sampler()
+        if sampler is not None:
+            sampler.deadline.expire()
         if self.raise_now and first:  # a second signal must not cut the clean-up short
             raise Interrupted(signum)
 
@@ -298,11 +237,11 @@ def attempts(job: Job, stop: _Stop | None = None, start: int = 0) -> Iterator[tu
     seconds, seconds, world has rules)."""
     limit = attempt_limit(job)
     if job.workers <= 1 and job.backend == "local":
-        sampler = _init_worker(job.path)
+        sampler = init_worker(job.path)
         for i in _indices(job, start, limit):
             if stop is not None:
                 stop.check()
-            result = _attempt(sampler, job, i)
+            result = attempt(sampler, job, i)
             if stop is not None:
                 stop.check()  # a signal cut this attempt short: it is no result
             yield result
@@ -312,21 +251,21 @@ def attempts(job: Job, stop: _Stop | None = None, start: int = 0) -> Iterator[tu
 
         executor = ray_pool(job, stop)
     else:
-        executor = worker_pool(job.workers, _init_worker, (job.path,))
+        executor = worker_pool(job.workers, init_worker, (job.path,))
     with executor as pool:
         # results are consumed in submission order; a bounded window keeps memory flat
         window = getattr(pool, "workers", job.workers) * 2
         chunks = _chunks(job, _indices(job, start, limit))
         pending = collections.deque()
         for chunk in chunks:
-            pending.append(pool.submit(_attempt_chunk, chunk))
+            pending.append(pool.submit(attempt_chunk, chunk))
             if len(pending) >= window:
                 break
         while pending:
             results = pending.popleft().result()
             nxt = next(chunks, None)
             if nxt is not None:
-                pending.append(pool.submit(_attempt_chunk, nxt))
+                pending.append(pool.submit(attempt_chunk, nxt))
             yield from results
 
 
