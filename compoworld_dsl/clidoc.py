@@ -72,7 +72,7 @@ def _verb(lines: list[str], name: str, help_text: str, parser: argparse.Argument
 def render(parser: argparse.ArgumentParser | None = None) -> str:
     """docs/cli.md for `parser` (worldc's, by default)."""
     if parser is None:
-        from .cli import build_parser
+        from .cli.commands import build_parser
 
         parser = build_parser()
     lines = [HEADER.rstrip("\n")]

@@ -33,7 +33,7 @@ from .syntax import ast as A
 from .syntax.format import format_literal, format_retraction, format_source
 from .syntax.parser import ParseFailure, encode_string
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # as in cli.py, which this module must not import at load time
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # as in cli/common.py, which this module must not import at load time
 MISSING_EXTRA = "worldc: error: the language server needs the optional extra: pip install 'compoworld-dsl[lsp]'"
 
 Range = tuple[int, int, int, int]  # LSP 0-based (start line, start character, end line, end character)

@@ -35,7 +35,7 @@ from collections import Counter
 from html import escape
 from pathlib import Path
 
-from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
+from .cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
 
 MAX_TASKS = 1000  # tasks shown in full by default; coverage counts every task of the file
 PAGE = "index.html"  # the one file a report is; --force replaces nothing else
@@ -76,7 +76,7 @@ def cmd_report(args) -> int:
 
 
 def _report(args) -> int:
-    from .cli import _print_diagnostics, find_world
+    from .cli.common import _print_diagnostics, find_world
 
     world_arg, tasks_arg = args.path, args.tasks
     if tasks_arg is None and world_arg is not None and world_arg.endswith((".jsonl", ".json")):

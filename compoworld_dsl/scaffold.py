@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural, write_atomic
+from .cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural, write_atomic
 
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 

@@ -36,7 +36,7 @@ from typing import Any, Iterable
 
 import attrs
 
-from .cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
+from .cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
 
 PROMPT = "call> "
 # A script is calls typed or generated for one session: 16 MiB is over 100,000 calls of the
@@ -480,7 +480,7 @@ def emit(record: dict, fmt: str) -> None:
 
 def load_world(path: str):
     """The checked, compiled world at `path`; or None and the exit status, after printing why."""
-    from .cli import _load_checked
+    from .cli.common import _load_checked
     from .codegen.python import load_world as compile_world
 
     model, status = _load_checked(path)
@@ -497,7 +497,7 @@ def _is_tty(stream) -> bool:
 
 
 def cmd_call(args) -> int:
-    from .cli import _parse_seed, find_world
+    from .cli.common import _parse_seed, find_world
 
     # `worldc call TOOL` in a folder holding one world: the one positional is the tool
     if args.path is not None and args.tool is None and not os.path.exists(args.path) and "/" not in args.path and not args.path.endswith(".world"):
@@ -663,7 +663,7 @@ def _command(session: Session, text: str, fmt: str) -> str | None:
     elif word == ":reset":
         seed = session.seed
         if rest:
-            from .cli import _parse_seed
+            from .cli.common import _parse_seed
 
             seed = _parse_seed(rest)
             if seed is None:

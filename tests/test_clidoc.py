@@ -3,7 +3,7 @@ examples and shows its defaults."""
 
 from pathlib import Path
 
-from compoworld_dsl.cli import build_parser
+from compoworld_dsl.cli.commands import build_parser
 from compoworld_dsl.clidoc import _subparsers, render
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -109,6 +109,7 @@ def test_every_registry_code_is_covered_by_a_fixture_or_a_direct_test():
         "W102": "test_lint_warnings_come_from_compiled_seeded_worlds",
         "W103": "test_lint_warnings_come_from_compiled_seeded_worlds",
         "W104": "test_lint_w104_a_table_that_keeps_withdrawn_rows_unsaid",
+        "W105": "test_lint_w105_a_pool_that_means_something_else",
     }
     annotated = {code for path in FIXTURES.rglob("*.world") for *_, code, _ in annotations_in(path)}
     unknown = annotated - set(CODES)
@@ -379,3 +380,20 @@ def test_lint_w104_a_table_that_keeps_withdrawn_rows_unsaid(tmp_path):
     diags = [d for d in lint(program.model, str(path), seeds=2) if d.code == "W104"]
     assert [d.message.split("`")[1] for d in diags] == ["shop.void_hold"]
     assert WORLD.splitlines()[diags[0].span.line - 1].strip() == "state holds: table[Hold]"
+
+
+def test_lint_w105_a_pool_that_means_something_else(tmp_path):
+    """W105 (more in tests/test_seed_coherent.py, whose clinic world this is): a pet named from a
+    pool of drugs, at the `pick` that does it."""
+    from compoworld_dsl.check import check_paths
+    from compoworld_dsl.lint import lint
+    from test_seed_coherent import CLINIC
+
+    text = CLINIC.replace("PET", "pick(drugs)").replace("CONTACT", "pick(person_names)")
+    path = tmp_path / "w.world"
+    path.write_text(text, encoding="utf-8")
+    program = check_paths([path])
+    assert program.ok, [d.message for d in program.diagnostics]
+    diags = [d for d in lint(program.model, str(path), seeds=1) if d.code == "W105"]
+    assert [d.message.split("`")[1:4:2] for d in diags] == [["drugs", "pets.name"]]
+    assert text.splitlines()[diags[0].span.line - 1].strip() == "name: pick(drugs)"

@@ -61,7 +61,7 @@ def warehouse():
 
 @pytest.fixture(scope="module")
 def toy_task(tmp_path_factory):
-    from compoworld_dsl.cli import _world_and_tasks
+    from compoworld_dsl.cli.commands import _world_and_tasks
     from compoworld_dsl.sample.run import Job, run
 
     path = tmp_path_factory.mktemp("abuse") / "tasks.jsonl"

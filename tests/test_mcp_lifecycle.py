@@ -16,7 +16,7 @@ import httpx2  # noqa: E402  (the SDK's HTTP client)
 from mcp import Client, ClientSession  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
-from compoworld_dsl.cli import _world_and_tasks  # noqa: E402
+from compoworld_dsl.cli.commands import _world_and_tasks  # noqa: E402
 from compoworld_dsl.gateway import Episode  # noqa: E402
 from compoworld_dsl.mcp_server import build_server, http_server  # noqa: E402
 

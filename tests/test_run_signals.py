@@ -197,7 +197,7 @@ def test_a_nested_quantifier_over_a_large_table_stops_at_the_budget(tmp_path, ca
 
 
 def test_the_default_budget_is_the_one_documented():
-    from compoworld_dsl.cli import build_parser
+    from compoworld_dsl.cli.commands import build_parser
 
     assert build_parser().parse_args(["sample"]).attempt_timeout == R.ATTEMPT_TIMEOUT == Job(TOY, 1, 1, 0).attempt_timeout == 10
     assert main(["sample", TOY, "--attempt-timeout", "-1"]) == 2

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
+from ..cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
 from .common import OutputExists, SpecError, check_output, write_files
 
 
@@ -138,7 +138,7 @@ def print_report(result, spec: Path, written, ok: bool, summary: str, diags: lis
 def main(argv: list[str] | None = None) -> int:
     """`python -m compoworld_dsl.importers.cli openapi SPEC -o DIR`: the verb on its own, for
     use before it is wired into `worldc`."""
-    from ..cli import _Parser
+    from ..cli.common import _Parser
 
     p = _Parser(prog="worldc", description="Import an OpenAPI spec or an MCP tools/list as .world files.")
     sub = p.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)

@@ -688,7 +688,7 @@ def check_output(world_file: Path) -> tuple[bool, str, list[str]]:
     if program.ok and program.model is not None:
         m = program.model
         n_tools = sum(len(s.tools) for s in m.services.values())
-        from ..cli import _plural  # the same words as `worldc check`
+        from ..cli.common import _plural  # the same words as `worldc check`
 
         return True, f"{world_file}: ok ({_plural(len(m.services), 'service')}, {_plural(n_tools, 'tool')})", diags
     errors = sum(d.is_error for d in program.diagnostics)

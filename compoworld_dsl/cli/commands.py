@@ -10,22 +10,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import __version__
-from .diagnostics import Diagnostic, SourceCache, render_json, render_text, sort_diagnostics
+from .. import __version__
+from ..diagnostics import Diagnostic, SourceCache, sort_diagnostics
+from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _Parser, _load_checked, _parse_seed, _plural, _print_diagnostics, _stderr_console, find_world, write_atomic
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 MAX_TRIALS = 64  # `eval --trials`: pass^k needs no more, and every trial is a whole episode
-
-
-class _Help(argparse.RawDescriptionHelpFormatter):
-    """Help that keeps the examples' line breaks and shows each option's default (unless its help
-    already says it)."""
-
-    def _get_help_string(self, action):
-        text = action.help or ""
-        if not action.option_strings or "default" in text or action.default in (None, False, argparse.SUPPRESS) or text == argparse.SUPPRESS:
-            return text
-        return text + " (default: %(default)s)"
 
 
 # Examples shown under each verb's --help (and in docs/cli.md, generated from this parser).
@@ -46,17 +35,6 @@ EXAMPLES = {
 }
 
 
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("formatter_class", _Help)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str):  # argparse's own exit code for usage errors is 2 as well
-        self.print_usage(sys.stderr)
-        print(f"worldc: error: {message}", file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
-
-
 def _expand(paths: list[str]) -> list[Path] | None:
     """Files as given; folders become the `.world` files below them. None if a path is missing."""
     out: list[Path] = []
@@ -72,22 +50,9 @@ def _expand(paths: list[str]) -> list[Path] | None:
     return out
 
 
-def _print_diagnostics(diags: list[Diagnostic], sources: SourceCache, fmt: str) -> None:
-    if fmt == "json":
-        print(render_json(diags))
-        return
-    for d in diags:
-        print(render_text(d, sources), file=sys.stderr)
-        print(file=sys.stderr)
-    errors = sum(d.is_error for d in diags)
-    warnings = len(diags) - errors
-    if errors or warnings:
-        print(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", file=sys.stderr)
-
-
 def cmd_check(args) -> int:
-    from .check import check_paths
-    from .diagnostics import internal_error
+    from ..check import check_paths
+    from ..diagnostics import internal_error
 
     files = _expand(args.paths)
     if files is None:
@@ -122,7 +87,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_lint(args) -> int:
-    from .lint import lint
+    from ..lint import lint
 
     path, how = find_world(args.path)
     if path is None:
@@ -131,7 +96,7 @@ def cmd_lint(args) -> int:
     if args.seeds < 1 or args.seeds > 1000:
         print("worldc: error: --seeds takes 1 to 1000", file=sys.stderr)
         return EXIT_USAGE
-    from .check import check_paths
+    from ..check import check_paths
 
     program = check_paths([path])
     if not program.ok:
@@ -144,18 +109,9 @@ def cmd_lint(args) -> int:
     return EXIT_FAILED if diags and args.strict else EXIT_OK
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder and rename, so no reader sees half a
-    file (and a killed writer's leftovers are cleared by the next one: `taskfile.atomic_output`)."""
-    from .taskfile import atomic_output
-
-    with atomic_output(Path(path), newline="") as fh:
-        fh.write(text)
-
-
 def cmd_fmt(args) -> int:
-    from .syntax.format import format_source
-    from .syntax.parser import ParseFailure
+    from ..syntax.format import format_source
+    from ..syntax.parser import ParseFailure
 
     files = _expand(args.paths)
     if files is None:
@@ -200,22 +156,8 @@ def cmd_fmt(args) -> int:
     return status
 
 
-def _load_checked(path: str):
-    """Check one world file; print diagnostics; return the model or None."""
-    from .check import check_paths
-
-    if not Path(path).is_file():
-        print(f"worldc: error: no such file: {path}", file=sys.stderr)
-        return None, EXIT_USAGE
-    program = check_paths([path])
-    if not program.ok:
-        _print_diagnostics(program.diagnostics, program.sources, "text")
-        return None, EXIT_FAILED
-    return program.model, EXIT_OK
-
-
 def cmd_compile(args) -> int:
-    from .codegen.package import write_package
+    from ..codegen.package import write_package
 
     model, status = _load_checked(args.path)
     if model is None:
@@ -230,7 +172,7 @@ def cmd_compile(args) -> int:
 
 
 def cmd_graph(args) -> int:
-    from .graph import MERMAID_MAX_EDGES, UnknownService, build_graph, cap_edges, collapse_services, neighbourhood, render
+    from ..graph import MERMAID_MAX_EDGES, UnknownService, build_graph, cap_edges, collapse_services, neighbourhood, render
 
     if args.max_edges is not None and args.max_edges < 0:
         print("worldc: error: --max-edges takes 0 or more", file=sys.stderr)
@@ -282,65 +224,6 @@ def cmd_graph(args) -> int:
     return EXIT_OK
 
 
-def find_world(path: str | None) -> tuple[str | None, str]:
-    """The world file to use and how it was found: the PATH given (a file, or a folder holding
-    one world), else the current folder's one world, else the one package `worldc compile` left
-    under build/."""
-    import re
-
-    def worlds_in(folder: Path) -> list[Path]:
-        out = []
-        for f in sorted(folder.glob("*.world")):
-            try:
-                if re.search(r"^\s*world\s", f.read_text(encoding="utf-8", errors="replace"), re.M):
-                    out.append(f)
-            except OSError:
-                continue
-        return out
-
-    if path is not None:
-        p = Path(path)
-        if p.is_file():
-            return str(p), f"{p}"
-        if p.is_dir():
-            found = worlds_in(p)
-            if len(found) == 1:
-                return str(found[0]), f"{found[0]} (the one world in {p})"
-            return None, f"{p} holds {len(found)} worlds; name one"
-        return None, f"no such file or folder: {path}"
-    found = worlds_in(Path.cwd())
-    if len(found) == 1:
-        return str(found[0]), f"{found[0]} (the one world in this folder)"
-    compiled = _last_compiled()
-    if len(found) > 1:
-        # `worldc compile legal_ops.world` then `worldc sample`: the world just compiled
-        if compiled is not None and Path(compiled[0]).resolve() in {f.resolve() for f in found}:
-            return compiled[0], f"{compiled[0]} (compiled last, into {compiled[1]})"
-        return None, f"this folder holds {len(found)} worlds ({', '.join(f.name for f in found)}); name one, or `worldc compile` one first"
-    if compiled is not None:
-        return compiled[0], f"{compiled[0]} (compiled into {compiled[1]})"
-    return None, "no world here: give a .world file, run in a folder holding one world, or run `worldc compile` first"
-
-
-def _last_compiled() -> tuple[str, Path] | None:
-    """(source, package folder) of the world `worldc compile` wrote last under build/, whose
-    source still exists; None when there is none."""
-    maps = []
-    for m in Path("build").glob("*/source_map.json"):
-        try:
-            maps.append((m.stat().st_mtime_ns, m))
-        except OSError:
-            continue
-    for _, m in sorted(maps, reverse=True):
-        try:
-            src = json.loads(m.read_text(encoding="utf-8")).get("world_source")
-        except (OSError, ValueError):
-            continue
-        if isinstance(src, str) and Path(src).is_file():
-            return src, m.parent
-    return None
-
-
 def _output_problem(args) -> str | None:
     """`-o -` is standard output; an existing path that is not a regular file (a folder, a
     device, a pipe) is never replaced. Returns what is wrong, or None."""
@@ -356,8 +239,8 @@ def cmd_sample(args) -> int:
     import math
     import signal
 
-    from .sample.run import Interrupted, Job, run
-    from .sample.sampler import CAPABILITIES
+    from ..sample.run import Interrupted, Job, run
+    from ..sample.sampler import CAPABILITIES
 
     path, how = find_world(args.path)
     if path is None:
@@ -421,7 +304,7 @@ def cmd_sample(args) -> int:
     if args.merge:
         return _merge_shards(job, args, out, console)
     if args.resume:
-        from .sample.run import ResumeError, pending
+        from ..sample.run import ResumeError, pending
 
         try:
             journal = pending(out, job)
@@ -451,8 +334,8 @@ def cmd_sample(args) -> int:
         print(f"worldc: stopped by {signal.Signals(e.signum).name}{left}", file=sys.stderr)
         return 128 + e.signum
     except Exception as e:
-        from .sample.ray_backend import RayBackendError  # imports no Ray
-        from .sample.run import ResumeError
+        from ..sample.ray_backend import RayBackendError  # imports no Ray
+        from ..sample.run import ResumeError
 
         if isinstance(e, RayBackendError):
             print(f"worldc: error: {e}", file=sys.stderr)
@@ -495,7 +378,7 @@ def _first_line(path: Path) -> str:
 
 def _merge_shards(job, args, out, console) -> int:
     """`worldc sample ... --merge S1 --merge S2 ...`: the unsharded run from the shard files."""
-    from .sample.run import ResumeError, load_sampler, merge
+    from ..sample.run import ResumeError, load_sampler, merge
 
     for p in args.merge:
         if not os.path.isfile(p):
@@ -542,23 +425,6 @@ def _print_coverage(console, coverage: dict) -> None:
         console.print(escape(f"never called: {shown}"))
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def _parse_seed(text: str) -> int | None:
-    try:
-        return int(text, 0)
-    except (TypeError, ValueError):
-        return None
-
-
-def _stderr_console():
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False)
-
-
 def _progress(console, total: int):
     """A rich progress bar on a terminal; nothing when stderr is a file or pipe."""
     if not console.is_terminal:
@@ -579,7 +445,7 @@ def _print_report(console, job, report, args) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from .sample.run import ATTEMPT_TIMEOUT, RULE_SHARE
+    from ..sample.run import ATTEMPT_TIMEOUT, RULE_SHARE
 
     table = Table(title="sampling report", show_header=True, header_style="bold")
     table.add_column("")
@@ -618,10 +484,10 @@ def cmd_verify(args) -> int:
     import signal
     import threading
 
-    from .sample.run import load_sampler
-    from .sample.sampler import verify_task
-    from .smt.encode import OutOfTime
-    from .taskfile import TaskFileError, read_lines
+    from ..sample.run import load_sampler
+    from ..sample.sampler import verify_task
+    from ..smt.encode import OutOfTime
+    from ..taskfile import TaskFileError, read_lines
 
     if args.tasks is None:
         world_arg, tasks_arg = None, args.path
@@ -702,7 +568,7 @@ def _world_for_tasks(world_arg: str | None, tasks_arg: str):
     model, status = _load_checked(path)
     if model is None:
         return None, None, status
-    from .codegen.python import load_world
+    from ..codegen.python import load_world
 
     return load_world(model, path), tasks_path, EXIT_OK
 
@@ -711,7 +577,7 @@ def _world_and_tasks(world_arg: str | None, tasks_arg: str):
     """The compiled world and every task of the file, each line checked against the task schema
     and the world (eval, serve); or the exit status, after printing `FILE:LINE: FIELD: PROBLEM`
     for the first bad lines. A task that loads here cannot crash an episode."""
-    from .taskfile import TaskFileError, load_tasks
+    from ..taskfile import TaskFileError, load_tasks
 
     world, tasks_path, status = _world_for_tasks(world_arg, tasks_arg)
     if world is None:
@@ -727,7 +593,7 @@ def _world_and_tasks(world_arg: str | None, tasks_arg: str):
 def cmd_eval(args) -> int:
     from rich.table import Table
 
-    from .evaluate import evaluate, parse_agent, to_json
+    from ..evaluate import evaluate, parse_agent, to_json
 
     world_arg, tasks_arg = (None, args.path) if args.tasks is None else (args.path, args.tasks)
     if args.retries < 0 or not (0 < args.timeout < float("inf")) or not 1 <= args.trials <= MAX_TRIALS:
@@ -767,11 +633,11 @@ def cmd_eval(args) -> int:
     report = evaluate(world, tasks, agent, max(1, args.workers), find_world(world_arg)[0], args.agent, args.base_url, args.api_key, args.retries, args.timeout, trials=args.trials)
     report["agent"] = args.agent
     if args.results:
-        from .evaluate import results_file
+        from ..evaluate import results_file
 
         write_atomic(Path(args.results), json.dumps(results_file(report, world.name, str(tasks_path), args.agent), indent=2) + "\n")
     if args.plot:
-        from .evaluate import plot_curves, plot_pass_k
+        from ..evaluate import plot_curves, plot_pass_k
 
         fmt = "png" if args.plot.endswith(".png") else "svg"
         fd, tmp = tempfile.mkstemp(dir=Path(args.plot).resolve().parent, suffix="." + fmt)
@@ -781,7 +647,7 @@ def cmd_eval(args) -> int:
                 plot_pass_k(report, f"pass^k and pass@k over {args.trials} trials on {tasks_path.name} ({args.agent})", tmp, fmt)
             else:
                 plot_curves([(args.agent, report), *overlays], f"success by hops on {tasks_path.name}", tmp, fmt)
-            from .taskfile import _mode_for
+            from ..taskfile import _mode_for
 
             os.chmod(tmp, _mode_for(Path(args.plot)))  # what the umask gives a new file, not mkstemp's 0600
             os.replace(tmp, args.plot)
@@ -789,7 +655,7 @@ def cmd_eval(args) -> int:
             if os.path.exists(tmp):
                 os.unlink(tmp)
     if args.record:
-        from .evaluate import runs_jsonl
+        from ..evaluate import runs_jsonl
 
         write_atomic(Path(args.record), runs_jsonl(report))
     if args.format == "json":
@@ -823,8 +689,8 @@ def _eval_errors(report: dict) -> int:
 
 
 def cmd_export(args) -> int:
-    from .export import DROPPED_STYLES, STYLES, records
-    from .taskfile import TaskFileError, atomic_output, atomic_stdout, iter_tasks, load_runs
+    from ..export import DROPPED_STYLES, STYLES, records
+    from ..taskfile import TaskFileError, atomic_output, atomic_stdout, iter_tasks, load_runs
 
     if args.style in DROPPED_STYLES:
         print(f"worldc: error: --style {args.style}: {DROPPED_STYLES[args.style]}", file=sys.stderr)
@@ -876,7 +742,7 @@ def cmd_export(args) -> int:
 
 def _band(args) -> tuple[set[str] | None, str | None]:
     """(the ids `export rl --results R --pass-band LO..HI` keeps, None) or (None, what is wrong)."""
-    from .evaluate import RESULTS_FORMAT, in_band
+    from ..evaluate import RESULTS_FORMAT, in_band
 
     if args.kind != "rl" or not (args.results and args.pass_band):
         return None, "--results and --pass-band go together, with `export rl`"
@@ -897,7 +763,7 @@ def _band(args) -> tuple[set[str] | None, str | None]:
 
 
 def cmd_serve(args) -> int:
-    from .mcp_server import MCPServer, build_server, http_server
+    from ..mcp_server import MCPServer, build_server, http_server
 
     if MCPServer is None:
         print("worldc: error: serving over MCP needs the optional extra: pip install 'compoworld-dsl[mcp]'", file=sys.stderr)
@@ -936,7 +802,7 @@ def cmd_completion(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .sample import CAPABILITIES
+    from ..sample import CAPABILITIES
 
     p = _Parser(prog="worldc", description="Compile .world files into practice worlds for tool-using agents.")
     p.add_argument("-V", "--version", action="version", version=f"worldc {__version__}")
@@ -1050,14 +916,14 @@ def build_parser() -> argparse.ArgumentParser:
     cp = sub.add_parser("completion", help="print a shell completion script for worldc")
     cp.add_argument("shell", choices=("bash", "zsh", "tcsh"), help="the shell")
     cp.set_defaults(func=cmd_completion)
-    from .importers.cli import add_parser as add_import_parser  # `worldc import openapi|mcp`: docs/import.md
+    from ..importers.cli import add_parser as add_import_parser  # `worldc import openapi|mcp`: docs/import.md
 
     add_import_parser(sub)
-    from .scaffold import add_parser as add_new_parser  # `worldc new NAME`
-    from .try_call import add_parser as add_call_parser  # `worldc call WORLD SERVICE.TOOL`
+    from ..scaffold import add_parser as add_new_parser  # `worldc new NAME`
+    from ..try_call import add_parser as add_call_parser  # `worldc call WORLD SERVICE.TOOL`
 
-    from .lsp import add_parser as add_lsp_parser  # `worldc lsp` (pygls: the lsp extra)
-    from .report import add_parser as add_report_parser  # `worldc report WORLD [TASKS] -o DIR`
+    from ..lsp import add_parser as add_lsp_parser  # `worldc lsp` (pygls: the lsp extra)
+    from ..report import add_parser as add_report_parser  # `worldc report WORLD [TASKS] -o DIR`
 
     add_call_parser(sub)
     add_new_parser(sub)
