@@ -21,7 +21,109 @@ from ..syntax.parser import encode_string
 
 
 class SpecError(Exception):
-    """The input is not something the importer can read (bad YAML, no `paths`): `file: problem`."""
+    """The input is not something the importer can read (bad YAML, no `paths`), or one it will
+    not read because it is over a budget: `file: problem`."""
+
+
+def _max_file_bytes() -> int:
+    """What `worldc check` reads of one file at most: an imported world must fit."""
+    from ..check.loader import MAX_FILE_BYTES
+
+    return MAX_FILE_BYTES
+
+
+@dataclass
+class Budget:
+    """What one import may read, so that any spec, however hostile, is imported in bounded time
+    and memory or refused with the part of the spec at fault (docs/import.md, "Limits"). A spec
+    file's size is checked before it is read, the others as the work is done; `steps` counts
+    the schema nodes the reader visits and the fields the importer makes, the work that a spec
+    can multiply by referring to one schema from many places."""
+
+    spec_bytes: int = 64 * 1024 * 1024
+    doc_nodes: int = 4_000_000  # the parsed document, YAML aliases expanded
+    steps: int = 4_000_000
+    depth: int = 64  # schemas read inside schemas (properties, items, allOf, oneOf, ...)
+    operations: int = 20_000
+    output_bytes: int = field(default_factory=_max_file_bytes)
+    spent: int = 0  # steps so far: a budget serves one import
+
+    def spend(self, n: int, at) -> None:
+        self.spent += n
+        if self.spent > self.steps:
+            raise SpecError(f"reading the spec took more than {self.steps:,} steps (schema nodes and fields) at {pointer(at)}: its schemas are too large or refer to each other too widely to import")
+
+
+# ─────────────────────────── where in the spec ───────────────────────────
+
+# A place in the document is a JSON pointer string (`#/components/schemas/Pet`) or a pair
+# (place, key) below one: built per schema node visited, so it must cost no string work until a
+# message needs it.
+
+
+def pointer(at, limit: int = 160) -> str:
+    """The JSON pointer of a place, escaped (`~0`, `~1`), shown whole up to `limit` characters
+    (else its start and end), safe to print."""
+    parts = []
+    while isinstance(at, tuple):
+        at, key = at
+        parts.append(str(key).replace("~", "~0").replace("/", "~1"))
+    text = (at if isinstance(at, str) and at.startswith("#") else "#") + "".join("/" + p for p in reversed(parts))
+    text = printable(text)
+    return text if len(text) <= limit else text[: limit // 2 - 1] + "…" + text[-(limit // 2) :]
+
+
+# Characters that must not reach a comment, a report line or a terminal as they are: controls
+# (`worldc check` refuses a NUL, ESC drives terminals, U+0085/U+2028 break lines for some
+# readers), lone surrogates (no UTF-8 file can hold them) and the bidirectional overrides that
+# make text read differently from how it parses.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` with each unprintable character as its escape (`\\x00`, `\\u202e`)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
+def check_document(doc, budget: Budget) -> None:
+    """Refuse a parsed document that is larger than the budget, counting each YAML alias (one
+    object shared in what PyYAML builds) as often as it is used, since the importer walks it
+    that often; or one that contains itself (an alias inside its own anchor). Linear in the
+    objects built."""
+    if not isinstance(doc, (dict, list)):
+        return
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()  # containers whose children are being counted: the path from the root
+    shared = False
+    stack: list[tuple] = [(doc, False, None)]
+    while stack:
+        node, done, top = stack.pop()
+        kids = node.values() if isinstance(node, dict) else node
+        if done:
+            sizes[id(node)] = 1 + (len(node) if isinstance(node, dict) else 0) + sum(sizes[id(c)] if isinstance(c, (dict, list)) else 1 for c in kids)
+            open_.discard(id(node))
+            continue
+        if id(node) in sizes:
+            shared = True
+            continue
+        if id(node) in open_:
+            raise SpecError(f"a YAML alias makes the document contain itself (at {pointer('#' if top is None else ('#', top))}): it cannot be read as JSON")
+        open_.add(id(node))
+        stack.append((node, True, top))
+        if isinstance(node, dict):
+            stack.extend((v, False, k if node is doc else top) for k, v in node.items() if isinstance(v, (dict, list)))
+        else:
+            stack.extend((v, False, i if node is doc else top) for i, v in enumerate(node) if isinstance(v, (dict, list)))
+    total = sizes.get(id(doc), 1)
+    if total <= budget.doc_nodes:
+        return
+    parts = doc.items() if isinstance(doc, dict) else enumerate(doc)
+    key, part = max(parts, key=lambda kv: sizes[id(kv[1])] if isinstance(kv[1], (dict, list)) else 1)
+    size = sizes[id(part)] if isinstance(part, (dict, list)) else 1
+    what = "YAML aliases expand the document to" if shared else "the document has"
+    raise SpecError(f"{what} {total:,} nodes, more than {budget.doc_nodes:,} (the largest part: {pointer(('#', key))}, {size:,} nodes)")
 
 
 class OutputExists(Exception):
@@ -43,18 +145,51 @@ TYPE_NAMES = frozenset("text int decimal money bool date time datetime email id 
 ROW = "r_"  # the row variable of every generated filter: no spec name ends in `_` after snake()
 
 
+class Names(set):
+    """The names taken in one namespace, and `reserved` ones that are taken too without being
+    copied in. `unique` remembers where its search for a free `name_N` stopped, so that n names
+    on one stem cost n steps, not n**2/2; `discard` forgets, since a freed name may be given
+    again."""
+
+    def __init__(self, names=(), reserved: set[str] | frozenset = frozenset()):
+        super().__init__(names)
+        self.reserved = reserved
+        self.next: dict[str, int] = {}
+
+    def __contains__(self, name) -> bool:
+        return set.__contains__(self, name) or name in self.reserved
+
+    def discard(self, name) -> None:
+        super().discard(name)
+        self.next.clear()
+
+
 def ascii_fold(text: str) -> str:
+    if text.isascii():
+        return text
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
+_CAPS_BEFORE_WORD = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_WORD_BEFORE_CAP = re.compile(r"([a-z0-9])([A-Z])")
+_UNDERSCORES = re.compile(r"_+")
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")  # what snake() gives back as it is
 
 
 def snake(name: str) -> str:
     """`iCalUID` → `i_cal_uid`, `HTMLBody` → `html_body`, `X-Postmark-Token` → `x_postmark_token`,
     `Templates API` → `templates_api`; never empty, never starts with a digit."""
-    s = ascii_fold(str(name))
-    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
-    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
-    s = re.sub(r"[^A-Za-z0-9]+", "_", s).strip("_").lower()
-    s = re.sub(r"_+", "_", s)
+    name = str(name)
+    if len(name) <= 64 and _SNAKE.fullmatch(name):  # most names, once per parameter per tool
+        return name
+    # separators first and a bounded prefix for the camel-case splits, whose first pattern
+    # backtracks quadratically on a long run of capitals; the result keeps 64 characters
+    s = _SEPARATORS.sub("_", ascii_fold(name)).lstrip("_")[:256]
+    s = _CAPS_BEFORE_WORD.sub(r"\1_\2", s)
+    s = _WORD_BEFORE_CAP.sub(r"\1_\2", s)
+    s = s.strip("_").lower()
+    s = _UNDERSCORES.sub("_", s)
     if not s:
         s = "x"
     if s[0].isdigit():
@@ -65,8 +200,8 @@ def snake(name: str) -> str:
 def pascal(name: str) -> str:
     """`calendar_list entry` → `CalendarListEntry`; keeps inner capitals (`AclRule` stays)."""
     s = ascii_fold(str(name))
-    parts = [p for p in re.split(r"[^A-Za-z0-9]+", s) if p]
-    out = "".join(p[0].upper() + p[1:] for p in parts) or "X"
+    parts = [p for p in _SEPARATORS.split(s) if p]
+    out = "".join(p[0].upper() + p[1:] for p in parts)[:64] or "X"
     if out[0].isdigit():
         out = "N" + out
     return out
@@ -86,11 +221,14 @@ def safe(name: str, taken: set[str] | frozenset = frozenset(), suffix: str = "_v
 
 def unique(name: str, taken: set[str]) -> str:
     """`name`, or `name_2`, `name_3`, ... : the first not in `taken`; adds it there."""
-    base, n, i = name, name, 2
+    resume = getattr(taken, "next", None)  # Names: where the last search on this stem stopped
+    base, n, i = name, name, resume.get(name, 2) if resume is not None else 2
     while n in taken:
         n = f"{base}_{i}" if base[-1:].islower() or base[-1:].isdigit() or "_" in base else f"{base}{i}"
         i += 1
     taken.add(n)
+    if resume is not None:
+        resume[name] = i
     return n
 
 
@@ -126,8 +264,15 @@ def article(noun: str) -> str:
 
 def lit(text: str) -> str:
     """A `.world` string literal: the formatter's quoted form (`encode_string`), without lone
-    surrogates, which no UTF-8 file can hold."""
-    return encode_string("".join(ch for ch in str(text) if not 0xD800 <= ord(ch) < 0xE000))
+    surrogates, which no UTF-8 file can hold, and with C1 controls and bidirectional overrides
+    (which `encode_string` leaves as they are) spelled out as text."""
+    text = str(text)
+    if not text.isascii():
+        text = _RAW_UNSAFE.sub(lambda m: "" if m.group() >= "\ud800" else printable(m.group()), text)
+    return encode_string(text)
+
+
+_RAW_UNSAFE = re.compile("[\x80-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def one_line(text: str | None, limit: int = 140) -> str:
@@ -135,12 +280,14 @@ def one_line(text: str | None, limit: int = 140) -> str:
     braces become parentheses so that no text reads as a placeholder."""
     if not text or not isinstance(text, str):
         return ""
-    t = re.sub(r"<[^>]+>", " ", text)  # HTML tags
-    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)  # markdown links
+    # the patterns stop at the next `<`, `[` or `(`: unbounded ones rescan the rest of the text
+    # from each opening character (quadratic in a description of many `[`)
+    t = re.sub(r"<[^<>]+>", " ", text)  # HTML tags
+    t = re.sub(r"\[([^\[\]]*)\]\([^()]*\)", r"\1", t)  # markdown links
     t = re.sub(r"[`*_#>|]+", " ", t)
     t = t.replace("{", "(").replace("}", ")")
     paras = [p for p in re.split(r"\n\s*\n", t) if p.strip()]
-    t = " ".join((paras[0] if paras else t).split())
+    t = printable(" ".join((paras[0] if paras else t).split()))
     m = re.match(r"(.+?[.!?])(\s|$)", t)
     if m and len(m.group(1)) >= 12:
         t = m.group(1)
@@ -152,8 +299,8 @@ def one_line(text: str | None, limit: int = 140) -> str:
 
 
 def comment_text(text: str, limit: int = 160) -> str:
-    """Text safe to put after `//`: one line."""
-    t = " ".join(str(text).split())
+    """Text safe to put after `//`: one line, no control characters."""
+    t = printable(" ".join(str(text).split()))
     return t if len(t) <= limit else t[: limit - 3] + "..."
 
 

@@ -15,15 +15,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .common import FieldIR, ModuleIR, ParamIR, RecordIR, ServiceIR, SpecError, ToolIR, canonical, lit, one_line, pascal, render_module, safe, snake, unique, words
+from .common import Budget, FieldIR, ModuleIR, Names, ParamIR, RecordIR, ServiceIR, SpecError, ToolIR, canonical, check_document, lit, one_line, pascal, printable, render_module, safe, snake, unique, words
 from .openapi import ImportResult, OpReport, TypeMapper
 from .schema import SchemaReader, Shape
 
 READ_VERBS = {"get", "list", "search", "find", "read", "fetch", "query", "describe", "show", "count", "lookup", "check", "view", "browse", "resolve"}
 
 
-def load_tools(path: Path) -> list:
+def load_tools(path: Path, budget: Budget | None = None) -> list:
+    budget = budget if budget is not None else Budget()
     try:
+        size = path.stat().st_size
+        if size > budget.spec_bytes:
+            raise SpecError(f"the file is {size:,} bytes, more than the {budget.spec_bytes:,} an import reads")
         raw = path.read_bytes()
     except OSError as e:
         raise SpecError(f"cannot read the file ({e.strerror or e})") from None
@@ -35,6 +39,7 @@ def load_tools(path: Path) -> list:
         raise SpecError(f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except RecursionError:
         raise SpecError("not valid JSON (nested too deeply)") from None
+    check_document(doc, budget)
     if isinstance(doc, dict) and isinstance(doc.get("result"), dict):
         doc = doc["result"]  # a whole JSON-RPC response
     if isinstance(doc, dict) and "tools" in doc:
@@ -47,28 +52,28 @@ def load_tools(path: Path) -> list:
 
 
 class MCPImporter(TypeMapper):
-    def __init__(self, tools: list, source: str, name: str | None = None):
-        super().__init__(lists=True)  # no tables: list parameters and results are fine
+    def __init__(self, tools: list, source: str, name: str | None = None, budget: Budget | None = None):
+        super().__init__(lists=True, budget=budget)  # no tables: list parameters and results are fine
         self.tools = tools
         self.source = source
         self.service = safe(snake(name or Path(source).stem.replace(".", "_")))
         if self.service.endswith("_tools") and len(self.service) > 6 and not name:
             self.service = self.service[: -len("_tools")] or self.service
         self.records: list[RecordIR] = []
-        self.tool_names: set[str] = set()
+        self.tool_names: set[str] = Names()
 
     def run(self) -> ImportResult:
         svc = ServiceIR(self.service, f"Tools of the MCP server {self.service} (imported from its tools/list)")
         ops: list[OpReport] = []
         for i, t in enumerate(self.tools):
-            label = t.get("name") if isinstance(t, dict) and isinstance(t.get("name"), str) else f"tools[{i}]"
+            label = printable(t["name"]) if isinstance(t, dict) and isinstance(t.get("name"), str) else f"tools[{i}]"
             if not isinstance(t, dict):
                 ops.append(OpReport(label, "skipped", "", "not a tool object"))
                 continue
             if not isinstance(t.get("name"), str) or not t["name"].strip():
                 ops.append(OpReport(label, "skipped", "", "the tool has no name"))
                 continue
-            tool = self.tool(t)
+            tool = self.tool(t, (("#", "tools"), i))
             svc.tools.append(tool)
             ops.append(OpReport(label, "simulated", f"{self.service}.{tool.name}", "an MCP tool: its effects are not known"))
         if not svc.tools:
@@ -98,21 +103,23 @@ class MCPImporter(TypeMapper):
             services=1,
             tables=0,
             tools=len(svc.tools),
+            steps=self.budget.spent,
         )
 
-    def tool(self, t: dict) -> ToolIR:
+    def tool(self, t: dict, at: tuple = ("#", "tools")) -> ToolIR:
+        """`at`: where the tool is in the file, for messages."""
         raw = t["name"]
         name = unique(safe(snake(raw), suffix="_tool"), self.tool_names)
         schema = t.get("inputSchema") if isinstance(t.get("inputSchema"), dict) else {}
-        reader = SchemaReader(schema)
-        shape = reader.shape(schema) if schema else Shape("object")
+        reader = SchemaReader(schema, self.budget)
+        shape = reader.shape(schema, at=(at, "inputSchema")) if schema else Shape("object")
         comments = [f"MCP tool {raw}" + (f" ({t['title']})" if isinstance(t.get("title"), str) else "") + ": simulated, changes nothing the world holds"]
         ann = t.get("annotations") if isinstance(t.get("annotations"), dict) else {}
         hints = [k for k in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint") if k in ann]
         if hints:
             comments.append("annotations: " + ", ".join(f"{k}={json.dumps(ann[k])}" for k in hints))
         req, opt, left = [], [], []
-        taken: set[str] = set()
+        taken: set[str] = Names()
         if shape.kind == "object":
             for prop, ps in shape.props.items():
                 pname = unique(safe(snake(prop)), taken)
@@ -126,7 +133,7 @@ class MCPImporter(TypeMapper):
         elif schema and not (shape.kind == "opaque" and shape.reason == "an object with no declared properties"):
             req.append(ParamIR("arguments", "text"))
             comments.append(f"the input schema is not an object with properties ({shape.reason or shape.kind}): the arguments are JSON text")
-        result = self.result(t, name)
+        result = self.result(t, name, at)
         verb_words = words(snake(raw))
         placeholders = [f"{words(p.name)} {{{p.name}}}" for p in req[:3]]
         say = verb_words + (" with " + (", ".join(placeholders[:-1]) + " and " + placeholders[-1] if len(placeholders) > 1 else placeholders[0]) if placeholders else "")
@@ -153,11 +160,11 @@ class MCPImporter(TypeMapper):
         why = s.reason if s.kind == "opaque" else "a nested object" if s.kind == "object" else "an array of objects"
         return "text", '""', f"JSON text ({why})"
 
-    def result(self, t: dict, name: str) -> str:
+    def result(self, t: dict, name: str, at: tuple) -> str:
         out = t.get("outputSchema")
         if not isinstance(out, dict):
             return "text"
-        s = SchemaReader(out).shape(out)
+        s = SchemaReader(out, self.budget).shape(out, at=(at, "outputSchema"))
         if s.kind == "object" and s.props:
             fields = []
             self.flatten(s, pascal(name), fields, set(), for_table=False)
@@ -175,9 +182,12 @@ class MCPImporter(TypeMapper):
         return "text"
 
 
-def import_mcp(path: str | Path, name: str | None = None) -> ImportResult:
+def import_mcp(path: str | Path, name: str | None = None, budget: Budget | None = None) -> ImportResult:
+    """Read a tools/list result and build the `.world` files (not written). Raises SpecError,
+    also when the file is over a budget (docs/import.md, "Limits")."""
     p = Path(path)
-    return MCPImporter(load_tools(p), str(p), name).run()
+    budget = budget if budget is not None else Budget()
+    return MCPImporter(load_tools(p, budget), str(p), name, budget).run()
 
 
 __all__ = ["import_mcp", "load_tools", "MCPImporter"]

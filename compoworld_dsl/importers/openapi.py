@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .common import (
     ROW,
+    Budget,
     EnumIR,
     FieldIR,
     ModuleIR,
+    Names,
     ParamIR,
     RecordIR,
     ServiceIR,
@@ -35,6 +38,8 @@ from .common import (
     ToolIR,
     article,
     canonical,
+    check_document,
+    comment_text,
     date_lit,
     datetime_lit,
     default_for,
@@ -44,6 +49,8 @@ from .common import (
     one_line,
     pascal,
     plural,
+    pointer,
+    printable,
     render_module,
     safe,
     seed_for,
@@ -83,9 +90,15 @@ def norm(name: str) -> str:
 # ─────────────────────────── reading ───────────────────────────
 
 
-def load_document(path: Path) -> Any:
-    """The parsed file: JSON by content, else YAML (PyYAML, the `import` extra)."""
+def load_document(path: Path, budget: Budget | None = None) -> Any:
+    """The parsed file: JSON by content, else YAML (PyYAML, the `import` extra). YAML aliases
+    stay shared objects here (OpenAPIImporter counts them, check_document); what YAML merge
+    keys copy is counted as it is copied."""
+    budget = budget if budget is not None else Budget()
     try:
+        size = path.stat().st_size
+        if size > budget.spec_bytes:
+            raise SpecError(f"the file is {size:,} bytes, more than the {budget.spec_bytes:,} an import reads")
         raw = path.read_bytes()
     except OSError as e:
         raise SpecError(f"cannot read the file ({e.strerror or e})") from None
@@ -105,8 +118,12 @@ def load_document(path: Path) -> Any:
     except ImportError:
         raise SpecError("reading YAML needs PyYAML: pip install 'compoworld-dsl[import]' (or give the spec as JSON)") from None
     try:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+        loader = _bounded_loader(yaml)(text)
+        try:
+            loader.budget = budget
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
@@ -114,6 +131,25 @@ def load_document(path: Path) -> Any:
         raise SpecError(f"not valid YAML ({where}{problem})") from None
     except RecursionError:
         raise SpecError("not valid YAML (nested too deeply)") from None
+
+
+def _bounded_loader(yaml):
+    """PyYAML's safe loader (the C one where built) counting the entries that merge keys (`<<`)
+    copy: a chain of n mappings each merging the one before copies n**2/2 entries from n lines."""
+
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        budget = Budget()
+        merged = 0
+
+        def flatten_mapping(self, node):
+            has_merge = any(k.tag == "tag:yaml.org,2002:merge" for k, _ in node.value)
+            super().flatten_mapping(node)
+            if has_merge:
+                self.merged += len(node.value)
+                if self.merged > self.budget.doc_nodes:
+                    raise SpecError(f"YAML merge keys (<<) at line {node.start_mark.line + 1} copy more than {self.budget.doc_nodes:,} entries")
+
+    return Loader
 
 
 def _keys_as_text(node: Any, depth: int = 0) -> Any:
@@ -200,7 +236,9 @@ def pname(seg: str) -> str:
 
 
 def pattern(segs: list[str]) -> str:
-    return "/" + "/".join("{}" if is_param(s) else s.lower() for s in segs)
+    """`/calendars/{}/events`: the path with `{}` for each parameter (a literal `{}` segment,
+    which names no parameter, is written as a URL would encode it)."""
+    return "/" + "/".join("{}" if is_param(s) else "%7b%7d" if s == "{}" else s.lower() for s in segs)
 
 
 @dataclass
@@ -257,6 +295,7 @@ class ImportResult:
     services: int = 0
     tables: int = 0
     tools: int = 0
+    steps: int = 0  # the budget's steps spent: schema nodes visited and fields made
 
     @property
     def crud(self) -> list[OpReport]:
@@ -276,18 +315,20 @@ def api_slug(title: str, fallback: str) -> str:
     if not toks:
         toks = [t for t in snake(fallback).split("_") if t and t not in API_STOPWORDS][:2] or ["api"]
     slug = "_".join(toks[-2:])[:24].strip("_")
-    return safe(slug or "api")
+    return safe(snake(slug) if slug else "api")  # snake: `state 2 f` must not give `2_f`
 
 
 class TypeMapper:
     """JSON Schema shapes → fields and types of the language: scalars, enums (declared once per
     set of values), flattened objects, JSON text for the rest. Shared by both importers."""
 
-    def __init__(self, lists: bool = False):
+    def __init__(self, lists: bool = False, budget: Budget | None = None):
         self.lists = lists
+        self.budget = budget if budget is not None else Budget()
         self.enums: dict[str, EnumIR] = {}
         self.enum_values: dict[str, list] = {}
-        self.type_names: set[str] = set()  # aliases, enums and records: one namespace
+        self.enum_by_members: dict[tuple[str, ...], str] = {}  # the first enum of each set of members
+        self.type_names: set[str] = Names()  # aliases, enums and records: one namespace
 
     def type_name(self, name: str) -> str:
         n = pascal(name)
@@ -330,15 +371,16 @@ class TypeMapper:
         return "text", "text", notes, None
 
     def enum_for(self, s: Shape, fname: str, owner: str, values: list) -> tuple[str, list[str]]:
-        members, taken = [], set()
+        members, taken = [], Names()
         for v in values:
             m = safe(snake(str(v)), taken, "_member")
             members.append(unique(m, taken))
         want = pascal(clean_schema_name(s.name)) if s.name else pascal(owner) + pascal(fname)
-        for name, existing in self.enums.items():
-            if existing.members == members:
-                return name, members  # the same values: one enum (a parameter and its field agree)
+        same = self.enum_by_members.get(tuple(members))
+        if same is not None:
+            return same, members  # the same values: one enum (a parameter and its field agree)
         name = self.type_name(want)
+        self.enum_by_members[tuple(members)] = name
         shown = [str(v) for v in values]
         comments = []
         if [snake(x) for x in shown] != members or any(x != m for x, m in zip(shown, members)):
@@ -351,6 +393,7 @@ class TypeMapper:
         """Fields for every property: scalars as they are, nested objects flattened into
         `outer_inner` fields (two levels, small objects), anything else as JSON text."""
         dropped = []
+        self.budget.spend(len(shape.props), shape.at)
         for prop, ps in shape.props.items():
             name = snake(prefix + "_" + prop if prefix else prop)
             path = f"{src}.{prop}" if src else prop
@@ -447,11 +490,13 @@ class TypeMapper:
 
 
 class OpenAPIImporter(TypeMapper):
-    def __init__(self, doc: Any, source: str, name: str | None = None, lists: bool = False):
+    def __init__(self, doc: Any, source: str, name: str | None = None, lists: bool = False, budget: Budget | None = None):
         if not isinstance(doc, dict):
             raise SpecError("not an OpenAPI or Swagger document (the top level is not a mapping)")
+        budget = budget if budget is not None else Budget()
+        check_document(doc, budget)  # before anything walks it
         doc = _keys_as_text(doc)
-        super().__init__(lists)
+        super().__init__(lists, budget)
         self.doc = doc
         self.source = source
         version = doc.get("openapi") or doc.get("swagger")
@@ -469,20 +514,30 @@ class OpenAPIImporter(TypeMapper):
         self.version = str(info.get("version") or "")
         self.api_title = self.title if re.search(r"\bAPI\b", self.title, re.I) else f"{self.title} API"
         self.api = safe(snake(name)) if name else api_slug(self.title, Path(source).stem)
-        self.reader = SchemaReader(doc)
+        self.api_type = pascal(self.api)  # the owner of what belongs to no resource
+        self.reader = SchemaReader(doc, budget)
         self.notes: list[str] = []
         self.ops: list[Op] = []
         self.skipped: list[Op] = []
         self.resources: list[Resource] = []
-        self.service_names: set[str] = set()
-        self.tool_names: set[str] = set()
+        self.service_names: set[str] = Names()
+        self.tool_names: set[str] = Names()
         self.aliases: list[tuple[str, str, str]] = []
         self.services: dict[str, ServiceIR] = {}
         self.result_records: dict[str, str] = {}  # schema name → record name, per service
+        self._nouns: set[str] | None = None
+        self._by_shape_name: dict[str | None, list[int]] | None = None
+        # per shape (by id; `_kept` holds them so that no id is reused): the arrays of objects
+        # in it, its property names
+        self._arrays: dict[int, list[Shape]] = {}
+        self._items: dict[int, Shape | None] = {}
+        self._prop_names: dict[int, set[str]] = {}
+        self._kept: list[Shape] = []
 
     # ─── operations ───
 
     def read_ops(self) -> None:
+        count = 0
         for path, item in self.doc["paths"].items():
             if not isinstance(path, str) or not isinstance(item, dict):
                 continue
@@ -494,8 +549,12 @@ class OpenAPIImporter(TypeMapper):
             for method, op in item.items():
                 if method.lower() not in METHODS or not isinstance(op, dict):
                     continue
+                count += 1
+                at = (("#", "paths"), path), method
+                if count > self.budget.operations:
+                    raise SpecError(f"more than {self.budget.operations:,} operations under #/paths (the {_ordinal(count)}: {pointer(at)}): split the spec")
                 method = method.lower()
-                o = self.read_op(method, path, segs, op, common)
+                o = self.read_op(method, path, segs, op, common, at)
                 if method not in MODELLED:
                     o.kind, o.why = "skipped", f"{method.upper()} requests are not modelled (no effect a world can hold)"
                     self.skipped.append(o)
@@ -504,19 +563,23 @@ class OpenAPIImporter(TypeMapper):
         if not self.ops and not self.skipped:
             raise SpecError("no operations under `paths`")
 
-    def read_op(self, method: str, path: str, segs: list[str], op: dict, common: list) -> Op:
+    def read_op(self, method: str, path: str, segs: list[str], op: dict, common: list, at: Any = "#") -> Op:
+        """`at`: the operation's place in the spec (its schemas are read below it)."""
         params: dict[tuple[str, str], Param] = {}
         form: dict[str, Any] = {}
         form_required: list[str] = []
         body = None
         body_kind = "none"
-        for raw in list(common) + list(op.get("parameters") or []):
+        own = op.get("parameters") if isinstance(op.get("parameters"), list) else []
+        places = [((("#", "paths"), path), "parameters")] * len(common) + [(at, "parameters")] * len(own)
+        for i, (raw, where_) in enumerate(zip(list(common) + list(own), places)):
             p = self.reader.resolve(raw)
             if not isinstance(p, dict) or not isinstance(p.get("name"), str):
                 continue
+            p_at = (where_, i if i < len(common) else i - len(common))
             where = str(p.get("in") or "query")
             if where == "body":  # Swagger 2.0
-                body = self.reader.shape(p.get("schema") or {})
+                body = self.reader.shape(p.get("schema") or {}, at=(p_at, "schema"))
                 body_kind = "json"
                 continue
             if where == "formData":
@@ -528,13 +591,13 @@ class OpenAPIImporter(TypeMapper):
             if "content" in p and isinstance(p["content"], dict) and not schema:
                 first = next(iter(p["content"].values()), {})
                 schema = first.get("schema", {}) if isinstance(first, dict) else {}
-            shape = self.reader.shape(schema or {"type": "string"})
+            shape = self.reader.shape(schema or {"type": "string"}, at=(p_at, "schema"))
             if shape.example is None and "example" in p:
                 shape.example = p["example"]
             params[(p["name"], where)] = Param(p["name"], where, shape, bool(p.get("required")) or where == "path", str(p.get("description") or ""))
         if form:
             props = {n: {k: v for k, v in fp.items() if k not in ("name", "in", "required")} for n, fp in form.items()}
-            body = self.reader.shape({"type": "object", "properties": props, "required": form_required})
+            body = self.reader.shape({"type": "object", "properties": props, "required": form_required}, at=(at, "parameters"))
             body_kind = "form"
         rb = op.get("requestBody")
         if rb is not None:
@@ -543,9 +606,9 @@ class OpenAPIImporter(TypeMapper):
             if isinstance(content, dict) and content:
                 ctype, media = self._pick_media(content)
                 schema = media.get("schema") if isinstance(media, dict) else None
-                body = self.reader.shape(schema if schema is not None else {})
+                body = self.reader.shape(schema if schema is not None else {}, at=(((at, "requestBody"), "content"), ctype))
                 body_kind = "json" if "json" in ctype else "multipart" if "multipart" in ctype else "form" if "urlencoded" in ctype else "other"
-        response, has_response = self.read_response(op)
+        response, has_response = self.read_response(op, at)
         op_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
         return Op(
             method,
@@ -570,24 +633,25 @@ class OpenAPIImporter(TypeMapper):
                     return ctype.lower(), media
         return "", {}
 
-    def read_response(self, op: dict) -> tuple[Shape | None, bool]:
+    def read_response(self, op: dict, at: Any = "#") -> tuple[Shape | None, bool]:
         responses = op.get("responses")
         if not isinstance(responses, dict):
             return None, False
         codes = sorted((c for c in responses if str(c).startswith("2")), key=str) or [c for c in responses if str(c) == "default"]
         for code in codes:
             r = self.reader.resolve(responses[code])
+            r_at = ((at, "responses"), code)
             if not isinstance(r, dict):
                 continue
             if self.v2 or "schema" in r:
                 if "schema" in r:
-                    return self.reader.shape(r["schema"]), True
+                    return self.reader.shape(r["schema"], at=(r_at, "schema")), True
                 continue
             content = r.get("content")
             if isinstance(content, dict) and content:
-                _, media = self._pick_media(content)
+                ctype, media = self._pick_media(content)
                 if isinstance(media, dict) and "schema" in media:
-                    return self.reader.shape(media["schema"]), True
+                    return self.reader.shape(media["schema"], at=(((r_at, "content"), ctype), "schema")), True
         return None, False
 
     # ─── shapes of results ───
@@ -608,6 +672,16 @@ class OpenAPIImporter(TypeMapper):
         return None
 
     def unwrap_item(self, shape: Shape | None, depth: int = 0) -> Shape | None:
+        """The object a response for one item holds: the shape, or the one in its envelope
+        (`data`, `result`, ...). Once per shape: operations share response schemas."""
+        if depth == 0 and shape is not None:
+            if id(shape) not in self._items:
+                self._items[id(shape)] = self._unwrap_item(shape, 0)
+                self._kept.append(shape)
+            return self._items[id(shape)]
+        return self._unwrap_item(shape, depth)
+
+    def _unwrap_item(self, shape: Shape | None, depth: int) -> Shape | None:
         if shape is None or shape.kind != "object" or depth > 3:
             return None
         if any(norm(p) in KEY_NAMES or norm(p).endswith("id") for p in shape.props) and not any(norm(p) in ITEM_WRAPPERS and s.kind == "object" for p, s in shape.props.items()):
@@ -625,20 +699,50 @@ class OpenAPIImporter(TypeMapper):
     def list_of(self, shape: Shape | None, r: Resource) -> Shape | None:
         """The element shape of a list response that holds the resource: an array (at most three
         envelopes down) whose objects are the resource's schema or carry its key property."""
-        todo = [(shape, 0)]
         fallback = None
-        while todo:
-            s, d = todo.pop(0)
-            if s is None or d > 3:
-                continue
-            if s.kind == "array" and s.items is not None and s.items.kind == "object":
-                it = s.items
-                if (it.name and it.name == r.shape.name) or r.key_prop in it.props or norm(r.key_prop) in {norm(p) for p in it.props}:
-                    return it
-                fallback = fallback or it
-            elif s.kind == "object":
-                todo.extend((v, d + 1) for v in s.props.values() if v.kind in ("object", "array"))
+        for it in self.arrays_of_objects(shape):
+            if (it.name and it.name == r.shape.name) or r.key_prop in it.props or norm(r.key_prop) in self.prop_names(it):
+                return it
+            fallback = fallback or it
         return fallback if fallback is not None and self.key_prop(fallback, r.item_param, r.coll_segs[-1]) else None
+
+    def arrays_of_objects(self, shape: Shape | None) -> list[Shape]:
+        """The item shapes of the arrays of objects in `shape`, at most three envelopes down,
+        breadth first: what `list_of` chooses from. Once per shape: a shared schema's many
+        properties are not walked again for every operation and resource that asks."""
+        if shape is None:
+            return []
+        got = self._arrays.get(id(shape))
+        if got is None:
+            got, todo, seen = [], deque([(shape, 0)]), set()
+            while todo:
+                s, d = todo.popleft()
+                if d > 3 or id(s) in seen:
+                    continue
+                seen.add(id(s))  # breadth first, so the first time is at its least depth
+                if s.kind == "array" and s.items is not None and s.items.kind == "object":
+                    got.append(s.items)
+                elif s.kind == "object":
+                    self.budget.spend(len(s.props), s.at)
+                    todo.extend((v, d + 1) for v in s.props.values() if v.kind in ("object", "array"))
+            self._arrays[id(shape)] = got
+            self._kept.append(shape)  # ids stay valid while the importer runs
+        return got
+
+    def prop_names(self, shape: Shape) -> set[str]:
+        got = self._prop_names.get(id(shape))
+        if got is None:
+            got = self._prop_names[id(shape)] = {norm(p) for p in shape.props}
+            self._kept.append(shape)
+        return got
+
+    def resources_named(self, names: set) -> list[Resource]:
+        """The resources whose schema has one of `names`, in their order."""
+        if self._by_shape_name is None:
+            self._by_shape_name = {}
+            for i, x in enumerate(self.resources):
+                self._by_shape_name.setdefault(x.shape.name, []).append(i)
+        return [self.resources[i] for i in sorted(i for n in names for i in self._by_shape_name.get(n, ()))]
 
     def unwrap_list(self, shape: Shape | None, depth: int = 0) -> Shape | None:
         """The element shape of a list response: an array of objects, or an envelope holding one
@@ -745,18 +849,24 @@ class OpenAPIImporter(TypeMapper):
     def link_parents(self) -> None:
         items = {r.item: r for r in self.resources}
         by_param = {}
+        by_word: dict[str, list[Resource]] = {}  # a name a parameter may call it → the first two resources
         for r in self.resources:
             by_param.setdefault(norm(r.item_param), r)
+            for w in dict.fromkeys((norm(singular(r.table)) + "id", norm(r.name) + "id", norm(singular(r.table)))):
+                if len(by_word.setdefault(w, [])) < 2:
+                    by_word[w].append(r)
         for r in self.resources:
-            for i, seg in enumerate(r.coll_segs):
+            prefix = []
+            for seg in r.coll_segs:
+                prefix.append("{}" if is_param(seg) else seg.lower())
                 if not is_param(seg):
                     continue
                 p = pname(seg)
-                parent = items.get(pattern(r.coll_segs[: i + 1]))
+                parent = items.get("/" + "/".join(prefix))
                 if parent is None or parent is r:
                     parent = by_param.get(norm(p))
                 if parent is None or parent is r:
-                    parent = next((x for x in self.resources if x is not r and norm(p) in (norm(singular(x.table)) + "id", norm(x.name) + "id", norm(singular(x.table)))), None)
+                    parent = next((x for x in by_word.get(norm(p), ()) if x is not r), None)
                 r.parents.append((p, parent))
 
     # ─── records ───
@@ -764,7 +874,7 @@ class OpenAPIImporter(TypeMapper):
     def build_records(self) -> None:
         for r in self.resources:
             fields: list[FieldIR] = []
-            taken: set[str] = set()
+            taken: set[str] = Names()
             dropped = self.flatten(r.shape, r.name, fields, taken)
             key = next((f for f in fields if f.src == r.key_prop), None)
             notes = [f"{article(r.noun)} {r.noun}: {r.how}"]
@@ -805,7 +915,7 @@ class OpenAPIImporter(TypeMapper):
                         0 if f.base in ("enum", "datetime", "date", "money") else 1,
                     )
 
-                ranked = sorted(fields, key=lambda f: (weight(f), fields.index(f)))
+                ranked = [f for _, f in sorted(enumerate(fields), key=lambda x: (weight(x[1]), x[0]))]
                 kept = set(id(f) for f in ranked[:MAX_FIELDS])
                 extra = [f.src or f.name for f in fields if id(f) not in kept]
                 fields = [f for f in fields if id(f) in kept]
@@ -818,7 +928,14 @@ class OpenAPIImporter(TypeMapper):
             r.record.known_by = self.known_by(r)
 
     def link_references(self) -> None:
-        """A field named after another resource (`company_id`, `parentFolderId`) holds its key."""
+        """A field named after another resource (`company_id`, `parentFolderId`) holds its key:
+        the first resource one of whose names (`companyid`) the field's name ends with, found by
+        looking its endings up rather than by asking every resource."""
+        by_name: dict[str, list[int]] = {}
+        for i, other in enumerate(self.resources):
+            for c in {norm(singular(other.table)) + "id", norm(other.name) + "id"}:
+                by_name.setdefault(c, []).append(i)
+        lengths = sorted({len(c) for c in by_name})
         for r in self.resources:
             for f in r.record.fields:
                 if f.key or f.ref or f.base not in ("text", "int") or f.json:
@@ -826,15 +943,14 @@ class OpenAPIImporter(TypeMapper):
                 n = norm(f.src.split(".")[-1] if f.src else f.name)
                 if not n.endswith("id") or len(n) <= 2:
                     continue
-                for other in self.resources:
-                    cands = {norm(singular(other.table)) + "id", norm(other.name) + "id"}
-                    if any(n == c or n.endswith(c) for c in cands):
-                        if other is r and n != norm(r.name) + "id" and not n.startswith("parent"):
-                            continue
-                        f.type, f.base, f.ref, f.default = other.alias, "id", other.qualified, '""'
-                        f.comments = [c for c in f.comments if not c.startswith("nullable")]
-                        f.comments.append(f"refers to {article(other.noun)} {other.noun} (inferred from the field's name)")
-                        break
+                for i in sorted({i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())}):
+                    other = self.resources[i]
+                    if other is r and n != norm(r.name) + "id" and not n.startswith("parent"):
+                        continue
+                    f.type, f.base, f.ref, f.default = other.alias, "id", other.qualified, '""'
+                    f.comments = [c for c in f.comments if not c.startswith("nullable")]
+                    f.comments.append(f"refers to {article(other.noun)} {other.noun} (inferred from the field's name)")
+                    break
 
     def known_by(self, r: Resource) -> list[str]:
         """The field a person names a row by (a name, a title, a summary; never bookkeeping such
@@ -964,27 +1080,43 @@ class OpenAPIImporter(TypeMapper):
     def classify(self) -> None:
         """Each operation → the resource it works on: the one whose collection path is the
         longest prefix of its path; else the one whose path shares the longest prefix that ends
-        in a path parameter (`/lists/{tasklist}/clear` works on the tasks of that list)."""
+        in a path parameter (`/lists/{tasklist}/clear` works on the tasks of that list). Both are
+        found by walking tries of the resources' paths, in time linear in the operation's path
+        (not in the number of resources)."""
         by_len = sorted(self.resources, key=lambda r: -len(r.coll_segs))
+        colls: dict = {}  # path part → [the resource whose collection path ends here, children]
+        items: dict = {}  # path part → [the first resource (by_len order) whose item path goes on here, children]
+        for r in by_len:
+            node = colls
+            for part in r.coll.split("/"):
+                entry = node.setdefault(part, [None, {}])
+                node = entry[1]
+            entry[0] = entry[0] or r
+            node = items
+            for part in r.item.split("/"):
+                node = node.setdefault(part, [r, {}])[1]
+        self._by_item_param: dict[str, Resource] = {}
+        for r in self.resources:
+            self._by_item_param.setdefault(norm(r.item_param), r)
         for o in self.ops:
-            pat = pattern(o.segs)
+            mine = pattern(o.segs).split("/")
             o._res = None  # type: ignore[attr-defined]
-            for r in by_len:
-                if pat == r.item or pat == r.coll or (pat.startswith(r.coll + "/") and len(o.segs) > len(r.coll_segs)):
-                    o._res = r  # type: ignore[attr-defined]
+            node = colls
+            for part in mine:
+                entry = node.get(part)
+                if entry is None:
                     break
+                o._res = entry[0] or o._res  # type: ignore[attr-defined]
+                node = entry[1]
             if o._res is None:  # type: ignore[attr-defined]
-                best, best_n = None, 0
-                mine = pat.split("/")
-                for r in by_len:
-                    theirs = r.item.split("/")
-                    n = 0
-                    while n < min(len(mine), len(theirs)) and mine[n] == theirs[n]:
-                        n += 1
-                    if n > best_n and "{}" in mine[:n]:
-                        best, best_n = r, n
-                o._res = best  # type: ignore[attr-defined]
-                if best is not None:
+                best, n, node = None, 0, items
+                for part in mine:
+                    entry = node.get(part)
+                    if entry is None:
+                        break
+                    best, node, n = entry[0], entry[1], n + 1
+                if best is not None and "{}" in mine[:n]:
+                    o._res = best  # type: ignore[attr-defined]
                     o._near = True  # type: ignore[attr-defined]
 
     def key_param_type(self, r: Resource | None, p: str, o: Op) -> tuple[str, Resource | None]:
@@ -996,8 +1128,10 @@ class OpenAPIImporter(TypeMapper):
             for pp, parent in r.parents:
                 if pp == p or norm(pp) == norm(p):
                     return (parent.alias, parent) if parent is not None else ("text", None)
-        for x in ([r] if r is not None else []) + self.resources:
-            if norm(x.item_param) == norm(p) and norm(p) not in ("id",):
+        n = norm(p)
+        if n != "id":
+            x = r if r is not None and norm(r.item_param) == n else self._by_item_param.get(n)
+            if x is not None:
                 return x.alias, x
         return "text", None
 
@@ -1095,17 +1229,23 @@ class OpenAPIImporter(TypeMapper):
         if self.common_lead and toks[0] == self.common_lead:
             toks = toks[1:]
         generic = {"get", "list", "create", "add", "update", "patch", "put", "delete", "remove", "one", "all", "insert", "post", "new", "set", "edit", "modify", "replace", "fetch", "retrieve", "read", "destroy", "do", "api", "v1", "v2"}
-        nouns = set(self.api.split("_"))
-        for x in self.resources:
-            for w in (x.table, x.noun, snake(x.name), x.coll_segs[-1]):
-                joined = snake(w).replace("_", "")
-                nouns |= {joined, singular(joined), plural(joined)}
-                for t in snake(w).split("_"):
-                    nouns |= {t, singular(t), plural(t)}
         first = toks[0] if toks else ""
-        if first.isalpha() and len(first) > 2 and first not in generic and first not in nouns:
+        if first.isalpha() and len(first) > 2 and first not in generic and first not in self.nouns():
             return first
         return default
+
+    def nouns(self) -> set[str]:
+        """Every word that names a resource, in every number (made once: the resources are
+        settled before any tool is made, and each update and delete asks)."""
+        if self._nouns is None:
+            self._nouns = set(self.api.split("_"))
+            for x in self.resources:
+                for w in (x.table, x.noun, snake(x.name), x.coll_segs[-1]):
+                    joined = snake(w).replace("_", "")
+                    self._nouns |= {joined, singular(joined), plural(joined)}
+                    for t in snake(w).split("_"):
+                        self._nouns |= {t, singular(t), plural(t)}
+        return self._nouns
 
     def describe(self, o: Op, fallback: str) -> str:
         return one_line(o.summary) or one_line(o.description) or fallback
@@ -1328,6 +1468,7 @@ class OpenAPIImporter(TypeMapper):
             by_src.setdefault(norm(f.src or f.name), f)
             by_src.setdefault(norm(top), f) if f.src and "." not in f.src else None
         chosen, left = [], []
+        self.budget.spend(len(body.props), body.at)
         for prop, ps in body.props.items():
             f = by_src.get(norm(prop))
             if f is None and ps.kind == "object":
@@ -1504,6 +1645,7 @@ class OpenAPIImporter(TypeMapper):
         body = o.body
         if body is not None:
             if body.kind == "object":
+                self.budget.spend(len(body.props), body.at)
                 for prop, ps in sorted(body.props.items(), key=lambda kv: 0 if kv[0] in body.required else 1):
                     if ps.readonly:
                         continue
@@ -1596,7 +1738,7 @@ class OpenAPIImporter(TypeMapper):
 
     def param_type(self, s: Shape, name: str, o: Op, r: Resource | None = None) -> tuple[str | None, str | None]:
         """(type, default) of a simulated tool's parameter; None for a shape left out."""
-        owner = r.name if r is not None else pascal(self.api)
+        owner = r.name if r is not None else self.api_type
         if s.kind == "scalar":
             t, base, _, members = self.scalar(s, snake(name), owner)
             f = FieldIR(snake(name), t, base, enum=t if base == "enum" else None)
@@ -1612,7 +1754,10 @@ class OpenAPIImporter(TypeMapper):
         if not o.has_response or o.response is None:
             return None
         s = o.response
-        for res in self.resources:
+        # a resource whose schema the response holds must bear the name of the item it unwraps
+        # to or of an array's items in it: only those are asked (not every resource, per operation)
+        named = {x.name for x in self.arrays_of_objects(s)} | {getattr(self.unwrap_item(s), "name", None)}
+        for res in self.resources_named(named - {None, ""}):
             if r is not None and res.service != r.service:
                 continue  # another service's record: its table is not this service's to return
             got = self.unwrap_item(s)
@@ -1640,7 +1785,7 @@ class OpenAPIImporter(TypeMapper):
         if key in self.result_records:
             return self.result_records[key]
         fields: list[FieldIR] = []
-        taken: set[str] = set()
+        taken: set[str] = Names()
         self.flatten(s, "Result", fields, taken, for_table=False)
         if not fields:
             return "text"
@@ -1678,14 +1823,15 @@ class OpenAPIImporter(TypeMapper):
 
     def fresh(self) -> set[str]:
         """Names a tool's parameters must not take: the row and `let` names of generated bodies,
-        and every table (a parameter would hide the table of that name in the body)."""
-        return set(self.reserved)
+        and every table (a parameter would hide the table of that name in the body); not copied,
+        since there is a table per resource and a call per tool."""
+        return Names(reserved=self.reserved)
 
     def emit(self) -> ImportResult:
         module_name = self.api
         world_name = unique(f"{self.api}_world", set(self.service_names))
         world_file = f"{world_name}.world"
-        spec_name = Path(self.source).name
+        spec_name = printable(Path(self.source).name)
         header = [
             f"{module_name}.world: the {self.title}" + (f" {self.version}" if self.version else "") + f", imported from {spec_name} by `worldc import openapi` (OpenAPI {self.spec_version}).",
             "One service per resource of the API (a table keyed by its own id type) and one for the operations of no resource.",
@@ -1696,11 +1842,14 @@ class OpenAPIImporter(TypeMapper):
         names = list(dict.fromkeys([r.service for r in self.resources if r.service in self.services] + list(self.services)))
         ordered = [self.services[n] for n in names]
         m = ModuleIR(header, self.aliases, list(self.enums.values()), [s for s in ordered if s.tools or s.tables or s.records])
-        text = canonical(render_module(m), f"{module_name}.world")
+        text = render_module(m)
+        self.check_output_size(text)  # before formatting, which costs more than printing
+        text = canonical(text, f"{module_name}.world")
+        self.check_output_size(text)
         world = canonical(
             "\n".join(
                 [
-                    f"// {world_file}: the world of the {self.title}, imported from {spec_name} by `worldc import openapi`.",
+                    "// " + comment_text(f"{world_file}: the world of the {self.title}, imported from {spec_name} by `worldc import openapi`.", 400),
                     f"// Add house rules here (`constraint`, `rule`: docs/language.md, section 8); `worldc sample` finds this file.",
                     "",
                     f"world {world_name} {lit(self.title)} {{",
@@ -1713,19 +1862,29 @@ class OpenAPIImporter(TypeMapper):
         )
         ops = []
         for o in sorted(self.ops + self.skipped, key=lambda o: (o.path, METHODS.index(o.method))):
-            ops.append(OpReport(o.label, o.kind, o.tool, o.why))
+            ops.append(OpReport(printable(o.label), o.kind, o.tool, printable(o.why)))
         return ImportResult(
             files={f"{module_name}.world": text, world_file: world},
             world_file=world_file,
             title=self.title,
-            version=self.version,
-            spec_version=("Swagger " if self.v2 else "OpenAPI ") + self.spec_version,
+            version=printable(self.version),
+            spec_version=("Swagger " if self.v2 else "OpenAPI ") + printable(self.spec_version),
             ops=ops,
-            notes=list(dict.fromkeys(self.notes)),
+            notes=[printable(n) for n in dict.fromkeys(self.notes)],
             services=len(m.services),
             tables=len(self.resources),
             tools=sum(len(s.tools) for s in m.services),
+            steps=self.budget.spent,
         )
+
+    def check_output_size(self, text: str) -> None:
+        size = len(text.encode("utf-8", "replace"))
+        if size > self.budget.output_bytes:
+            raise SpecError(f"the world would be {size:,} bytes, more than {self.budget.output_bytes:,} (#/paths: {len(self.ops) + len(self.skipped):,} operations, {len(self.resources):,} resources): split the spec")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n:,}" + ("th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
 
 
 def clean_schema_name(name: str | None) -> str:
@@ -1741,8 +1900,10 @@ def clean_schema_name(name: str | None) -> str:
     return n
 
 
-def import_openapi(path: str | Path, name: str | None = None, lists: bool = False) -> ImportResult:
-    """Read a spec and build the `.world` files (not written). Raises SpecError."""
+def import_openapi(path: str | Path, name: str | None = None, lists: bool = False, budget: Budget | None = None) -> ImportResult:
+    """Read a spec and build the `.world` files (not written). Raises SpecError, also when the
+    spec is over a budget (docs/import.md, "Limits")."""
     p = Path(path)
-    doc = load_document(p)
-    return OpenAPIImporter(doc, str(p), name, lists).run()
+    budget = budget if budget is not None else Budget()
+    doc = load_document(p, budget)
+    return OpenAPIImporter(doc, str(p), name, lists, budget).run()

@@ -5,13 +5,20 @@ hold: scalars, lists of scalars, objects, arrays of objects, and `opaque` for ev
 `$ref`s are internal JSON pointers (`#/components/schemas/X`, `#/definitions/X`, `#/$defs/X`, or a
 pointer into another schema's properties); siblings of a `$ref` (`description`, `nullable`,
 OpenAPI 3.1 and JSON Schema allow them) are merged over the target. A reference that comes back
-to a schema being read (a tree of comments) becomes opaque instead of recursing."""
+to a schema being read (a tree of comments) becomes opaque instead of recursing.
+
+Each schema a reference names is read once per depth, with or without siblings, so a spec whose
+schemas refer to each other widely (a oneOf of two references, each to a oneOf of two, ...) is
+read in time linear in its size; the budget's steps, depth and pointers bound the rest."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
+
+from .common import Budget, SpecError, pointer
 
 MAX_DEPTH = 8  # object nesting read at most; deeper becomes opaque
 
@@ -40,6 +47,7 @@ class Shape:
     name: str | None = None  # the component it came from
     reason: str = ""  # opaque: why
     notes: list[str] = field(default_factory=list)  # choices made while reading (merged allOf, nullable)
+    at: Any = field(default="#", compare=False, repr=False)  # where it was read (common.pointer)
 
 
 def opaque(reason: str, node: Any = None, name: str | None = None) -> Shape:
@@ -48,15 +56,26 @@ def opaque(reason: str, node: Any = None, name: str | None = None) -> Shape:
 
 
 SCHEMA_DIRS = ("schemas", "definitions", "$defs", "defs")
+# The keys that decide a schema's shape; the others (description, nullable, readOnly, example,
+# default, x-...) only annotate it, so a `$ref` whose siblings are all annotations is its
+# target's shape with them laid over, and the target is read once for every such use.
+STRUCTURAL = frozenset("$ref type const enum properties items format pattern minLength maxLength minimum maximum additionalProperties required allOf oneOf anyOf".split())
 
 
 class SchemaReader:
-    def __init__(self, root: Any):
+    def __init__(self, root: Any, budget: Budget | None = None):
         self.root = root
+        self.budget = budget if budget is not None else Budget()
         self.problems: list[str] = []  # broken or external references met
         # (ref, depth) → shape: each component is read once per depth, so a spec whose schemas
-        # refer to each other widely is read in linear time (shapes are never changed later)
+        # refer to each other widely is read in linear time
         self._memo: dict[tuple[str, int], Shape] = {}
+        # (ref, depth) → (the target's shape before its own annotations, the target, its name,
+        # where it is)
+        self._bare: dict[tuple[str, int], tuple[Shape, dict, str | None, Any]] = {}
+        # (ref, depth, structural siblings as JSON) → shape
+        self._merged: dict[tuple[str, int, str], Shape] = {}
+        self._nesting = 0  # shape() calls in progress: schemas inside schemas
 
     # ─── references ───
 
@@ -116,16 +135,45 @@ class SchemaReader:
 
     # ─── shapes ───
 
-    def shape(self, node: Any, seen: tuple = (), depth: int = 0) -> Shape:
-        memo = (node["$ref"], depth) if isinstance(node, dict) and len(node) == 1 and isinstance(node.get("$ref"), str) else None
-        if memo is not None and memo in self._memo:
-            return self._memo[memo]
-        s = self._shape_of(node, seen, depth)
-        if memo is not None:
-            self._memo[memo] = s
-        return s
+    def shape(self, node: Any, seen: tuple = (), depth: int = 0, at: Any = "#") -> Shape:
+        """The shape of a schema node; `at` is where it is (common.pointer), for messages."""
+        self.budget.spend(1, at)
+        self._nesting += 1
+        try:
+            if self._nesting > self.budget.depth:
+                raise SpecError(f"the schema at {pointer(at)} is nested more than {self.budget.depth} levels deep (properties, items, allOf, oneOf or anyOf inside each other)")
+            ref = node.get("$ref") if isinstance(node, dict) else None
+            if not isinstance(ref, str):
+                return self._shape_of(node, seen, depth, at)
+            if len(node) == 1:
+                return self._target(ref, seen, depth, at)
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            if STRUCTURAL.isdisjoint(siblings):
+                self._target(ref, seen, depth, at)
+                bare = self._bare.get((ref, depth))
+                if bare is None:  # the target is no schema object: nothing below it to read again
+                    return self._shape_of(node, seen, depth, at)
+                struct, target, name, where = bare
+                return self._named(self._annotate(struct, {**target, **siblings}, where), name)
+            try:
+                key = (ref, depth, json.dumps(siblings, sort_keys=True, default=str))
+            except (TypeError, ValueError):  # keys of mixed types: read it every time
+                return self._shape_of(node, seen, depth, at)
+            got = self._merged.get(key)
+            if got is None:
+                got = self._merged[key] = self._shape_of(node, seen, depth, at)
+            return replace(got)  # the caller may set an example on it; others must not see that
+        finally:
+            self._nesting -= 1
 
-    def _shape_of(self, node: Any, seen: tuple, depth: int) -> Shape:
+    def _target(self, ref: str, seen: tuple, depth: int, at: Any) -> Shape:
+        """The shape of `{"$ref": ref}`, read once per depth."""
+        got = self._memo.get((ref, depth))
+        if got is None:
+            got = self._memo[(ref, depth)] = self._shape_of({"$ref": ref}, seen, depth, at, bare=True)
+        return got
+
+    def _shape_of(self, node: Any, seen: tuple, depth: int, at: Any, bare: bool = False) -> Shape:
         try:
             target, name, chain = self.deref(node, seen)
         except Unsupported as e:
@@ -138,24 +186,34 @@ class SchemaReader:
             return opaque("any value (the schema says nothing about it)", target, name)
         if not isinstance(target, dict):
             return opaque("a schema that is not an object", None, name)
-        s = self._shape(target, chain, depth)
+        if len(chain) > len(seen):  # it lives where the last reference points
+            at = chain[-1]
+        struct = self._structure(target, chain, depth, at)
+        if bare:
+            self._bare[(node["$ref"], depth)] = (struct, target, name, at)
+        return self._named(self._annotate(struct, target, at), name)
+
+    @staticmethod
+    def _named(s: Shape, name: str | None) -> Shape:
         if name and not s.name:
             s.name = name
         return s
 
-    def _shape(self, d: dict, seen: tuple, depth: int) -> Shape:
-        nullable = bool(d.get("nullable") or d.get("x-nullable"))
-        notes = []
+    def _structure(self, d: dict, seen: tuple, depth: int, at: Any) -> Shape:
+        """The shape the structural keys give (STRUCTURAL), before the annotations."""
         if "allOf" in d and isinstance(d["allOf"], list):
-            s = self._all_of(d, seen, depth)
-        elif any(k in d and isinstance(d[k], list) for k in ("oneOf", "anyOf")):
-            s = self._one_of(d, seen, depth)
-        else:
-            s = self._plain(d, seen, depth)
-        s = replace(s, props=dict(s.props), required=set(s.required), notes=list(s.notes))  # a part may be a memoised shape
+            return self._all_of(d, seen, depth, at)
+        if any(k in d and isinstance(d[k], list) for k in ("oneOf", "anyOf")):
+            return self._one_of(d, seen, depth, at)
+        return self._plain(d, seen, depth, at)
+
+    @staticmethod
+    def _annotate(struct: Shape, d: dict, at: Any) -> Shape:
+        """A copy of `struct` read at `at` with the annotations of `d`: nullable, description,
+        example, readOnly, writeOnly, default (a part's own win where it has them)."""
+        nullable = bool(d.get("nullable") or d.get("x-nullable"))
+        s = replace(struct, notes=(["nullable"] if nullable else []) + struct.notes, at=at)  # props are never changed once read
         s.nullable = s.nullable or nullable
-        if nullable:
-            notes.append("nullable")
         s.description = s.description or str(d.get("description") or d.get("title") or "")
         if "example" in d and s.example is None:
             s.example = d["example"]
@@ -165,10 +223,9 @@ class SchemaReader:
         s.writeonly = s.writeonly or bool(d.get("writeOnly"))
         if "default" in d and s.default is None:
             s.default = d["default"]
-        s.notes = notes + s.notes
         return s
 
-    def _plain(self, d: dict, seen: tuple, depth: int) -> Shape:
+    def _plain(self, d: dict, seen: tuple, depth: int, at: Any = "#") -> Shape:
         t = d.get("type")
         notes = []
         nullable = False
@@ -185,7 +242,7 @@ class SchemaReader:
             elif not kinds:
                 return opaque("always null")
             else:
-                return opaque(f"one of the types {', '.join(map(str, kinds))}", d)
+                return opaque(f"one of the types {', '.join(map(str, kinds))}")
         if "const" in d and "enum" not in d:
             d = {**d, "enum": [d["const"]]}
         if t is None:
@@ -203,25 +260,25 @@ class SchemaReader:
             elif "additionalProperties" in d:
                 t = "object"
             else:
-                return opaque("any value (no type)", d)
+                return opaque("any value (no type)")
         if t == "object":
             props = d.get("properties")
             if not isinstance(props, dict) or not props:
                 ap = d.get("additionalProperties")
                 why = "a free-form object (a map of names to values)" if ap not in (None, False) else "an object with no declared properties"
-                return opaque(why, d)
+                return opaque(why)
             s = Shape("object", nullable=nullable, notes=notes)
             req = d.get("required")
             s.required = {str(r) for r in req} if isinstance(req, list) else set()
             for pname, pnode in props.items():
                 if isinstance(pname, str) and pname.strip():
-                    s.props[pname] = self.shape(pnode, seen, depth + 1)
+                    s.props[pname] = self.shape(pnode, seen, depth + 1, ((at, "properties"), pname))
             return s
         if t == "array":
             items = d.get("items")
             if isinstance(items, list):  # tuple form (draft 4)
-                return opaque("a tuple array", d)
-            inner = self.shape(items if items is not None else {}, seen, depth + 1)
+                return opaque("a tuple array")
+            inner = self.shape(items if items is not None else {}, seen, depth + 1, (at, "items"))
             return Shape("array", items=inner, nullable=nullable, notes=notes)
         if t in ("string", "integer", "number", "boolean"):
             enum = d.get("enum")
@@ -234,13 +291,13 @@ class SchemaReader:
             return opaque("always null")
         if t == "file":  # Swagger 2.0 form uploads
             return Shape("scalar", "string", "binary", notes=["a file upload, as text"])
-        return opaque(f"the type {t!r}", d)
+        return opaque(f"the type {t!r}")
 
-    def _all_of(self, d: dict, seen: tuple, depth: int) -> Shape:
-        parts = [self.shape(p, seen, depth) for p in d["allOf"]]
+    def _all_of(self, d: dict, seen: tuple, depth: int, at: Any) -> Shape:
+        parts = [self.shape(p, seen, depth, ((at, "allOf"), i)) for i, p in enumerate(d["allOf"])]
         rest = {k: v for k, v in d.items() if k != "allOf"}
         if rest.get("properties") or rest.get("type") not in (None,):
-            parts.append(self._plain(rest, seen, depth))
+            parts.append(self._plain(rest, seen, depth, at))
         objects = [p for p in parts if p.kind == "object"]
         typed = [p for p in parts if p.kind != "opaque" or p.reason.startswith("any value")]
         others = [p for p in parts if p.kind != "object" and not (p.kind == "opaque" and p.reason.startswith("any value"))]
@@ -256,26 +313,26 @@ class SchemaReader:
         scalars = [p for p in parts if p.kind == "scalar"]
         if scalars and len(scalars) == len([p for p in parts if p.kind != "opaque"]) and len({p.type for p in scalars}) == 1:
             return scalars[0]
-        return opaque("an allOf whose parts cannot be merged", d)
+        return opaque("an allOf whose parts cannot be merged")
 
-    def _one_of(self, d: dict, seen: tuple, depth: int) -> Shape:
+    def _one_of(self, d: dict, seen: tuple, depth: int, at: Any) -> Shape:
         key = "oneOf" if isinstance(d.get("oneOf"), list) else "anyOf"
         raw = d[key]
         parts = []
         nullable = False
-        for p in raw:
-            s = self.shape(p, seen, depth)
+        for i, p in enumerate(raw):
+            s = self.shape(p, seen, depth, ((at, key), i))
             if s.kind == "opaque" and s.reason == "always null":
                 nullable = True
                 continue
             parts.append(s)
         if not parts:
-            return opaque(f"a {key} of nothing but null", d)
+            return opaque(f"a {key} of nothing but null")
         rest = {k: v for k, v in d.items() if k not in ("oneOf", "anyOf")}
         if len(parts) == 1:
             s = replace(parts[0], props=dict(parts[0].props), notes=list(parts[0].notes))
             if rest.get("properties") and s.kind == "object":
-                s.props.update(self._plain({**rest, "type": "object"}, seen, depth).props)
+                s.props.update(self._plain({**rest, "type": "object"}, seen, depth, at).props)
             s.nullable = s.nullable or nullable
             s.notes.append(f"{key} of one variant" + (" or null" if nullable else ""))
             return s
@@ -287,4 +344,4 @@ class SchemaReader:
                 enum = [v for e in enums for v in e] if all(enums) else None
                 return Shape("scalar", base.type, base.format if len({p.format for p in parts}) == 1 else "", enum, nullable=nullable, notes=[f"{key} of {len(parts)} {base.type} variants"])
             return Shape("scalar", "string", nullable=nullable, notes=[f"{key} of the types {', '.join(sorted(types))}, kept as text"])
-        return opaque(f"a {key} of {len(parts)} different shapes", d)
+        return opaque(f"a {key} of {len(parts)} different shapes")

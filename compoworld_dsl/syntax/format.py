@@ -219,16 +219,49 @@ class _Notes:
         return any(self.get(k, "lead") or self.get(k, "trail") for k in _kids(node))
 
 
-def _path(module: A.Module, pos: Pos) -> list:
-    """The line-level nodes whose spans contain `pos`, outermost first."""
-    path: list = []
-    children: Sequence = module.items
-    while True:
-        hit = next((c for c in children if _start(c) <= pos < _end(c)), None)
-        if hit is None:
-            return path
-        path.append(hit)
-        children = _kids(hit)
+class _Outline:
+    """The line-level nodes of a module, each block's children with their start positions, so
+    that a comment finds the nodes around it by bisection: placing n comments in a file of n
+    declarations costs n log n, not n**2 (a scan of every declaration before each comment took
+    minutes on a 1.5 MB imported world). A block whose children are not in source order, one
+    after another, is scanned instead, as before, so that every answer stays the same."""
+
+    def __init__(self, module: A.Module):
+        self.module = module
+        self._blocks: dict[int, tuple[Sequence, list[Pos], bool]] = {}
+
+    def _children(self, n) -> tuple[Sequence, list[Pos], bool]:
+        got = self._blocks.get(id(n))
+        if got is None:
+            kids = n.items if n is self.module else _kids(n)
+            starts = [_start(k) for k in kids]
+            ordered = all(_end(a) <= _start(b) for a, b in zip(kids, kids[1:])) and all(_start(k) <= _end(k) for k in kids)
+            got = self._blocks[id(n)] = (kids, starts, ordered)
+        return got
+
+    def path(self, pos: Pos) -> list:
+        """The line-level nodes whose spans contain `pos`, outermost first."""
+        path: list = []
+        node = self.module
+        while True:
+            kids, starts, ordered = self._children(node)
+            if ordered:
+                i = bisect.bisect_right(starts, pos) - 1
+                hit = kids[i] if i >= 0 and pos < _end(kids[i]) else None
+            else:
+                hit = next((c for c in kids if _start(c) <= pos < _end(c)), None)
+            if hit is None:
+                return path
+            path.append(hit)
+            node = hit
+
+    def following(self, n, pos: Pos):
+        """The first child of `n` (or of the module) that starts after `pos`, or None."""
+        kids, starts, ordered = self._children(n)
+        if ordered:
+            i = bisect.bisect_right(starts, pos)
+            return kids[i] if i < len(kids) else None
+        return next((k for k in kids if _start(k) > pos), None)
 
 
 def _tool_has(tool: A.ToolDecl, kind: str) -> bool:
@@ -255,16 +288,17 @@ def _tool_trail_slot(tool: A.ToolDecl, line_tokens: Sequence[str]) -> str:
 
 def _attach(module: A.Module, comments: Iterable[Comment]) -> _Notes:
     notes = _Notes()
+    outline = _Outline(module)
     for c in comments:
-        if c.trailing and _attach_trailing(module, c, notes):
+        if c.trailing and _attach_trailing(outline, c, notes):
             continue
-        _attach_own_line(module, c, notes)
+        _attach_own_line(outline, c, notes)
     return notes
 
 
-def _attach_trailing(module: A.Module, c: Comment, notes: _Notes) -> bool:
+def _attach_trailing(outline: _Outline, c: Comment, notes: _Notes) -> bool:
     assert c.prev is not None
-    path = _path(module, c.prev)
+    path = outline.path(c.prev)
     if not path:
         return False
     ending = [n for n in path if _last(n) == c.prev]
@@ -291,13 +325,13 @@ def _in_else_junction(n: A.IfClause, c: Comment) -> bool:
     return c.prev_token in ("}", "else") or "else" in c.line_tokens
 
 
-def _attach_own_line(module: A.Module, c: Comment, notes: _Notes) -> None:
+def _attach_own_line(outline: _Outline, c: Comment, notes: _Notes) -> None:
     p = c.start
-    path = _path(module, p)
+    path = outline.path(p)
     if not path:
-        following = next((it for it in module.items if _start(it) > p), None)
+        following = outline.following(outline.module, p)
         if following is None:
-            notes.add(module, "eof", c)
+            notes.add(outline.module, "eof", c)
         else:
             notes.add(following, "lead", c)
         return
@@ -318,7 +352,7 @@ def _attach_own_line(module: A.Module, c: Comment, notes: _Notes) -> None:
                 slot = "end1" if n.else_ is not None and c.next == _last(n) else "end0"
             notes.add(n, slot, c)
             return
-        following = next((k for k in _kids(n) if _start(k) > p), None)
+        following = outline.following(n, p)
         if following is not None:
             notes.add(following, "lead", c)
         else:
