@@ -26,9 +26,8 @@ def tool(model, name):
 
 def test_unsat_core_names_the_precondition_at_fault(legal):
     model, world, enc = legal
-    state = world.initial_state(0)
-    closed = [k for k, r in state.tables["matters.matters"].items() if r["status"] == "closed"]
-    assert closed, "seed 0 should have a closed matter"
+    # the first seed whose matters include a closed one (which seed that is follows the stdlib's seeds)
+    state, closed = next((st, c) for st in map(world.initial_state, range(50)) if (c := [k for k, r in st.tables["matters.matters"].items() if r["status"] == "closed"]))
     close = tool(model, "matters.close_matter")
     tr = enc.encode(close, enc.state_from(state), {"id": zstr(closed[0])})
     solver = z3.Solver()

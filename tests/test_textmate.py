@@ -358,8 +358,10 @@ def test_hand_checked_spots():
     assert _scope_of(vet, "seed owners: 5..8 rows", "8")[-1] == "constant.numeric.integer.world"
     assert _scope_of(vet, "seed owners: 5..8 rows", "..")[-1] == "keyword.operator.range.world"
     assert _scope_of(vet, "seed owners: 5..8 rows", "rows")[-1] == "keyword.other.rows.world"
-    assert _scope_of(vet, 'name: format("{} {}"', "format")[-1] == "keyword.other.generator.world"
-    assert _scope_of(vet, 'name: format("{} {}"', "{}")[-1] == "constant.other.placeholder.world"
+    assert _scope_of(vet, "seed owners: 5..8 rows from", "from")[-1] == "keyword.other.rows.world"
+    assert _scope_of(vet, 'email: format("{}@{}", slug(', "format")[-1] == "keyword.other.generator.world"
+    assert _scope_of(vet, 'email: format("{}@{}", slug(', "{}")[-1] == "constant.other.placeholder.world"
+    assert _scope_of(vet, 'email: format("{}@{}", slug(', "slug")[-1] == "keyword.other.generator.world"
     assert _scope_of(vet, "tool get_owner(id", "get_owner")[-1] == "entity.name.function.tool.world"
     assert _scope_of(vet, "tool get_owner(id", "id")[-1] == "variable.parameter.world"
     assert _scope_of(vet, 'say "look up client {id}"', "say")[-1] == "keyword.other.world"
@@ -368,7 +370,7 @@ def test_hand_checked_spots():
     assert _scope_of(vet, line, "not_found")[-1] == "constant.language.error-kind.world"
     assert _scope_of(vet, "lower(o.name) contains", "lower")[-1] == "support.function.builtin.world"
     assert _scope_of(vet, "lower(o.name) contains", "contains")[-1] == "keyword.operator.word.world"
-    assert _scope_of(vet, "controlled: weighted(false: 4", "false")[-1] == "constant.language.boolean.world"
+    assert _scope_of(vet, 'dose: "1 capsule twice daily", controlled: false', "false")[-1] == "constant.language.boolean.world"
 
     esc = 'rule r { "a\\"b\\u00e9\\q" == "x" }\n'
     assert _scope_of(esc, '\\"')[-1] == "constant.character.escape.world"
