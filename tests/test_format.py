@@ -13,6 +13,7 @@ from compoworld_dsl.diagnostics import Span
 from compoworld_dsl.syntax import ast as A
 from compoworld_dsl.syntax.format import format_expr, format_module, format_source, scan_comments
 from compoworld_dsl.syntax.parser import ParseFailure, parse_expr, parse_module
+from counting import calls_while  # tests/counting.py
 
 ROOT = Path(__file__).resolve().parent.parent
 # Globbed at collection time: new example files are covered without touching this test.
@@ -790,24 +791,6 @@ def test_parse_errors_propagate():
     assert e.value.diagnostics[0].span.file == "bad.world"
 
 
-def _calls_while(fn, *args) -> int:
-    """Python and builtin calls made by `fn(*args)`: work counted, not timed."""
-    import sys
-
-    calls = [0]
-
-    def count(frame, event, arg):
-        if event in ("call", "c_call"):
-            calls[0] += 1
-
-    sys.setprofile(count)
-    try:
-        fn(*args)
-    finally:
-        sys.setprofile(None)
-    return calls[0]
-
-
 def test_comment_placement_is_linear_in_comments():
     """Each comment finds the declarations around it by bisection, not by scanning every one
     before it (a 1.5 MB imported world took 123 s): twice the comments, twice the work."""
@@ -824,7 +807,7 @@ def test_comment_placement_is_linear_in_comments():
         assert format_source(text) == text  # canonical: every comment placed where it was
         module, comments = parse_module(text), scan_comments(text)
         assert len(comments) == n + 1
-        work[n] = _calls_while(_attach, module, comments)
+        work[n] = calls_while(_attach, module, comments)
     assert work[800] <= 2.2 * work[400], work  # the scan of every declaration: x3.7
 
 

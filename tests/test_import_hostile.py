@@ -12,7 +12,6 @@ import importlib.util
 import json
 import os
 import random
-import sys
 import unicodedata
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from compoworld_dsl.importers.common import SpecError, check_output, write_files
 from compoworld_dsl.importers.mcp import import_mcp
 from compoworld_dsl.importers.openapi import import_openapi, load_document
 from compoworld_dsl.importers.schema import SchemaReader
+from counting import calls_while  # tests/counting.py
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "import"
@@ -253,18 +253,7 @@ def python_calls(doc: dict) -> int:
     from compoworld_dsl.importers.openapi import OpenAPIImporter
 
     OpenAPIImporter(bench.synthetic_spec(5), "warm.json").run()  # the grammar and caches, outside the count
-    calls = [0]
-
-    def count(frame, event, arg):
-        if event in ("call", "c_call"):
-            calls[0] += 1
-
-    sys.setprofile(count)
-    try:
-        OpenAPIImporter(doc, "synthetic.json").run()
-    finally:
-        sys.setprofile(None)
-    return calls[0]
+    return calls_while(OpenAPIImporter(doc, "synthetic.json").run)
 
 
 @pytest.mark.parametrize("n", [100, 200] if LONG else [100])

@@ -35,13 +35,7 @@ _LEN = struct.Struct("<Q")
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="handing a file to another user needs root")
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("COMPOWORLD_CACHE", str(folder))
-    monkeypatch.delenv("COMPOWORLD_NO_CACHE", raising=False)
-    monkeypatch.setattr(W, "_warned", False)
-    return folder
+from test_worldcache import cache  # noqa: E402,F401  (autouse: a private cache folder per test)
 
 
 def _entries(folder: Path) -> list[Path]:
