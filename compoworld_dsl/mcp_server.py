@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - exercised only without the extra
     H11Protocol = object  # type: ignore[assignment,misc]
 
 from . import __version__
-from .gateway import DEFAULT_CALL_TIMEOUT, SYSTEM_PROMPT, Episode, result_text
+from .gateway import DEFAULT_CALL_TIMEOUT, META_TOOLS, SYSTEM_PROMPT, Episode, result_text
 
 SCORE_URI = "episode://score"  # with ?answer=FINAL_MESSAGE (percent-encoded): scored with that answer
 TASK_URI = "episode://task"
@@ -137,7 +137,7 @@ def _connection(ctx: Any):
 def _result(envelope: dict) -> CallToolResult:
     """An envelope as a tool result: its text is `result_text`, byte for byte what the exported
     trajectories and `worldc eval` show a model (MCPServer would indent it)."""
-    return CallToolResult(content=[TextContent(type="text", text=result_text(envelope))], structured_content=envelope)
+    return CallToolResult(content=[TextContent(type="text", text=result_text(envelope))], structured_content=envelope, is_error=envelope.get("success") is False)
 
 
 def _answer_in(uri: str) -> tuple[bool, str | None]:
@@ -190,10 +190,18 @@ def build_server(world, tasks: list[dict], name: str = "compoworld", max_session
         ep = episodes.of(ctx)
         if not is_score:
             return {"task_id": ep.task["id"], "system_prompt": SYSTEM_PROMPT, "instruction": ep.task["instruction"]}
-        if answer is not None:
+        # The final message is handed over once, and the score it gets is the episode's: a later
+        # read, with any answer or none, gets that score back, and no tool runs after it (a
+        # harness that could read the score with answer after answer could search for a reward).
+        session = _connection(ctx).state
+        if answer is not None and "final" not in session:
             ep.report(answer)  # the harness hands over the model's final message, unchanged
+            s = ep.score()
+            session["final"] = {"reward": s["reward"], "partial": s["partial"], "failed": s["failed"], "final": True}
+        if "final" in session:
+            return session["final"]
         s = ep.score()
-        return {"reward": s["reward"], "partial": s["partial"], "failed": s["failed"]}
+        return {"reward": s["reward"], "partial": s["partial"], "failed": s["failed"], "final": False}
 
     class WorldServer(MCPServer):
         async def read_resource(self, uri, context=None):
@@ -206,6 +214,12 @@ def build_server(world, tasks: list[dict], name: str = "compoworld", max_session
                     raise MCPError(code=INVALID_REQUEST, message=e.envelope["error"]["message"]) from None
                 return [ReadResourceContents(content=result_text(body), mime_type="application/json")]
             return await super().read_resource(uri, context)
+
+        async def list_tools(self):
+            # The schemas a model is trained on (the exports' `tools`, gateway.META_TOOLS) byte for
+            # byte, not the SDK's reading of the Python signatures (no descriptions, "object or null").
+            advertised = {t["function"]["name"]: t["function"] for t in META_TOOLS}
+            return [t.model_copy(update={"description": advertised[t.name]["description"], "input_schema": advertised[t.name]["parameters"]}) if t.name in advertised else t for t in await super().list_tools()]
 
         async def call_tool(self, name, arguments, context=None):
             # Every failure reaches the agent as the gateway's envelope, never the SDK's
@@ -249,6 +263,8 @@ def build_server(world, tasks: list[dict], name: str = "compoworld", max_session
         return await in_worker(lambda: episodes.of(ctx).task["instruction"])
 
     def play(ctx: Context, name: str, arguments: dict) -> CallToolResult:
+        if "final" in _connection(ctx).state:
+            return _result({"success": False, "error": {"code": 409, "message": "this episode is over: its final message was handed over (episode://score?answer=...)"}})
         return _result(episodes.of(ctx).call(name, arguments))
 
     # Each tool returns the gateway's envelope as one CallToolResult, its text `result_text`.

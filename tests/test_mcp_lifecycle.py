@@ -272,3 +272,36 @@ def test_default_sdk_client_over_http_gets_a_session(world_and_task):
     version, first, live = asyncio.run(asyncio.wait_for(main(), LIMIT_S))
     assert not version.startswith("2026")
     assert first["success"] and live == 1
+
+
+def test_the_server_advertises_the_exported_schemas_flags_errors_and_takes_one_answer(world_and_task):
+    """What the model trained on is what MCP shows it: the meta-tools' schemas of the exports,
+    byte for byte; a failed call is an error result; the final message is handed over once and
+    its score is the episode's (issue 31)."""
+    import json as _json
+
+    from compoworld_dsl.gateway import META_TOOLS
+
+    world, task = world_and_task
+    server = build_server(world, [task])
+
+    async def main():
+        async with Client(server, mode="legacy") as client:
+            listed = {t.name: t for t in (await client.list_tools()).tools}
+            for t in META_TOOLS:
+                fn = t["function"]
+                got = listed[fn["name"]].model_dump(by_alias=True, exclude_none=True)
+                # (the SDK's Tool model writes `properties` before `type`; every key and value is the export's)
+                assert _json.dumps(got["inputSchema"], sort_keys=True) == _json.dumps(fn["parameters"], sort_keys=True) and got["description"] == fn["description"]
+            bad = await client.call_tool("call_tool", {"tool_name": "no_such_tool", "arguments": {}})
+            good = await client.call_tool("list_services", {})
+            assert bad.is_error is True and payload(bad)["error"]["code"] == 404
+            assert good.is_error is False and payload(good)["success"] is True
+            first = await score(client, task["answer"] if task.get("answer") is not None else "done")
+            again = await score(client, "something else entirely")
+            plain = await score(client)
+            assert first["final"] is True and again == first == plain
+            after = await client.call_tool("list_services", {})
+            assert after.is_error is True and payload(after)["error"]["code"] == 409
+
+    asyncio.run(main())
