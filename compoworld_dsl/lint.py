@@ -14,7 +14,7 @@
   `retracted when`: an agent that makes such a row by mistake and cancels it fails the task's
   `no_collateral` check on the row it left (decision D31).
 
-Reads the compiled world and the sampler's walk structure (`sample.walk.Walker`); changes
+Reads the compiled world and the sampler's walk structure (`sample.walkgraph.WalkGraph`); changes
 nothing."""
 
 from __future__ import annotations
