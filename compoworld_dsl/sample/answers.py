@@ -301,6 +301,28 @@ def answer_matches(types: Types, t: str, expected: Any, answer: Any, ignore: dic
     return matcher.same(t, expected, prose) or matcher.in_text(t, expected, prose)
 
 
+# Words that may stand before a person's name without making it another name ("Ms. Ana Ruiz").
+_TITLES = frozenset("mr mrs ms miss mx dr prof professor sir dame madam mme hon judge justice".split())
+
+
+def as_name(value: Any) -> str | None:
+    """A person's name as it is compared: case, spacing and the dots after initials aside, and
+    without a leading title ("Mr. R.  Castillo" → "r castillo"). None for no name at all."""
+    if not isinstance(value, str):
+        return None
+    words = value.replace(".", " ").casefold().split()
+    while len(words) > 1 and words[0] in _TITLES:
+        words.pop(0)
+    return " ".join(words) or None
+
+
+def same_name(expected: Any, got: Any) -> bool:
+    """Do two values name the same person? The whole name, never a part of it: "R." and
+    "Castillo" are not R. Castillo."""
+    name = as_name(expected)
+    return name is not None and name == as_name(got)
+
+
 def stated_in(types: Types, t: str, expected: Any, text: str) -> bool:
     """Does `text` (an instruction) already hold every value of the answer, so that an agent
     could copy it without a call? (No limit on other values here: an instruction may name many.)"""

@@ -1,6 +1,7 @@
 """Final-state checkers: derived from a replayed reference plan, scored on any final state.
 A checker judges outcomes, never the route: it reads the call log only for `order` rules and for
-writes to protected rows (a row touched and restored was still touched)."""
+writes to protected rows (a row touched and restored was still touched, a row added and removed
+was still added)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx, diff
 from ..runtime.world import CompiledWorld
-from .answers import answer_matches, as_reported, names_a_decoy
+from .answers import answer_matches, as_reported, names_a_decoy, same_name
 from .rejected import Rejected
 
 # Checks that state a goal of the task (what the reference plan changes or reports); the others
@@ -43,17 +44,23 @@ def derive(world: CompiledWorld, before: State, after: State, constraints: list[
     check of that inserted row under `refs`, so it must hold the key the agent's own insert got.
 
     `ruled` maps (table, key) of a written row to the fields the house rules decide there (the
-    instruction leaves them to the agent, `ruled.py`): they are listed under `ruled` instead of
-    compared; the attached rule judges them, and an updated one must still change."""
+    instruction leaves them to the agent, `ruled.py`), each to how: "rule" ones are listed under
+    `ruled` instead of compared; the attached rule judges them, and an updated one must still
+    change. "name" ones (a rule only asks that a text contain them, which any fragment of the
+    name would pass) are compared with the reference's value as a person's name, under `names`."""
     checks: list[dict] = []
     d = diff(before, after)
     new_keys: dict[Any, int] = {}  # a key the reference run generated → index of its row_inserted check
     for ch in d.rows:
         volatile = world.volatile_fields.get(ch.table, frozenset())
         key = world.state_decl[ch.table]["key"]
-        left = (ruled or {}).get((ch.table, ch.key), set())
+        how = (ruled or {}).get((ch.table, ch.key), {})
+        how = how if isinstance(how, dict) else dict.fromkeys(how, "rule")
+        left = {f for f, h in how.items() if h != "name"}
+        named = {f for f, h in how.items() if h == "name"}
         if ch.kind == "updated":
-            left = left & set(ch.fields)  # a field left to the rules that the reference kept as it was is compared as kept
+            # a field left to the rules that the reference kept as it was is compared as kept
+            left, named = left & set(ch.fields), named & set(ch.fields)
         if ch.kind == "inserted":
             # matched by content: the key an agent's insert gets is not part of the goal
             fields = _json_row(world, ch.table, after.tables[ch.table][ch.key], volatile | {key} | left)
@@ -69,6 +76,8 @@ def derive(world: CompiledWorld, before: State, after: State, constraints: list[
             checks[-1]["volatile"] = sorted(volatile)
         if left and ch.kind != "deleted":
             checks[-1]["ruled"] = sorted(left)
+        if named and ch.kind != "deleted":
+            checks[-1]["names"] = sorted(named)
     for name in d.scalars:
         if name in world.volatile_scalars:
             continue  # a clock moves with every call: how far is not the task's goal
@@ -100,9 +109,27 @@ def derive(world: CompiledWorld, before: State, after: State, constraints: list[
     return checks
 
 
-def _row_matches(world: CompiledWorld, table: str, row: dict, fields: dict, skip: dict | None = None) -> bool:
+def _row_matches(world: CompiledWorld, table: str, row: dict, fields: dict, skip: dict | None = None, names=()) -> bool:
+    """`names`: fields compared as a person's name (`answers.same_name`), not character by character."""
     got = _json_row(world, table, row)
-    return all(got.get(f) == v for f, v in fields.items() if not (skip and f in skip))
+    return all(same_name(v, got.get(f)) if f in names else got.get(f) == v for f, v in fields.items() if not (skip and f in skip))
+
+
+def _as_spelled(world: CompiledWorld, after: State, spelled: list[tuple[str, Any, str, Any]]) -> State:
+    """`after` with each (table, key, field, value) written back as the reference spelled it: the
+    rules judge a name the agent wrote another way ("r. castillo") as the name it is."""
+    if not spelled:
+        return after
+    state = after.snapshot()
+    for table, key, field, value in spelled:
+        rows = dict(state.tables[table])
+        t = world.types.records[world.state_decl[table]["record"]][field]
+        try:
+            rows[key] = {**rows[key], field: world.types.from_json(t, value, field)}
+        except ToolError:
+            continue  # (a task file's value its field cannot hold: the rules see the agent's)
+        state.tables[table] = rows
+    return state
 
 
 def score(world: CompiledWorld, checks: list[dict], before: State, after: State, answer: Any = None, calls: list[tuple[str, dict]] | None = None, touched: set | None = None) -> dict:
@@ -123,9 +150,11 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
             values[f] = matched[ref]
         return values
 
+    asked = [c["id"] for c in checks if c["kind"] == "answer" and "label" in c]  # several reports, in the order asked
     # inserted rows first, those that refer to other new rows after them
     pending = [c for c in checks if c["kind"] == "row_inserted"]
     claimed: dict[str, set] = {}
+    spelled: list = []  # names the agent wrote another way, as the reference spells them (for the rules)
     while pending:
         ready = [c for c in pending if resolved(c) is not None] or pending[:1]
         for c in ready:
@@ -135,13 +164,18 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
             taken = claimed.setdefault(c["table"], set())
             match = None
             if fields is not None:
-                match = next((k for k in new_keys if k not in taken and _row_matches(world, c["table"], after.tables[c["table"]][k], fields)), None)
+                match = next((k for k in new_keys if k not in taken and _row_matches(world, c["table"], after.tables[c["table"]][k], fields, names=c.get("names", ()))), None)
             if match is not None:
                 taken.add(match)
                 matched[c["id"]] = match
                 explained.add((c["table"], match))
+                spelled += _respelled(world, c, match, after)
             else:
                 failed.append({"id": c["id"], "kind": "row_inserted", "reason": "no new row with these fields"})
+    for c in checks:
+        if c["kind"] == "row_updated" and c["key"] in after.tables.get(c["table"], {}):
+            spelled += _respelled(world, c, c["key"], after)
+    judged = _as_spelled(world, after, spelled)
     for c in checks:
         ok, why = True, ""
         kind = c["kind"]
@@ -152,7 +186,7 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
         elif kind == "row_updated":
             row = after.tables.get(c["table"], {}).get(c["key"])
             fields = resolved(c)
-            ok = row is not None and fields is not None and _row_matches(world, c["table"], row, fields)
+            ok = row is not None and fields is not None and _row_matches(world, c["table"], row, fields, names=c.get("names", ()))
             old = before.tables.get(c["table"], {}).get(c["key"])
             if ok and old is not None:
                 # the fields the task did not ask to change must keep their old values; those the
@@ -172,7 +206,7 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
             explained.add(("scalar", c["name"]))
             why = "the value differs"
         elif kind == "constraint":
-            ok, why = _constraint_holds(world, c["constraint"], before, after, touched)
+            ok, why = _constraint_holds(world, c["constraint"], before, judged, touched, calls)
         elif kind == "order":
             if calls is None:
                 ok, why = False, "no call log to check the order against"
@@ -180,7 +214,7 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
                 log = [((world.resolve(t).qualified if world.resolve(t) else t), a) for t, a in calls]
                 ok, why = _order_holds(c, log)
         elif kind == "answer":
-            ok, why = _answer_holds(world, c, answer, matched)
+            ok, why = _answer_holds(world, c, answer, matched, asked)
         else:
             continue  # row_inserted above; no_collateral after all: it needs what the others explain
         if not ok:
@@ -195,6 +229,14 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
     n = len(checks)
     passed = n - len(failed)
     return {"reward": 1 if not failed else 0, "partial": partial_credit(checks, failed, len(stray)), "passed": passed, "total": n, "failed": failed}
+
+
+def _respelled(world: CompiledWorld, c: dict, key: Any, after: State) -> list[tuple[str, Any, str, Any]]:
+    """(table, key, field, the reference's value) for each `names` field of the row that names
+    the same person as the reference but is written another way."""
+    row = after.tables[c["table"]][key]
+    got = _json_row(world, c["table"], row)
+    return [(c["table"], key, f, c["fields"][f]) for f in c.get("names", ()) if f in c["fields"] and got.get(f) != c["fields"][f] and same_name(c["fields"][f], got.get(f))]
 
 
 def partial_credit(checks: list[dict], failed: list[dict], collateral: int) -> float:
@@ -214,7 +256,9 @@ def partial_credit(checks: list[dict], failed: list[dict], collateral: int) -> f
     return max(0.0, (passed - collateral - broken) / len(goals))
 
 
-def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict) -> tuple[bool, str]:
+def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict, asked: list[str] = ()) -> tuple[bool, str]:
+    """`asked`: the ids of the answer checks of several reports, in the order the instruction
+    asks for them; an answer that is a list of that many values gives this one at its place."""
     if answer is None:
         return False, "no answer"
     expected, t = c["value"], c.get("type") or "text"
@@ -223,12 +267,15 @@ def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict) -> 
             return False, "the row it reports was not created"
         key = world.types.keys.get(world.types.base(t)[7:]) if isinstance(expected, dict) else None
         expected = {**expected, key: matched[c["ref"]]} if key else matched[c["ref"]]
+    value, _ = as_reported(answer)
+    if "label" in c and isinstance(value, list) and len(value) == len(asked) >= 2 and c["id"] in asked:
+        # one of several reported values, answered as a list in the order asked: judged at its
+        # place alone, so that another report's value is neither needed nor a decoy here
+        answer = value[asked.index(c["id"])]
     ok = answer_matches(world.types, t, expected, answer, ignored_fields(world), exact=bool(c.get("exact")), ordered=bool(c.get("ordered")))
-    if not ok and "label" in c:
+    if not ok and "label" in c and isinstance(value, dict):
         # one of several reported values: an answer given as a JSON object holds it under any key
-        value, _ = as_reported(answer)
-        if isinstance(value, dict):
-            ok = any(answer_matches(world.types, t, expected, v, ignored_fields(world), exact=bool(c.get("exact"))) for v in value.values())
+        ok = any(answer_matches(world.types, t, expected, v, ignored_fields(world), exact=bool(c.get("exact"))) for v in value.values())
     if ok and c.get("decoys") and names_a_decoy(world.types, t, c["decoys"], answer):
         return False, "the answer names other values of that field too"
     return ok, "" if ok else "wrong answer"
@@ -255,7 +302,11 @@ def _collateral(world: CompiledWorld, before: State, after: State, explained: se
     return stray
 
 
-def _constraint_holds(world: CompiledWorld, name: str, before: State, after: State, touched: set | None = None) -> tuple[bool, str]:
+def _constraint_holds(world: CompiledWorld, name: str, before: State, after: State, touched: set | None = None, calls: list | None = None) -> tuple[bool, str]:
+    """Does the rule `name` hold from `before` to `after`? `touched` (rows written on the way)
+    and `calls` (the successful calls, replayed from `before`) let it see what the end state no
+    longer shows: a protected row changed and changed back, a row it would select added and
+    removed again (D22, D35)."""
     c = world.constraints.get(name)
     if c is None:
         return False, f"unknown constraint {name}"
@@ -270,10 +321,37 @@ def _constraint_holds(world: CompiledWorld, name: str, before: State, after: Sta
             return False, f"{table}[{key}] was touched"
         if touched is not None and (table, key) in touched:
             return False, f"{table}[{key}] was written during the episode (undoing it does not count)"
+    gone = _added_and_removed(world, c, before, after, touched, calls)
+    if gone is not None:
+        return False, f"{gone[0]}[{gone[1]}] was added (removing it again does not count)"
     for label, holds in invariants:
         if not holds:
             return False, f"{label} does not hold"
     return True, ""
+
+
+def _added_and_removed(world: CompiledWorld, c, before: State, after: State, touched: set | None, calls: list | None) -> tuple[str, Any] | None:
+    """A row the episode added that the rule `c` would have kept untouched, though it is gone by
+    the end (deleted, or voided where voiding deletes): its fields are known only on the way,
+    so the calls are replayed from `before` and the rule read after each that wrote such a row.
+    Costs nothing unless the episode removed a row it added."""
+    gone = {(t, k) for t, k in touched or () if k not in before.tables.get(t, {}) and k not in after.tables.get(t, {})}
+    if not gone or not calls:
+        return None
+    state = before.snapshot()
+    for tool, args in calls:
+        wrote: set = set()
+        world.call(state, tool, args, wrote)
+        if not any(w in gone and w[1] in state.tables.get(w[0], {}) for w in wrote):
+            continue
+        try:
+            untouched = c.check(Tx(before), Tx(state))[0]
+        except ToolError:
+            continue  # a rule unreadable half-way is judged on the end state alone
+        hit = next((row for row in untouched if row in gone), None)
+        if hit is not None:
+            return hit
+    return None
 
 
 def _order_holds(c: dict, calls: list[tuple[str, dict]]) -> tuple[bool, str]:
