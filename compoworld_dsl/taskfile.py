@@ -354,7 +354,10 @@ def world_problems(task: dict, world) -> list[tuple[str, str]]:
     rows = task["initial_state"].get("rows", [])
     for i, item in enumerate(rows):
         state(f"initial_state.rows[{i}].table", item["table"], "table")
-    if rows and not out:  # planted on the seeded state exactly as an episode will
+    swaps = task["initial_state"].get("swaps", [])
+    for i, item in enumerate(swaps):
+        state(f"initial_state.swaps[{i}].table", item["table"], "table")
+    if (rows or swaps) and not out:  # planted on the seeded state exactly as an episode will
         try:
             world.task_state(task["initial_state"])
         except ToolError as e:

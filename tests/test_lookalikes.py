@@ -38,7 +38,7 @@ def planted(legal):
         # (and whose later steps take keys only from records, not from lists an agent that
         # works on the twin would have to pick from: `test_working_on_the_look_alike_...`)
         picks_later = any(src.startswith(f"step {j}") for b in task["bindings"] for src in b.values() for j, by in enumerate(task["found_by"][1:], 2) if by)
-        if rows and rows[0]["table"] == "matters.matters" and unique and unique[0]["step"] == 1 and unique[0]["fits"] == 2 and unique[0]["ruled_out_by"] == ["hands_off_closed"] and not picks_later:
+        if rows and rows[0]["table"] == "matters.matters" and unique and unique[0]["step"] == 1 and unique[0]["fits"] >= 2 and unique[0]["ruled_out_by"] == ["hands_off_closed"] and not picks_later:
             return json.loads(json.dumps(task))
     pytest.fail("no task in 200 attempts plants a closed twin")
 
@@ -58,13 +58,19 @@ def test_the_planted_look_alike_makes_the_rule_load_bearing(legal, planted):
     twin = rows[0]
     assert twin["table"] == "matters.matters" and twin["row"]["status"] == "closed"
     unique = planted["proofs"]["descriptions_unique"][0]
-    assert unique["fits"] == unique["z3_fits"] == 2 and unique["ruled_out_by"] == ["hands_off_closed"]
-    assert planted["proofs"]["constraints"]["hands_off_closed"]["load_bearing"]["look_alikes"] == [{"step": unique["step"], "look_alike": twin["row"]["id"]}]
+    looks = planted["proofs"]["constraints"]["hands_off_closed"]["load_bearing"]["look_alikes"]
+    assert unique["fits"] == unique["z3_fits"] == 1 + len(looks) and unique["ruled_out_by"] == ["hands_off_closed"]
+    assert {e["step"] for e in looks} == {unique["step"]}
     assert "Do not touch anything that belongs to a closed matter" in planted["instruction"]
-    # the twin fits the description the instruction gives: same title, same client
+    # each twin (under its key after any swap) fits the description the instruction gives:
+    # same title, same client, closed; the one left is the target, open
     state = legal.world.task_state(planted["initial_state"])
-    target = next(k for k, r in state.tables["matters.matters"].items() if k != twin["row"]["id"] and r["title"] == twin["row"]["title"] and r["client"] == twin["row"]["client"])
-    assert state.tables["matters.matters"][target]["status"] == "open"
+    matters = state.tables["matters.matters"]
+    alike = {e["look_alike"] for e in looks}
+    fits = [k for k, r in matters.items() if r["title"] == twin["row"]["title"] and r["client"] == twin["row"]["client"]]
+    assert alike < set(fits) and len(fits) == unique["fits"]
+    assert all(matters[k]["status"] == "closed" for k in alike)
+    assert [matters[k]["status"] for k in fits if k not in alike] == ["open"]
 
 
 def test_every_reader_plants_the_same_rows(legal, planted):
@@ -81,7 +87,7 @@ def test_every_reader_plants_the_same_rows(legal, planted):
 def test_working_on_the_look_alike_breaks_the_rule(legal, planted):
     """An agent that takes the twin from the lookup and follows the task's chain from there —
     every later key read from its own results — runs every call and fails on the house rule."""
-    twin = planted["initial_state"]["rows"][0]["row"]["id"]
+    twin = planted["proofs"]["constraints"]["hands_off_closed"]["load_bearing"]["look_alikes"][0]["look_alike"]
     ep = Episode(legal.world)
     ep.reset(planted)
     names = {q: n for n, q in ep.gateway.names.items()}

@@ -99,7 +99,51 @@ class CompiledWorld:
         st = self.initial_state(initial["seed"])
         for item in initial.get("rows", ()):
             self.plant(st, item["table"], item["row"])
+        for item in initial.get("swaps", ()):
+            self.swap_keys(st, item["table"], *item["keys"])
         return st
+
+    def swap_keys(self, st: State, table: str, a_json: Any, b_json: Any) -> None:
+        """Two rows of `table` trade keys: every reference to one, in every row and scalar,
+        becomes a reference to the other, and each key keeps its place in the table. The state
+        is the same world renamed, so a planted look-alike's key says nothing of which row it
+        is. Raises KeyError for an unknown table, ValueError for keys it does not hold."""
+        decl = self.state_decl[table]
+        kt = self.types.records[decl["record"]][decl["key"]]
+        a, b = (self.types.from_json(kt, k, f"{table} key") for k in (a_json, b_json))
+        rows = st.tables[table]
+        if a == b or a not in rows or b not in rows:
+            raise ValueError(f"{table} cannot swap keys {a_json!r} and {b_json!r}")
+        swap = {a: b, b: a}
+        alias = kt.split(":")[1] if kt.startswith("alias:") else None
+
+        def renamed(t: str, v: Any) -> Any:
+            if v is None or alias is None or f"alias:{alias}:" not in t:
+                return v
+            if t.startswith(f"alias:{alias}:"):
+                return swap.get(v, v)
+            if t.startswith("alias:"):
+                return renamed(t.split(":", 2)[2], v)
+            if t.startswith("list:"):
+                return type(v)(renamed(t[5:], x) for x in v)
+            if t.startswith("record:"):
+                return {f: renamed(ft, v[f]) for f, ft in self.types.records[t[7:]].items()}
+            return v
+
+        token = f"alias:{alias}:"
+        for name, d in self.state_decl.items():
+            if d["kind"] == "scalar" and name in st.scalars:
+                st.scalars[name] = renamed(d["type"], st.scalars[name])
+            elif d["kind"] == "table" and name in st.tables:
+                refs = [(f, ft) for f, ft in self.types.records[d["record"]].items() if token in ft]
+                old = st.tables[name]
+                if not refs and name != table:
+                    continue
+                new = {k: {**row, **{f: renamed(ft, row[f]) for f, ft in refs}} for k, row in old.items()}
+                if name == table:  # each key keeps its place; the rows move
+                    new = {k: {**new[swap.get(k, k)], decl["key"]: k} for k in old}
+                if any(new[k] != old[k] for k in old):
+                    st.tables[name] = new
 
     def plant(self, st: State, table: str, row_json: dict) -> Any:
         """Add one row, given as JSON, to a seeded table (its key must be new); the table's id

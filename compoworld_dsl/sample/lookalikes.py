@@ -1,5 +1,5 @@
 """Look-alikes planted on purpose, so that house rules decide what the right action is. It plants
-into a copy of the task's state; it never changes the walk or the state it was given.
+into a copy of the task's state, renames a copy of the walk; never changes the walk or state it was given.
 
 A house rule bites when a record that fits the instruction's description as well as the target
 does would be the wrong one to work on *because of the rule*: the closed matter with the same
@@ -15,15 +15,22 @@ names by a description that fits the whole table (an entry's target):
 
 A variant is kept when (1) the walk replays on the state with it exactly as before (the same
 calls, the same picks, the same reports), and (2) the walk done on the look-alike instead runs
-on the services and breaks a house rule the world declares. The task records the planted rows
-under `initial_state.rows` (`CompiledWorld.task_state` adds them after seeding); the proofs that
-follow (`necessity.distractors`) find the look-alike again and attach the rule it makes
-load-bearing. Seeded by the task seed alone, so `verify` plants the same rows."""
+on the services and breaks a house rule the world declares. Up to `LOOKALIKES` are planted next
+to one target. Where one sits says nothing (D34): its dates are moved by days drawn for every
+candidate's place, and the target trades keys with a candidate drawn at random (a key swap:
+every reference renamed, the walk's too). The task records the planted rows under
+`initial_state.rows` and the swap under `initial_state.swaps` (`CompiledWorld.task_state`
+applies both after seeding); the proofs that follow (`necessity.distractors`) find the
+look-alikes again and attach the rule they make load-bearing. Seeded by the task seed alone, so
+`verify` plants the same rows."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
+
+import attrs
 
 from ..runtime.state import State
 from . import checker as C
@@ -35,14 +42,19 @@ from .rules import relevant
 from .runs import replay
 from .steps import Step, output, picks_hold
 
-MAX_VARIANTS = 12  # variants tried per task
+MAX_VARIANTS = 12  # variants tried per task for the first look-alike
+MORE_VARIANTS = 4  # variants tried for the look-alikes after the first, all told
+LOOKALIKES = 2  # look-alikes planted next to a target where the world allows: with it, 3 candidates
+MAX_GAP_DAYS = 14  # between the dates of the target and its look-alikes, in order (drawn from 1 up)
 
 
-def plant(facts: WorldFacts, attempt: Attempt, task_seed: int, state0: State, steps: list[Step], values: dict, results: list) -> tuple[State, list[dict]] | None:
-    """A state with one planted look-alike (and the rows as the task records them), or None."""
+def plant(facts: WorldFacts, attempt: Attempt, task_seed: int, state0: State, steps: list[Step], values: dict, results: list) -> tuple[State, dict, list[Step], dict] | None:
+    """(the state with look-alikes planted, what the task's `initial_state` adds to its seed
+    (`rows`, and `swaps` when the target trades keys with one), the walk and its values with
+    keys renamed by those swaps), or None."""
     written = facts.written(steps)
     if not any(i["state"] and i["tables"] & written for i in facts.constraints):
-        return None  # no state rule the walk's writes touch: no variant could break one (`_try` needs one)
+        return None  # no state rule the walk's writes touch: no variant could break one (`_works` needs one)
     rng = random.Random(f"{task_seed}:lookalike")
     variants = []
     for k, step in enumerate(steps):
@@ -77,15 +89,69 @@ def plant(facts: WorldFacts, attempt: Attempt, task_seed: int, state0: State, st
         return 1 if any(f in facts.rule_fields for f in change) else 2
 
     variants.sort(key=rank)
+    if not variants:
+        return None
     # the reference run's outputs, the keys its own inserts get masked (planted rows move them)
-    reference = _outputs(facts, steps, results, _new_keys(state0, replay(facts, state0, steps, values, attempt.deadline)[0])) if variants else None
+    reference = _outputs(facts, steps, results, _new_keys(state0, replay(facts, state0, steps, values, attempt.deadline)[0]))
+    # where the target's dates fall among its look-alikes': a place drawn for each candidate,
+    # so that "the newest" is the target as often as any other
+    places = list(itertools.accumulate(rng.randint(1, MAX_GAP_DAYS) for _ in range(LOOKALIKES + 1)))
+    rng.shuffle(places)
     bases: dict = {}  # the seeded copy each set of tables gives, made once for all variants
-    for k, table, change, via, kids in variants[:MAX_VARIANTS]:
+    got = None
+    for n, v in enumerate(variants[:MAX_VARIANTS]):
         attempt.deadline.check()
-        got = _try(facts, attempt, state0, steps, values, reference, k, table, change, via, kids, bases)
-        if got is not None:
-            return got
-    return None
+        got = _plant_one(facts, rng, _seeded(facts, attempt, state0, steps, v, bases), steps, v, places[1] - places[0], [])
+        if got is not None and _works(facts, attempt, got[0], steps, values, reference, v[0], [got[2]]):
+            break
+        got = None
+    if got is None:
+        return None
+    planted, rows, look = got
+    k, table = v[0], v[1]
+    looks = [look]
+    # more look-alikes of the same target, on the state the first was planted in: the kept variant
+    # again first (another closed matter of that title), then those not tried (a variant that needs
+    # a table the state lacks is passed over: a table seeded after planting could point at a planted row)
+    same = [v] + [w for w in variants[n + 1 :] if w[0] == k]
+    for w in same[:MORE_VARIANTS]:
+        if len(looks) == LOOKALIKES:
+            break
+        attempt.deadline.check()
+        if not _needed(facts, steps, w) <= set(planted.tables):
+            continue
+        more = _plant_one(facts, rng, planted, steps, w, places[len(looks) + 1] - places[0], rows)
+        if more is not None and _works(facts, attempt, more[0], steps, values, reference, k, looks + [more[2]]):
+            planted, rows, _ = more
+            looks.append(more[2])
+    # kept only if the walk is the same with every look-alike's dates on the other side of the
+    # target's: a tool that ranks by date (the earliest person with this email) would otherwise
+    # keep only the look-alikes dated on one side, and "the oldest" would find the target
+    if not _works(facts, attempt, _mirrored(facts, planted, table, steps[k].pick, looks), steps, values, reference, k, looks):
+        return None
+    # the target trades keys with a candidate drawn at random (itself included): a planted row
+    # has a key past every seeded one, and a filter lists by key, so without this the target
+    # would be the lowest key and first listed (every reference, the walk's too, is renamed)
+    target = steps[k].pick
+    other = rng.choice([target] + looks)
+    added: dict = {"rows": rows}
+    if other != target:
+        key_type = facts.people.fields[table][facts.people.key[table]]
+        keys = [facts.world.types.to_json(key_type, x) for x in (target, other)]
+        swapped = planted.snapshot()
+        facts.world.swap_keys(swapped, table, *keys)
+        swap = {target: other, other: target}
+        steps2 = [_renamed_step(st, swap) for st in steps]
+        values2 = {key: _renamed(val, swap) for key, val in values.items()}
+        reference2 = [_renamed(out, swap) for out in reference]
+        if not _works(facts, attempt, swapped, steps2, values2, reference2, k, [swap.get(x, x) for x in looks]):
+            return None  # kept only where its key is drawn fairly: an unswapped one would tell
+        if attempt.alternative is not None:
+            alt_step, alt_values = attempt.alternative
+            attempt.alternative = (_renamed_step(alt_step, swap), {key: _renamed(val, swap) for key, val in alt_values.items()})
+        added["swaps"] = [{"table": table, "keys": keys}]
+        return swapped, added, steps2, values2
+    return planted, added, steps, values
 
 
 def _flips(facts: WorldFacts, table: str, row: dict | None, keep: set[str]) -> list[tuple[str, Any]]:
@@ -110,25 +176,39 @@ def _child_fields(facts: WorldFacts, table: str) -> list[tuple[str, str]]:
     return facts.people.children.get(table, [])
 
 
-def _try(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, reference: list, k: int, table: str, change: dict, via, kids, bases: dict):
-    world = facts.world
-    # every table that draws keys from the ones planted into, and every table the rules read, is
-    # seeded first, as in a task's state (seeded whole, then planted): none of their rows may
-    # point at a planted one. Into the copy only: a variant not kept leaves the state as it was.
-    tables = {table} | ({via[1]} if via else set())
+def _needed(facts: WorldFacts, steps: list[Step], v) -> frozenset:
+    """The tables to seed before planting variant `v`: every table that draws keys from the ones
+    planted into (none of their rows may point at a planted row, and a swap renames them all),
+    and every table the rules the walk's writes touch read."""
+    tables = {v[1]} | ({v[3][1]} if v[3] else set())
     written = facts.written(steps)
     rule_reads = set().union(*[i["reads"] for i in facts.constraints if i["state"] and i["tables"] & written])
-    needed = frozenset(tables | rule_reads | {n for t in tables for n in world.referring(t)})
+    return frozenset(tables | rule_reads | {n for t in tables for n in facts.world.referring(t)})
+
+
+def _seeded(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], v, bases: dict) -> State:
+    """A copy of `state0` with `_needed`'s tables seeded as in a task's state (seeded whole, then
+    planted); into the copy only: a variant not kept leaves the state as it was."""
+    needed = _needed(facts, steps, v)
     if needed not in bases:
         bases[needed] = state0.snapshot()
-        world.seed_tables(bases[needed], attempt.task_seed, sorted(needed))
-    planted = bases[needed].snapshot()
-    target = state0.tables[table][steps[k].pick]
-    rows = []
-    copy = {**target, **change}
+        facts.world.seed_tables(bases[needed], attempt.task_seed, sorted(needed))
+    return bases[needed]
+
+
+def _plant_one(facts: WorldFacts, rng: random.Random, start: State, steps: list[Step], v, days: int, rows: list[dict]):
+    """(a copy of `start` with variant `v`'s look-alike planted, `rows` and the rows planted, the
+    look-alike's key), or None when the table's keys come from no counter. The look-alike's dates
+    are the target's moved by `days`, and it may differ in one more field no rule reads."""
+    world = facts.world
+    k, table, change, via, kids = v
+    planted = start.snapshot()
+    rows = list(rows)
+    target = start.tables[table][steps[k].pick]
+    copy = {**target, **change, **_vary(facts, rng, start, table, target, set(steps[k].how["fields"]) | set(change), days)}
     if via is not None:
         f, rt, ref_change = via
-        ref = {**state0.tables[rt][target[f]], **ref_change}
+        ref = {**start.tables[rt][target[f]], **ref_change}
         ref[facts.people.key[rt]] = world.next_key(planted, rt)
         if ref[facts.people.key[rt]] is None:
             return None
@@ -141,7 +221,7 @@ def _try(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], 
     look_alike = copy[facts.people.key[table]]
     if via is None:  # the rows that refer to the target, copied to refer to the look-alike
         for child, field in _children(facts, planted, table):
-            for r in list(planted.tables.get(child, {}).values()):
+            for r in list(start.tables.get(child, {}).values()):
                 if r[field] == target[facts.people.key[table]]:
                     twin = {**r, field: look_alike, facts.people.key[child]: world.next_key(planted, child)}
                     if kids is not None and (child, field) == kids[:2]:
@@ -149,24 +229,85 @@ def _try(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], 
                     if twin[facts.people.key[child]] is None:
                         return None
                     rows.append(_put(facts, planted, child, twin))
-    # (1) the walk is the same walk on the planted state
+    return planted, rows, look_alike
+
+
+def _vary(facts: WorldFacts, rng: random.Random, state: State, table: str, row: dict, keep: set[str], days: int) -> dict:
+    """How a look-alike differs from its target besides the rule's field: its dates and datetimes
+    moved by `days` (each look-alike by its own, so that the newest candidate is no more often
+    one than the other), and, one time in two (always when the record has no dates), one field no
+    rule reads and the description does not use, set to a value another row holds (a look-alike
+    need not be a copy but for one field)."""
+    world = facts.world
+    skip = keep | {facts.people.key[table]} | set(world.volatile_fields.get(table, ()))
+    out = {}
+    free = []
+    for f, t in facts.people.fields[table].items():
+        if f in skip or row[f] is None:
+            continue
+        base = world.types.base(t)
+        if base == "date":
+            out[f] = row[f] + days
+        elif base == "datetime":
+            out[f] = row[f] + days * 1440
+        elif f not in facts.rule_fields and facts.people.ref_table(t) is None and (base in ("text", "int", "decimal", "money") or base.startswith("enum:")):
+            free.append(f)
+    if free and (not out or rng.random() < 0.5):  # a record without dates always, to differ in two
+        f = rng.choice(free)
+        others = sorted({r[f] for r in state.tables[table].values()} - {row[f], None}, key=repr)
+        if others:
+            out[f] = rng.choice(others)
+    return out
+
+
+def _mirrored(facts: WorldFacts, planted: State, table: str, target: Any, looks: list) -> State:
+    """`planted` with each look-alike's dates as far from the target's on the other side."""
+    st = planted.snapshot()
+    rows = dict(st.tables[table])
+    mine = rows[target]
+    for look in looks:
+        row = rows[look]
+        rows[look] = {f: 2 * mine[f] - v if facts.world.types.base(t) in ("date", "datetime") and v is not None and mine[f] is not None else v for (f, v), t in zip(row.items(), (facts.people.fields[table][f] for f in row))}
+    st.tables[table] = rows
+    return st
+
+
+def _works(facts: WorldFacts, attempt: Attempt, planted: State, steps: list[Step], values: dict, reference: list, k: int, looks: list) -> bool:
+    """(1) The walk is the same walk on the planted state (the same outputs, but for the keys the
+    walk's own inserts get: the planted rows moved the id counters on; every pick still stands
+    out), and (2) the walk done on each look-alike instead runs and breaks a rule the reference
+    keeps."""
+    world = facts.world
     try:
         final, _, again = replay(facts, planted, steps, values, attempt.deadline)
     except Rejected:  # a call fails there now
-        return None
-    # the same outputs, but for the keys the walk's own inserts get (the planted rows moved the
-    # id counters on)
+        return False
     if _outputs(facts, steps, again, _new_keys(planted, final)) != reference or not picks_hold(facts.people, planted, steps, again):
-        return None
-    # (2) the walk on the look-alike runs and breaks a rule the reference keeps
+        return False
     like = dict(enumerate(output(facts.people, steps, again, j) for j in range(len(steps))))
-    run = N.replay(facts, attempt, planted, steps, values, picks={k: look_alike}, like=like)
-    if len(run[1]) < len(steps):
-        return None
-    for info in relevant(facts, attempt, planted, steps):  # the state rules the walk's writes could break, there
-        if C._constraint_holds(world, info["name"], planted, final)[0] and not C._constraint_holds(world, info["name"], planted, run[0], run[3])[0]:
-            return planted, rows
-    return None
+    kept = [info["name"] for info in relevant(facts, attempt, planted, steps) if C._constraint_holds(world, info["name"], planted, final)[0]]
+    for look in looks:
+        attempt.deadline.check()
+        run = N.replay(facts, attempt, planted, steps, values, picks={k: look}, like=like)
+        if len(run[1]) < len(steps) or all(C._constraint_holds(world, name, planted, run[0], run[3])[0] for name in kept):
+            return False
+    return True
+
+
+def _renamed(value: Any, swap: dict) -> Any:
+    """`value` with every key `swap` names replaced by the one it trades with."""
+    if isinstance(value, dict):
+        return {k: _renamed(v, swap) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_renamed(v, swap) for v in value)
+    return swap.get(value, value) if isinstance(value, str) else value
+
+
+def _renamed_step(step: Step, swap: dict) -> Step:
+    how = step.how
+    if how is not None and "key" in how:
+        how = {**how, "key": _renamed(how["key"], swap)}
+    return attrs.evolve(step, pick=_renamed(step.pick, swap), how=how)
 
 
 def _outputs(facts: WorldFacts, steps: list[Step], results: list, new: set) -> list:
