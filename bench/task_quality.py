@@ -1,18 +1,22 @@
 """Benchmark: what goal-level tasks are like, per world and hop count (docs/benchmarks.md).
 
-Usage: python bench/task_quality.py [--worlds legal_ops,toy,vet_clinic] [--hops 3,5,8] [-n 60]
-       [--seed 1] [--rule-share 0.5] [--weak 0.3]
+Usage: python bench/task_quality.py [--worlds legal_ops,toy,vet_clinic] [--hops 3,5,8,12,16] [-n 60]
+       [--seed 1] [--rule-share 0.5] [--weak 0.3] [--max-attempts N]
 
 For each world and hop count it samples N tasks with one process (`compoworld_dsl.sample.run.run`,
 the code behind `worldc sample`), then plays them with `worldc eval --agent weak:P` (each step
 skipped with probability P), and prints one markdown row:
   tasks/s        emitted tasks over the sampling job's wall time;
-  tries/task     attempts per emitted task;
+  tries/task     attempts per emitted task (acceptance is its inverse; `— (N tried)` when none
+                 was emitted, as long walks may: `--max-attempts` bounds a row's work, default
+                 50 per task);
+  calls/task     median real tool calls of a task's reference plan (`difficulty.real_calls`);
   services/task  mean services a task's reference plan calls;
   steps needed   share of reference steps proven necessary (proofs.steps_necessary);
   one thread     share of tasks whose steps all hang together: each linked to the others through
                  the values one step's result gives another (`bindings`), not two errands side
                  by side ("change X's title; also, what is folder Y's date?");
+  difficulty     median `difficulty.score` (docs/task-format.md#difficulty), with p10–p90;
   rules          share of tasks with a load-bearing house rule attached;
   left           share of tasks with a value left to the house rules (a binding "house rules");
   ids            share of instructions that hold a `prefix-N` id a person would not know;
@@ -32,6 +36,7 @@ import argparse
 import collections
 import json
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -96,6 +101,18 @@ def email_fit(path: str, seeds: int) -> tuple[int, int]:
     return people, fits
 
 
+def _median(xs: list, spread: bool = False) -> str:
+    """The median of `xs` (with `spread`: and its p10–p90), or — when there is none."""
+    if not xs:
+        return "—"
+    xs = sorted(xs)
+    text = f"{statistics.median(xs):g}"
+    if spread and len(xs) > 1:
+        p = statistics.quantiles(xs, n=10, method="inclusive")
+        text += f" ({p[0]:g}–{p[-1]:g})"
+    return text
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--worlds", default="legal_ops,toy,vet_clinic")
@@ -106,6 +123,7 @@ def main() -> None:
     ap.add_argument("--weak", type=float, default=0.3)
     ap.add_argument("--email-seeds", type=int, default=20)
     ap.add_argument("--emails-only", action="store_true")
+    ap.add_argument("--max-attempts", type=int, default=None, help="attempts per row at most (default 50 per task)")
     args = ap.parse_args()
     emails = []
     for world in args.worlds.split(","):
@@ -122,31 +140,35 @@ def main() -> None:
             for hops in (int(h) for h in args.hops.split(",")):
                 out = Path(tmp) / f"{world}-{hops}.jsonl"
                 t0 = time.perf_counter()
-                report = run(Job(path, hops, args.n, args.seed, rule_share=args.rule_share), out)
+                report = run(Job(path, hops, args.n, args.seed, rule_share=args.rule_share, max_attempts=args.max_attempts), out)
                 wall = time.perf_counter() - t0
                 tasks = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
                 n = max(len(tasks), 1)
                 steps = sum(t["hops"] for t in tasks)
                 needed = sum(1 for t in tasks for k in range(t["hops"]) if f"step {k + 1}" in t["proofs"].get("steps_necessary", {}))
-                weak = subprocess.run(
-                    [sys.executable, "-m", "compoworld_dsl", "eval", path, str(out), "--agent", f"weak:{args.weak}", "--format", "json"],
-                    capture_output=True, text=True, check=False,
-                )
-                rate = json.loads(weak.stdout)["success_rate"] if weak.returncode in (0, 1) and weak.stdout.strip() else float("nan")
+                rate = float("nan")
+                if tasks:  # eval refuses a file with no task
+                    weak = subprocess.run(
+                        [sys.executable, "-m", "compoworld_dsl", "eval", path, str(out), "--agent", f"weak:{args.weak}", "--format", "json"],
+                        capture_output=True, text=True, check=False,
+                    )
+                    rate = json.loads(weak.stdout)["success_rate"] if weak.returncode in (0, 1) and weak.stdout.strip() else rate
                 top = ", ".join(f"{r} {c}" for r, c in report.rejected.most_common(3))
                 rows.append(
-                    f"| {world} | {hops} | {len(tasks) / wall:.1f} | {report.attempts / n:.1f} | {sum(len(t['services']) for t in tasks) / n:.2f} "
-                    f"| {100 * needed / max(steps, 1):.0f}% | {100 * sum(1 for t in tasks if threads(t) == 1) / n:.0f}% | {100 * sum(1 for t in tasks if t['constraints']) / n:.0f}% "
+                    f"| {world} | {hops} | {len(tasks) / wall:.1f} | {f'{report.attempts / n:.1f}' if tasks else f'— ({report.attempts} tried)'} "
+                    f"| {_median([t['difficulty']['real_calls'] for t in tasks])} | {sum(len(t['services']) for t in tasks) / n:.2f} "
+                    f"| {100 * needed / max(steps, 1):.0f}% | {100 * sum(1 for t in tasks if threads(t) == 1) / n:.0f}% "
+                    f"| {_median([t['difficulty']['score'] for t in tasks], spread=True)} | {100 * sum(1 for t in tasks if t['constraints']) / n:.0f}% "
                     f"| {100 * sum(1 for t in tasks if 'house rules' in json.dumps(t['bindings'])) / n:.0f}% "
-                    f"| {100 * sum(1 for t in tasks if ID.search(t['instruction'])) / n:.0f}% | {100 * rate:.0f}% | {top} |"
+                    f"| {100 * sum(1 for t in tasks if ID.search(t['instruction'])) / n:.0f}% | {f'{100 * rate:.0f}%' if rate == rate else '—'} | {top} |"
                 )
                 caps = collections.Counter(c for t in tasks for c in t["capabilities"])
                 tags.append(f"| {world} | {hops} | {', '.join(f'{c} {k}' for c, k in sorted(caps.items()))} |")
                 named = collections.Counter(c["name"] for t in tasks for c in t["constraints"])
                 rules.append(f"| {world} | {hops} | {', '.join(f'{c} {k}' for c, k in named.most_common()) or '—'} |")
                 print(rows[-1], file=sys.stderr)
-    print("| world | hops | tasks/s | tries/task | services/task | steps needed | one thread | rules | left | ids | weak | most common rejections |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("| world | hops | tasks/s | tries/task | calls/task | services/task | steps needed | one thread | difficulty | rules | left | ids | weak | most common rejections |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     print("\n".join(rows))
     print("\n| world | hops | capability tags |\n| --- | ---: | --- |")
     print("\n".join(tags))
