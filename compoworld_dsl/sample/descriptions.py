@@ -1,5 +1,6 @@
 """The proof that each described record is the one meant: the rows that fit its description, counted
-by Python and by Z3. It counts; it never changes a description (`necessity.distractors` does)."""
+by Python and by Z3, and still the one meant when the task's own writes are done. It counts; it
+never changes a description (`necessity.distractors` does)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from .attempt import Attempt
 from .facts import WorldFacts
 from .pools import ensure
 from .rejected import Rejected
+from .reports import read_at_end
 from .solve import check, new_solver
-from .steps import Step
+from .steps import Step, choose_like, output
 
 
 def descriptions(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], refused: list[dict], bites: dict) -> list[dict]:
@@ -35,6 +37,40 @@ def descriptions(facts: WorldFacts, attempt: Attempt, state0: State, steps: list
         if out[-1]["z3_fits"] != len(fits):
             raise Rejected("replay_mismatch", f"step {k + 1}: Python finds {len(fits)} rows fitting the description, Z3 {out[-1]['z3_fits']}")
     return out
+
+
+def still_named(facts: WorldFacts, attempt: Attempt, state0: State, final: State, steps: list[Step], plan: list[dict], results: list) -> None:
+    """Reject a walk whose own writes make a ranked pick or a description name another record by
+    the end (`changed_by_task`): the order the task raises is then "the purchase order with the
+    latest order date", and an agent that raises it first finds that one. A ranked pick must
+    still be the only largest at the end; a description must fit no record at the end that it
+    did not fit at the start (in the list the call shows, or in the whole table). The record
+    meant may itself stop fitting (the file "in folder Inbox" that the task moves): it is found
+    before it is changed, and nothing else takes its place."""
+    for k, step in enumerate(steps):
+        how = step.how
+        if how is None:
+            continue
+        table, key = how["table"], facts.people.key[how["table"]]
+        if how["by"] == "rank":
+            top = choose_like(step, read_at_end(facts, attempt, state0, final, step, plan[k], whole=True), None)
+            if top is None or top[key] != step.pick:
+                raise Rejected("changed_by_task", f"step {k + 1} {step.tool.qualified}: by the end the task's own writes make another {facts.people.noun[table]} the one with the largest {how['field']}")
+            continue
+        within = how.get("within") == "list"
+        target = step.pick if step.pick is not None else how.get("key")
+        desc = {f: output(facts.people, steps, results, k)[f] for f in how["fields"]} if within else facts.people.description(state0, table, target, tuple(how["fields"]))
+        if desc is None:
+            continue  # (`descriptions` rejects it)
+        ensure(facts, attempt, {table} | {rt for f in how["fields"] if (rt := facts.people.ref_table(facts.people.fields[table][f]))}, state0, final)
+        new = set()
+        if isinstance(results[k], (list, tuple)):  # in the list the call shows
+            now = read_at_end(facts, attempt, state0, final, step, plan[k], whole=True) or ()
+            new = {e[key] for e in now if facts.people.fits(final, table, e, desc)} - {e[key] for e in results[k] if facts.people.fits(state0, table, e, desc)}
+        if not within:  # in the whole table
+            new |= set(facts.people.matches(final, table, desc)) - set(facts.people.matches(state0, table, desc))
+        if new:
+            raise Rejected("changed_by_task", f"step {k + 1} {step.tool.qualified}: by the end the task's own writes make its description fit {sorted(new, key=repr)[0]} too")
 
 
 def z3_fits(facts: WorldFacts, attempt: Attempt, state0: State, table: str, target: Any, fields: tuple[str, ...]) -> int:

@@ -173,6 +173,16 @@ class People:
                 out.append(k)
         return out
 
+    def fits(self, state: State, table: str, row: dict, desc: dict[str, Any]) -> bool:
+        """Does one record (a row, or an element of a list a call gave) fit the description, as
+        `matches` reads it, with references looked up in `state`?"""
+        for f, v in desc.items():
+            rt = self.ref_table(self.fields[table][f])
+            got, want = (self.ref_value(state, rt, row[f]), self.ref_value(state, rt, v)) if rt is not None else (row[f], v)
+            if not same_as_said(got, want):
+                return False
+        return True
+
     def part(self, state: State, table: str, field: str, value: Any) -> str:
         """One field of a description: `client "Ana Ruiz"` (a reference by its record's first
         `known by` field)."""

@@ -15,6 +15,7 @@ REJECTIONS = (
     "guessable_answer",
     "step_not_needed",
     "ambiguous_description",
+    "changed_by_task",
     "too_many_reports",
     "no_rule",
     "filtered",

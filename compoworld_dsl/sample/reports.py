@@ -10,14 +10,15 @@ from typing import Any
 
 from ..check import types as T
 from ..codegen.python import tstr
+from ..runtime.service import ToolError
 from ..runtime.state import State
 from . import necessity as N
 from .answers import answer_matches, stated_in
 from .attempt import Attempt
 from .facts import WorldFacts
-from .pools import other_values
+from .pools import ensure, other_values
 from .rejected import Rejected
-from .steps import Step, output, result_table, unused_reads
+from .steps import Step, element, output, result_table, unused_reads
 
 MAX_REPORTS = 3
 TELLING_SHARE = 0.25  # a reported field's value is held by at most this share of its table's rows, when one is (`_telling`)
@@ -43,7 +44,7 @@ def _hashable(v: Any) -> Any:
     return json.dumps(v, sort_keys=True, default=str) if isinstance(v, (list, dict)) else v
 
 
-def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, steps: list[Step], results: list) -> list[dict]:
+def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, final: State, steps: list[Step], plan: list[dict], results: list) -> list[dict]:
     """What the task asks the agent to tell: for every read whose output no later step uses,
     one value of it a person would ask for (not an id, not a clock's, not blank, not part of
     the description that found it, not a yes/no). A read with nothing to report rejects the
@@ -51,16 +52,29 @@ def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Sta
 
     A yes/no is never reported: `false` is refused as blank, so every yes/no left would be
     `true`, and an agent that answers "yes" without looking would pass (found by a scripted
-    guessing agent on supply_chain; DESIGN §5: no reported value is guessable)."""
+    guessing agent on supply_chain; DESIGN §5: no reported value is guessable).
+
+    "Then tell me" asks for the value when the agent reports, at the end, and the walk's read
+    may come before the task's own writes: only a value those writes leave as the read gave it
+    is reported (the status of a sales order the task puts on hold is not; its customer is), so
+    the answer is the same whenever the agent reads it. A read whose every such value, or whose
+    plain result (a count of open matters, one of which the task closes), the writes change
+    rejects the walk (`changed_by_task`)."""
     out = []
     for j in unused_reads(facts.mutating, steps):
         step = steps[j]
         value = output(facts.people, steps, results, j)
         table, fields = reportable(facts, state0, step, value, j)
+        now = read_at_end(facts, attempt, state0, final, step, plan[j])
         if table is not None:
+            fields = [f for f in fields if isinstance(now, dict) and now.get(f) == value[f]]
+            if not fields:
+                raise Rejected("changed_by_task", f"step {j + 1} {step.tool.qualified}: the task's own writes change every value it could report")
             f = rng.choice(fields)
             out.append({"step": j, "field": f, "type": facts.people.fields[table][f], "element": step.pick, "value": value[f], "table": table})
         else:
+            if now != value:
+                raise Rejected("changed_by_task", f"step {j + 1} {step.tool.qualified}: the task's own writes change what it gives")
             out.append({"step": j, "field": None, "type": tstr(step.tool.result), "element": None, "value": value})
     if len(out) > MAX_REPORTS:
         raise Rejected("too_many_reports", f"{len(out)} reads would each need a report")
@@ -68,6 +82,19 @@ def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Sta
     if len(islands) > 1:  # two lookups whose results are only read out: chores, not a task
         raise Rejected("step_not_needed", f"steps {', '.join(str(j + 1) for j in islands)}: lookups whose results nothing uses but a report")
     return out
+
+
+def read_at_end(facts: WorldFacts, attempt: Attempt, state0: State, final: State, step: Step, call: dict, whole: bool = False) -> Any:
+    """What a read of the walk gives on the final state, with the reference's arguments (`call`,
+    its plan entry): the element it picked, or with `whole` its whole result; None when the call
+    fails or the element is gone."""
+    ensure(facts, attempt, facts.tool_tables[step.tool.qualified], state0, final)
+    spec = facts.world.tools[step.tool.qualified]
+    try:
+        result = facts.world.execute(final.snapshot(), spec, facts.world.convert_arguments(spec, call["arguments"]), deadline=attempt.deadline)[0]
+    except ToolError:
+        return None
+    return result if whole else element(facts.people, step, result)
 
 
 def _telling(state0: State, table: str, value: dict, fields: list[str]) -> list[str]:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import random
 
 from ..check import types as T
+from ..check.model import Tool
 from ..codegen.python import tstr
-from ..runtime.state import State
+from ..runtime.state import State, diff
+from ..syntax import ast as A
 from . import checker as C
 from .attempt import Attempt
 from .facts import WorldFacts
@@ -16,7 +18,7 @@ from .phrasing import fill
 from .pools import candidates, ensure
 from .rejected import Rejected
 from .runs import replay
-from .steps import Step, output
+from .steps import Step, output, result_table
 
 
 def branch(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, steps: list[Step], values: dict, results: list, checks: list[dict]) -> dict | None:
@@ -35,7 +37,7 @@ def branch(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Stat
         if isinstance(t, T.RecordT):
             # what the instruction already says, or the read itself fixed (the environment of a
             # deployment found among the production deployments)
-            described = set((steps[j].how or {}).get("fields", ())) | {n for n, _ in steps[j].tool.params}
+            described = set((steps[j].how or {}).get("fields", ())) | {(steps[j].how or {}).get("field")} | {n for n, _ in steps[j].tool.params}
             # a field the walk itself writes would be read stale: not a condition to branch on
             written = {f for st in steps if st.tool.qualified in facts.mutating for _, f in st.tool.writes}
             for f, ft in t.fields.items():
@@ -44,20 +46,21 @@ def branch(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Stat
                     continue  # the instruction already says what it is
                 if isinstance(b, T.EnumT) and len(b.members) > 1 or T.prim_name(ft) == "bool":
                     options.append((j, f, ft))
-    if not options:
-        return None
-    j, field, ft = options[rng.randrange(len(options))]
-    actual = outputs[j][field]
-    b = T.base_of(ft)
-    members = list(b.members) if isinstance(b, T.EnumT) else [True, False]
-    # name the actual value (true → the reference branch), or another one (false → the other)
-    named = actual if rng.random() < 0.5 else rng.choice([m for m in members if m != actual])
     alt_step, alt_values = attempt.alternative
     k = len(steps) - 1
     prefix_values = {key: v for key, v in values.items() if key[0] < k}
+    alt = (steps[:-1] + [alt_step], {**prefix_values, **{(k, n): v for (_, n), v in alt_values.items()}})
+    # each condition with the values that would send the agent down the other branch and make sense there
+    options = [(j, f, ft, others) for j, f, ft in options if (others := _other_branch_values(facts, attempt, state0, steps, prefix_values, outputs, j, f, ft, alt))]
+    if not options:
+        return None
+    j, field, ft, others = options[rng.randrange(len(options))]
+    actual = outputs[j][field]
+    # name the actual value (true → the reference branch), or another one (false → the other)
+    named = actual if rng.random() < 0.5 else rng.choice(others)
     try:
-        final, plan, _ = replay(facts, state0, steps[:-1] + [alt_step], {**prefix_values, **{(k, n): v for (_, n), v in alt_values.items()}}, attempt.deadline)
-    except Rejected:  # the other branch fails to run: its final state is the prefix's
+        final, plan, _ = replay(facts, state0, *alt, attempt.deadline)
+    except Rejected:  # the other branch fails to run here (it runs where it would be taken): its final state is the prefix's
         final, plan, _ = replay(facts, state0, steps[:-1], prefix_values, attempt.deadline)
         plan = plan + [{"tool": alt_step.tool.qualified, "arguments": None}]
     verdict = C.score(facts.world, checks, state0, final, None, [(p["tool"], p["arguments"]) for p in plan if p["arguments"] is not None])
@@ -73,10 +76,70 @@ def branch(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Stat
     }
 
 
+def _other_branch_values(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], prefix_values: dict, outputs: list, j: int, field: str, ft: T.Type, alt: tuple) -> list:
+    """The values of step j's `field`, other than the one it has, in whose hypothetical state (the
+    seeded state with that one field of that one record set so) the walk's reads still find the
+    record and show that value, and the branch not taken runs and changes something. A read that
+    only gives records with one value of the field (the on-duty vets, whose role is vet) fixes
+    it: "if the vet's role is vet" is no condition. A branch not taken that its own state refuses
+    ("otherwise put the account on hold", where the account would be on hold) asks the absurd."""
+    table = steps[j].how["table"] if steps[j].how else result_table(facts.people, steps[j].tool)
+    actual = outputs[j][field]
+    key = outputs[j].get(facts.people.key[table]) if table is not None else None
+    row = state0.tables.get(table, {}).get(key) if table is not None else None
+    if row is None or row.get(field) != actual:
+        return []  # a record the walk makes, or changes before it reads it: nothing to set otherwise
+    b = T.base_of(ft)
+    members = list(b.members) if isinstance(b, T.EnumT) else [True, False]
+    out = []
+    for v in members:
+        if v == actual:
+            continue
+        attempt.deadline.check()
+        hyp = state0.snapshot()
+        hyp.tables[table] = {**hyp.tables[table], key: {**row, field: v}}
+        try:
+            before, _, results = replay(facts, hyp, steps[:-1], prefix_values, attempt.deadline)
+            after = replay(facts, hyp, *alt, attempt.deadline)[0]
+        except Rejected:
+            continue
+        seen = output(facts.people, steps, results, j)
+        if isinstance(seen, dict) and seen.get(field) == v and not diff(before, after).empty:
+            out.append(v)
+    return out
+
+
+def _already_so(facts: WorldFacts, state: State, tool: Tool, args: dict) -> bool:
+    """Does what the tool's call would bring about hold already: every field its body sets, on a
+    record an argument names, to a constant or to another argument (a status, an owner), has
+    that value? A tool that deletes, or sets nothing so (a count up, a date from the clock),
+    changes something whatever the record holds. A refusal alone does not say it: "close the
+    return" is refused (409) both for a closed return and for one that is only requested."""
+    goal = []
+    for st in tool.decl.body:
+        if isinstance(st, A.Delete):
+            return False
+        if not (isinstance(st, A.Update) and isinstance(st.target, A.KeyTarget) and isinstance(st.target.key, A.Var) and st.target.key.name in args):
+            continue
+        table = f"{tool.service}.{st.target.table}"
+        for f in st.fields:
+            b = facts.world.types.base(facts.people.fields[table][f.name])
+            if isinstance(f.value, A.Literal) and f.value.kind == "bool":
+                goal.append((table, args[st.target.key.name], f.name, f.value.value))
+            elif isinstance(f.value, A.Var) and f.value.name in args:
+                goal.append((table, args[st.target.key.name], f.name, args[f.value.name]))
+            elif isinstance(f.value, A.Var) and b.startswith("enum:") and f.value.name in facts.world.types.enums[b[5:]]:
+                goal.append((table, args[st.target.key.name], f.name, f.value.name))
+    return bool(goal) and all((row := state.tables.get(t, {}).get(key)) is not None and row[f] == v for t, key, f, v in goal)
+
+
 def idempotent(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, final: State, steps: list[Step]) -> dict | None:
-    """A call whose goal already holds: the tool refuses it with `conflict` ("already closed")
-    before the episode and after the reference plan. The instruction asks for it anyway; a good
-    agent checks and changes nothing, and the checker's no-collateral rule holds it to that."""
+    """A call whose goal already holds (`_already_so`), which the tool therefore refuses with
+    `conflict` ("already closed"), before the episode and after the reference plan. The
+    instruction asks for it anyway; a good agent checks and changes nothing, and the checker's
+    no-collateral rule holds it to that. Never a change the world refuses for another reason
+    (closing a return that is only requested): the agent could not do it, and is held to not
+    doing it."""
     in_walk = {s.tool.qualified for s in steps}
     pool = [t for q, t in facts.idempotent_tools if q not in in_walk]
     for tool in rng.sample(pool, min(6, len(pool))):
@@ -89,7 +152,7 @@ def idempotent(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: 
         call = {n: facts.world.types.to_json(tstr(t), args[n]) for n, t in tool.params}
         before = facts.world.call(state0.snapshot(), tool.qualified, call, deadline=attempt.deadline)
         after = facts.world.call(final.snapshot(), tool.qualified, call, deadline=attempt.deadline)
-        if not before["success"] and not after["success"] and before["error"]["code"] == after["error"]["code"] == 409:
+        if not before["success"] and not after["success"] and before["error"]["code"] == after["error"]["code"] == 409 and _already_so(facts, state0, tool, args) and _already_so(facts, final, tool, args):
             shown, named = {}, []  # named: (table, key) of every record the request names
             for n, t in tool.params:  # each record named as a person would, and uniquely
                 rt = facts.people.ref_table(tstr(t))
