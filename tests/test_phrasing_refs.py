@@ -6,7 +6,8 @@ phrase whose inner records are named so ("the patient of that appointment"). Bef
 word for word; now 4 did (descriptions that need every field, in phrases that need them), and 7
 of 93 since the seeds draw colleagues, meetings and files as profiles (issue 29): all of them a
 ranked colleague ("the colleague with the latest start date among the direct reports of ...")
-named twice."""
+named twice. One-thread walks (D36) come back to the records they found more often: 11 of 96
+(issue 29's prose item is where this goes next)."""
 
 import re
 from pathlib import Path
@@ -17,6 +18,33 @@ from compoworld_dsl.sample.run import load_sampler
 from test_scripted_agents import sampled  # (the tasks a run of attempts gives)
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def sampled_threads(sampler, seed: int, hops: int, indices, threads: int) -> list[dict]:
+    """`sampled`, with walks that may hold up to `threads` errands side by side."""
+    from compoworld_dsl.sample.rejected import Rejected
+
+    out = []
+    for i in indices:
+        try:
+            out.append(sampler.task(seed, i, hops, threads=threads))
+        except Rejected:
+            pass
+    return out
+
+
+def _own_manager(sampler, task: dict, k: int) -> bool:
+    """Is step k's `get_manager` call about a colleague who is their own manager (a team lead)?
+    Then it gives that colleague, and naming them so is right."""
+    from compoworld_dsl.gateway import Episode
+
+    ep = Episode(sampler.world)
+    ep.reset(task)
+    for call in task["reference_plan"][:k]:
+        ep.call("call_tool", {"tool_name": call["tool"].split(".", 1)[1], "arguments": call["arguments"]})
+    args = task["reference_plan"][k]["arguments"]
+    got = ep.call("call_tool", {"tool_name": "get_manager", "arguments": args})
+    return got["success"] and got["data"]["id"] == args["id"]
 
 
 def _repeats(text: str, n: int = 80) -> bool:
@@ -32,7 +60,7 @@ def office_tasks():
 def test_long_phrases_are_not_repeated_word_for_word(office_tasks):
     assert len(office_tasks) >= 80
     repeated = [t["id"] for t in office_tasks if _repeats(t["instruction"].split("\nHouse rules:")[0])]
-    assert len(repeated) <= 7, repeated
+    assert len(repeated) <= 12, repeated
 
 
 def test_repeat_finder():
@@ -67,7 +95,7 @@ def test_that_x_only_when_one_record_of_its_kind_is_named():
     assert checked >= 1
 
 
-@pytest.mark.parametrize("world,seed,attempts", [("support", 7, 41), ("vet_clinic", 321, 31)])
+@pytest.mark.parametrize("world,seed,attempts", [("support", 7, 105), ("vet_clinic", 321, 31)])
 def test_no_that_x_beside_a_record_an_idempotency_request_names(world, seed, attempts):
     """"Also make sure to mark the account ... as a customer. Then tell me the industry of that
     account" reads as the account just named, not the walk's; so does "that patient" after "the
@@ -76,7 +104,7 @@ def test_no_that_x_beside_a_record_an_idempotency_request_names(world, seed, att
     has such a task among its first attempts; vet_clinic's showed the mistake without the rule
     (support's did too, at seed 123, before reports kept to telling fields, D28). Since the
     seeds draw patients and prescriptions as profiles (issue 29), vet_clinic's first such task is
-    attempt 30, not 2."""
+    attempt 30, not 2; since walks are one thread by default (D36), support's first is attempt 104."""
     s = load_sampler(str(ROOT / "worlds" / f"{world}.world"))
     checked = 0
     for task in sampled(s, seed, 5, range(attempts)):
@@ -94,14 +122,17 @@ def test_no_that_x_beside_a_record_an_idempotency_request_names(world, seed, att
     assert checked >= 1
 
 
-def test_a_read_that_gives_another_record_of_its_table_is_named_by_what_it_gives(office_tasks):
+def test_a_read_that_gives_another_record_of_its_table_is_named_by_what_it_gives():
     """`directory.get_manager(id)` takes a colleague and gives another colleague, the manager. A
     phrase for its output used to name the colleague `id` ("the email address of the attendee of
     the invitation ..."), so the instruction asked about the wrong person and a branch tested the
-    wrong person's status; it is named by the tool's `gives` phrase ("the manager of ...")."""
+    wrong person's status; it is named by the tool's `gives` phrase ("the manager of ...").
+    One-thread walks use the manager they find in a later step; walks of two errands may report
+    it, so these are sampled with `threads=2`."""
+    office = load_sampler(str(ROOT / "worlds" / "office.world"))
     checked = 0
-    for t in office_tasks:
-        steps = {k + 1 for k, call in enumerate(t["reference_plan"]) if call["tool"] == "directory.get_manager"}
+    for t in sampled_threads(office, 2, 5, range(150), 2):
+        steps = {k + 1 for k, call in enumerate(t["reference_plan"]) if call["tool"] == "directory.get_manager" and not _own_manager(office, t, k)}
         for r in t["reports"]:
             if r["step"] in steps:
                 checked += 1

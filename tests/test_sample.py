@@ -25,9 +25,12 @@ def toy():
 @pytest.fixture(scope="module")
 def toy_tasks(toy):
     tasks, i = [], 0
-    while len(tasks) < 8 or all(t["answer"] is None for t in tasks):  # one with an answer, for "drop the answer"
+    # one with an answer, for "drop the answer": toy's one-thread walks of 4 steps end in writes
+    # (their reads feed the next step), so that one may hold two errands, a read left to report
+    while len(tasks) < 8 or all(t["answer"] is None for t in tasks):
+        assert i < 400, f"{len(tasks)} toy tasks, none with an answer, in {i} attempts"
         try:
-            tasks.append(toy.task(11, i, 4))
+            tasks.append(toy.task(11, i, 4, threads=1 if len(tasks) < 8 else 2))
         except Rejected:
             pass
         i += 1

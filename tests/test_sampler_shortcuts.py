@@ -166,18 +166,6 @@ def test_a_walk_does_not_end_on_a_read_with_nothing_to_report(legal):
     assert not [d for d in refused if "nothing a person would ask for" in d or "nothing in its result" in d or "yes/no" in d], refused
 
 
-def test_the_last_step_check_keeps_every_task_the_long_way_gives(legal, monkeypatch):
-    """Attempts that gave a task before the check give the same task with it: the check only
-    turns away a last step `reports` would have rejected (one that is itself a read with nothing
-    to report, or that leaves such a read unused)."""
-    fast = outcomes(legal, 3, 4, range(60))
-    monkeypatch.setattr(W, "reportable", lambda facts, state0, step, value, j: (None, []))  # the walk accepts any last read
-    slow = outcomes(legal, 3, 4, range(60))
-    kept_before = [(a, b) for a, b in zip(fast, slow) if not b.startswith("rejected")]
-    assert kept_before and all(a == b for a, b in kept_before)
-    assert fast != slow  # the check was taken: some attempt ends otherwise
-
-
 def test_changed_replays_share_the_reference_run_before_their_first_change(legal, monkeypatch):
     """The proofs' changed replays (a step left out, an argument changed, a look-alike picked)
     start from the reference run's state after the calls before their first change

@@ -272,13 +272,18 @@ def test_correcting_a_mistake_passes_where_the_world_cancels_instead_of_deleting
 
 def test_stray_writes_fail_the_task_and_cost_partial_credit(legal, tasks):
     world = legal.world
-    played = 0
+    played = graded = 0
     for task in tasks:
         goals = [c for c in task["checker"]["checks"] if c["kind"] in GOAL_KINDS]
         if len(goals) < 2:
             continue
         state = world.initial_state(task["initial_state"]["seed"])
-        open_matters = [k for k, m in state.tables["matters.matters"].items() if m["status"] == "open"]
+        # stray notes on matters the task does not work on: a note on its own matter can change
+        # what it reads (its latest note), which fails more than the one check it should
+        named = {json.dumps(v) for c in task["reference_plan"] for v in c["arguments"].values()}
+        open_matters = [k for k, m in state.tables["matters.matters"].items() if m["status"] == "open" and json.dumps(k) not in named]
+        if len(open_matters) < 2:
+            continue
         stray = [("docket.add_note", {"matter": m, "deadline": "2025-06-30", "text": "stray note"}) for m in open_matters[:2]]
         partials = []
         for n in (0, 1, 2):
@@ -286,10 +291,13 @@ def test_stray_writes_fail_the_task_and_cost_partial_credit(legal, tasks):
             assert all(r["success"] for r in results[len(task["reference_plan"]):]), results
             partials.append(s["partial"])
             assert s["reward"] == (1 if n == 0 else 0)
-        assert partials[0] == 1.0 and partials[0] > partials[1] > partials[2], partials
-        assert partials[1] == pytest.approx(1 - 1 / len(goals))
+        # each stray write costs at least the goal check of no stray changes; a house rule it
+        # breaks too (a hands-off rule on that matter) costs its own check, down to 0
+        assert partials[0] == 1.0 > partials[1] >= partials[2], partials
+        assert partials[1] <= 1 - 1 / len(goals) + 1e-9
+        graded += partials[1] > partials[2]
         played += 1
-    assert played >= 3
+    assert played >= 3 and graded >= 1
 
 
 @pytest.fixture(scope="module")

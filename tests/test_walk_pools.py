@@ -89,19 +89,3 @@ def test_later_steps_weigh_other_services_entries_as_one_pool(request, world):
     p = (n * w / total) * ((n - 1) * w / (total - w))
     both = pairs[(first.service, first.service)]
     assert abs(both - trials * p) <= 4.5 * (trials * p * (1 - p)) ** 0.5, (both, trials * p)
-
-
-def test_the_early_stated_answer_check_changes_no_task(tmp_path, monkeypatch):
-    """With the early check switched off (the final one stays), the same tasks come out."""
-    job = Job(str(ROOT / "worlds" / "legal_ops.world"), 5, 8, 4)
-    run(job, tmp_path / "on.jsonl")
-    final_only = R.answer_not_guessable
-
-    def late(facts, state0, steps, plan, checks, reports, instruction):
-        return {} if checks == [] else final_only(facts, state0, steps, plan, checks, reports, instruction)
-
-    monkeypatch.setattr(R, "answer_not_guessable", late)
-    run(job, tmp_path / "off.jsonl")
-    on = [json.loads(x) for x in (tmp_path / "on.jsonl").read_text().splitlines()]
-    assert len(on) == 8
-    assert (tmp_path / "on.jsonl").read_bytes() == (tmp_path / "off.jsonl").read_bytes()

@@ -249,6 +249,9 @@ def cmd_sample(args) -> int:
     if args.hops < 1 or args.hops > 32:
         print("worldc: error: --hops takes 1 to 32", file=sys.stderr)
         return EXIT_USAGE
+    if args.threads < 1 or args.threads > args.hops:
+        print(f"worldc: error: --threads takes 1 to --hops ({args.hops})", file=sys.stderr)
+        return EXIT_USAGE
     problem = _output_problem(args)
     if problem:
         print(f"worldc: error: {problem}", file=sys.stderr)
@@ -263,6 +266,13 @@ def cmd_sample(args) -> int:
         return EXIT_USAGE
     if not (0 <= args.attempt_timeout < math.inf):
         print("worldc: error: --attempt-timeout takes a number of seconds (0: no limit)", file=sys.stderr)
+        return EXIT_USAGE
+    if args.min_calls < 0:
+        print(f"worldc: error: --min-calls takes a number of calls, 0 or more, got {args.min_calls}", file=sys.stderr)
+        return EXIT_USAGE
+    band = _difficulty_band(args.difficulty) if args.difficulty is not None else None
+    if band == ():
+        print(f"worldc: error: --difficulty takes LO:HI, scores with LO <= HI, either end left out when open (8: or :12), got {args.difficulty!r}", file=sys.stderr)
         return EXIT_USAGE
     model, status = _load_checked(path)
     if model is None:
@@ -297,7 +307,7 @@ def cmd_sample(args) -> int:
             print("worldc: error: --backend ray needs Ray: pip install 'compoworld-dsl[ray]' (or 'ray>=2.40')", file=sys.stderr)
             return EXIT_USAGE
     workers = max(1, args.workers) if args.backend == "local" else max(0, args.workers)
-    job = Job(path, args.hops, args.n, seed, caps, workers, args.max_attempts, args.attempt_timeout or None, args.rule_share, shard, backend=args.backend, address=args.address, one_thread=args.one_thread)
+    job = Job(path, args.hops, args.n, seed, caps, workers, args.max_attempts, args.attempt_timeout or None, args.rule_share, shard, backend=args.backend, address=args.address, threads=1 if args.one_thread else args.threads, min_calls=args.min_calls, difficulty=band)
     console = _stderr_console()
     console.print(f"world: {how}")
     out = Path(args.output) if args.output else None
@@ -361,6 +371,20 @@ def cmd_sample(args) -> int:
         }
         print(json.dumps(summary, indent=2))
     return EXIT_OK if report.emitted >= job.count else EXIT_FAILED
+
+
+def _difficulty_band(text: str) -> tuple[float | None, float | None] | tuple[()]:
+    """`--difficulty LO:HI` as (LO, HI), None at an open end; () when it is not a band."""
+    import math
+
+    lo, sep, hi = text.partition(":")
+    try:
+        b = tuple(float(x) if x.strip() else None for x in (lo, hi))
+    except ValueError:
+        return ()
+    if not sep or b == (None, None) or any(x is not None and not math.isfinite(x) for x in b) or (None not in b and b[0] > b[1]):
+        return ()
+    return b
 
 
 def _count_lines(path: Path) -> int:
@@ -445,7 +469,7 @@ def _print_report(console, job, report, args) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..sample.run import ATTEMPT_TIMEOUT, RULE_SHARE
+    from ..sample.run import ATTEMPT_TIMEOUT, RULE_SHARE, band as difficulty_band
 
     table = Table(title="sampling report", show_header=True, header_style="bold")
     table.add_column("")
@@ -466,8 +490,12 @@ def _print_report(console, job, report, args) -> None:
     reproduce = f"worldc sample {job.path} --hops {job.hops} -n {job.count} --seed {job.seed:#x}"
     if job.capabilities:
         reproduce += f" --capabilities {','.join(job.capabilities)}"
-    if job.one_thread:
-        reproduce += " --one-thread"
+    if job.threads != 1:
+        reproduce += f" --threads {job.threads}"
+    if job.min_calls:
+        reproduce += f" --min-calls {job.min_calls}"
+    if job.difficulty is not None:
+        reproduce += f" --difficulty {difficulty_band(job.difficulty)}"
     if job.rule_share != RULE_SHARE:
         reproduce += f" --rule-share {job.rule_share:g}"
     if job.attempt_timeout != ATTEMPT_TIMEOUT:
@@ -478,6 +506,9 @@ def _print_report(console, job, report, args) -> None:
     console.print(escape(f"seed {job.seed:#x}; reproduce with: {reproduce}" + (f" -o {args.output}" if args.output else "")), soft_wrap=True)
     if report.emitted < job.count:
         console.print(f"[bold red]only {report.emitted} of {job.count} tasks after {report.attempts} attempts[/]")
+        if job.threads == 1 and report.emitted * 4 < job.count and job.hops > 2:
+            # a world whose services share few keys has no chain this long: say what else there is
+            console.print(f"[yellow]walks are one chain of information by default; a world whose services share few keys may have none of {job.hops} steps: --threads 2 lets a task hold two errands side by side[/]")
 
 
 def cmd_verify(args) -> int:
@@ -853,7 +884,10 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--backend", choices=("local", "ray"), default="local", help="local: a process pool here; ray: actors on a Ray cluster (the `ray` extra), same bytes (default local)")
     sm.add_argument("--address", metavar="ADDR", help="with --backend ray: the Ray cluster to join (auto, or HOST:6379 of its head); default: start a local Ray instance")
     sm.add_argument("--capabilities", metavar="LIST", help=f"keep tasks that have all of these, comma-separated: {', '.join(CAPABILITIES)}")
-    sm.add_argument("--one-thread", action="store_true", help="keep only tasks whose steps all hang together through the values one step's result gives another: one chain of information, no errands side by side")
+    sm.add_argument("--threads", type=int, default=1, metavar="N", help="errands side by side a task may hold (default 1: every step hangs on one chain of information, grown so from the first step; N > 1 lets the walk start new errands and keeps tasks of at most N)")
+    sm.add_argument("--one-thread", action="store_true", help=argparse.SUPPRESS)  # the default now; kept so older scripts run
+    sm.add_argument("--min-calls", type=int, default=0, metavar="N", help="keep only tasks whose reference plan makes at least N real tool calls (their `difficulty.real_calls`)")
+    sm.add_argument("--difficulty", metavar="LO:HI", help="keep only tasks whose difficulty score is from LO to HI, either end left out when open (8: is 8 or more); the score is in docs/task-format.md")
     sm.add_argument("--rule-share", type=float, default=0.5, metavar="SHARE", help="at least this share of tasks carry a house rule that decides their reward, in worlds that have rules (default 0.5; 0: no minimum)")
     sm.add_argument("--max-attempts", type=int, default=None, help="give up after this many attempts (default 50 per task)")
     sm.add_argument("--format", choices=("text", "json"), default="text", help="json: also print the run report, with coverage, as JSON on stdout (needs -o)")

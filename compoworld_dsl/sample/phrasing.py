@@ -241,7 +241,16 @@ class Phraser:
             if subject == text or subject.startswith(text + " among "):
                 rest = {f: v for f, v in prefix.items() if f != field}
                 if not rest and subject == text:  # "the traveller "Chloe Lindahl" of the trip from
-                    return None  # ..." misleads: the tool's phrase goes on; "... among ..." does not
+                    # ..." misleads: the tool's phrase goes on; "... among ..." does not. A record
+                    # named already, and the only one of its kind, is "that" one: "the patient
+                    # "Luna" of that prescription", not "the patient of the prescription with
+                    # patient "Luna""
+                    if n < len(names):  # a short name: the whole description names the rest
+                        part = self.people.part(self.state0, table, field, desc[field])
+                        if self._kinds.get(self.people.noun[table], 0) == 1:
+                            return f"the {part} of that {self.people.noun[table]}"
+                        return f"the {part} of {self.people.phrase(self.state0, table, {f: v for f, v in desc.items() if f != field})}"
+                    return None
                 return f"the {self.people.part(self.state0, table, field, desc[field])} of {self.people.phrase(self.state0, table, rest)}{subject[len(text):]}"
         return None
 

@@ -11,6 +11,7 @@ from ..runtime.service import ToolError
 from ..smt.encode import EncodingUnsupported
 from . import checker as C
 from .attempt import Attempt
+from .difficulty import of_record
 from .facts import WorldFacts
 from .rejected import Rejected
 from .solve import prove_walk
@@ -22,7 +23,7 @@ TASK_FORMAT = 2  # goal-level tasks; files without `format` were written by the 
 class Samples(Protocol):
     """What a rebuild needs of a sampler: the task of an attempt (`Sampler.task`)."""
 
-    def task(self, seed: int, index: int, hops: int) -> dict: ...
+    def task(self, seed: int, index: int, hops: int, threads: int = 1) -> dict: ...
 
 _ID = re.compile(r"^(?P<world>.*)-h(?P<hops>\d{1,2})-s(?P<seed>\d{1,20})-(?P<index>\d{6,})$")
 
@@ -59,7 +60,7 @@ def rebuild_problems(sampler: Samples, task: dict) -> list[str]:
         return ["id: not of the form WORLD-hHOPS-sSEED-INDEX, so the task cannot be rebuilt"]
     hops, seed, index = attempt
     try:
-        rebuilt = sampler.task(seed, index, hops)
+        rebuilt = sampler.task(seed, index, hops, threads=task.get("threads", 1))
     except Rejected as r:
         return [f"id: attempt {index} of seed {seed} with {hops} hops yields no task ({r.reason}: {r.detail[:120]})"]
     # compared as written: what a reader of the file gets
@@ -133,6 +134,13 @@ def verify(facts: WorldFacts, attempt: Attempt, task: dict, sampler: Samples) ->
         refused = world.call(final.snapshot(), idem.get("tool", ""), idem.get("arguments"))
         if refused["success"] or refused["error"]["code"] != 409:
             problems.append("the idempotent request is not already satisfied after the reference plan")
+    if "difficulty" in task:  # absent in files written before tasks recorded it: the rebuild says so
+        try:
+            got = of_record(facts, task, datas)
+        except (KeyError, TypeError, AttributeError) as e:
+            got = {"unreadable": f"{type(e).__name__}: {e}"}
+        if task["difficulty"] != got:
+            problems.append(f"{_where(task['difficulty'], got, 'difficulty')}: not what the record and its replay give ({json.dumps(got, separators=(',', ':'))[:200]})")
     # Z3: the plan's own arguments satisfy every precondition from the seeded state
     try:
         prove_walk(facts, attempt, seed, state0, steps, values)

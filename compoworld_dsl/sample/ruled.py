@@ -22,7 +22,10 @@ often, later parameters first on a tie): two at once could be traded against eac
 made-up co-signatory and a memo that names them; a new docket note's date and the deadline set
 to match it). The instruction omits it (`phrasing`), the checker does
 not compare it (`checker.derive(ruled=...)`; an updated field must still change), and the rule's
-proof records the alternatives that break it. Seeded by the task seed, so `verify` agrees."""
+proof records the alternatives that break it. One exception: a value a rule only asks a text to
+contain (`p.memo contains p.cosigner`) would pass the rule cut down to any part of it ("R.",
+"Escrow"), so the checker compares it with the reference's as a person's name (`"as": "name"`).
+Seeded by the task seed, so `verify` agrees."""
 
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from typing import Any
 
 from ..codegen.python import tstr
 from ..runtime.state import State, diff
+from ..syntax import ast as A
 from . import checker as C
 from . import necessity as N
 from .attempt import Attempt
@@ -52,6 +56,7 @@ def find(facts: WorldFacts, attempt: Attempt, seed: int, state0: State, steps: l
         return {}
     read = set().union(*[i["inv_tables"] for i in infos])
     rng = random.Random(f"{seed}:ruled")
+    needles = {i["name"]: _contained(i["decl"]) for i in infos}
     out: dict[tuple[int, str], dict] = {}
     used: set[str] = set()  # rules that already decide a left argument
     for k, step in enumerate(steps):
@@ -66,9 +71,17 @@ def find(facts: WorldFacts, attempt: Attempt, seed: int, state0: State, steps: l
             if got is not None and (best is None or (got[0], i) > (best[0], best[1])):
                 best = (got[0], i, name, got[1])
         if best is not None:
+            if any(best[2] in needles[r] for r in best[3]["rules"]):
+                best[3]["as"] = "name"  # what a text must contain: any part of it would pass the rule too
             out[(k, best[2])] = best[3]
             used |= set(best[3]["rules"])
     return out
+
+
+def _contained(decl) -> set[str]:
+    """Fields a rule reads as what a text must contain (`p.memo contains p.cosigner`): a whole
+    value, a name, that the rule alone would also accept cut down to any part of it."""
+    return {n.right.name for n in A.walk(decl) if isinstance(n, A.Binary) and n.op == "contains" and isinstance(n.right, A.Field)}
 
 
 def could_be_left(facts: WorldFacts, steps: list[Step]) -> set[tuple[int, str]]:
@@ -100,6 +113,11 @@ def _decides(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: St
     blank = _blank(facts, t)
     if blank is not None and blank != current and blank not in others:
         others.append(blank)
+    # the value the record holds already: "change the memo to the one the house rules call for"
+    # asks for nothing a person can find when the memo it has satisfies them
+    held = _held_before(facts, state0, steps, values, k, name, attempt.deadline)
+    if held is not None and held != current and held not in others:
+        others.insert(0, held)
     runs, broken, tried = 0, set(), []
     for v in others:
         attempt.deadline.check()
@@ -107,14 +125,14 @@ def _decides(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: St
         if len(calls) < len(steps):
             continue  # the services refuse it: that is the agent's feedback, not the rule's
         runs += 1
-        breaks = [i["name"] for i in infos if not C._constraint_holds(facts.world, i["name"], state0, final, touched)[0]]
+        breaks = [i["name"] for i in infos if not C._constraint_holds(facts.world, i["name"], state0, final, touched, calls)[0]]
         if not breaks:
             return None  # a value the rules accept as well: they do not decide this one
         # and already right after its own call: a value that only a later step of the task makes
         # wrong (a new note's date, matched by the deadline set after it) is not one a person
         # leaves to the rules
         at = N.replay(facts, attempt, state0, steps[: k + 1], values, args={(k, name): v})
-        breaks = [r for r in breaks if not C._constraint_holds(facts.world, r, state0, at[0], at[3])[0]]
+        breaks = [r for r in breaks if not C._constraint_holds(facts.world, r, state0, at[0], at[3], at[1])[0]]
         if not breaks:
             return None
         broken.update(breaks)
@@ -124,20 +142,32 @@ def _decides(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: St
     return runs, {"rules": sorted(broken), "alternatives": tried}
 
 
+def _held_before(facts: WorldFacts, state0: State, steps: list[Step], values: dict, k: int, name: str, deadline=None) -> Any:
+    """The value field `name` has, before step k, in the row step k updates (None if it
+    updates no row with such a field)."""
+    before = replay(facts, state0, steps[:k], values, deadline)[0]
+    after = replay(facts, state0, steps[: k + 1], values, deadline)[0]
+    for ch in diff(before, after).rows:
+        if ch.kind == "updated" and name in ch.fields:
+            return before.tables[ch.table][ch.key][name]
+    return None
+
+
 def _blank(facts: WorldFacts, t: str) -> Any:
     base = facts.world.types.base(t)
     return "" if base == "text" else None
 
 
-def rows(facts: WorldFacts, state0: State, steps: list[Step], values: dict, left: dict[tuple[int, str], dict], deadline=None) -> dict[tuple[str, Any], set[str]]:
-    """(table, key) of each row a step with a left argument writes → the fields left there."""
-    out: dict[tuple[str, Any], set[str]] = {}
+def rows(facts: WorldFacts, state0: State, steps: list[Step], values: dict, left: dict[tuple[int, str], dict], deadline=None) -> dict[tuple[str, Any], dict[str, str]]:
+    """(table, key) of each row a step with a left argument writes → the fields left there, each
+    to how the checker compares it (`checker.derive`): "name" as a person's name, "rule" not at all."""
+    out: dict[tuple[str, Any], dict[str, str]] = {}
     for k in sorted({k for k, _ in left}):
         before = replay(facts, state0, steps[:k], values, deadline)[0]
         after = replay(facts, state0, steps[: k + 1], values, deadline)[0]
-        names = {n for j, n in left if j == k}
+        names = {n: left[(j, n)].get("as", "rule") for j, n in left if j == k}
         for ch in diff(before, after).rows:
-            fields = names & set(facts.people.fields.get(ch.table, {}))
+            fields = set(names) & set(facts.people.fields.get(ch.table, {}))
             if fields and ch.kind != "deleted":
-                out.setdefault((ch.table, ch.key), set()).update(fields)
+                out.setdefault((ch.table, ch.key), {}).update({f: names[f] for f in fields})
     return out

@@ -5,8 +5,8 @@ task itself (that is `sampler.py`) and leaves no process or temporary file behin
 Resuming (`--resume`). The temporary file of a run with `-o OUT` is its journal:
 `.OUT.PID.XXXXXXXX.tmp` gets each emitted task, in index order, flushed and fsynced, and
 beside it `.OUT.PID.XXXXXXXX.state` (replaced atomically after each task) holds the run's
-options (world file hash, hops, count, seed, capabilities, rule share, attempt budget, shard;
-not `--workers`, which changes no byte), its writer (pid, process start time, host, boot), the
+options (world file hash, hops, count, seed, capabilities, rule share, attempt budget, shard,
+the filters that are on; not `--workers`, which changes no byte), its writer (pid, process start time, host, boot), the
 journal's committed length in bytes and the SHA-256 of those bytes, the next attempt index, the
 rule-share bookkeeping (`Selector`: tasks emitted, passed over, seen, with a rule), the report's
 counters, and a SHA-256 of all of it. A run killed at any moment, SIGKILL included, leaves both;
@@ -91,7 +91,9 @@ class Job:
     shard: tuple[int, int] | None = None  # (K, N), K from 1: attempts i with i % N == K - 1, no rule-share selection
     backend: str = "local"  # "ray": the same attempts on Ray actors (`ray_backend.py`; workers 0: one per CPU); no byte changes
     address: str | None = None  # with "ray": the cluster to connect to (else a local Ray instance)
-    one_thread: bool = False  # keep only tasks whose steps all hang together through data flow
+    threads: int = 1  # errands side by side a task may hold: 1 grows one thread by construction (`walk.Walker.walks`)
+    min_calls: int = 0  # keep only tasks whose reference plan makes at least this many calls
+    difficulty: tuple[float | None, float | None] | None = None  # keep only tasks whose difficulty score is in [LO, HI] (None: open)
 
 
 @attrs.define
@@ -269,6 +271,26 @@ def attempts(job: Job, stop: _Stop | None = None, start: int = 0) -> Iterator[tu
             yield from results
 
 
+def outside_filters(job: Job, task: dict) -> str | None:
+    """Why `--min-calls` or `--difficulty` passes over a task (its `difficulty`), or None. Decided by
+    the task alone, like `--capabilities`: the same for any number of workers, and on a resume."""
+    if not job.min_calls and job.difficulty is None:
+        return None
+    d = task["difficulty"]
+    if d["real_calls"] < job.min_calls:
+        return f"its reference plan makes {d['real_calls']} calls, fewer than --min-calls {job.min_calls}"
+    if job.difficulty is not None:
+        lo, hi = job.difficulty
+        if (lo is not None and d["score"] < lo) or (hi is not None and d["score"] > hi):
+            return f"difficulty score {d['score']}, outside --difficulty {band(job.difficulty)}"
+    return None
+
+
+def band(b: tuple[float | None, float | None]) -> str:
+    """A `--difficulty` band as the option writes it: `LO:HI`, either end left out when open."""
+    return ":".join("" if x is None else f"{x:g}" for x in b)
+
+
 def wants_rule(job: Job, slot: int) -> bool:
     """Should the task written as number `slot` (from 0) carry a load-bearing house rule? A draw
     seeded by the run seed and the slot, under `job.rule_share`: a slot that wants one passes
@@ -338,7 +360,9 @@ def options(job: Job) -> dict:
         "count": job.count if job.shard is None else None,  # a shard's file only grows with -n: --resume may extend it
         "seed": job.seed, "capabilities": list(job.capabilities), "max_attempts": job.max_attempts,
         "attempt_timeout": job.attempt_timeout or None, "rule_share": job.rule_share, "shard": list(job.shard) if job.shard else None,
-        **({"one_thread": True} if job.one_thread else {}),  # absent when off: journals of earlier runs still resume
+        "threads": job.threads,  # always: a journal from before walks were one thread by default does not resume
+        **({"min_calls": job.min_calls} if job.min_calls else {}),  # likewise
+        **({"difficulty": list(job.difficulty)} if job.difficulty else {}),
     }
 
 
@@ -728,6 +752,8 @@ def run(job: Job, out: Path | None, progress=None, resume: bool = False) -> Repo
                     report.work_seconds += secs
                     if task is not None and job.capabilities and not set(job.capabilities) <= set(task["capabilities"]):
                         task, reason, detail = None, "filtered", "lacks a requested capability"
+                    if task is not None and (why := outside_filters(job, task)):
+                        task, reason, detail = None, "filtered", why
                     if task is not None and not shard and not sel.keep(task, has_rules):
                         task, reason, detail = None, "no_rule", f"task {sel.emitted + 1} is one of the --rule-share {job.rule_share:g} that should carry a house rule that decides the reward"
                     elif task is not None and shard:

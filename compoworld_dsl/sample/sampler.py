@@ -8,6 +8,7 @@ everything random comes from a generator named by the seed and the index."""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 from ..check.model import Model
@@ -17,7 +18,7 @@ from ..smt.encode import Deadline, EncodingUnsupported, OutOfTime
 from . import CAPABILITIES  # noqa: F401  (tests and run.py import it from here too)
 from . import checker as C
 from . import descriptions as D
-from . import lookalikes, rebuild, ruled
+from . import difficulty, lookalikes, rebuild, ruled
 from . import necessity as N
 from . import reports as R
 from . import requests as Q
@@ -34,7 +35,12 @@ from .walk import Walker
 
 MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
 BRANCH_SHARE = 0.3  # of tasks tried as conditional (if the walk offers a condition and a second branch)
-IDEMPOTENT_SHARE = 0.25  # of tasks given a request whose goal already holds (if the state offers one)
+IDEMPOTENT_SHARE = 0.25
+# walks an attempt may judge: one the stages before the proofs turn down (for these reasons)
+# makes way for the next walk the search finds
+WALKS_PER_ATTEMPT = 6
+_STEP = re.compile(r"step (\d+) ")
+RETRIED = frozenset({"filtered", "constraint_broken", "too_many_reports", "guessable_answer", "step_not_needed", "changed_by_task"})  # of tasks given a request whose goal already holds (if the state offers one)
 
 
 class Sampler:
@@ -53,18 +59,17 @@ class Sampler:
         self.deadline = Deadline()
         self.attempt: Attempt | None = None  # the running or the last attempt (its stage, for tests)
 
-    def task(self, seed: int, index: int, hops: int, deadline: Deadline | None = None, one_thread: bool = False) -> dict:
+    def task(self, seed: int, index: int, hops: int, deadline: Deadline | None = None, threads: int = 1) -> dict:
         """Attempt `index` of a run. With a `deadline`, an attempt still working when it runs out
         is rejected as `timeout`; any other outcome depends only on (world, seed, index, hops).
-        `one_thread` (`--one-thread`): reject, as `filtered`, a walk whose steps do not all hang
-        together through data flow, as soon as it is grown; the task an attempt gives is the
-        same with it or without, so `worldc verify` needs no flag."""
+        `threads` (`--threads`): 1 grows one thread by construction; N > 1 grows a walk that may
+        hold errands side by side and rejects, as `filtered`, one of more than N threads."""
         rng = random.Random(f"{seed}:{hops}:{index}")  # the hops too: walks of other lengths start elsewhere
         attempt = self.attempt = Attempt(rng.randrange(2**32), deadline)
         self.deadline = attempt.deadline
         t0 = time.monotonic()
         try:
-            return sample_task(self.facts, attempt, rng, seed, index, hops, one_thread)
+            return sample_task(self.facts, attempt, rng, seed, index, hops, threads)
         except OutOfTime:
             raise Rejected("timeout", f"out of time after {time.monotonic() - t0:.1f} s, {attempt.stage}") from None
         finally:
@@ -84,49 +89,32 @@ def verify_task(sampler: Sampler, task: dict) -> list[str]:
         sampler.encode_seconds += attempt.encode_seconds
 
 
-def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int, index: int, hops: int, one_thread: bool = False) -> dict:
+def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int, index: int, hops: int, threads: int = 1) -> dict:
     """The pipeline: grow and replay a walk, plant a look-alike, choose the reports, prove the
     walk and its rules, derive the checker, prove every step and rule load-bearing, phrase it."""
     task_seed = attempt.task_seed
     at = attempt.at
     at("seeding the state")
-    state0 = facts.world.partial_state(task_seed)
+    state0 = seed_state = facts.world.partial_state(task_seed)
     want_branch = hops >= 2 and rng.random() < BRANCH_SHARE
     planted = None
     try:
-        at("growing the walk")
-        steps, values, proofs = Walker(facts, attempt).grow(rng, task_seed, state0, hops, branch=want_branch)
-        if one_thread:
-            n = thread_count([[src[1][0] for src in st.sources.values() if src[0] == "step"] for st in steps])
-            if n > 1:
-                raise Rejected("filtered", f"{n} threads: some steps share no value with the others (--one-thread)")
-        at("replaying the walk")
-        final, plan, results = replay(facts, state0, steps, values, attempt.deadline)
-        at("planting a look-alike")
-        planted = lookalikes.plant(facts, attempt, task_seed, state0, steps, values, results)
-        if planted is not None:  # the task's state from here on: seeded, then these rows
-            state0 = planted[0]
-            final, plan, results = replay(facts, state0, steps, values, attempt.deadline)
-        for info in facts.constraints:
-            H.order_rules(facts, info, plan)  # a broken order rule rejects the walk before Z3 works on it
-        at("choosing the reports")  # before the proofs: they draw nothing from `rng`
-        reports = R.reports(facts, attempt, rng, state0, steps, results)
-        for r in reports:
-            r["label"] = Phraser(facts, state0, steps, values, results).report(r["step"], r["field"])
-        # A reported value the instruction states rejects the task at the end. What the
-        # instruction states for sure is known now: everything but the values the house rules
-        # might decide. Checking it here rejects such walks before the proofs (with the final
-        # check unchanged, no task changes: a value stated now is stated then).
-        at("checking the answer is not stated, early")
-        early = Phraser(facts, state0, steps, values, results, left=ruled.could_be_left(facts, steps))
-        R.answer_not_guessable(facts, state0, steps, plan, [], reports, early.instruction([(r["step"], r["field"]) for r in reports], []))
-        # A step that a stricter checker does not need, the task's own does not need either:
-        # it keeps only some of these house rules and leaves some fields to them. Checking now
-        # rejects such walks before the Z3 proofs, most of what a rejected attempt cost; the
-        # full check below still runs on the task's own checker, so no task changes.
-        at("proving every step counts, early")
-        strict = C.derive(facts.world, state0, final, H.rules_to_keep(facts, attempt, state0, final, steps, plan), reports=reports)
-        early_necessity = N.steps_necessary(facts, attempt, state0, steps, values, strict, reports, task_seed)
+        walks = Walker(facts, attempt).walks(rng, task_seed, state0, hops, branch=want_branch, threads=threads)
+        bad = None
+        for tries in range(1, WALKS_PER_ATTEMPT + 1):
+            at("growing the walk")
+            steps, values, proofs = next(walks) if tries == 1 else walks.send(bad)
+            try:
+                state0, steps, values, planted, final, plan, results, reports, strict, early_necessity = _judge_walk(facts, attempt, rng, seed_state, steps, values, threads)
+                break
+            except Rejected as e:
+                # a walk the stages before the proofs turn down: the next walk goes on from
+                # its last steps (cheap), where a new attempt would grow one from nothing
+                if e.reason not in RETRIED or tries == WALKS_PER_ATTEMPT:
+                    raise
+                # a step that does not count is replaced, with every step after it
+                m = _STEP.match(e.detail) if e.reason in ("step_not_needed", "changed_by_task") else None
+                bad = int(m.group(1)) - 1 if m else None
         at("proving the walk")
         proofs["walk_satisfiable"]["assertions"] = S.prove_walk(facts, attempt, task_seed, state0, steps, values)
         at("proving house rules")
@@ -145,6 +133,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
     C.reference_passes(facts.world, state0, final, plan, checks, answer, calls, attempt.deadline)
     at("finding look-alikes")
     refused, bites = N.distractors(facts, attempt, state0, steps, values, checks, reports)
+    D.still_named(facts, attempt, state0, final, steps, plan, results)  # with the fields the look-alikes added
     bearing, rule_proofs = _load_bearing(facts, attempt, state0, steps, values, checks, reports, attached, cproofs, left, bites)
     caps = set()
     if any(c["kind"] == "state" and len({t.split(".")[0] for t in facts.rule_tables(c["name"])}) >= 2 for c in bearing):
@@ -196,11 +185,12 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "world": facts.world_name,
         "seed": task_seed,
         "hops": hops,
+        "threads": threads,
         "services": services,
         "distractors": distractors,
         "instruction": instruction,
         "capabilities": [c for c in CAPABILITIES if c in caps],
-        "initial_state": {"seed": task_seed, "rows": planted[1]} if planted is not None else {"seed": task_seed},
+        "initial_state": {"seed": task_seed, **planted[1]} if planted is not None else {"seed": task_seed},
         "reference_plan": plan,
         "bindings": [{n: "house rules" if (k, n) in left else (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for k, s in enumerate(steps)],
         "found_by": [found_by(s) for s in steps],
@@ -211,7 +201,48 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "proofs": proofs,
         "branch": branch,
         "idempotent": {k: v for k, v in idem.items() if not k.startswith("_")} if idem else None,
+        "difficulty": difficulty.measure(facts, plan, results, [found_by(s) for s in steps], rule_proofs, bearing, branch, services),
     }
+
+
+def _judge_walk(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, steps: list[Step], values: dict, threads: int):
+    """The stages of a grown walk before the proofs: replay, look-alikes, reports, and the checks
+    that need no Z3 (threads, order rules, an answer the instruction states, a step no stricter
+    checker needs). A `Rejected` here costs the attempt one walk, not the attempt."""
+    at = attempt.at
+    task_seed = attempt.task_seed
+    planted = None
+    n = thread_count([[src[1][0] for src in st.sources.values() if src[0] == "step"] for st in steps])
+    if n > threads:
+        raise Rejected("filtered", f"{n} threads: more errands side by side than --threads {threads}")
+    at("replaying the walk")
+    final, plan, results = replay(facts, state0, steps, values, attempt.deadline)
+    at("planting a look-alike")
+    planted = lookalikes.plant(facts, attempt, task_seed, state0, steps, values, results)
+    if planted is not None:  # the task's state from here on: seeded, then these rows (and swaps)
+        state0, steps, values = planted[0], planted[2], planted[3]
+        final, plan, results = replay(facts, state0, steps, values, attempt.deadline)
+    for info in facts.constraints:
+        H.order_rules(facts, info, plan)  # a broken order rule rejects the walk before Z3 works on it
+    at("choosing the reports")  # before the proofs: they draw nothing from `rng`
+    reports = R.reports(facts, attempt, rng, state0, final, steps, plan, results)
+    for r in reports:
+        r["label"] = Phraser(facts, state0, steps, values, results).report(r["step"], r["field"])
+    # A reported value the instruction states rejects the task at the end. What the
+    # instruction states for sure is known now: everything but the values the house rules
+    # might decide. Checking it here rejects such walks before the proofs (with the final
+    # check unchanged, no task changes: a value stated now is stated then).
+    at("checking the answer is not stated, early")
+    early = Phraser(facts, state0, steps, values, results, left=ruled.could_be_left(facts, steps))
+    R.answer_not_guessable(facts, state0, steps, plan, [], reports, early.instruction([(r["step"], r["field"]) for r in reports], []))
+    # A step that a stricter checker does not need, the task's own does not need either:
+    # it keeps only some of these house rules and leaves some fields to them. Checking now
+    # rejects such walks before the Z3 proofs, most of what a rejected attempt cost; the
+    # full check below still runs on the task's own checker, so no task changes.
+    at("proving every step counts, early")
+    strict = C.derive(facts.world, state0, final, H.rules_to_keep(facts, attempt, state0, final, steps, plan), reports=reports)
+    early_necessity = N.steps_necessary(facts, attempt, state0, steps, values, strict, reports, task_seed)
+    return state0, steps, values, planted, final, plan, results, reports, strict, early_necessity
 
 
 def _load_bearing(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict], attached: list[dict], cproofs: dict, left: dict, bites: dict) -> tuple[list[dict], dict]:

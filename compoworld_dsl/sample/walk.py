@@ -17,8 +17,12 @@ answer is kept only if a person would write it (`sensible`)."""
 
 from __future__ import annotations
 
+import copy
 import random
+import re
 from typing import Any
+
+import attrs
 
 from ..check import types as T
 from ..check.model import Tool
@@ -31,12 +35,35 @@ from .people import share_a_word
 from .pools import ensure
 from .rejected import Rejected
 from .reports import reportable
+from .rules import order_rules
 from .runs import run_step
 from .steps import Step, element, output, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
 from .walkgraph import FLOW_TYPES, _same_meaning
 
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
+TRIES_PER_HOP = 96  # candidate steps a walk may try per hop, over all the dead ends it backs out of
+RESTARTS = 6  # fresh starts the search's budget is shared among
+
+
+class _OutOfTries(Exception):
+    """One start of the walk search has spent its share of the tries."""
 STEER_SHARE = 0.75  # of walks steered towards a write a house rule protects (a chain that ends in it)
+
+
+# enum values that end what can be asked of a record: after a step moves a record there, no later
+# step of the walk changes it ("close the matter, then rename it" reverses a person's order)
+ENDING = re.compile(r"clos|cancel|archiv|offboard|kill|terminat|inactive|void|reject|churn|delet|retir|lost|dismiss|withdr|expir|revok|destroy", re.I)
+
+
+def _catch_up(state0: State, state: State) -> None:
+    """Give `state` the tables seeded into `state0` after it was made: a walk that backs out of
+    a dead end goes on from an earlier state, and the later steps it dropped may have seeded
+    tables (`pools.ensure`). No step before `state` touched them (a table is seeded before its
+    first use), so the seeded table is the one `state` would hold."""
+    for name, table in state0.tables.items():
+        if name not in state.tables:
+            state.tables[name] = table
+            state.counters[name] = state0.counters[name]
 
 
 def _whole(record: dict) -> str:
@@ -93,64 +120,214 @@ class Walker:
 
     # ─────────────────────────── growing ───────────────────────────
 
-    def grow(self, rng: random.Random, seed: int, state0: State, hops: int, branch: bool = False):
+    def grow(self, rng: random.Random, seed: int, state0: State, hops: int, branch: bool = False, threads: int = 1):
+        """The first walk `walks` finds (steps, values, proofs); `Rejected` when there is none."""
+        return next(self.walks(rng, seed, state0, hops, branch, threads))
+
+    def walks(self, rng: random.Random, seed: int, state0: State, hops: int, branch: bool = False, threads: int = 1):
+        """Walks of `hops` steps, depth first, as (steps, values, proofs); a later stage that
+        turns one down asks for the next, which goes on from the last step, or, sent the index
+        of the step it turned the walk down for (`send(k)`), from that step's next candidate
+        (`Rejected` when the budget of tries is spent or no walk is left). `threads` 1: one thread by construction (every step after the first takes a value an
+        earlier step gave, and the reads are used up as the walk goes, so that at most one is
+        left to report per step still to come); more: errands side by side are allowed (the run
+        keeps walks of at most that many threads)."""
         facts = self.facts
+        joined = threads == 1
         steps: list[Step] = []
         results: list[Any] = []
         values: dict[tuple[int, str], Any] = {}
-        state = state0
-        tried = fallbacks = 0
+        diffs: list = []  # what each step changed (an empty diff for a read)
+        count = {"tried": 0, "z3": 0}
+        budget = TRIES_PER_HOP * hops  # candidates tried in all, over every dead end backed out of
+        last_failure = [""]
+        jump: list[int | None] = [None]  # the step a later stage turned the last walk down for (`send`)
         steer = random.Random(f"{seed}:steer")  # its own stream: walks not steered stay as they were
         chain = steer.choice([c for c in self.graph.chains if len(c) <= hops]) if self.graph.chains and steer.random() < STEER_SHARE and any(len(c) <= hops for c in self.graph.chains) else []
-        for k in range(hops):
+
+        def extend(k: int, state: State):
+            """Steps k.. from `state`: depth first, a dead end backed out of to the step before
+            (a walk that cannot go on at step 11 tries step 10's next candidate), until the
+            budget of tries is spent."""
+            if k == hops:
+                # copies: a later stage may add to a step's description, and the next walk
+                # shares this one's first steps
+                jump[0] = yield [attrs.evolve(st, sources=dict(st.sources), how=copy.deepcopy(st.how)) for st in steps], dict(values), {"walk_satisfiable": {"result": "sat", "candidates_tried": count["tried"], "z3_bindings": count["z3"]}}
+                return
             hs, aka = self.handles(steps, results)  # what the walk so far offers later steps
-            cands = self.graph.candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1, chain=chain)
+            cands = self.graph.candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1, chain=chain, joined=joined)
             if not cands:
-                raise Rejected("no_walk", f"no tool can follow step {k}")
-            kept, set_aside, last_failure = None, None, ""
+                last_failure[0] = f"no tool can follow step {k}"
+                return
+            pending = set(unused_reads(facts.mutating, steps)) if joined else set()
+            set_aside = None
             # an earlier read that no step uses yet and that has nothing to report: the last
             # step must use it, or `reports` rejects the walk after all the work
             unreported = self._unreportable(state0, steps, results) if k == hops - 1 else set()
             held = {_whole(r) for result in results for r in (result if isinstance(result, (list, tuple)) else [result]) if isinstance(r, dict)}
-            for tool in cands:
-                self.attempt.deadline.check()
-                tried += 1
-                got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held, aka)
-                if isinstance(got, str):
-                    last_failure = f"step {k + 1} {tool.qualified}: {got}"
-                    continue
-                if unreported - {src[1][0] for src in got[0].sources.values() if src[0] == "step"}:
-                    last_failure = f"step {k + 1} {tool.qualified}: leaves step {min(unreported) + 1}'s result unused and it has nothing to report"
-                    continue
-                if k == hops - 1 and tool.qualified not in facts.mutating:
-                    # a read the walk would end on is used by no later step: it must give
-                    # something to report, or `reports` rejects the walk after all the work
-                    # (a count of 0, an id): the next candidate is tried instead
-                    try:
-                        reportable(self.facts, state0, got[0], element(self.people, got[0], got[3]), k)
-                    except Rejected as e:
-                        last_failure = f"step {k + 1} {tool.qualified}: {e.detail.split(': ', 1)[-1]}"
+            for tool in cands + [None]:
+                if tool is None:  # the last step: the branch set aside is the only one that runs
+                    if set_aside is None:
+                        return
+                    got, set_aside = set_aside, None
+                else:
+                    if count["tried"] >= count["until"]:
+                        raise _OutOfTries
+                    self.attempt.deadline.check()
+                    count["tried"] += 1
+                    _catch_up(state0, state)
+                    got = self._candidate(rng, seed, state0, state, steps, results, hs, tool, k, hops, values, held, aka, pending, unreported, joined, diffs)
+                    if isinstance(got, str):
+                        last_failure[0] = got
                         continue
-                fallbacks += got[4]
-                if branch and k == hops - 1 and set_aside is None and tool.qualified in facts.mutating:
-                    set_aside = got  # the branch not taken: another last step that runs here
-                    continue
-                kept = got
-                break
-            if kept is None and set_aside is not None:
-                kept, set_aside = set_aside, None
-            if set_aside is not None:
-                self.attempt.alternative = (set_aside[0], {(k, n): v for n, v in set_aside[1].items()})
-            if kept is None:
-                raise Rejected("unsat", f"no tool can run as step {k + 1} ({len(cands)} tried; last: {last_failure})")
-            step, chosen, post, result, _ = kept
-            steps.append(step)
-            results.append(result)
-            values.update({(k, n): v for n, v in chosen.items()})
-            state = post
-        if hops >= 3 and len({st.tool.service for st in steps}) < 2:
-            raise Rejected("no_walk", "the walk stays in one service")
-        return steps, values, {"walk_satisfiable": {"result": "sat", "candidates_tried": tried, "z3_bindings": fallbacks}}
+                    count["z3"] += got[4]
+                    if branch and k == hops - 1 and set_aside is None and tool.qualified in facts.mutating:
+                        set_aside = got  # the branch not taken: another last step that runs here
+                        continue
+                step, chosen, post, result, _ = got
+                steps.append(step)
+                results.append(result)
+                diffs.append(diff(state, post))
+                values.update({(k, n): v for n, v in chosen.items()})
+                # the branch not taken, for the walks that end here
+                self.attempt.alternative = (set_aside[0], {(k, n): v for n, v in set_aside[1].items()}) if set_aside is not None and k == hops - 1 else None
+                yield from extend(k + 1, post)
+                steps.pop()
+                results.pop()
+                diffs.pop()
+                for n in chosen:
+                    del values[(k, n)]
+                if jump[0] is not None:
+                    if jump[0] < k:
+                        return  # backing out to the step the last walk was turned down for
+                    jump[0] = None  # this is that step: its next candidate
+
+        # the search starts afresh (new draws) a few times rather than spend its whole budget
+        # under a first few steps that lead nowhere: backing out of a dead end repairs the last
+        # steps, a restart the first ones
+        for r in range(RESTARTS):
+            count["until"] = budget * (r + 1) // RESTARTS
+            try:
+                yield from extend(0, state0)
+            except _OutOfTries:
+                del steps[:], results[:], diffs[:]
+                values.clear()
+        raise Rejected("unsat", f"no walk of {hops} steps in {count['tried']} tries (last: {last_failure[0]})")
+
+    def _candidate(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], results: list, hs: list, tool: Tool, k: int, hops: int, values: dict, held: set, aka: dict, pending: set[int], unreported: set[int], joined: bool, diffs: list):
+        """One candidate as step k, tried and judged: `_try`'s tuple, or why not (a message)."""
+        got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held, aka, pending)
+        if isinstance(got, str):
+            return f"step {k + 1} {tool.qualified}: {got}"
+        again = [j for j, st in enumerate(steps) if st.tool.qualified == tool.qualified and all(values.get((j, n)) == got[1].get(n) for n in got[1])]
+        if again:
+            return f"step {k + 1} {tool.qualified}: it repeats step {again[0] + 1}'s call"
+        if tool.qualified in self.facts.mutating and (why := self._rewrites(state, got[2], diffs)):
+            return f"step {k + 1} {tool.qualified}: {why}"
+        if (why := self._stale(state0, state, steps, results, values, got[0])):
+            return f"step {k + 1} {tool.qualified}: {why}"
+        if (why := self._breaks_an_order(steps, values, tool, got[1])):
+            return f"step {k + 1} {tool.qualified}: {why}"
+        if joined and (why := self._off_thread(got[0], k, hops, pending)):
+            return f"step {k + 1} {tool.qualified}: {why}"
+        if unreported - {src[1][0] for src in got[0].sources.values() if src[0] == "step"}:
+            return f"step {k + 1} {tool.qualified}: leaves step {min(unreported) + 1}'s result unused and it has nothing to report"
+        if k == hops - 1 and hops >= 3 and len({st.tool.service for st in steps} | {tool.service}) < 2:
+            return f"step {k + 1} {tool.qualified}: the walk stays in one service"
+        if k == hops - 1 and tool.qualified not in self.facts.mutating:
+            # a read the walk would end on is used by no later step: it must give something
+            # to report, or `reports` rejects the walk after all the work (a count of 0, an
+            # id): the next candidate is tried instead
+            try:
+                reportable(self.facts, state0, got[0], element(self.people, got[0], got[3]), k)
+            except Rejected as e:
+                return f"step {k + 1} {tool.qualified}: {e.detail.split(': ', 1)[-1]}"
+        return got
+
+    def _rewrites(self, state: State, post: State, diffs: list) -> str | None:
+        """Why a write would undo or overrule an earlier step's write, or None. A field one step
+        set, a later step may not set again (the first request would be pointless: the plan
+        without it ends the same); and a record an earlier step ended — moved an enum field to a
+        closing value (closed, cancelled, offboarded, killed, ...) — a later step may not change
+        at all (a person asks for the record as it should end up)."""
+        vol = self.facts.world.volatile_fields
+        for ch in diff(state, post).rows:
+            for j, earlier in enumerate(diffs):
+                for e in earlier.rows:
+                    if e.table != ch.table or e.key != ch.key or e.kind == "inserted":
+                        continue
+                    types = self.people.fields.get(e.table, {})
+                    row = state.tables[e.table].get(e.key)
+                    if row is not None and any(types.get(f, "").startswith("enum:") and ENDING.search(str(row[f])) for f in e.fields):
+                        return f"it changes a record step {j + 1} ended"
+                    again = (set(ch.fields) & set(e.fields)) - vol.get(e.table, frozenset())
+                    if again:
+                        return f"it sets again the {', '.join(sorted(again))} step {j + 1} set"
+        return None
+
+    def _stale(self, state0: State, state: State, steps: list[Step], results: list, values: dict, step: Step) -> str | None:
+        """Why a value the step takes from an earlier read would not be what an agent finds by
+        the time it gets there, or None. The instruction names the value where the step needs it
+        ("email the recipient of the latest message about the matter"); a write between the
+        read and the step (an email the task sent) can change what the read gives then. So the
+        read is run again on the state before the step, its element found the way the
+        instruction says (the latest, or the record it names), and the value must be the same."""
+        mutating = self.facts.mutating
+        for name, src in step.sources.items():
+            if src[0] != "step":
+                continue
+            j, field = src[1]
+            earlier = steps[j]
+            if earlier.tool.qualified in mutating or not any(st.tool.qualified in mutating for st in steps[j + 1 :]):
+                continue
+            args = {n: values[(j, n)] for n, _ in earlier.tool.params}
+            got = run_step(self.facts, state0, state, earlier.tool, args, [], self.attempt.deadline)
+            if isinstance(got, str):
+                return f"step {j + 1}'s read fails by then ({got})"
+            now = self._as_found(earlier, got[1])
+            before = output(self.people, steps, results, j)
+            if now is None or (field is not None and (not isinstance(now, dict) or now.get(field) != before.get(field))) or (field is None and now != before):
+                return f"step {j + 1}'s read gives another {field or 'value'} by then"
+        return None
+
+    def _as_found(self, step: Step, result: Any) -> Any:
+        """The element of `result` the instruction's words for `step` find: the only latest or
+        largest for a rank, else the record it picked (None when it is gone or not alone)."""
+        how = step.how or {}
+        if how.get("by") == "rank" and isinstance(result, (list, tuple)):
+            top = [e for e in result if e[how["field"]] == max(x[how["field"]] for x in result)] if result else []
+            return top[0] if len(top) == 1 else None
+        return element(self.people, step, result)
+
+    def _breaks_an_order(self, steps: list[Step], values: dict, tool: Tool, args: dict) -> str | None:
+        """Why calling `tool` next breaks an `order` house rule (it must come after a call the
+        walk has not made yet, or made on another record), or None: `sampler` rejects such a
+        walk before its proofs, and the search may as well try another step now."""
+        rules = [info for info in self.facts.constraints if any(".".join(o.tool) == tool.qualified or ".".join(o.after) == tool.qualified for o in info["orders"])]
+        if not rules:
+            return None
+        to_json, specs = self.facts.world.types.to_json, self.facts.world.tools
+        plan = [{"tool": st.tool.qualified, "arguments": {n: to_json(pt, values[(j, n)]) for n, pt in specs[st.tool.qualified].params}} for j, st in enumerate(steps)]
+        plan.append({"tool": tool.qualified, "arguments": {n: to_json(pt, args[n]) for n, pt in specs[tool.qualified].params}})
+        for info in rules:
+            try:
+                order_rules(self.facts, info, plan)
+            except Rejected as e:
+                return e.detail
+        return None
+
+    def _off_thread(self, step: Step, k: int, hops: int, pending: set[int]) -> str | None:
+        """Why a candidate step would leave the walk's one thread, or None. After the first step
+        each step takes a value an earlier one gave (so every step hangs on the thread), and the
+        reads no step has used yet may not outrun the steps left to use them: each later step
+        can use one up, and the last read left over is reported."""
+        used = {src[1][0] for src in step.sources.values() if src[0] == "step"}
+        if k > 0 and not used:
+            return "it takes nothing an earlier step gave (a second errand)"
+        left = (pending - used) | ({k} if step.tool.qualified not in self.facts.mutating else set())
+        if len(left) > hops - k:
+            return f"it leaves {len(left)} reads unused with {hops - k - 1} steps to go"
+        return None
 
     def _unreportable(self, state0: State, steps: list[Step], results: list) -> set[int]:
         """The reads no step uses yet whose output `reports.reportable` refuses."""
@@ -162,20 +339,20 @@ class Walker:
                 out.add(j)
         return out
 
-    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset(), aka: dict | None = None):
+    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset(), aka: dict | None = None, pending: set = frozenset()):
         """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why
         not. A read whose output is a record an earlier call's result gave as it is (`held`, by
         `_whole`) is not taken: an agent has it already (reading the file the folder listing
         showed in full), so the step would be one no agent needs. `aka`: other names of the
         handles' values (`handles`)."""
-        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values, aka or {})
+        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values, aka or {}, pending)
         if held and not isinstance(got, str) and tool.qualified not in self.facts.mutating:
             out = element(self.people, got[0], got[3])
             if isinstance(out, dict) and _whole(out) in held:
                 return "an earlier result gave its record already"
         return got
 
-    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, aka: dict):
+    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, aka: dict, pending: set = frozenset()):
         facts = self.facts
         if self.graph.is_entry(tool):
             return self._try_entry(rng, state0, state, steps, tool, k)
@@ -196,7 +373,8 @@ class Walker:
                 own = self.people.key.get(self.people.ref_table(t) or "")
                 like = [o for o in options if any(f != own and share_a_word(name, f) for f in {o[1]} | aka.get((o[0], o[1]), set()) if f is not None)]
                 options = like or options
-                options.sort(key=lambda o: (-o[0], o[1] != own))
+                # a read no step has used yet first: the thread goes on through it
+                options.sort(key=lambda o: (o[0] not in pending, -o[0], o[1] != own))
                 j, f, v = options[0] if rng.random() < 0.75 else rng.choice(options)
             elif (options := [o for o in options if _same_meaning(name, t, o[1]) and not self.graph.described(steps, o)]) and facts.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
                 j, f, v = rng.choice(options)

@@ -14,12 +14,15 @@ from .people import People, share_a_word
 from .steps import Step, result_table
 
 MAX_TRIES = 8  # candidate tools tried per step
+LAST_STEP_TRIES = 3  # times as many for the last step of a one-thread walk
 # After step 1, the entries of other services (a lookup that starts a new thread) weigh together
 # at most as much as this many entries do: a world of 448 services has 2,240, and weighed one by
 # one they drowned the few tools that follow the walk's own keys. No bundled world has more than
 # 38, so their walks are drawn as before.
 NEW_THREAD_POOL = 48
 FLOW_TYPES = ("date", "datetime", "email", "money")
+MAX_CALLS = 2  # calls of one tool with keys in a one-thread walk (each on another record)
+AGAIN = 0.25  # the weight of a tool the walk has called already
 
 
 def _same_meaning(param: str, t: str, field: str | None) -> bool:
@@ -140,39 +143,47 @@ class WalkGraph:
 
     # ─────────────────────────── candidates ───────────────────────────
 
-    def candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = ()) -> list[Tool]:
+    def candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = (), joined: bool = False) -> list[Tool]:
         """The first `MAX_TRIES` tools that may come next, in a seeded weighted order: those whose
         every key parameter an earlier output offers (chains first), entries, and at step 1 writes
         from stated facts alone.
 
         The order is a weighted random permutation (each tool's sort key is -u^(1/w), u uniform,
-        w its weight). Tools with keys are few at any step and get a draw each; the tools without
+        w its weight). `joined`: one thread, so no entry after the first step. Tools with keys are few at any step and get a draw each; the tools without
         keys are every entry of the world (thousands in a large one) and are drawn by pool
         instead (`_keyless_candidates`), so a step costs the same in a world of 10 services as
         in one of 448."""
         used = {st.tool.qualified for st in steps}
+        # one thread: a tool with keys may come again on another record (the second matter's
+        # documents), at a lower weight; errands side by side call each tool once
+        twice = {q for q in used if sum(st.tool.qualified == q for st in steps) >= MAX_CALLS} if joined else used
         offered = {}
         for t, j, f, _ in hs:
             offered.setdefault(t, j)  # newest step offering each type
         found = {t.qualified: t for kt in offered for t in self._by_key.get(kt, ()) if all(x in offered for x in self._keys[t.qualified])}
         keyed = []
         for t in sorted(found.values(), key=lambda t: self._position[t.qualified]):
-            w = self._weight(t, k, hops, steps, offered, used)
+            w = self._weight(t, k, hops, steps, offered, twice)
             if w is not None:
+                w *= AGAIN if t.qualified in used else 1.0
                 keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
-        keyed += self._keyless_candidates(rng, k, hops, steps, offered, used)
+        if k == 0 or not joined:  # a lookup after the first step starts a second errand
+            keyed += self._keyless_candidates(rng, k, hops, steps, offered, used)
         if k > 0:
             keyed += self._fed_candidates(rng, k, hops, steps, hs, offered, used)
         if changing:
             keyed = [x for x in keyed if x[2].qualified in self.mutating] or keyed
-        out = [t for _, _, t in heapq.nsmallest(MAX_TRIES, keyed, key=lambda x: (x[0], x[1]))]
+        # the last step of a one-thread walk has the most to meet (use up the reads, end in
+        # another service, give a report): it looks further down the order
+        tries = MAX_TRIES * (LAST_STEP_TRIES if joined and k == hops - 1 else 1)
+        out = [t for _, _, t in heapq.nsmallest(tries, keyed, key=lambda x: (x[0], x[1]))]
         # the next tool of the chain the walk is steered along is tried first, however many tools
         # the world has (a weight would drown among hundreds); the others follow if it fails
         following = next((c for c in chain if c not in used), None)
         ahead = self._by_name.get(following) if following else None
         if ahead is not None and (ahead.qualified in found or not self._keys[ahead.qualified]) and self._weight(ahead, k, hops, steps, offered, used) is not None:
             if not changing or ahead.qualified in self.mutating or not any(x[2].qualified in self.mutating for x in keyed):
-                out = [ahead] + [t for t in out if t is not ahead][: MAX_TRIES - 1]
+                out = [ahead] + [t for t in out if t is not ahead][: tries - 1]
         return out
 
     def fed(self, t: Tool, hs: list, steps: list[Step]) -> list[tuple[str, list]]:

@@ -69,14 +69,14 @@ def keep_freed_memory() -> None:
 
 
 def attempt(sampler: Sampler, job, i: int) -> tuple:
-    """Attempt `i` of `job` (a `run.Job`: seed, hops, attempt_timeout, one_thread): (index, task
+    """Attempt `i` of `job` (a `run.Job`: seed, hops, attempt_timeout, threads): (index, task
     or None, reason, detail, Z3 check seconds, encoding seconds, seconds, does the world have
     house rules)."""
     z3s, encs = sampler.z3_seconds, sampler.encode_seconds
     t0 = time.perf_counter()
     timeout = job.attempt_timeout or None
     try:
-        task, reason, detail = sampler.task(job.seed, i, job.hops, Deadline(timeout) if timeout else None, one_thread=job.one_thread), "", ""
+        task, reason, detail = sampler.task(job.seed, i, job.hops, Deadline(timeout) if timeout else None, threads=job.threads), "", ""
     except Rejected as r:
         task, reason, detail = None, r.reason, r.detail
     return (i, task, reason, detail, sampler.z3_seconds - z3s, sampler.encode_seconds - encs, time.perf_counter() - t0, bool(sampler.constraints))

@@ -1,0 +1,142 @@
+"""Deep walks (issue 28, D36): long one-thread walks are found by a search, and a value a step
+takes from an earlier read is what an agent finds when it gets to that step.
+
+Properties over sampled tasks, checked from the task records through the Episode API, as an
+agent would see them. WORLDC_LONG=1 samples more attempts and longer walks."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from compoworld_dsl.gateway import Episode
+from compoworld_dsl.sample.rejected import Rejected
+from compoworld_dsl.sample.run import load_sampler
+from compoworld_dsl.sample.steps import result_table, threads
+
+ROOT = Path(__file__).resolve().parents[1]
+LONG = os.environ.get("WORLDC_LONG") == "1"
+STEP = re.compile(r"^step (\d+)(?:\.(\w+))?$")
+
+
+def _sampled(sampler, seed: int, hops: int, n: int) -> list[dict]:
+    out = []
+    for i in range(n):
+        try:
+            out.append(sampler.task(seed, i, hops))
+        except Rejected:
+            pass
+    return out
+
+
+def _found_again(sampler, task: dict, j: int, result):
+    """Step j's element in `result` the way the instruction finds it: the only latest or largest
+    for a rank (`found_by` "rank: the largest FIELD"), else the record of the reference's key."""
+    call = task["reference_plan"][j]
+    tool = next(t for t in sampler.facts.tools if t.qualified == call["tool"])
+    table = result_table(sampler.people, tool)
+    how = task["found_by"][j] or ""
+    if not isinstance(result, list):
+        return result
+    if how.startswith("rank: "):
+        field = how.split(" ", 3)[3]
+        assert field in sampler.people.fields[table], how
+        top = [e for e in result if e[field] == max(x[field] for x in result)]
+        return top[0] if len(top) == 1 else None
+    return None  # a description: the element is found by its words, which `still_named` checks
+
+
+@pytest.mark.parametrize("world,hops", [("legal_ops", 8), ("office", 8), ("supply_chain", 8)] + ([("support", 12), ("legal_ops", 12)] if LONG else []))
+def test_a_value_from_an_earlier_read_is_what_the_agent_finds_when_it_gets_there(world, hops):
+    """Each argument bound to "step j.FIELD", with a write between step j and its own step: the
+    read of step j, run again right before that step (after the writes the instruction puts
+    first), finds a record whose FIELD is the argument's value."""
+    sampler = load_sampler(str(ROOT / "worlds" / f"{world}.world"))
+    tasks = _sampled(sampler, 5, hops, 60 if LONG else 12)
+    assert len(tasks) >= 3
+    checked = 0
+    for task in tasks:
+        plan = task["reference_plan"]
+        writes = [call["tool"] in sampler.facts.mutating for call in plan]
+        for k, args in enumerate(task["bindings"]):
+            for name, source in args.items():
+                m = STEP.match(source) if isinstance(source, str) else None
+                if not m:
+                    continue
+                j = int(m.group(1)) - 1
+                if writes[j] or not any(writes[j + 1 : k]):
+                    continue
+                ep = Episode(sampler.world)
+                ep.reset(task)
+                names = {q: n for n, q in ep.gateway.names.items()}  # a tool's name as the agent sees it
+                for call in plan[:k]:
+                    assert ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": call["arguments"]})["success"]
+                again = ep.call("call_tool", {"tool_name": names[plan[j]["tool"]], "arguments": plan[j]["arguments"]})
+                assert again["success"], (task["id"], j, again)
+                found = _found_again(sampler, task, j, again["data"])
+                if found is None and isinstance(again["data"], list):
+                    # by description: the record the argument names is still in the list
+                    found = next((e for e in again["data"] if m.group(2) and e.get(m.group(2)) == plan[k]["arguments"][name]), None)
+                    assert found is not None, (task["id"], k, name)
+                else:
+                    assert found is not None, (task["id"], "the rank has no single winner by then", j)
+                    value = found[m.group(2)] if m.group(2) else found
+                    assert value == plan[k]["arguments"][name], (task["id"], k, name, value, plan[k]["arguments"][name], task["instruction"])
+                checked += 1
+    assert checked >= 2, "no value carried past a write: the test shows nothing"
+
+
+def test_deep_walks_are_one_thread_and_long():
+    """At 12 hops the search finds one-thread walks on a world whose tools act on few records."""
+    sampler = load_sampler(str(ROOT / "worlds" / "supply_chain.world"))
+    tasks = _sampled(sampler, 7, 12, 8 if not LONG else 40)
+    assert len(tasks) >= 2, "no 12-hop task in 8 attempts"
+    for task in tasks:
+        assert threads(task) == 1 and len(task["reference_plan"]) == 12
+
+
+def test_a_value_left_to_the_rules_is_not_one_the_record_holds_already():
+    """"Change the memo of that disbursement to the memo the house rules call for": when the memo
+    the record has already satisfies the rules, no person can tell what else to write (an agent
+    who played deep tasks failed one so). A value left to the rules (binding "house rules") in an
+    update: the plan that keeps the record's old value there is refused by the tool or breaks a
+    house rule. Before, 2 of 9 such values in legal_ops tasks (seeds 1-3 at 5, 8 and 12 hops, 40
+    attempts each) ran and kept every rule, both at 12 hops, seed 3, attempts 7 and 25."""
+    import json
+
+    from compoworld_dsl.runtime.state import diff
+
+    sampler = load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
+    checked = 0
+    for task in _sampled(sampler, 3, 12, 40 if LONG else 30):
+        plan = task["reference_plan"]
+        for k, args in enumerate(task["bindings"]):
+            for name, source in args.items():
+                if source != "house rules":
+                    continue
+                ep = Episode(sampler.world)
+                ep.reset(task)
+                names = {q: n for n, q in ep.gateway.names.items()}  # a tool's name as the agent sees it
+                for call in plan[:k]:
+                    ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": call["arguments"]})
+                before = ep.gateway.state.snapshot()
+                ep.call("call_tool", {"tool_name": names[plan[k]["tool"]], "arguments": plan[k]["arguments"]})
+                held = [before.tables[ch.table][ch.key][name] for ch in diff(before, ep.gateway.state).rows if ch.kind == "updated" and name in ch.fields]
+                if not held:
+                    continue  # an insert, or a field named otherwise: nothing held already
+                ep = Episode(sampler.world)
+                ep.reset(task)
+                for i, call in enumerate(plan):
+                    arguments = {**call["arguments"], name: sampler.world.types.to_json(dict(sampler.world.tools[call["tool"]].params)[name], held[0])} if i == k else call["arguments"]
+                    got = ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": arguments})
+                    ran = got["success"] if i == k else None
+                    if i == k:
+                        kept_value_ran = ran
+                ep.report(None if task["answer"] is None else json.dumps(task["answer"]))
+                score = ep.score()
+                assert not kept_value_ran or any(f["kind"] == "constraint" for f in score["failed"]), (task["id"], k, name, held[0])
+                checked += 1
+    assert checked >= 1, "no update left a value to the rules: the test shows nothing"
