@@ -22,6 +22,10 @@ skipped with probability P), and prints one markdown row:
   ids            share of instructions that hold a `prefix-N` id a person would not know;
   weak           the weak agent's success rate;
   rejections     the three most common rejection reasons, with counts.
+Then where the look-alikes sit, per world and hops: over the steps a load-bearing rule decides,
+how often "leave the highest key alone", "take the first listed" and "take the newest" pick the
+target, against chance (`bench/lookalike_ranks.py`; D34). Acceptance at 12 and 16 hops, with
+`--hops 12,16`, is the tries/task column; `bench/deep_walks.py` measures it attempt by attempt.
 Then the capability tags per world and hops, the attached rules by name, and per world the share
 of seeded people whose email fits their name, over the initial states of `--email-seeds` seeds:
 a person is a row of a record with an `email` field and a person's name (`full_name`,
@@ -50,7 +54,9 @@ sys.path.insert(0, str(ROOT))
 from compoworld_dsl.check import check_paths  # noqa: E402
 from compoworld_dsl.codegen.python import load_world  # noqa: E402
 from compoworld_dsl.sample.run import Job, run  # noqa: E402
+from compoworld_dsl.sample.run import load_sampler  # noqa: E402
 from compoworld_dsl.sample.walk import threads  # noqa: E402
+from lookalike_ranks import STRATEGIES, _cell, rates, trials  # noqa: E402  (bench/, the script's folder)
 
 ID = re.compile(r"\b[a-z_]+-\d+\b")
 ORGANISATION = re.compile(r"company|supplier|account|org|team|department", re.I)
@@ -133,7 +139,7 @@ def main() -> None:
     if args.emails_only:
         print(email_table)
         return
-    rows, tags, rules = [], [], []
+    rows, tags, rules, shortcuts = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for world in args.worlds.split(","):
             path = str(ROOT / "worlds" / f"{world}.world")
@@ -162,6 +168,9 @@ def main() -> None:
                     f"| {100 * sum(1 for t in tasks if 'house rules' in json.dumps(t['bindings'])) / n:.0f}% "
                     f"| {100 * sum(1 for t in tasks if ID.search(t['instruction'])) / n:.0f}% | {f'{100 * rate:.0f}%' if rate == rate else '—'} | {top} |"
                 )
+                # where a look-alike sits: each shortcut's hit rate against chance (bench/lookalike_ranks.py)
+                got = rates(trials(tasks, load_sampler(path)))
+                shortcuts.append(f"| {world} | {hops} | {got[STRATEGIES[0]]['trials']} | " + " | ".join(_cell(got[s]) for s in STRATEGIES) + " |")
                 caps = collections.Counter(c for t in tasks for c in t["capabilities"])
                 tags.append(f"| {world} | {hops} | {', '.join(f'{c} {k}' for c, k in sorted(caps.items()))} |")
                 named = collections.Counter(c["name"] for t in tasks for c in t["constraints"])
@@ -174,6 +183,9 @@ def main() -> None:
     print("\n".join(tags))
     print("\n| world | hops | load-bearing rules |\n| --- | ---: | --- |")
     print("\n".join(rules))
+    print("\n| world | hops | rule-deciding steps | " + " | ".join(STRATEGIES) + " |\n| --- | ---: | ---: | " + " | ".join("---" for _ in STRATEGIES) + " |")
+    print("\n".join(shortcuts))
+    print("cell: the shortcut's hit rate on the look-alikes' targets (chance, 95% interval around chance); ! marks a rate outside it")
     print()
     print(email_table)
 
