@@ -132,9 +132,8 @@ def test_a_value_left_to_the_rules_is_not_one_the_record_holds_already():
                 for i, call in enumerate(plan):
                     arguments = {**call["arguments"], name: sampler.world.types.to_json(dict(sampler.world.tools[call["tool"]].params)[name], held[0])} if i == k else call["arguments"]
                     got = ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": arguments})
-                    ran = got["success"] if i == k else None
                     if i == k:
-                        kept_value_ran = ran
+                        kept_value_ran = got["success"]
                 ep.report(None if task["answer"] is None else json.dumps(task["answer"]))
                 score = ep.score()
                 assert not kept_value_ran or any(f["kind"] == "constraint" for f in score["failed"]), (task["id"], k, name, held[0])

@@ -8,7 +8,6 @@ everything random comes from a generator named by the seed and the index."""
 from __future__ import annotations
 
 import random
-import re
 import time
 
 from ..check.model import Model
@@ -30,7 +29,7 @@ from .phrasing import Phraser
 from .rebuild import TASK_FORMAT
 from .rejected import Rejected  # noqa: F401  (tests import it from here too)
 from .runs import replay
-from .steps import Step, capabilities, found_by, output, thread_count  # noqa: F401  (tests import `Step` from here)
+from .steps import _STEP, Step, capabilities, found_by, output, thread_count  # noqa: F401  (tests import `Step` from here)
 from .walk import Walker
 
 MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
@@ -39,7 +38,6 @@ IDEMPOTENT_SHARE = 0.25
 # walks an attempt may judge: one the stages before the proofs turn down (for these reasons)
 # makes way for the next walk the search finds
 WALKS_PER_ATTEMPT = 6
-_STEP = re.compile(r"step (\d+) ")
 RETRIED = frozenset({"filtered", "constraint_broken", "too_many_reports", "guessable_answer", "step_not_needed", "changed_by_task"})  # of tasks given a request whose goal already holds (if the state offers one)
 
 
@@ -97,7 +95,6 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
     at("seeding the state")
     state0 = seed_state = facts.world.partial_state(task_seed)
     want_branch = hops >= 2 and rng.random() < BRANCH_SHARE
-    planted = None
     try:
         walks = Walker(facts, attempt).walks(rng, task_seed, state0, hops, branch=want_branch, threads=threads)
         bad = None
@@ -211,7 +208,6 @@ def _judge_walk(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0:
     checker needs). A `Rejected` here costs the attempt one walk, not the attempt."""
     at = attempt.at
     task_seed = attempt.task_seed
-    planted = None
     n = thread_count([[src[1][0] for src in st.sources.values() if src[0] == "step"] for st in steps])
     if n > threads:
         raise Rejected("filtered", f"{n} threads: more errands side by side than --threads {threads}")
