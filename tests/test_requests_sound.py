@@ -110,9 +110,9 @@ class Run:
                 if field is not None:
                     found = [e for e in found if e.get(field) == self.plan[later]["arguments"][name]]
         rank = self.task["found_by"][k] or ""
-        if len(found) > 1 and rank.startswith("rank: the largest "):
-            field = rank[len("rank: the largest ") :]
-            top = max(self.internal(table, field, e[field]) for e in data)
+        if len(found) > 1 and rank.startswith("rank: the "):
+            order, field = rank[len("rank: the ") :].split(" ", 1)
+            top = (min if order == "smallest" else max)(self.internal(table, field, e[field]) for e in data)
             found = [e for e in found if self.internal(table, field, e[field]) == top]
         if len(found) > 1 and rank.startswith("description: "):  # the fields the instruction states
             fields = rank[len("description: ") :].split(", ")
@@ -193,16 +193,16 @@ def moved_picks(s, task: dict) -> list[str]:
         table, key = run.table(k), run.key_of(k)
         if table is None or key is None:
             continue
-        if how.startswith("rank: the largest "):
-            field = how[len("rank: the largest ") :]
+        if how.startswith("rank: the "):
+            order, field = how[len("rank: the ") :].split(" ", 1)
             res = run.call(run.final, k)
             if not res["success"]:
                 bad.append(f"{task['id']}: step {k + 1}: the ranked list cannot be read at the end")
                 continue
             ranked = [run.internal(table, field, e[field]) for e in res["data"]]
-            top = [e[run.people.key[table]] for e, v in zip(res["data"], ranked) if v == max(ranked)]
+            top = [e[run.people.key[table]] for e, v in zip(res["data"], ranked) if v == (min if order == "smallest" else max)(ranked)]
             if top != [key]:
-                bad.append(f"{task['id']}: step {k + 1}: the largest {field} at the end is {top}, not {key!r}")
+                bad.append(f"{task['id']}: step {k + 1}: the {order} {field} at the end is {top}, not {key!r}")
             continue
         fields = tuple(how[len("description: ") :].split(", "))
         ikey = run.w.types.from_json(run.people.fields[table][run.people.key[table]], key, "key")

@@ -155,11 +155,11 @@ def test_unknown_capability_and_bad_seed_are_usage_errors(capsys):
 
 def test_capability_filter(tmp_path):
     out = tmp_path / "r.jsonl"
-    # ranked picks are about one task in ten at 3 hops; seed 3 finds two within the attempt limit
-    report = run(Job(str(ROOT / "worlds" / "legal_ops.world"), 3, 2, 3, ("ranked-selection",)), out)
+    # branches are about one task in five at 3 hops; seed 3 finds two within the attempt limit
+    report = run(Job(str(ROOT / "worlds" / "legal_ops.world"), 3, 2, 3, ("conditional-branching",)), out)
     tasks = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(tasks) == report.emitted == 2 and report.rejected["filtered"] > 0
-    assert all("ranked-selection" in t["capabilities"] for t in tasks)
+    assert all("conditional-branching" in t["capabilities"] for t in tasks)
 
 
 @pytest.fixture(scope="module")

@@ -55,7 +55,7 @@ def still_named(facts: WorldFacts, attempt: Attempt, state0: State, final: State
         if how["by"] == "rank":
             top = choose_like(step, read_at_end(facts, attempt, state0, final, step, plan[k], whole=True), None)
             if top is None or top[key] != step.pick:
-                raise Rejected("changed_by_task", f"step {k + 1} {step.tool.qualified}: by the end the task's own writes make another {facts.people.noun[table]} the one with the largest {how['field']}")
+                raise Rejected("changed_by_task", f"step {k + 1} {step.tool.qualified}: by the end the task's own writes make another {facts.people.noun[table]} the one with the {'smallest' if how.get('order') == 'min' else 'largest'} {how['field']}")
             continue
         within = how.get("within") == "list"
         target = step.pick if step.pick is not None else how.get("key")

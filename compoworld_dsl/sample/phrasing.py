@@ -131,7 +131,9 @@ class Phraser:
         if how is not None and how["by"] == "rank":
             table = how["table"]
             among = self.gives(j) or f"the {self.people.noun[table]} records"
-            return f"the {self.people.noun[table]} with the {'latest' if self.facts.world.types.base(self.people.fields[table][how['field']]) in ('date', 'datetime') else 'largest'} {self.people.label(table, how['field'])} among {among}"
+            dated = self.facts.world.types.base(self.people.fields[table][how["field"]]) in ("date", "datetime")
+            word = ("earliest" if dated else "smallest") if how.get("order") == "min" else ("latest" if dated else "largest")
+            return f"the {self.people.noun[table]} with the {word} {self.people.label(table, how['field'])} among {among}"
         if tool.qualified in self.facts.mutating:
             r = tool.result
             rt = self.people.ref_table(tstr(r)) if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None

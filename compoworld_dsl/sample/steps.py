@@ -23,7 +23,7 @@ class Step:
     sources: dict[str, tuple[str, Any]]
     pick: Any = None  # a list result: the key of the element the walk works on
     # how that element (or an entry's target row) is found: {"by": "description", "table", "fields"}
-    # or {"by": "rank", "table", "field", "order": "max"}
+    # or {"by": "rank", "table", "field", "order": "max" or "min"}
     how: dict | None = None
 
 
@@ -87,8 +87,7 @@ def choose_like(step: Step, result: Any, ref: Any) -> Any:
     if how["by"] == "rank":
         if not result:
             return None
-        top = max(e[how["field"]] for e in result)
-        found = [e for e in result if e[how["field"]] == top]
+        found = ranked_top(result, how)
     elif isinstance(ref, dict):
         found = [e for e in result if all(e[f] == ref[f] for f in how["fields"])]
     else:
@@ -107,7 +106,7 @@ def picks_hold(people: People, state0: State, steps: list[Step], results: list) 
         if mine is None:
             return False
         if how["by"] == "rank":
-            if sum(1 for e in result if e[how["field"]] >= mine[how["field"]]) != 1:
+            if ranked_top(result, how) != [mine]:
                 return False
         elif how.get("within") == "list":
             if sum(1 for e in result if all(e[f] == mine[f] for f in how["fields"])) != 1:
@@ -145,4 +144,14 @@ def found_by(step: Step) -> str | None:
     how = step.how
     if how is None:
         return None
-    return f"rank: the largest {how['field']}" if how["by"] == "rank" else "description: " + ", ".join(how["fields"])
+    return f"rank: the {'smallest' if how.get('order') == 'min' else 'largest'} {how['field']}" if how["by"] == "rank" else "description: " + ", ".join(how["fields"])
+
+
+def ranked_top(result: list | tuple, how: dict) -> list:
+    """The elements of a list result with the largest (order "max") or smallest ("min") value
+    of the ranked field: the one a ranked pick means when it is alone."""
+    if not result:
+        return []
+    f = how["field"]
+    top = (min if how.get("order") == "min" else max)(e[f] for e in result)
+    return [e for e in result if e[f] == top]

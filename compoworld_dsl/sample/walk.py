@@ -37,7 +37,7 @@ from .rejected import Rejected
 from .reports import reportable
 from .rules import order_rules
 from .runs import run_step
-from .steps import Step, element, output, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
+from .steps import Step, element, output, ranked_top, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
 from .walkgraph import FLOW_TYPES, _same_meaning
 
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
@@ -52,6 +52,7 @@ STEER_SHARE = 0.75  # of walks steered towards a write a house rule protects (a 
 
 # enum values that end what can be asked of a record: after a step moves a record there, no later
 # step of the walk changes it ("close the matter, then rename it" reverses a person's order)
+MIN_RANKED = 5  # candidates a ranked pick compares at least (issue 28: "among at least five")
 ENDING = re.compile(r"clos|cancel|archiv|offboard|kill|terminat|inactive|void|reject|churn|delet|retir|lost|dismiss|withdr|expir|revok|destroy", re.I)
 
 
@@ -249,21 +250,36 @@ class Walker:
         set, a later step may not set again (the first request would be pointless: the plan
         without it ends the same); and a record an earlier step ended — moved an enum field to a
         closing value (closed, cancelled, offboarded, killed, ...) — a later step may not change
-        at all (a person asks for the record as it should end up)."""
+        at all, nor add a row under it (a docket note on the matter the task just closed: a
+        person asks for the record as it should end up, and writes nothing more on it)."""
         vol = self.facts.world.volatile_fields
         for ch in diff(state, post).rows:
+            under = self._parents(ch.table, post.tables[ch.table].get(ch.key)) if ch.kind == "inserted" else ()
             for j, earlier in enumerate(diffs):
                 for e in earlier.rows:
-                    if e.table != ch.table or e.key != ch.key or e.kind == "inserted":
+                    if e.kind == "inserted" or not ((e.table == ch.table and e.key == ch.key) or (e.table, e.key) in under):
                         continue
                     types = self.people.fields.get(e.table, {})
                     row = state.tables[e.table].get(e.key)
                     if row is not None and any(types.get(f, "").startswith("enum:") and ENDING.search(str(row[f])) for f in e.fields):
-                        return f"it changes a record step {j + 1} ended"
+                        return f"it {'adds a row under' if (e.table, e.key) in under else 'changes'} a record step {j + 1} ended"
+                    if (e.table, e.key) in under:
+                        continue
                     again = (set(ch.fields) & set(e.fields)) - vol.get(e.table, frozenset())
                     if again:
                         return f"it sets again the {', '.join(sorted(again))} step {j + 1} set"
         return None
+
+    def _parents(self, table: str, row: dict | None) -> set[tuple[str, Any]]:
+        """(table, key) of each record a new row refers to (its matter, its client)."""
+        if row is None:
+            return set()
+        out = set()
+        for f, t in self.people.fields.get(table, {}).items():
+            parent = self.people.ref_table(t)
+            if parent is not None and row.get(f) is not None:
+                out.add((parent, row[f]))
+        return out
 
     def _stale(self, state0: State, state: State, steps: list[Step], results: list, values: dict, step: Step) -> str | None:
         """Why a value the step takes from an earlier read would not be what an agent finds by
@@ -295,7 +311,7 @@ class Walker:
         largest for a rank, else the record it picked (None when it is gone or not alone)."""
         how = step.how or {}
         if how.get("by") == "rank" and isinstance(result, (list, tuple)):
-            top = [e for e in result if e[how["field"]] == max(x[how["field"]] for x in result)] if result else []
+            top = ranked_top(result, how)
             return top[0] if len(top) == 1 else None
         return element(self.people, step, result)
 
@@ -456,8 +472,9 @@ class Walker:
         return Step(tool, {n: ("user", None) for n in args}, how={**how, "key": key}), args, post, result, 0
 
     def _pick(self, rng: random.Random, state0: State, tool: Tool, result: list, given: dict, known: set = frozenset()):
-        """The element of a list result the walk goes on with: the latest or largest by a field
-        when one stands out (the agent ranks what it sees), else one its description tells apart
+        """The element of a list result the walk goes on with: the latest or earliest, largest or
+        smallest by a field when one stands out among at least MIN_RANKED (the agent ranks what it
+        sees: among two there is little to compare), else one its description tells apart
         among the list — a description relative to the list ("the note by R. Castillo among the
         docket notes on ..."), leaving out what the call's own arguments already fix. Never a
         record whose key an earlier output holds (`known`, as reprs): finding the matter again
@@ -471,13 +488,15 @@ class Walker:
         for f, ft in self.people.fields[table].items():
             if f == key or f in vol or self.facts.world.types.base(ft) not in ("date", "datetime", "money", "int", "decimal"):
                 continue
-            top = max(e[f] for e in result)
-            winners = [e for e in result if e[f] == top]
-            if len(result) >= 2 and len(winners) == 1 and repr(winners[0][key]) not in known:
-                ranked.append((f, winners[0][key]))
+            if len(result) < MIN_RANKED:
+                break
+            for order in ("max", "min"):
+                winners = ranked_top(result, {"field": f, "order": order})
+                if len(winners) == 1 and repr(winners[0][key]) not in known:
+                    ranked.append((f, order, winners[0][key]))
         if ranked and rng.random() < 0.6:
-            f, k = rng.choice(ranked)
-            return k, {"by": "rank", "table": table, "field": f, "order": "max"}
+            f, order, k = rng.choice(ranked)
+            return k, {"by": "rank", "table": table, "field": f, "order": order}
         fixed = {repr(v) for v in given.values()}
         fields = [f for f in self.people.known_by.get(table, ()) if repr(result[0][f]) not in fixed or len({repr(e[f]) for e in result}) > 1]
         options = []
