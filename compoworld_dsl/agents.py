@@ -74,6 +74,8 @@ def reported(reports: list[dict], got: dict[int, Any]) -> Any:
         element = r.get("element")
         if element is not None and isinstance(data, list):
             data = next((e for e in data if isinstance(e, dict) and e.get(element["key"]) == element["value"]), None)
+        if r.get("aggregate") is not None:  # "how many ...", "the total amount of ...": counted or added up
+            data = _aggregate(r["aggregate"], data) if isinstance(data, list) else None
         if r.get("field") is not None:
             data = data.get(r["field"]) if isinstance(data, dict) else None
         values.append(data)
@@ -82,3 +84,13 @@ def reported(reports: list[dict], got: dict[int, Any]) -> Any:
     if len(reports) == 1:
         return values[0]
     return {r["label"]: v for r, v in zip(reports, values) if v is not None}
+
+
+def _aggregate(aggregate: str, rows: list) -> Any:
+    if aggregate == "count":
+        return len(rows)
+    from fractions import Fraction
+
+    field = aggregate.split(" ", 1)[1]
+    total = sum(Fraction(str(e[field])) for e in rows if isinstance(e, dict) and e.get(field) is not None)
+    return int(total) if total.denominator == 1 else float(total)

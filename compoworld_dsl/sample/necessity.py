@@ -31,7 +31,7 @@ from .attempt import Attempt
 from .facts import WorldFacts
 from .pools import other_values
 from .rejected import Rejected
-from .steps import Step, choose_like, element
+from .steps import Step, aggregate_of, choose_like, element
 
 MUTATIONS = 3  # other values tried per argument that came from an earlier result
 
@@ -139,7 +139,13 @@ def answer_of(facts: WorldFacts, reports: list[dict], outputs: dict) -> Any:
         if out is None:
             got.append(None)
             continue
-        value = out[r["field"]] if r["field"] is not None else out
+        if r.get("aggregate") is not None:
+            if not isinstance(out, (list, tuple)):
+                got.append(None)
+                continue
+            value = aggregate_of(r["aggregate"], out)
+        else:
+            value = out[r["field"]] if r["field"] is not None else out
         got.append(facts.world.types.to_json(r["type"], value))
     if not reports or all(g is None for g in got):
         return None

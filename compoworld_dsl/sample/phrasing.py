@@ -270,8 +270,15 @@ class Phraser:
 
         return fill(self.people, template, dict(step.tool.params), arg)
 
-    def report(self, j: int, field: str | None) -> str:
-        """What to tell: "the email address of ...", "whether the document ... is archived"."""
+    def report(self, j: int, field: str | None, aggregate: str | None = None) -> str:
+        """What to tell: "the email address of ...", "whether the document ... is archived",
+        "how many ... there are", "the total amount of ..."."""
+        if aggregate is not None:
+            table = result_table(self.people, self.steps[j].tool)
+            among = self.gives(j) or self.subject(j)
+            if aggregate == "count":
+                return f"how many {among[4:] if among.startswith('the ') else among} there are"
+            return f"the total {self.people.label(table, aggregate.split(' ', 1)[1])} of {among}"
         table = self._table(j)
         if field is not None and table is not None and self.facts.world.types.base(self.people.fields[table][field]) == "bool":
             return f"whether {self.subject(j)} is {self.people.label(table, field)}"
@@ -311,7 +318,7 @@ class Phraser:
             self._named |= {(table, repr(key)) for table, key in idem.get("_named", ())}
             self._count_kinds()
         if reports:
-            shown = [self.report(j, f) for j, f in reports]
+            shown = [self.report(*r) for r in reports]
             listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
             sentences.append(_sentence(("then " if goals else "") + "tell me " + listed))
         out = " ".join(sentences)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import collections
 import json
 import random
+import re
 from typing import Any
 
 from ..check import types as T
@@ -18,11 +19,35 @@ from .attempt import Attempt
 from .facts import WorldFacts
 from .pools import ensure, other_values
 from .rejected import Rejected
-from .steps import Step, element, output, result_table, unused_reads
+from .steps import Step, aggregate_of, element, output, result_table, unused_reads
 
 MAX_REPORTS = 3
 TELLING_SHARE = 0.25  # a reported field's value is held by at most this share of its table's rows, when one is (`_telling`)
 DECOY_RECORDS = 12  # other records asked about per argument, for the decoys of a plain reported value (`_plain_elsewhere`)
+MIN_COUNTED = 3  # records a list read must show before "how many" is asked of it: fewer is a guess away
+# number fields whose sum means nothing (a total discount in percent, a total rating, a total year)
+NOT_ADDITIVE = re.compile(r"percent|pct|rate|ratio|score|rating|rank|priority|level|year|age|version|sequence|position|index|number|zip|code|phone|lat|lon|temperature|probability|share", re.I)
+
+
+def aggregates(facts: WorldFacts, table: str, rows: list | tuple) -> list[tuple[str, str, Any]]:
+    """What a person asks of a list a read shows, (aggregate, runtime type, value): how many
+    there are ("count", when at least MIN_COUNTED), and the total of a number field ("total
+    FIELD": an amount, a quantity; not a key, a reference or a clock's) over at least two. The
+    agent must read every record and count or add: a step that reads and compares (issue 28)."""
+    out: list[tuple[str, str, Any]] = []
+    if len(rows) >= MIN_COUNTED:
+        out.append(("count", "int", len(rows)))
+    if len(rows) >= 2:
+        vol = facts.world.volatile_fields.get(table, frozenset())
+        for f, ft in facts.people.fields[table].items():
+            if f == facts.people.key[table] or f in vol or facts.people.ref_table(ft) is not None:
+                continue
+            additive = facts.world.types.base(ft) == "money" or (facts.world.types.base(ft) in ("int", "decimal") and not NOT_ADDITIVE.search(f + " " + facts.people.label(table, f)))
+            if additive and not ft.startswith("alias:"):
+                total = aggregate_of(f"total {f}", rows)
+                if not _blank(total) and len({r[f] for r in rows}) > 1:
+                    out.append((f"total {f}", ft, total))
+    return out
 
 
 def _blank(value: Any) -> bool:
@@ -64,6 +89,19 @@ def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Sta
     for j in unused_reads(facts.mutating, steps):
         step = steps[j]
         value = output(facts.people, steps, results, j)
+        if isinstance(value, (list, tuple)) and (table := result_table(facts.people, step.tool)) is not None:
+            # a list nothing picks from: how many, or a total ("the total amount of the open
+            # invoices of ..."), the same at the end as when read
+            options = aggregates(facts, table, value)
+            if not options:
+                raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: too few records in its result to count or add up")
+            now = read_at_end(facts, attempt, state0, final, step, plan[j], whole=True)
+            options = [o for o in options if isinstance(now, (list, tuple)) and aggregate_of(o[0], now) == o[2]]
+            if not options:
+                raise Rejected("changed_by_task", f"step {j + 1} {step.tool.qualified}: the task's own writes change how many it gives, and every total")
+            agg, t, v = rng.choice(options)
+            out.append({"step": j, "field": None, "aggregate": agg, "type": t, "element": None, "value": v, "table": None})
+            continue
         table, fields = reportable(facts, state0, step, value, j)
         now = read_at_end(facts, attempt, state0, final, step, plan[j])
         if table is not None:
@@ -71,11 +109,11 @@ def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Sta
             if not fields:
                 raise Rejected("changed_by_task", f"step {j + 1} {step.tool.qualified}: the task's own writes change every value it could report")
             f = rng.choice(fields)
-            out.append({"step": j, "field": f, "type": facts.people.fields[table][f], "element": step.pick, "value": value[f], "table": table})
+            out.append({"step": j, "field": f, "aggregate": None, "type": facts.people.fields[table][f], "element": step.pick, "value": value[f], "table": table})
         else:
             if now != value:
                 raise Rejected("changed_by_task", f"step {j + 1} {step.tool.qualified}: the task's own writes change what it gives")
-            out.append({"step": j, "field": None, "type": tstr(step.tool.result), "element": None, "value": value})
+            out.append({"step": j, "field": None, "aggregate": None, "type": tstr(step.tool.result), "element": None, "value": value})
     if len(out) > MAX_REPORTS:
         raise Rejected("too_many_reports", f"{len(out)} reads would each need a report")
     islands = [r["step"] for r in out if facts.walks.is_entry(steps[r["step"]].tool)]
@@ -127,6 +165,10 @@ def reportable(facts: WorldFacts, state0: State, step: Step, value: Any, j: int)
     a yes/no, only values many rows share, no result at all. The walk asks this of a read it
     would end on (`Walker.grow`), `reports` of every read."""
     table = step.how["table"] if step.how else result_table(facts.people, step.tool)
+    if isinstance(value, (list, tuple)) and table is not None and step.pick is None:
+        if not aggregates(facts, table, value):
+            raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: too few records in its result to count or add up")
+        return table, []
     if isinstance(value, dict) and table is not None:
         skip = {facts.people.key[table]} | set(facts.world.volatile_fields.get(table, ())) | set((step.how or {}).get("fields", ())) | {(step.how or {}).get("field")}
         fields = [f for f, ft in facts.people.fields[table].items() if f not in skip and facts.people.ref_table(ft) is None and not _blank(value[f]) and facts.world.types.base(ft) != "bool"]
@@ -161,7 +203,7 @@ def decoys(facts: WorldFacts, attempt: Attempt, state0: State, final: State, ste
         if r.get("table") is not None:
             found = [types.to_json(t, row[r["field"]]) for st in (state0, final) for row in st.tables[r["table"]].values()]
         elif r["field"] is None:
-            found = _plain_elsewhere(facts, attempt, state0, steps, values, r["step"], t)
+            found = _plain_elsewhere(facts, attempt, state0, steps, values, r["step"], t, r.get("aggregate"))
         else:
             continue
         seen, decoys = set(), []
@@ -178,9 +220,10 @@ def decoys(facts: WorldFacts, attempt: Attempt, state0: State, final: State, ste
             check["decoys"] = sorted(decoys, key=lambda v: json.dumps(v, sort_keys=True))
 
 
-def _plain_elsewhere(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, j: int, t: str) -> list:
+def _plain_elsewhere(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, j: int, t: str, aggregate: str | None = None) -> list:
     """What read j gives (as JSON) when one argument it took from an earlier result names
-    another record: the reference walk replayed with that argument changed."""
+    another record: the reference walk replayed with that argument changed (its count or
+    total, for an aggregate)."""
     out = []
     for name, pt in steps[j].tool.params:
         if steps[j].sources[name][0] != "step":
@@ -188,6 +231,8 @@ def _plain_elsewhere(facts: WorldFacts, attempt: Attempt, state0: State, steps: 
         for other in other_values(facts, attempt, state0, tstr(pt), values[(j, name)])[:DECOY_RECORDS]:
             attempt.deadline.check()
             got = N.replay(facts, attempt, state0, steps, values, args={(j, name): other})[2].get(j)
+            if aggregate is not None and isinstance(got, (list, tuple)):
+                got = aggregate_of(aggregate, got) if got else None
             if got is not None and not isinstance(got, (dict, list)):
                 out.append(facts.world.types.to_json(t, got))
     return out

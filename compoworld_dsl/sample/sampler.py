@@ -168,7 +168,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         }
     )
     phraser = Phraser(facts, state0, steps, values, results, left=set(left))  # afresh: the labels named everything once
-    instruction = phraser.instruction([(r["step"], r["field"]) for r in reports], bearing, branch, alt, idem)
+    instruction = phraser.instruction([(r["step"], r["field"], r["aggregate"]) for r in reports], bearing, branch, alt, idem)
     R.flows_not_stated(facts, steps, values, instruction)
     if reports:
         proofs["answer_not_guessable"] = R.answer_not_guessable(facts, state0, steps, plan, checks, reports, instruction)
@@ -191,7 +191,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "reference_plan": plan,
         "bindings": [{n: "house rules" if (k, n) in left else (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for k, s in enumerate(steps)],
         "found_by": [found_by(s) for s in steps],
-        "reports": [{"step": r["step"] + 1, "field": r["field"], "element": None if r.get("element") is None else {"key": facts.people.key[steps[r["step"]].how["table"]], "value": r["element"]}, "label": r["label"], "type": r["type"]} for r in reports],
+        "reports": [{"step": r["step"] + 1, "field": r["field"], "aggregate": r["aggregate"], "element": None if r.get("element") is None else {"key": facts.people.key[steps[r["step"]].how["table"]], "value": r["element"]}, "label": r["label"], "type": r["type"]} for r in reports],
         "answer": answer,
         "checker": {"checks": checks},
         "constraints": bearing,
@@ -223,14 +223,14 @@ def _judge_walk(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0:
     at("choosing the reports")  # before the proofs: they draw nothing from `rng`
     reports = R.reports(facts, attempt, rng, state0, final, steps, plan, results)
     for r in reports:
-        r["label"] = Phraser(facts, state0, steps, values, results).report(r["step"], r["field"])
+        r["label"] = Phraser(facts, state0, steps, values, results).report(r["step"], r["field"], r["aggregate"])
     # A reported value the instruction states rejects the task at the end. What the
     # instruction states for sure is known now: everything but the values the house rules
     # might decide. Checking it here rejects such walks before the proofs (with the final
     # check unchanged, no task changes: a value stated now is stated then).
     at("checking the answer is not stated, early")
     early = Phraser(facts, state0, steps, values, results, left=ruled.could_be_left(facts, steps))
-    R.answer_not_guessable(facts, state0, steps, plan, [], reports, early.instruction([(r["step"], r["field"]) for r in reports], []))
+    R.answer_not_guessable(facts, state0, steps, plan, [], reports, early.instruction([(r["step"], r["field"], r["aggregate"]) for r in reports], []))
     # A step that a stricter checker does not need, the task's own does not need either:
     # it keeps only some of these house rules and leaves some fields to them. Checking now
     # rejects such walks before the Z3 proofs, most of what a rejected attempt cost; the

@@ -155,3 +155,11 @@ def ranked_top(result: list | tuple, how: dict) -> list:
     f = how["field"]
     top = (min if how.get("order") == "min" else max)(e[f] for e in result)
     return [e for e in result if e[f] == top]
+
+
+def aggregate_of(aggregate: str, rows: list | tuple) -> Any:
+    """The value of a reported aggregate ("count", "total FIELD") over a list result's rows."""
+    if aggregate == "count":
+        return len(rows)
+    field = aggregate.split(" ", 1)[1]
+    return sum(r[field] for r in rows)

@@ -52,6 +52,7 @@ STEER_SHARE = 0.75  # of walks steered towards a write a house rule protects (a 
 
 # enum values that end what can be asked of a record: after a step moves a record there, no later
 # step of the walk changes it ("close the matter, then rename it" reverses a person's order)
+AGGREGATE_SHARE = 0.35  # of list reads as a walk's last step left whole, for a count or a total to report
 MIN_RANKED = 5  # candidates a ranked pick compares at least (issue 28: "among at least five")
 ENDING = re.compile(r"clos|cancel|archiv|offboard|kill|terminat|inactive|void|reject|churn|delet|retir|lost|dismiss|withdr|expir|revok|destroy", re.I)
 
@@ -216,8 +217,11 @@ class Walker:
         raise Rejected("unsat", f"no walk of {hops} steps in {count['tried']} tries (last: {last_failure[0]})")
 
     def _candidate(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], results: list, hs: list, tool: Tool, k: int, hops: int, values: dict, held: set, aka: dict, pending: set[int], unreported: set[int], joined: bool, diffs: list):
-        """One candidate as step k, tried and judged: `_try`'s tuple, or why not (a message)."""
-        got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held, aka, pending)
+        """One candidate as step k, tried and judged: `_try`'s tuple, or why not (a message). A
+        list read as the last step is left whole AGGREGATE_SHARE of the time: the task then asks
+        how many records it shows, or their total (`reports.aggregates`)."""
+        whole = k == hops - 1 and tool.qualified not in self.facts.mutating and isinstance(tool.result, T.ListT) and rng.random() < AGGREGATE_SHARE
+        got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held, aka, pending, whole)
         if isinstance(got, str):
             return f"step {k + 1} {tool.qualified}: {got}"
         again = [j for j, st in enumerate(steps) if st.tool.qualified == tool.qualified and all(values.get((j, n)) == got[1].get(n) for n in got[1])]
@@ -355,20 +359,20 @@ class Walker:
                 out.add(j)
         return out
 
-    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset(), aka: dict | None = None, pending: set = frozenset()):
+    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset(), aka: dict | None = None, pending: set = frozenset(), whole: bool = False):
         """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why
         not. A read whose output is a record an earlier call's result gave as it is (`held`, by
         `_whole`) is not taken: an agent has it already (reading the file the folder listing
         showed in full), so the step would be one no agent needs. `aka`: other names of the
         handles' values (`handles`)."""
-        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values, aka or {}, pending)
+        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values, aka or {}, pending, whole)
         if held and not isinstance(got, str) and tool.qualified not in self.facts.mutating:
             out = element(self.people, got[0], got[3])
             if isinstance(out, dict) and _whole(out) in held:
                 return "an earlier result gave its record already"
         return got
 
-    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, aka: dict, pending: set = frozenset()):
+    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, aka: dict, pending: set = frozenset(), whole: bool = False):
         facts = self.facts
         if self.graph.is_entry(tool):
             return self._try_entry(rng, state0, state, steps, tool, k)
@@ -429,7 +433,7 @@ class Walker:
                     # "put a meeting on the calendar, then cancel the new meeting": a person asks
                     # for the record as it should end up (rows that refer to it are fine)
                     return "it changes a record the task itself creates"
-        if tool.qualified not in facts.mutating and isinstance(tool.result, T.ListT):
+        if tool.qualified not in facts.mutating and isinstance(tool.result, T.ListT) and not whole:
             known = {repr(v) for _, _, _, v in hs}  # a record the walk holds already is not found again
             picked = self._pick(rng, state0, tool, result, given, known)
             if picked is None:
