@@ -99,6 +99,9 @@ CODES: dict[str, str] = {
     "W103": "a simulated tool is never sampled (`worldc lint`)",
     "W104": "a table keeps the rows a tool withdraws but declares no retracted state (`worldc lint`)",
     "W105": "a seed picks a field's values from a pool whose name says they mean something else (`worldc lint`)",
+    "W106": "a table's record has no `known by`: tasks name its rows by a fallback field (`worldc lint`)",
+    "W107": "a read has no `gives`: tasks call its result \"what you find when you ...\" (`worldc lint`)",
+    "W108": "a tool has no `say`: tasks ask for it by the words of its name (`worldc lint`)",
     "E901": "the checker failed inside: a bug in worldc, not in the file",
 }
 
@@ -174,6 +177,9 @@ HINTS: dict[str, str] = {
     "W103": "simulated tools are for agents to call; tasks are built from the tools the services run",
     "W104": "write `retracted when FIELD == VALUE` on the table if a withdrawn row counts as never made",
     "W105": "pick from a pool of values that mean what the field means, or name the pool after what it holds",
+    "W106": "write `known by FIELD` on the record with the field a person names one by (a name, a title)",
+    "W107": "write `gives \"...\"` on the tool with a noun phrase for its result (\"the docket notes on {matter}\")",
+    "W108": "write `say \"...\"` on the tool with how a person asks for it (\"close matter {matter}\")",
     "E901": "please report this with the file that caused it; the other diagnostics are still valid",
 }
 

@@ -9,6 +9,12 @@
 - W105: a `pick` from a pool whose name says it holds something else than the field it fills
   means (`drug_names` for a pet's name, `department_names` for a contact's name): the seeded
   rows then read as nonsense ("a pet named Cefalexin"), and so do the tasks built on them.
+- W106: a table's record without `known by`: tasks name its rows by the first text field, or by
+  their key ("the pet with id pet-3": an internal id no person uses), whatever that field means.
+- W107: a read without `gives` that a walk uses: its result is "what you find when you ..." in
+  the instruction (20 times in one veterinary world).
+- W108: a tool without `say`: tasks ask for it by its name's words ("set pet weight pet ...").
+  W106 to W108 are about the words of tasks, which `check` cannot see (issue 29).
 - W104: a table whose rows a tool withdraws (`cancel_*`, `void_*`, `withdraw_*`, `retract_*`,
   `revoke_*`: one key argument, a field set to a constant) and that no tool deletes from, with no
   `retracted when`: an agent that makes such a row by mistake and cancels it fails the task's
@@ -22,6 +28,7 @@ from __future__ import annotations
 import re
 
 from .check.model import Model
+from .check import types as T
 from .check.types import TableT
 from .diagnostics import Diagnostic
 from .syntax import ast as A
@@ -38,7 +45,7 @@ def lint(model: Model, source: str, seeds: int = SEEDS) -> list[Diagnostic]:
 
     world = load_world(model, source)
     sampler = Sampler(model, world, source)
-    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model) + _pools_out_of_place(model)
+    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model) + _pools_out_of_place(model) + _unphrased(model, sampler)
 
 
 # What a value is about, by the words that name it (in a pool's name, a field's, a record's). A
@@ -146,6 +153,35 @@ def _unretracted(model: Model) -> list[Diagnostic]:
                     )
                 )
                 break
+    return out
+
+
+def _unphrased(model: Model, sampler) -> list[Diagnostic]:
+    """W106-W108: what a world leaves its tasks to say in fallback words."""
+    out = []
+    walkable = {t.qualified for t in sampler.walker._walkable}
+    services = model.world.services if model.world else list(model.services)
+    people = sampler.people
+    for s in services:
+        svc = model.services[s]
+        decls = {m.name: m for m in svc.decl.members if isinstance(m, A.RecordDecl)}
+        for var in svc.state.values():
+            if not isinstance(var.type, TableT):
+                continue
+            rec = var.type.record
+            decl = decls.get(rec.name)
+            if decl is not None and not decl.known_by:
+                table = f"{s}.{var.name}"
+                shown = people.known_by.get(table, ())
+                how = f"by their {', '.join(shown)}, whatever that field means" if shown else "by their key, an internal id no person uses"
+                out.append(Diagnostic("W106", f"record `{rec.name}` (table `{table}`) has no `known by`: tasks name its rows {how}", decl.span, severity="warning", help=f"write `record {rec.name} known by FIELD {{` with the field a person names one by (a name, a title)"))
+        for tool in svc.tools.values():
+            if tool.simulated or tool.qualified not in walkable:
+                continue
+            if tool.decl.say is None:
+                out.append(Diagnostic("W108", f"tool `{tool.qualified}` has no `say`: tasks ask for it as \"{tool.name.replace('_', ' ')} ...\"", tool.decl.span, severity="warning", help='write `say "..."` with how a person asks for it, naming the arguments in braces: say "close matter {matter}"'))
+            if tool.qualified not in sampler.mutating and tool.decl.gives is None and not isinstance(tool.result, T.NoneT):
+                out.append(Diagnostic("W107", f"read `{tool.qualified}` has no `gives`: tasks call what it returns \"what you find when you ...\"", tool.decl.span, severity="warning", help='write `gives "..."` with a noun phrase for its result: gives "the docket notes on {matter}"'))
     return out
 
 

@@ -1,5 +1,5 @@
 """`worldc lint`: rules the seeds break (W101), tools no task can reach (W102, W103), tables that
-keep withdrawn rows without saying so (W104)."""
+keep withdrawn rows without saying so (W104), records and tools left to fallback words (W106-W108)."""
 
 from __future__ import annotations
 
@@ -162,3 +162,26 @@ def test_the_bundled_worlds(capsys):
     assert codes == ["W102", "W102", "W102", "W102", "W103"]  # four counts of nothing a person names; a simulated summary
     assert main(["lint", legal, "--strict", "--seeds", "3"]) == 1
     assert "5 warnings over 3 seeded states" in capsys.readouterr().err
+
+
+def test_unphrased_records_and_tools(tmp_path):
+    """W106-W108: a record without `known by`, a read without `gives`, a tool without `say`:
+    what the tasks would say in fallback words (issue 29)."""
+    bare = WORLD.replace('    gives "the items named {name}"\n', "").replace('    say "set the price of {id} to {price}"\n', "").replace("record Item known by name {", "record Item {")
+    path = tmp_path / "bare.world"
+    path.write_text(bare, encoding="utf-8")
+    program = check_paths([path])
+    assert program.ok, [d.message for d in program.diagnostics]
+    by_code = {}
+    for d in lint(program.model, str(path), seeds=3):
+        by_code.setdefault(d.code, []).append(d)
+    w106 = {d.message.split("`")[1] for d in by_code["W106"]}
+    assert w106 == {"Item", "Payment", "Hold", "Reservation"}, w106
+    item = next(d for d in by_code["W106"] if "`Item`" in d.message)
+    assert "tasks name its rows by their name, whatever that field means" in item.message and "known by" in item.hint
+    assert [d.message for d in by_code["W107"]] == ['read `shop.find_items` has no `gives`: tasks call what it returns "what you find when you ..."']
+    assert [d.message for d in by_code["W108"]] == ['tool `shop.reprice` has no `say`: tasks ask for it as "reprice ..."']
+    # the annotated world: no record or tool left to fallback words but the bare records
+    program = check_paths([tmp_path / "shop.world"]) if (tmp_path / "shop.world").write_text(WORLD, encoding="utf-8") else None
+    codes = [d.code for d in lint(program.model, str(tmp_path / "shop.world"), seeds=3)]
+    assert "W107" not in codes and "W108" not in codes and codes.count("W106") == 3

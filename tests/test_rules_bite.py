@@ -227,3 +227,17 @@ def test_a_world_whose_rules_never_bite_still_samples(tmp_path):
     out = tmp_path / "toy.jsonl"
     report = run(Job(str(ROOT / "worlds" / "toy.world"), 2, 4, 0), out)
     assert report.emitted == 4
+
+
+def test_a_missed_rule_share_is_said(tmp_path, capsys):
+    """`--rule-share` asks for at least this share of tasks decided by a house rule; a run that
+    misses it says so (issue 29: the hotel world's runs missed it without a word)."""
+    from compoworld_dsl.cli import main as worldc_main
+
+    out = tmp_path / "t.jsonl"
+    assert worldc_main(["sample", str(ROOT / "worlds" / "toy.world"), "--hops", "3", "-n", "4", "--seed", "1", "--rule-share", "1", "-o", str(out)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    tasks = [json.loads(x) for x in out.read_text().splitlines()]
+    ruled = sum(bool(t["constraints"]) for t in tasks)
+    assert ruled < len(tasks)  # toy's rules rarely bite at 3 hops: the share is missed
+    assert f"only {ruled} of {len(tasks)} tasks" in err and "--rule-share 1" in err and "What makes a house rule bite" in err

@@ -355,6 +355,7 @@ def cmd_sample(args) -> int:
         print(f"worldc: error: {e}", file=sys.stderr)
         return e.status
     _print_report(console, job, report, args)
+    _print_rule_share(console, job, model, out if shard is None else None)
     coverage = _coverage(model, report)
     _print_coverage(console, coverage)
     if args.format == "json":
@@ -463,6 +464,27 @@ def _progress(console, total: int):
         bar.update(tid, completed=report.emitted, note=f"{report.attempts} tried")
 
     return update, bar.stop
+
+
+def _print_rule_share(console, job, model, out: Path | None) -> None:
+    """Say so when fewer tasks than `--rule-share` asks carry a house rule that decides their
+    reward: the selection passes a few tasks over per slot that wants one (`run.RULE_PATIENCE`),
+    then keeps the next, so a world whose rules rarely bite misses the share (issue 29)."""
+    if job.rule_share <= 0 or out is None or not out.is_file() or str(out) == "-":
+        return
+    rules = [c for c in (model.world.constraints if model.world else [])] + [c for s in model.services.values() for c in s.constraints]
+    if not rules:
+        return
+    tasks = ruled = 0
+    with open(out, encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                tasks += 1
+                ruled += bool(json.loads(line).get("constraints"))
+            except ValueError:
+                continue
+    if tasks and ruled < job.rule_share * tasks:
+        console.print(f"[yellow]only {ruled} of {tasks} tasks ({100 * ruled / tasks:.0f}%) carry a house rule that decides their reward, under --rule-share {job.rule_share:g}: the world's rules rarely bite on its walks (docs/authoring.md, \"What makes a house rule bite\"; `worldc lint` W101)[/]")
 
 
 def _print_report(console, job, report, args) -> None:
