@@ -11,13 +11,18 @@ interception server, its `null` harness (the chat program it runs), the adapter'
 launched per rollout as a subprocess, and the scoring. The one stand-in is uv: verifiers
 provisions the chat program with `uv sync --script`, which needs uv and a package index, so the
 test runs the same program with this interpreter, which has its dependencies. Each rollout starts
-two Python processes, so these are kept to three."""
+two Python processes, so these are kept to three.
+
+And setup failures: rollouts whose setup fails (no uv for the harness; a task the world cannot set
+up) end with the cause on `episode.errors`, a task file's bad line is named, and the uv the
+`verifiers` extra installs reaches the harness's PATH."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import json
+import os
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -190,3 +195,117 @@ def test_rollouts_end_to_end(tmp_path, no_uv, monkeypatch):
     assert oracle.metrics["partial"] == 1.0  # a metric: recorded, not summed into the reward
     assert traces["no-final"].reward == 0.0 and 0.0 < traces["no-final"].metrics["partial"] < 1.0
     assert traces["idle"].reward == 0.0 and traces["idle"].state.calls == []
+
+
+# --- setup failures: each one ends on `episode.errors` with its cause, not only on the trace ---
+
+
+def _run_idle(env, task) -> "vf.Episode":
+    """One rollout of `task` against the scripted endpoint, whose model does nothing."""
+    model = ScriptedModel()
+    model.scripts[task.data.task["instruction"]] = ([], None)
+
+    async def episode():
+        async with env.serving():
+            ctx = vf.ModelContext(model="idle", client=vf.EvalClientConfig(base_url=model.url, api_key_var="COMPOWORLD_SCRIPTED_KEY"))
+            return await env.run_episode(task, ctx)
+
+    with model:
+        return asyncio.run(episode())
+
+
+def _bare_path(tmp_path: Path) -> Path:
+    """A PATH directory holding only what verifiers' provisioning shell needs besides uv (no uv,
+    pip, curl or wget, so it cannot fetch one either)."""
+    import shutil
+
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    for tool in ("sh", "mv", "grep"):
+        (bare / tool).symlink_to(shutil.which(tool))
+    return bare
+
+
+def test_harness_without_uv_fails_on_episode_errors(tmp_path, monkeypatch):
+    """The null harness's provisioning (`uv sync --script`) with no uv to be had: the episode
+    fails, and `episode.errors` says uv is the cause and where to read what it needs."""
+    monkeypatch.setenv("COMPOWORLD_SCRIPTED_KEY", "unused")
+    world = "worlds/toy.world"
+    home = tmp_path / "home"  # verifiers looks for uv in ~/.local/bin too
+    home.mkdir()
+    agent = {"harness": {"id": "null", "env": {"PATH": str(_bare_path(tmp_path)), "HOME": str(home)}}}
+    env = load_environment(str(ROOT / world), str(_sample(tmp_path, world, 2, 1, 1)), agent=agent)
+    episode = _run_idle(env, next(iter(env.taskset)))
+    assert not episode.ok
+    assert episode.traces and episode.traces[0].errors  # verifiers' own record, on the trace
+    assert episode.errors, "the setup failure is on the trace only"
+    (error,) = episode.errors
+    assert error.type == "HarnessError"
+    assert "uv" in error.message and "docs/verifiers.md" in error.message, error.message
+    assert "Traceback" not in error.message
+
+
+def test_task_that_cannot_be_set_up_fails_on_episode_errors(tmp_path, no_uv, monkeypatch):
+    """A task whose initial state the world cannot build: the rollout stops at its setup, before
+    any model call, and `episode.errors` names the task and the cause in one line."""
+    monkeypatch.setenv("COMPOWORLD_SCRIPTED_KEY", "unused")
+    world = "worlds/toy.world"
+    task = json.loads(_sample(tmp_path, world, 2, 1, 1).read_text().splitlines()[0])
+    del task["initial_state"]["seed"]
+    tasks = tmp_path / "bad.jsonl"
+    tasks.write_text(json.dumps(task) + "\n")
+    env = load_environment(str(ROOT / world), str(tasks))
+    episode = _run_idle(env, next(iter(env.taskset)))
+    assert not episode.ok and episode.errors, "the setup failure is on the trace only"
+    (error,) = episode.errors
+    assert task["id"] in error.message and "seed" in error.message, error.message
+    assert "Traceback" not in error.message and "\n" not in error.message.strip()
+    assert episode.traces[0].state.calls == []  # no rollout ran on a task that could not be set up
+
+
+@pytest.mark.parametrize(
+    "lines, where, says",
+    [
+        (['{"id": "a", "instruction": "x"}', "{not json"], ":2:", "JSON"),
+        (['{"id": "a"}'], ":1:", "instruction"),
+        (["[1, 2]"], ":1:", "object"),
+    ],
+)
+def test_task_file_that_cannot_be_read_names_the_line(tmp_path, lines, where, says):
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError) as raised:
+        list(load_environment(str(ROOT / "worlds/toy.world"), str(tasks)).taskset)  # tasks load on first use
+    message = str(raised.value)
+    assert f"{tasks}{where}" in message and says in message, message
+
+
+def test_uv_of_the_extra_reaches_the_harness(tmp_path, monkeypatch):
+    """The extra installs uv beside the interpreter, which is on PATH only in an activated
+    environment: the subprocess harness is given that directory first on its PATH, unless its
+    own `env` sets PATH."""
+    uv = pytest.importorskip("uv")
+    uv_dir = str(Path(uv.find_uv_bin()).parent)
+    bare = _bare_path(tmp_path)
+    monkeypatch.setenv("PATH", str(bare))
+    tasks = str(_sample(tmp_path, "worlds/toy.world", 2, 1, 1))
+    env = load_environment(str(ROOT / "worlds/toy.world"), tasks)
+    assert env.config.agent.harness.env["PATH"].split(os.pathsep)[:2] == [uv_dir, str(bare)]
+    own = {"harness": {"id": "null", "env": {"PATH": "/opt/mine"}}}
+    assert load_environment(str(ROOT / "worlds/toy.world"), tasks, agent=own).config.agent.harness.env["PATH"] == "/opt/mine"
+
+
+def test_a_traceback_in_an_error_is_cut_to_its_exception_line():
+    """A tool server that dies leaves its log's tail, a traceback, in verifiers' message:
+    `episode.errors` gets the line before it and the exception's own line; the trace keeps it all."""
+    from verifiers.v1.trace import Error
+
+    from compoworld_dsl.integrations.verifiers_env import _episode_error
+
+    logged = "tool server '' not serving in runtime: Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n    boom()\nKeyError: 'seed'\n"
+    error = _episode_error(Error(type="ToolsetError", message=logged, traceback="kept"))
+    assert error.message == "tool server '' not serving in runtime: KeyError: 'seed'"
+    assert (error.type, error.traceback) == ("ToolsetError", "kept")
+    uv = _episode_error(Error(type="HarnessError", message="harness setup: RuntimeError: failed to prepare uv script: sh: 1: curl: not found\nmore"))
+    assert uv.message.startswith("harness setup: RuntimeError: failed to prepare uv script: sh: 1: curl: not found; more (")
+    assert "docs/verifiers.md" in uv.message

@@ -18,12 +18,18 @@ assistant message unchanged, the one answer channel, and takes the checker's 0/1
 its partial credit as a metric (recorded, not summed into the reward).
 
 The default agent is verifiers' `null` harness (a plain chat loop whose only tools are the MCP
-servers') on the `subprocess` runtime; pass `agent={...}` to change either."""
+servers') on the `subprocess` runtime; pass `agent={...}` to change either.
+
+Failures: verifiers records a rollout's failure (its setup's included) on the rollout's trace only;
+`CompoworldEnv` also puts it on `episode.errors`, in one line that names the cause. A task the world
+cannot set up fails at the rollout's host-side setup, before a harness or tool server starts."""
 
 from __future__ import annotations
 
 import functools
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -39,7 +45,13 @@ from ..gateway import SYSTEM_PROMPT, Episode, result_text
 TASKSET_ID = "compoworld_verifiers"
 """The taskset id verifiers resolves to this module (see the module docstring)."""
 
-__all__ = ["CompoworldTaskset", "load_environment"]  # verifiers reads the one Taskset in __all__
+# verifiers reads the one Taskset and the one Env in __all__
+__all__ = ["CompoworldEnv", "CompoworldTaskset", "load_environment"]
+
+UV_HINT = (
+    "verifiers' harness provisions its chat program with `uv sync --script`, which needs uv (the"
+    " `verifiers` extra installs it) and a package index it can reach: see docs/verifiers.md"
+)
 
 
 @functools.lru_cache(maxsize=8)
@@ -49,6 +61,18 @@ def _world(path: str):
     from ..sample.run import load_sampler
 
     return load_sampler(path).world
+
+
+def _reset(world: str, task: dict) -> Episode:
+    """An episode of `task` in the world at `world`, reset. A task is data read from a file, so
+    whatever it lacks surfaces as one ValueError naming the task and the cause, the line verifiers
+    records for the rollout."""
+    episode = Episode(_world(world))
+    try:
+        episode.reset(task)
+    except Exception as e:
+        raise ValueError(f"task {task.get('id')!r} cannot be set up in {world}: {type(e).__name__}: {e}") from None
+    return episode
 
 
 class CompoworldData(vf.TaskData):
@@ -89,8 +113,7 @@ class CompoworldToolset(vf.Toolset[vf.ToolsetConfig, CompoworldState]):
 
     async def setup_task(self, task: CompoworldData) -> None:
         """Reset this rollout's episode on its task (verifiers calls it once, at launch)."""
-        self._episode = Episode(_world(task.world))
-        self._episode.reset(task.task)
+        self._episode = _reset(task.world, task.task)
         self._calls = []
 
     def _call(self, name: str, arguments: dict) -> str:
@@ -142,13 +165,17 @@ class CompoworldTask(vf.Task[CompoworldData, CompoworldState, CompoworldTaskConf
     def toolsets(cls, config: CompoworldTaskConfig) -> list[vf.Toolset]:
         return [CompoworldToolset(config.tools)]
 
+    async def setup(self, trace: vf.Trace, runtime: Any) -> None:
+        """Set the task up once on the host, before its harness and tool server start: a task the
+        world cannot set up fails here with its cause, not as a tool server's traceback."""
+        _reset(self.data.world, self.data.task)
+
     def outcome(self, trace: vf.Trace) -> dict:
         """The checker's verdict on the rollout (`Episode.score`): the tool server's calls replayed
         in a fresh episode, then the final message reported unchanged. Kept on
         `trace.info["compoworld"]` (which checks failed, and why), computed once per trace."""
         if "compoworld" not in trace.info:
-            episode = Episode(_world(self.data.world))
-            episode.reset(self.data.task)
+            episode = _reset(self.data.world, self.data.task)
             for name, arguments in trace.state.calls:
                 episode.call(name, arguments)
             answer = final_message(trace)
@@ -188,21 +215,85 @@ class CompoworldTaskset(vf.Taskset[CompoworldTask, CompoworldTasksetConfig]):
         _world(world)  # fail here, not in every rollout, on a world that does not compile
         out = []
         with open(self.config.tasks, encoding="utf-8") as fh:
-            for line in fh:
+            for number, line in enumerate(fh, 1):
                 if line.strip():
-                    task = json.loads(line)
+                    task = _task(line, f"{self.config.tasks}:{number}")
                     data = CompoworldData(id=str(task["id"]), prompt=task["instruction"], system_prompt=SYSTEM_PROMPT, world=world, task=task)
                     out.append(CompoworldTask(data, self.config.task))
         return out
 
 
+def _task(line: str, where: str) -> dict:
+    """One line of a task file, as a task; a line that is not one is a ValueError naming `where`."""
+    try:
+        task = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{where}: not JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(task, dict):
+        raise ValueError(f"{where}: a task is a JSON object, not {type(task).__name__}")
+    missing = [key for key in ("id", "instruction") if key not in task]
+    if missing:
+        raise ValueError(f"{where}: the task has no {' or '.join(missing)} (a task file is what `worldc sample` writes)")
+    return task
+
+
+def _one_line(message: str) -> str:
+    """`message` in one line. A message that carries a traceback (a tool server that died, its log's
+    tail) keeps the text before it and the exception's own line; the trace keeps the whole."""
+    head, marker, tail = message.partition("Traceback (most recent call last)")
+    if marker:
+        last = [line for line in tail.splitlines() if line.strip()]
+        message = f"{head.strip().rstrip(':')}: {last[-1].strip()}" if last else head
+    return "; ".join(line.strip() for line in message.splitlines() if line.strip())
+
+
+def _episode_error(error: Any) -> Any:
+    message = _one_line(error.message)
+    if "uv script" in message:
+        message = f"{message} ({UV_HINT})"
+    return error.model_copy(update={"message": message})
+
+
+class CompoworldEnv(vf.SingleAgentEnv):
+    """verifiers' single-agent env, which records a failed rollout's errors on its trace only; this
+    one puts them on `episode.errors` too (`ok` false with no error there told nobody why)."""
+
+    async def finalize(self, task: vf.Task, episode: vf.Episode) -> None:
+        await super().finalize(task, episode)
+        for trace in episode.traces:
+            if not trace.ok:  # an ok trace's errors are attempts its retries recovered from
+                episode.errors.extend(_episode_error(error) for error in trace.errors)
+
+
+def _uv_on_path(agent: dict) -> dict:
+    """`agent` with the directory of the extra's uv first on its harness's PATH, when the harness
+    runs on this host (the subprocess runtime) and PATH has no uv: pip puts uv beside the
+    interpreter, a directory on PATH only while the environment is activated. A PATH the harness's
+    own `env` sets is kept."""
+    runtime, harness = agent.get("runtime"), agent.get("harness")
+    if not isinstance(runtime, dict) or runtime.get("type") != "subprocess" or not isinstance(harness, dict):
+        return agent
+    env = dict(harness.get("env") or {})
+    if "PATH" in env or shutil.which("uv"):
+        return agent
+    try:
+        from uv import find_uv_bin
+
+        uv = find_uv_bin()
+    except (ImportError, FileNotFoundError):  # verifiers then tries to fetch uv itself
+        return agent
+    env["PATH"] = os.pathsep.join([str(Path(uv).parent), os.environ.get("PATH", os.defpath)])
+    return {**agent, "harness": {**harness, "env": env}}
+
+
 def load_environment(world: str, tasks: str, **kwargs: Any) -> vf.Env:
     """The verifiers environment playing the tasks of `tasks` (a JSONL file) in `world` (a .world
-    file): a `SingleAgentEnv`. `kwargs` are further fields of its `SingleAgentEnvConfig`, e.g.
+    file): a `CompoworldEnv`, verifiers' `SingleAgentEnv` that puts failed rollouts' errors on
+    `episode.errors` too. `kwargs` are further fields of its `SingleAgentEnvConfig`, e.g.
     `agent={"harness": {"id": "bash"}, "runtime": {"type": "docker"}}` or `timeout={...}`; a
     `taskset` dict adds to the taskset's (e.g. `{"task": {"tools": {...}}}`)."""
     taskset = {"id": TASKSET_ID, "world": str(world), "tasks": str(tasks), **kwargs.pop("taskset", {})}
-    agent = {"harness": {"id": "null"}, "runtime": {"type": "subprocess"}, **kwargs.pop("agent", {})}
+    agent = _uv_on_path({"harness": {"id": "null"}, "runtime": {"type": "subprocess"}, **kwargs.pop("agent", {})})
     config = vf.resolve_env_config({"taskset": taskset, "agent": agent, **kwargs})
     return vf.load_environment(config)
 
