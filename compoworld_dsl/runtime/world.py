@@ -275,6 +275,31 @@ class CompiledWorld:
         count = plan.count(random.Random(f"{seed}/{table}"), {})
         return [f"{plan.prefix}-{i}" for i in range(1, count + 1)]
 
+    def derived_fields(self, table: str) -> frozenset:
+        """The fields `table`'s seed derives from the row's others (`same(...)`: an email made
+        from the person's name): what a new row's request should derive the same way."""
+        return frozenset(f for f, _ in self._plan(table).copied) if table in self.seeds else frozenset()
+
+    def derive(self, table: str, row: dict, st: State, rng: random.Random) -> dict:
+        """For a new row of `table` that a request states (a lead's name and company): the
+        fields the table's seed derives from the others with `same(...)` (the email made from
+        the name and the company's domain), from the values `row` has and the rows `st` holds.
+        A field whose inputs are missing, or whose reference finds no row, is left out; a value
+        `row` gives for a derived field is ignored (it is derived anew)."""
+        if table not in self.seeds:
+            return {}
+        copied = self._plan(table).copied
+        mine = {f for f, _ in copied}
+        full, out = {f: v for f, v in row.items() if f not in mine}, {}  # derived ones are made anew
+        hops = _StateRows(st)
+        for _ in copied:
+            for f, make in copied:
+                if f not in full:
+                    value = make(rng, {}, full, hops)
+                    if value is not _PENDING and value is not None:
+                        full[f] = out[f] = value
+        return out
+
     def _plan(self, name: str) -> "_SeedPlan":
         plan = self._seed_plans.get(name)
         if plan is None:
@@ -538,6 +563,18 @@ class _Hops(dict):
         world, st, seeding = self.args
         got = self[table] = st.tables.get(table, {}) if world._seeded_before(table, seeding) else {}
         return got
+
+
+class _StateRows(dict):
+    """The rows a `same(...)` reads for a request's new row: the task state's (none for a table
+    it does not hold)."""
+
+    def __init__(self, st: State):
+        super().__init__()
+        self.st = st
+
+    def __missing__(self, table: str) -> dict:
+        return self.st.tables.get(table, {})
 
 
 def _gen_tables(gen: tuple):

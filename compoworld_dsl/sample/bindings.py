@@ -44,8 +44,11 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     draws = DRAWS if free else 1
     for d in range(draws):
         attempt.deadline.check()
-        chosen = {}
+        profiled = _from_profile(facts, rng, state, tool, free)
+        chosen = dict(profiled)
         for n, t in free:
+            if n in profiled:
+                continue
             v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified])
             if v is _NO_VALUE:
                 return f"no sensible value for {n}"
@@ -53,6 +56,9 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
                 break
             chosen[n] = v
         else:
+            derived = _derived(facts, rng, state, tool, free, {**given, **chosen})
+            chosen.update(derived)
+            profiled = {**profiled, **derived}
             got = run_step(facts, state0, state, tool, {**given, **chosen}, rules, attempt.deadline)
             if not isinstance(got, str):
                 return (chosen, *got, 0)
@@ -66,7 +72,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     # filler ("A") for 9 in 10 such bindings on legal_ops, all thrown away. Z3 chooses the
     # numbers, dates, times and structured values.
     kinds = dict(tool.params)
-    fixed = {n: v for n, v in chosen.items() if T.prim_name(kinds[n]) in ("text", "id", "email")}
+    fixed = {n: v for n, v in chosen.items() if T.prim_name(kinds[n]) in ("text", "id", "email") or n in profiled}
     if len(fixed) == len(free) or _fails_whatever_the_user_gives(facts, tool, why, {n for n, _ in free} - set(fixed)):
         return why
     # the draws did not fit: Z3 looks for values over the concrete state the walk reached,
@@ -92,6 +98,43 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     chosen = {n: {**fixed, **chosen}[n] for n, _ in free}  # in parameter order
     got = run_step(facts, state0, state, tool, {**given, **chosen}, rules, attempt.deadline)
     return got if isinstance(got, str) else (chosen, *got, 1)
+
+
+def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list) -> dict:
+    """Values a new row's arguments take together, from one profile of the pool its table is
+    seeded from (`rows from POOL`): a new matter's title and practice area from one profile, so
+    "open a real estate matter "Trademark opposition"" is never asked (issue 29, item 2).
+    Parameters match profile fields by name and type. A profile no row of the state holds yet is
+    preferred (the request makes a new record); none: {} (each value drawn on its own)."""
+    kinds = dict(free)
+    for table in sorted(facts.inserts.get(tool.qualified, {})):
+        profiles = facts.world.seeds.get(table, {}).get("profiles") or ()
+        fields = facts.people.fields.get(table, {})
+        names = [n for n in kinds if profiles and n in profiles[0] and fields.get(n) == tstr(kinds[n])]
+        if not names:
+            continue
+        rows = state.tables.get(table, {}).values()
+        held_now = {tuple(r[n] for n in names) for r in rows}
+        fresh = [p for p in profiles if tuple(p[n] for n in names) not in held_now]
+        pick = rng.choice(fresh or list(profiles))
+        return {n: pick[n] for n in names}
+    return {}
+
+
+def _derived(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list, args: dict) -> dict:
+    """Arguments a new row's seed would derive from its others (`same(...)`): a new lead's email
+    made from the lead's name and company, as the table's seeded rows have theirs, instead of
+    an address drawn from someone else's row (issue 29, item 2). Parameters match fields by name
+    and type; the values derived from come from the call's arguments (by field name)."""
+    kinds = dict(free)
+    out: dict = {}
+    for table in sorted(facts.inserts.get(tool.qualified, {})):
+        fields = facts.people.fields.get(table, {})
+        got = facts.world.derive(table, {n: v for n, v in args.items() if n in fields}, state, rng)
+        for n, v in got.items():
+            if n in kinds and fields.get(n) == tstr(kinds[n]) and n not in out:
+                out[n] = v
+    return out
 
 
 def _no_finite_value(facts: WorldFacts, attempt: Attempt, state0: State, state: State, tool: Tool, args: dict, rest: list, rules: list[dict]) -> bool:

@@ -379,6 +379,9 @@ class Walker:
         sources: dict[str, tuple[str, Any]] = {}
         given: dict[str, Any] = {}
         taken: set = set()
+        # a new row's own derived fields (a new lead's email, made from the lead's name as the
+        # seeded rows' are) never take another record's value: `bindings._derived` makes them
+        derived = {f for table in facts.inserts.get(tool.qualified, {}) for f in facts.world.derived_fields(table)}
         for name, pt in tool.params:
             t = tstr(pt)
             kind = self.graph._param_kind(pt)
@@ -396,7 +399,7 @@ class Walker:
                 # a read no step has used yet first: the thread goes on through it
                 options.sort(key=lambda o: (o[0] not in pending, -o[0], o[1] != own))
                 j, f, v = options[0] if rng.random() < 0.75 else rng.choice(options)
-            elif (options := [o for o in options if _same_meaning(name, t, o[1]) and not self.graph.described(steps, o)]) and facts.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
+            elif name not in derived and (options := [o for o in options if _same_meaning(name, t, o[1]) and not self.graph.described(steps, o)]) and facts.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
                 j, f, v = rng.choice(options)
             else:
                 sources[name] = ("user", None)
@@ -406,7 +409,7 @@ class Walker:
             taken.add((j, f))
         if k > 0 and not self.graph._keys[tool.qualified] and not any(src[0] == "step" for src in sources.values()):
             # a write from stated facts comes after the first step only fed by an earlier output
-            fed = [(n, [o for o in opts if (o[0], o[1]) not in taken]) for n, opts in self.graph.fed(tool, hs, steps)]
+            fed = [(n, [o for o in opts if (o[0], o[1]) not in taken]) for n, opts in self.graph.fed(tool, hs, steps) if n not in derived]
             fed = [(n, opts) for n, opts in fed if opts]
             if not fed:
                 return "no earlier result feeds it"
