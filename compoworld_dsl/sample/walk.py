@@ -237,7 +237,7 @@ class Walker:
             return f"step {k + 1} {tool.qualified}: {why}"
         if unreported - {src[1][0] for src in got[0].sources.values() if src[0] == "step"}:
             return f"step {k + 1} {tool.qualified}: leaves step {min(unreported) + 1}'s result unused and it has nothing to report"
-        if k == hops - 1 and hops >= 3 and len({st.tool.service for st in steps} | {tool.service}) < 2:
+        if k == hops - 1 and hops >= 3 and self.graph.crosses and len({st.tool.service for st in steps} | {tool.service}) < 2:
             return f"step {k + 1} {tool.qualified}: the walk stays in one service"
         if k == hops - 1 and tool.qualified not in self.facts.mutating:
             # a read the walk would end on is used by no later step: it must give something

@@ -81,6 +81,18 @@ class WalkGraph:
             for kt in set(self._keys[t.qualified]):
                 self._by_key.setdefault(kt, []).append(t)
         self.chains = self._rule_chains(constraints, tables_written)
+        # can a walk go from one service to another at all: a key, or a date, amount or address,
+        # that one service's output offers and another service's tool takes? Without it (an
+        # imported API of one resource) a walk of three steps or more may stay in one service
+        # (`Walker._candidate`)
+        offered_by: dict[str, set[str]] = {}
+        for t in self._walkable:
+            table = self.result_table(t)
+            flows = {ft for ft in (self.people.fields[table].values() if table else ()) if types.base(ft) in FLOW_TYPES}
+            for kt in self._offers(t) | flows:
+                offered_by.setdefault(kt, set()).add(t.service)
+        takes = [(t, kt) for t in self._walkable for kt in self._keys[t.qualified]] + [(t, ft) for ft, ts in self._by_flow.items() for t in ts]
+        self.crosses = any(offered_by.get(kt, set()) - {t.service} for t, kt in takes)
 
     def _offers(self, t: Tool) -> set[str]:
         """The key types a tool's output offers later steps (its record's key and references)."""
@@ -233,8 +245,8 @@ class WalkGraph:
         last = k == hops - 1
         if last and not any(st.tool.qualified in self.mutating for st in steps) and not mutating and hops > 1 and t.qualified in self._entry_names:
             return None  # a last step that reads must read about something the walk found
-        if last and hops >= 3 and len({st.tool.service for st in steps}) == 1 and t.service == steps[0].tool.service:
-            return None
+        if last and hops >= 3 and self.crosses and len({st.tool.service for st in steps}) == 1 and t.service == steps[0].tool.service:
+            return None  # a walk of three steps or more ends in another service, where it can
         w = 1.0
         if keys and any(offered[kt] == len(steps) - 1 for kt in keys):
             w *= 4.0  # works on what the last step found: a chain, not a list of chores
