@@ -18,9 +18,12 @@ that spec, not of the run) and goes through what a user does:
 3. `worldc sample --hops 3 -n 1 --seed 1 --max-attempts 40` on them.
 
 Printed: the share that imports, that checks, and that gives at least one 3-hop task; tools per
-spec (median, mean); the simulated share of all imported tools; seconds per spec (median, import
-plus check plus sampling); and the failures grouped by stage and reason (the first words of the
-error or of the sampler's most common rejection). `--json` writes every spec's row.
+spec (median, mean); the simulated share of all imported tools (tools with no model: answered from
+a hash of their arguments) and beside it the world model's share (`recorded` writes and `derived`
+reads, docs/import.md "The world model for what cannot be inferred"), with the specs whose task
+passes through one; seconds per spec (median, import plus check plus sampling); and the failures
+grouped by stage and reason (the first words of the error or of the sampler's most common
+rejection). `--json` writes every spec's row.
 """
 
 from __future__ import annotations
@@ -133,6 +136,9 @@ def one(spec: str) -> dict:
             row["cpu"] = time.process_time() - t0
             return row
         row["tasks"] = rep.emitted
+        modelled = {o.tool for o in result.ops if o.kind in ("recorded", "derived")}
+        plans = [json.loads(line)["reference_plan"] for line in (Path(tmp) / "t.jsonl").read_text().splitlines() if line.strip()] if rep.emitted else []
+        row["through_model"] = sum(1 for plan in plans if modelled & {step["tool"] for step in plan})
         if rep.emitted:
             row["ok"] = True
         else:
@@ -210,7 +216,13 @@ def report(rows: list[dict], a, wall: float) -> None:
     print(f"3-hop task:   {pct(len(ok))}")
     if tools:
         print(f"tools/spec:   median {statistics.median(tools):g}, mean {statistics.mean(tools):.1f}, total {sum(tools)}")
-        print(f"simulated:    {sim}/{sum(tools)} tools ({100 * sim / max(sum(tools), 1):.1f}%)")
+        kinds = collections.Counter()
+        for r in imported:
+            kinds.update(r.get("kinds", {}))
+        model = kinds["recorded"] + kinds["derived"]
+        through = sum(1 for r in ok if r.get("through_model"))
+        print(f"simulated:    {sim}/{sum(tools)} tools ({100 * sim / max(sum(tools), 1):.1f}%), no model")
+        print(f"world model:  {model}/{sum(tools)} tools ({100 * model / max(sum(tools), 1):.1f}%): {kinds['recorded']} recorded, {kinds['derived']} derived; the task of {through} of {len(ok)} specs passes through one")
     secs = [r["seconds"] for r in rows]
     print(f"seconds/spec: median {statistics.median(secs):.2f} (import + check + sampling, own process), run {wall:.0f} s")
     groups = collections.Counter(reason_group(r["reason"]) for r in rows if not r["ok"] and r.get("reason"))

@@ -158,10 +158,17 @@ def _unretracted(model: Model) -> list[Diagnostic]:
 
 def _unphrased(model: Model, sampler) -> list[Diagnostic]:
     """W106-W108: what a world leaves its tasks to say in fallback words."""
+    from .codegen.python import tstr
+    from .sample.steps import result_table
+
     out = []
-    walkable = {t.qualified for t in sampler.walker._walkable}
-    services = model.world.services if model.world else list(model.services)
+    tools = sampler.walker._walkable
+    walkable = {t.qualified for t in tools}
     people = sampler.people
+    # the tables whose rows a task names: what a read returns, what a key argument refers to
+    # (a log a tool only writes to, such as an imported API's table of calls, is never named)
+    named = {result_table(people, t) for t in tools} | {people.ref_table(tstr(pt)) for t in tools for _, pt in t.params}
+    services = model.world.services if model.world else list(model.services)
     for s in services:
         svc = model.services[s]
         decls = {m.name: m for m in svc.decl.members if isinstance(m, A.RecordDecl)}
@@ -170,8 +177,8 @@ def _unphrased(model: Model, sampler) -> list[Diagnostic]:
                 continue
             rec = var.type.record
             decl = decls.get(rec.name)
-            if decl is not None and not decl.known_by:
-                table = f"{s}.{var.name}"
+            table = f"{s}.{var.name}"
+            if decl is not None and not decl.known_by and table in named:
                 shown = people.known_by.get(table, ())
                 how = f"by their {', '.join(shown)}, whatever that field means" if shown else "by their key, an internal id no person uses"
                 out.append(Diagnostic("W106", f"record `{rec.name}` (table `{table}`) has no `known by`: tasks name its rows {how}", decl.span, severity="warning", help=f"write `record {rec.name} known by FIELD {{` with the field a person names one by (a name, a title)"))

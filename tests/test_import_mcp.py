@@ -119,3 +119,22 @@ def test_bad_input_exits_1(capsys, tmp_path, content, problem):
     code, _, err = run_import(capsys, "mcp", str(src), "-o", str(tmp_path / "o"))
     assert code == 1 and err.startswith(f"worldc: error: {src}: ") and problem in err
     assert "Traceback" not in err and not (tmp_path / "o").exists()
+
+
+def test_tools_that_name_a_record_become_a_table_and_sample(tmp_path, capsys, monkeypatch):
+    """Issue 30: `worldc import mcp` output samples too. Tools named like an API's RPC operations
+    on one kind of record (list_issues, get_issue(issue_number), create_issue, update_issue) are
+    read as that API: a table, seeds and ordinary tools; the rest stay simulated."""
+    from compoworld_dsl.cli import main as worldc_main
+
+    out = tmp_path / "issues"
+    assert worldc_main(["import", "mcp", str(FIX / "mcp_issues.json"), "-o", str(out), "--no-probe"]) == 0
+    report = capsys.readouterr().out
+    assert ".get_issue: get" in report and ".update_issue: update" in report and ".list_issues: list" in report
+    assert "search_code: no resource owns this path" in report  # what names no record stays simulated
+    text = (out / "mcp_issues.world").read_text()
+    assert "by `worldc import mcp`" in text and "state issues: table[" in text
+    monkeypatch.chdir(out)
+    tasks = tmp_path / "t.jsonl"
+    assert worldc_main(["sample", "--hops", "2", "-n", "2", "--seed", "1", "--rule-share", "0", "-o", str(tasks)]) == 0
+    assert len(tasks.read_text().splitlines()) == 2

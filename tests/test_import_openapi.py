@@ -148,16 +148,17 @@ def test_nested_resource_and_references(helpdesk):
     assert str(tool(model, "add_customer_note").result) == "Note"
 
 
-def test_actions_are_simulated_with_a_contract(helpdesk):
+def test_actions_are_recorded_or_simulated_with_a_contract(helpdesk):
     _, model, report, text = helpdesk
+    # an action on a row: recorded by the world model (tests/test_import_world_model.py)
     esc = tool(model, "escalate_ticket")
-    assert esc.simulated and params(esc) == {"ticket_id": "TicketId", "reason": "text"}
-    assert "// POST /tickets/{ticketId}/escalate: simulated (may change tickets): an action on one ticket" in text
-    assert "modifies tickets" in text.split("simulated tool escalate_ticket")[1]
+    assert not esc.simulated and params(esc) == {"ticket_id": "TicketId", "reason": "text"}
+    assert "// POST /tickets/{ticketId}/escalate: recorded: an action on one ticket" in text
+    assert "insert escalate_ticket_calls" in text.split("tool escalate_ticket")[1]
     health = tool(model, "get_health")
     assert health.simulated and health.service == "helpdesk" and str(health.result) == "GetHealthResult"
     assert "HEAD /tickets" in report and "HEAD requests are not modelled" in report
-    assert "skipped (1):" in report and "simulated (2):" in report and "CRUD (10):" in report
+    assert "skipped (1):" in report and "simulated (1):" in report and "world model (1):" in report and "CRUD (10):" in report
 
 
 def test_schema_shapes(helpdesk):
@@ -239,8 +240,8 @@ def test_swagger2(capsys, tmp_path):
     assert "total: int" in text  # `type: number, format: int`
     assert "nullable in the API: blank stands for null" in text  # x-nullable
     assert "key order_id: OrderId" in text
-    upload = tool(model, "upload_invoice")  # formData with a file: simulated, typed
-    assert upload.simulated and params(upload) == {"order_id": "OrderId", "file": "text", "note": "text"}
+    upload = tool(model, "upload_invoice")  # formData with a file: recorded (the world model), typed
+    assert not upload.simulated and params(upload) == {"order_id": "OrderId", "file": "text", "note": "text"}
     assert "Swagger 2.0" in report
 
 
@@ -266,8 +267,8 @@ def test_unsupported_constructs_become_commented_json_text(capsys, tmp_path):
     assert "external $ref 'https://example.com/schemas/user.json' is not followed" in rec
     assert "$ref '#/components/schemas/DoesNotExist' points at nothing" in rec
     assert "notes (3):" in report and "external $ref 'other.yaml#/Flag' is not followed" in report
-    flag = tool(model, "flag_post")
-    assert flag.simulated and params(flag) == {"post_id": "PostId", "body": "text"}
+    flag = tool(model, "flag_post")  # recorded (the world model)
+    assert not flag.simulated and params(flag) == {"post_id": "PostId", "body": "text"}
 
 
 BAD = [
@@ -324,7 +325,7 @@ def test_real_spec_imports_checks_and_compiles(capsys, tmp_path, spec):
     assert "worldc check: " in report and ": ok (" in report
     result = import_openapi(spec)
     ops = len(result.ops)
-    assert ops == len(result.crud) + len(result.simulated) + len(result.skipped) > 0
+    assert ops == len(result.crud) + len(result.modelled) + len(result.simulated) + len(result.skipped) > 0
     assert result.crud, "no CRUD operation was recognised"
     world = load_world(model, str(world_file))
     st = world.initial_state(1)
@@ -384,7 +385,7 @@ def test_odd_paths(capsys, tmp_path):
     job = tool(model, "get_job")  # `{name=projects/*/jobs/*}` is the job's id
     assert params(job) == {"name": "JobId"} and not job.simulated
     cancel = [t for t in model.tools() if t.name == "get_job_2"][0]  # `{name}:cancel`: an action, and a duplicate operationId
-    assert cancel.simulated and params(cancel) == {"name": "JobId"}
+    assert not cancel.simulated and params(cancel) == {"name": "JobId"}  # recorded (the world model)
     assert params(tool(model, "get_spec")) == {"provider": "text", "api": "text"}  # `{api}.json`
     text = (out / "odd_beta.world").read_text()
     assert "// 名前 in the API" in text and "count_value: int" in text and "if_value: bool" in text

@@ -25,12 +25,13 @@ def add_parser(sub) -> None:
     kinds.required = True
 
     o = kinds.add_parser("openapi", help="an OpenAPI 3.0/3.1 or Swagger 2.0 spec (YAML or JSON) → services, tables, tools")
-    o.add_argument("spec", metavar="SPEC", help="the spec file")
+    o.add_argument("spec", metavar="SPEC", help="the spec file, or a folder of specs: each becomes a module of one library, with one world using them all")
     o.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (created)")
     o.add_argument("--force", action="store_true", help="overwrite files the import writes that already exist")
     o.add_argument("--name", metavar="NAME", help="the module and service-name prefix (default: from the spec's title)")
     o.add_argument("--lists", action="store_true", help="keep arrays of scalars in tables as list fields (default: comma-separated text, which the sampler can encode)")
     o.add_argument("--format", choices=("text", "json"), default="text", help="json: the import report as one JSON object on stdout")
+    o.add_argument("--no-probe", action="store_true", help="skip the lint and the trial sampling the report ends with (whether the result gives tasks, and why not)")
     o.set_defaults(func=cmd_import_openapi)
 
     m = kinds.add_parser("mcp", help="an MCP server's tools/list result (JSON) → simulated tools")
@@ -39,12 +40,17 @@ def add_parser(sub) -> None:
     m.add_argument("--force", action="store_true", help="overwrite files the import writes that already exist")
     m.add_argument("--name", metavar="NAME", help="the service name (default: from the file name)")
     m.add_argument("--format", choices=("text", "json"), default="text", help="json: the import report as one JSON object on stdout")
+    m.add_argument("--no-probe", action="store_true", help="skip the lint and the trial sampling the report ends with (whether the result gives tasks, and why not)")
     m.set_defaults(func=cmd_import_mcp)
 
 
 def cmd_import_openapi(args) -> int:
     from .openapi import import_openapi
 
+    if Path(args.spec).is_dir():
+        from .library import run_library
+
+        return run_library(args)
     return _run(args, lambda p: import_openapi(p, args.name, args.lists), "openapi")
 
 
@@ -92,24 +98,53 @@ def _run(args, do_import, kind: str) -> int:
         return EXIT_FAILED
     t1 = time.perf_counter()
     ok, summary, diags = check_output(out / result.world_file)
+    check_seconds = time.perf_counter() - t1
+    found = run_probe(args, out / result.world_file) if ok else None
     if args.format == "json":
         import json
 
         ops = [{"operation": o.label, "kind": o.kind, "tool": o.tool, "why": o.why} for o in result.ops]
-        body = {"spec": str(spec), "title": result.title, "version": result.version, "spec_version": result.spec_version, "services": result.services, "tables": result.tables, "tools": result.tools, "operations": ops, "notes": result.notes, "files": [str(p) for p in written], "checks": ok, "check": summary, "diagnostics": diags, "import_seconds": round(seconds, 3)}
+        body = {"spec": str(spec), "title": result.title, "version": result.version, "spec_version": result.spec_version, "services": result.services, "tables": result.tables, "tools": result.tools, "operations": ops, "notes": result.notes, "files": [str(p) for p in written], "checks": ok, "check": summary, "diagnostics": diags, "import_seconds": round(seconds, 3), "probe": probe_json(found), "proposed_rules": [{"rule": f"{r.service}.{r.name}", "description": r.description, "why": r.why} for r in getattr(result, "rules", [])]}
         print(json.dumps(body, indent=2, ensure_ascii=False))
     else:
-        print_report(result, spec, written, ok, summary, diags, seconds, time.perf_counter() - t1, kind)
+        print_report(result, spec, written, ok, summary, diags, seconds, check_seconds, kind, found)
     return EXIT_OK if ok else EXIT_FAILED
 
 
-def print_report(result, spec: Path, written, ok: bool, summary: str, diags: list[str], seconds: float, check_seconds: float, kind: str) -> None:
+def run_probe(args, world_file: Path):
+    """Lint and a trial sampling of the written world (`probe.py`), unless `--no-probe`."""
+    if getattr(args, "no_probe", False):
+        return None
+    from .probe import probe
+
+    return probe(world_file)
+
+
+def probe_json(found) -> dict | None:
+    if found is None:
+        return None
+    return {"lint": dict(found.warnings), "samples": found.samples, "tasks": found.tasks, "attempts": found.attempts, "reason": found.reason, "error": found.error}
+
+
+def print_probe(w, found, world_dir: Path) -> None:
+    """The report's last lines: lint, whether the world gives tasks, and what to run next."""
+    if found is not None:
+        for line in found.lines():
+            w(line + "\n")
+    if found is None or found.samples:
+        w(f"next: cd {world_dir} && worldc sample --hops 3 -n 3 --seed 1\n")
+    else:
+        w(f"next: make the tools share keys (docs/import.md, \"When an import gives no task\"), then cd {world_dir} && worldc sample --hops 3 -n 3 --seed 1\n")
+
+
+def print_report(result, spec: Path, written, ok: bool, summary: str, diags: list[str], seconds: float, check_seconds: float, kind: str, found=None) -> None:
     w = sys.stdout.write
     what = f"{result.title}" + (f" {result.version}" if result.version else "") + f" ({result.spec_version})"
     w(f"imported {spec}: {what}\n")
     w(f"  {_plural(result.services, 'service')}, {_plural(result.tables, 'table')}, {_plural(result.tools, 'tool')}; import {seconds:.2f} s, check {check_seconds:.2f} s\n")
     groups = (
         ("CRUD", result.crud, False),
+        ("world model", result.modelled, False),
         ("simulated", result.simulated, True),
         ("skipped", result.skipped, True),
     )
@@ -118,12 +153,18 @@ def print_report(result, spec: Path, written, ok: bool, summary: str, diags: lis
         w(f"\n{title} ({len(ops)}):\n")
         for o in ops:
             tail = o.tool if o.kind != "skipped" else ""
-            detail = (o.kind + (f" ({o.why})" if o.why else "")) if title == "CRUD" else o.why
+            detail = (o.kind + (f" ({o.why})" if o.why else "")) if title in ("CRUD", "world model") else o.why
             w(f"  {o.label.ljust(width)}  {tail}{(': ' if tail else '') + detail if detail else ''}\n")
     if result.notes:
         w(f"\nnotes ({len(result.notes)}):\n")
         for n in result.notes:
             w(f"  {n}\n")
+    rules = getattr(result, "rules", [])
+    if rules:
+        # proposals from the data (docs/import.md, "Proposed house rules"): the author keeps or drops them
+        w(f"\nproposed rules ({len(rules)}; keep, change or drop them in the services):\n")
+        for r in rules:
+            w(f"  {r.service}.{r.name}: {r.description} ({r.why})\n")
     w("\nfiles written:\n")
     for p in written:
         w(f"  {p}\n")
@@ -131,7 +172,7 @@ def print_report(result, spec: Path, written, ok: bool, summary: str, diags: lis
     for d in diags:
         w(d + "\n")
     if ok:
-        w(f"next: cd {written[0].parent} && worldc sample --hops 3 -n 3 --seed 1\n")
+        print_probe(w, found, written[0].parent)
     sys.stdout.flush()
 
 

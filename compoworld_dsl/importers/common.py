@@ -444,6 +444,16 @@ class ToolIR:
 
 
 @dataclass
+class ConstraintIR:
+    """A house rule declared in a service: `constraint NAME "description" { clause ... }`."""
+
+    name: str
+    description: str
+    clauses: list[str]  # each one line of `.world` source, as written inside the braces
+    comments: list[str] = field(default_factory=list)
+
+
+@dataclass
 class ServiceIR:
     name: str
     description: str
@@ -451,6 +461,7 @@ class ServiceIR:
     tables: list[TableIR] = field(default_factory=list)
     tools: list[ToolIR] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
+    constraints: list[ConstraintIR] = field(default_factory=list)
 
 
 @dataclass
@@ -545,6 +556,12 @@ def render_module(m: ModuleIR) -> str:
         for tool in s.tools:
             out.append("")
             out.extend(render_tool(tool))
+        for c in s.constraints:
+            out.append("")
+            out.extend(_comments(c.comments, "  "))
+            out.append(f"  constraint {c.name} {lit(c.description)} {{")
+            out.extend(f"    {line}" for line in c.clauses)
+            out.append("  }")
         out.append("}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
@@ -828,9 +845,14 @@ def write_files(out_dir: Path, files: dict[str, str], force: bool) -> list[Path]
 def check_output(world_file: Path) -> tuple[bool, str, list[str]]:
     """`worldc check` of the written world: (ok, the summary line, diagnostics as text)."""
     from ..check import check_paths
+
+    return summarize(check_paths([world_file]), world_file)
+
+
+def summarize(program, world_file: Path) -> tuple[bool, str, list[str]]:
+    """`check_output`'s answer from a program already checked."""
     from ..diagnostics import render_text
 
-    program = check_paths([world_file])
     diags = [render_text(d, program.sources) for d in program.diagnostics]
     if program.ok and program.model is not None:
         m = program.model

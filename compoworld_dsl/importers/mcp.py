@@ -184,10 +184,53 @@ class MCPImporter(TypeMapper):
 
 def import_mcp(path: str | Path, name: str | None = None, budget: Budget | None = None) -> ImportResult:
     """Read a tools/list result and build the `.world` files (not written). Raises SpecError,
-    also when the file is over a budget (docs/import.md, "Limits")."""
+    also when the file is over a budget (docs/import.md, "Limits").
+
+    The tools are first read as the RPC operations of an API (`as_openapi`): `list_issues`,
+    `get_issue(issue_number)`, `update_issue` name a resource the way an RPC API's operations do,
+    and the OpenAPI importer (its RPC reading, `normalize.py`) makes a table, seeds and ordinary
+    tools of them, so the world samples tasks. When no resource is found that way (no tool
+    returns one record by its key), every tool is `simulated`, as MCP itself promises nothing."""
     p = Path(path)
     budget = budget if budget is not None else Budget()
-    return MCPImporter(load_tools(p, budget), str(p), name, budget).run()
+    tools = load_tools(p, budget)
+    service = MCPImporter(tools, str(p), name, budget).service
+    stateful = _as_api(tools, p, service, budget)
+    if stateful is not None:
+        return stateful
+    return MCPImporter(tools, str(p), name, budget).run()
+
+
+def as_openapi(tools: list, title: str) -> dict:
+    """An OpenAPI 3.0 document with one `POST /NAME` operation per tool: its operationId the tool's
+    name, its body the tool's inputSchema, its response the outputSchema (if any)."""
+    paths: dict = {}
+    for t in tools:
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
+            continue
+        schema = t.get("inputSchema") if isinstance(t.get("inputSchema"), dict) else {"type": "object"}
+        op: dict = {"operationId": t["name"], "summary": one_line(t.get("description")) or one_line(t.get("title")) or "", "requestBody": {"content": {"application/json": {"schema": schema}}}}
+        out = t.get("outputSchema")
+        op["responses"] = {"200": {"description": "the tool's result", **({"content": {"application/json": {"schema": out}}} if isinstance(out, dict) else {})}}
+        paths["/" + t["name"].strip()] = {"post": op}
+    return {"openapi": "3.0.0", "info": {"title": title, "version": ""}, "paths": paths}
+
+
+def _as_api(tools: list, path: Path, service: str, budget: Budget) -> ImportResult | None:
+    """The tools imported as an RPC API's operations, or None when that finds no resource."""
+    from .openapi import OpenAPIImporter
+
+    try:
+        result = OpenAPIImporter(as_openapi(tools, service), str(path), service, False, budget).run()
+    except SpecError:
+        return None
+    if not result.tables:
+        return None
+    for fname, text in list(result.files.items()):
+        result.files[fname] = text.replace("by `worldc import openapi` (OpenAPI 3.0.0)", "by `worldc import mcp` (an MCP tools/list, its tools read as the operations of an API)").replace("by `worldc import openapi`", "by `worldc import mcp`")
+    result.spec_version = "MCP tools/list, read as an API"
+    result.notes.insert(0, "each tool was read as an RPC operation of an API (POST /TOOL_NAME): tools that list, get, create, update or delete one kind of record became a table and ordinary tools; the rest are simulated")
+    return result
 
 
 __all__ = ["import_mcp", "load_tools", "MCPImporter"]

@@ -60,7 +60,10 @@ from .common import (
     unique,
     words,
 )
+from .normalize import normalize_ops, show_readings
 from .schema import SchemaReader, Shape
+from .speak import identity, speak
+from . import resources, world_model
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 MODELLED = ("get", "put", "post", "delete", "patch")
@@ -76,6 +79,8 @@ TRANSPORT = {"xgafv", "alt", "accesstoken", "callback", "fields", "key", "oautht
 PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction"}
 # fields a service keeps for itself (tags, links, timestamps it sets): never set by a create or update
 BOOKKEEPING = {"etag", "kind", "selflink", "created", "updated", "createdat", "updatedat", "createdtime", "updatedtime", "modified", "modifiedat", "lastmodified", "version", "href", "links", "sequence", "archivedat", "deletedat", "createdby", "updatedby"}
+# `date-time` and the names specs give it (Google's `google-datetime`, RFC 1123 and 2822 stamps)
+DATETIME_FORMATS = {"datetime", "googledatetime", "datetimerfc1123", "datetimerfc2822", "rfc3339", "iso8601", "timestamp"}
 MAX_FIELDS = 40  # per record; the rest are listed in a comment
 MAX_WRITE_PARAMS = 5  # fields a create or update takes besides keys
 MAX_SIM_PARAMS = 8
@@ -193,10 +198,12 @@ class Op:
     tool: str = ""  # qualified tool name once made
     kind: str = ""  # get list create update delete simulated skipped
     why: str = ""
+    wire_method: str = ""  # the spec's method when normalize.py read the operation as another
+    read_as: str = ""  # what normalize.py read an RPC-style operation as (a comment, the report)
 
     @property
     def label(self) -> str:
-        return f"{self.method.upper()} {self.path}"
+        return f"{(self.wire_method or self.method).upper()} {self.path}"
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -213,6 +220,9 @@ def split_path(path: str) -> list[str]:
     `{name}`; a custom method `{name}:cancel` becomes two segments, `{name}` and `:cancel`, so it
     reads as an action on the item; `{api}.json` stays one parameter segment."""
     path = re.sub(r"\{([^{}=]+)=[^{}]*\}", r"{\1}", path)
+    # RFC 6570 operator expansions (`/projects/{id}{.format}`, `{?q}`): an optional suffix or
+    # query, not a path segment of its own; the parameter stays a parameter of the operation
+    path = re.sub(r"\{[.?/;#&+][^{}]*\}", "", path)
     out = []
     for seg in path.split("/"):
         if not seg:
@@ -278,7 +288,7 @@ class Resource:
 @dataclass
 class OpReport:
     label: str
-    kind: str  # CRUD kinds, simulated, skipped
+    kind: str  # CRUD kinds, recorded or derived (the world model), simulated, skipped
     tool: str
     why: str
 
@@ -296,13 +306,21 @@ class ImportResult:
     tables: int = 0
     tools: int = 0
     steps: int = 0  # the budget's steps spent: schema nodes visited and fields made
+    names: set[str] = field(default_factory=set)  # module, service, type and world names it declares
+    rules: list = field(default_factory=list)  # house rules proposed (speak.ProposedRule), for the report
 
     @property
     def crud(self) -> list[OpReport]:
-        return [o for o in self.ops if o.kind in ("get", "list", "create", "update", "delete")]
+        return [o for o in self.ops if o.kind in ("get", "list", "create", "update", "delete", "action")]
+
+    @property
+    def modelled(self) -> list[OpReport]:
+        """Operations the world model serves (world_model.py): `recorded` writes, `derived` reads."""
+        return [o for o in self.ops if o.kind in ("recorded", "derived")]
 
     @property
     def simulated(self) -> list[OpReport]:
+        """Operations with no model: `simulated` tools, answered from a hash of their arguments."""
         return [o for o in self.ops if o.kind == "simulated"]
 
     @property
@@ -350,10 +368,12 @@ class TypeMapper:
                 return "money", "money", notes, None
             return "decimal", "decimal", notes, None
         fmt = s.format.lower()
-        if fmt == "date":
+        if fmt in ("date", "full-date"):
             return "date", "date", notes, None
-        if fmt in ("date-time", "datetime"):
+        if norm(fmt) in DATETIME_FORMATS:
             return "datetime", "datetime", notes, None
+        if norm(fmt) in ("int32", "int64", "uint32", "uint64", "integer") and not s.enum:
+            return "int", "int", [f"an integer sent as a string ({fmt}) in the API"], None
         if fmt == "time":
             return "time", "time", notes, None
         if fmt == "email" and not s.enum:
@@ -490,7 +510,10 @@ class TypeMapper:
 
 
 class OpenAPIImporter(TypeMapper):
-    def __init__(self, doc: Any, source: str, name: str | None = None, lists: bool = False, budget: Budget | None = None):
+    def __init__(self, doc: Any, source: str, name: str | None = None, lists: bool = False, budget: Budget | None = None, taken: set[str] | None = None):
+        """`taken`: names other specs of the same library already use (one namespace for
+        modules, services, types and the world, as when files are loaded together): this
+        import avoids them; `import_library` passes them and adds this import's names."""
         if not isinstance(doc, dict):
             raise SpecError("not an OpenAPI or Swagger document (the top level is not a mapping)")
         budget = budget if budget is not None else Budget()
@@ -514,13 +537,16 @@ class OpenAPIImporter(TypeMapper):
         self.version = str(info.get("version") or "")
         self.api_title = self.title if re.search(r"\bAPI\b", self.title, re.I) else f"{self.title} API"
         self.api = safe(snake(name)) if name else api_slug(self.title, Path(source).stem)
+        if taken is not None:
+            self.api = unique(self.api, Names(reserved=taken))
+            self.type_names = Names(reserved=taken)
         self.api_type = pascal(self.api)  # the owner of what belongs to no resource
         self.reader = SchemaReader(doc, budget)
         self.notes: list[str] = []
         self.ops: list[Op] = []
         self.skipped: list[Op] = []
         self.resources: list[Resource] = []
-        self.service_names: set[str] = Names()
+        self.service_names: set[str] = Names(reserved=taken or frozenset())
         self.tool_names: set[str] = Names()
         self.aliases: list[tuple[str, str, str]] = []
         self.services: dict[str, ServiceIR] = {}
@@ -660,7 +686,7 @@ class OpenAPIImporter(TypeMapper):
         """The id-like property of an object: the path parameter's name, `id`, `<noun>Id`."""
         if shape.kind != "object":
             return None
-        props = {norm(p): p for p, s in shape.props.items() if s.kind == "scalar" and s.type in ("string", "integer")}
+        props = {norm(p): p for p, s in shape.props.items() if s.kind == "scalar" and s.type in ("string", "integer", "number")}
         noun = norm(singular(coll_word))
         for cand in (norm(param), "id", noun + "id", noun + "uid", noun + "key", noun + "code", noun + "number", *KEY_NAMES):
             if cand and cand in props:
@@ -684,7 +710,8 @@ class OpenAPIImporter(TypeMapper):
     def _unwrap_item(self, shape: Shape | None, depth: int) -> Shape | None:
         if shape is None or shape.kind != "object" or depth > 3:
             return None
-        if any(norm(p) in KEY_NAMES or norm(p).endswith("id") for p in shape.props) and not any(norm(p) in ITEM_WRAPPERS and s.kind == "object" for p, s in shape.props.items()):
+        # an AWS item names itself by its ARN (`AppImageConfigArn`): it is the item, not an envelope
+        if any(norm(p) in KEY_NAMES or norm(p).endswith("id") or p.endswith(("Arn", "ARN", "_arn")) or p == "arn" for p in shape.props) and not any(norm(p) in ITEM_WRAPPERS and s.kind == "object" for p, s in shape.props.items()):
             return shape
         for p, s in shape.props.items():
             if norm(p) in ITEM_WRAPPERS and s.kind == "object":
@@ -769,6 +796,7 @@ class OpenAPIImporter(TypeMapper):
     # ─── resources ───
 
     def find_resources(self) -> None:
+        resources.fill_from_examples(self)
         by_coll: dict[str, Resource] = {}
         item_ops = {}  # item pattern → ops on it
         for o in self.ops:
@@ -798,7 +826,7 @@ class OpenAPIImporter(TypeMapper):
             pat = pattern(coll)
             if pat in by_coll:
                 continue
-            how = f"GET {o.path} returns one {shape.name or coll[-1]} with the id-like property {key}" + (" (a details view)" if detail else "")
+            how = f"GET {o.path} returns one {shape.name or coll[-1]} with the id-like property {key}" + (" (a details view)" if detail else "") + (" (read from the response's example)" if resources.from_example(o.response) else "")
             by_coll[pat] = Resource(coll, param, shape, key, how, getter=o)
         # collections with a listing and item operations, but no GET by id
         for o in self.ops:
@@ -816,6 +844,7 @@ class OpenAPIImporter(TypeMapper):
                 continue
             key = self.key_prop(shape, param, o.segs[-1])
             by_coll[pat] = Resource(list(o.segs), param, shape, key, f"GET {o.path} lists objects with the id-like property {key}, and {item[0].label} works on one")
+        resources.more_resources(self, by_coll, item_ops)
         self.resources = sorted(by_coll.values(), key=lambda r: (len(r.coll_segs), r.coll))
         self.name_resources()
         self.link_parents()
@@ -932,8 +961,13 @@ class OpenAPIImporter(TypeMapper):
         the first resource one of whose names (`companyid`) the field's name ends with, found by
         looking its endings up rather than by asking every resource."""
         by_name: dict[str, list[int]] = {}
+        named_keys = set()  # `ProjectArn`, `ClusterName`: a key named after its noun names it elsewhere too (AWS)
         for i, other in enumerate(self.resources):
-            for c in {norm(singular(other.table)) + "id", norm(other.name) + "id"}:
+            k = norm(other.key_prop)
+            own = [c for c in (norm(singular(other.table)), norm(other.name)) if c and k.startswith(c) and len(k) > len(c)]
+            named_keys |= {k} if own else set()
+            # an ARN names a resource wherever it appears (`sinkArn`), whatever the resource's key is called
+            for c in {norm(singular(other.table)) + "id", norm(other.name) + "id", norm(singular(other.table)) + "arn", norm(other.name) + "arn"} | ({k} if own else set()):
                 by_name.setdefault(c, []).append(i)
         lengths = sorted({len(c) for c in by_name})
         for r in self.resources:
@@ -941,7 +975,7 @@ class OpenAPIImporter(TypeMapper):
                 if f.key or f.ref or f.base not in ("text", "int") or f.json:
                     continue
                 n = norm(f.src.split(".")[-1] if f.src else f.name)
-                if not n.endswith("id") or len(n) <= 2:
+                if not (n.endswith(("id", "arn")) or n in named_keys) or len(n) <= 2 or n == "arn":
                     continue
                 for i in sorted({i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())}):
                     other = self.resources[i]
@@ -953,30 +987,11 @@ class OpenAPIImporter(TypeMapper):
                     break
 
     def known_by(self, r: Resource) -> list[str]:
-        """The field a person names a row by (a name, a title, a summary; never bookkeeping such
-        as an etag), then the parent it belongs to."""
-        fields = [f for f in r.record.fields if not f.key and not f.json and not f.ref and f.base in ("text", "email", "id") and norm(f.name) not in BOOKKEEPING]
-        top = [f for f in fields if "." not in f.src]
-        first = None
-        for pool in (top, fields):
-            for want in IDENTITY:
-                first = next((f for f in pool if f.name == want), None)
-                if first is not None:
-                    break
-            if first is not None:
-                break
-        if first is None:
-            for want in IDENTITY:
-                first = next((f for f in fields if f.name.endswith("_" + want) and f.base != "id"), None)
-                if first is not None:
-                    break
-        if first is None:
-            first = next((f for f in fields if not f.name.endswith("id")), None)
-        if first is None:
-            first = next((f for f in r.record.fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
-        out = [first.name] if first is not None else []
+        """The fields a person names a row by (a display name, a name, a title; never bookkeeping
+        such as an etag: `speak.identity`), then the parent it belongs to."""
+        out = identity([f for f in r.record.fields if norm(f.name) not in BOOKKEEPING], IDENTITY)
         for p, parent in r.parents:
-            if parent is not None and parent.record is not None and parent.record.known_by:
+            if parent is not None and parent.record is not None and parent.record.known_by and r.parent_fields[p] not in out:
                 out.append(r.parent_fields[p])
                 break
         return out
@@ -1118,6 +1133,10 @@ class OpenAPIImporter(TypeMapper):
                 if best is not None and "{}" in mine[:n]:
                     o._res = best  # type: ignore[attr-defined]
                     o._near = True  # type: ignore[attr-defined]
+            if o.method == "get" and (o._res is None or pattern(o.segs) not in (o._res.coll, o._res.item)):  # type: ignore[attr-defined]
+                lister = resources.scope_list(self, o)  # a GET that lists a resource's own objects
+                if lister is not None:
+                    o._res, o._near, o._lists = lister, False, True  # type: ignore[attr-defined]
 
     def key_param_type(self, r: Resource | None, p: str, o: Op) -> tuple[str, Resource | None]:
         """The type of a path parameter: the key alias of the resource it names, else text."""
@@ -1150,12 +1169,12 @@ class OpenAPIImporter(TypeMapper):
                 tool = getattr(self, f"tool_{kind}")(o, r)
                 if tool is not None:
                     o.kind = kind.split("_")[0]
-                    o.why = {"get_by": "get by a field the path names", "delete_by": "delete by a field the path names"}.get(kind, "")
+                    o.why = {"get_by": "get by a field the path names", "delete_by": "delete by a field the path names"}.get(kind, getattr(o, "_why", ""))
             if tool is None:
                 o.why = self.why_simulated(o, r, kind)
                 tool = self.tool_simulated(o, r)
                 tool.comments[0] += f": {o.why}"
-                o.kind = "simulated"
+                o.kind = o.kind or "simulated"  # tool_simulated sets the world model's kinds
             svc_name = r.service if r is not None else self.misc_service
             svc = self.service_for(svc_name, f"Operations of the {self.api_title} that belong to no resource")
             svc.tools.append(tool)
@@ -1181,12 +1200,14 @@ class OpenAPIImporter(TypeMapper):
 
     def crud_kind(self, o: Op, r: Resource, pat: str) -> str | None:
         m = o.method
+        if getattr(r, "singleton", False):  # a row's own settings: resources.singletons
+            return resources.singleton_kind(o, r, pat)
         if pat == r.item:
             param = pname(o.segs[-1])
             alt = norm(param) != norm(r.item_param)
             if m == "get":
                 return "get_by" if alt else "get"
-            if m in ("put", "patch"):
+            if m in ("put", "patch") or m == "post" and o.body is not None:  # Stripe and AWS update with a POST on the item
                 return None if alt else "update"
             if m == "delete":
                 return "delete_by" if alt else "delete"
@@ -1199,6 +1220,10 @@ class OpenAPIImporter(TypeMapper):
             return "get"
         if m == "get" and pat == r.coll + "/" + o.segs[-1].lower() and o.segs[-1].lower() in SEARCH_WORDS:
             return "list"
+        if m == "get" and getattr(o, "_lists", False):
+            return "list"
+        if pat.startswith(r.item + "/") and resources.action_of(self, o, r) is not None:
+            return "action"
         return None
 
     def service_for(self, name: str, description: str) -> ServiceIR:
@@ -1265,12 +1290,19 @@ class OpenAPIImporter(TypeMapper):
         return out, info
 
     def parent_checks(self, r: Resource, info: dict, key: str) -> list[str]:
+        """`require` that the row belongs to the parents the path names. The operation's path
+        parameters before the row's own are matched to the resource's parents by position, not
+        by name: two paths of one resource may call them differently (`/spaces/{id}/persons/{pid}`
+        and `/spaces/{spaceId}/persons/{id}`). A parameter of another type than the row's field
+        (the path names another resource of the same name) gets no check: it could never hold."""
         lines = []
-        for p, parent in r.parents:
-            if p not in info:
-                continue
-            pname_ = info[p][0]
+        before = [p for p in info if info[p][0] != key]
+        types = {f.name: f.type for f in r.record.fields} if r.record is not None else {}
+        for (p, parent), q in zip(r.parents, before):
+            pname_ = info[q][0]
             field_ = r.parent_fields[p]
+            if types.get(field_, info[q][1]) != info[q][1]:
+                continue
             what = parent.noun if parent is not None else words(p)
             lines.append(f'require {r.table}[{key}].{field_} == {pname_} else not_found {lit(f"{r.noun} {{{key}}} is not in {what} {{{pname_}}}")}')
         return lines
@@ -1392,6 +1424,10 @@ class OpenAPIImporter(TypeMapper):
         for p, parent in r.parents:
             if p in info:
                 conds.append(f"{ROW}.{r.parent_fields[p]} == {info[p][0]}")
+        for p, fname in getattr(o, "_by_ref", {}).items():  # `/albums/{id}/tracks`: by the track's album
+            f = r.record.field(fname)
+            next(x for x in params if x.name == info[p][0]).type = f.type
+            conds.append(f"{ROW}.{fname} == {info[p][0]}")
         flt, left = self.filters(o, r, taken)
         required, optional = [], []
         phrases = []
@@ -1400,7 +1436,7 @@ class OpenAPIImporter(TypeMapper):
             if f.key or f.ref:
                 left.append(f"{p.name} (a reference: the list stays a starting point a person can name)")
                 continue
-            if f.textlike:
+            if f.textlike and f.base != "email":  # an email has no blank value
                 name = unique(safe(f.name), taken)
                 optional.append(ParamIR(name, f.type, '""'))
                 conds.append(f'({name} == "" or {ROW}.{f.name} == {name})')
@@ -1423,11 +1459,15 @@ class OpenAPIImporter(TypeMapper):
         params = params + required + optional
         where = f" where {' and '.join(conds)}" if conds else ""
         nouns = plural(r.noun)
-        parent_words = ""
+        parent_words, gives_parent = "", ""
         for p, parent in r.parents:
             if p in info:
                 parent_words = f" of {parent.noun if parent else words(p)} {{{info[p][0]}}}"
-        gives_parent = parent_words.replace(" of " + (r.parents[-1][1].noun if r.parents and r.parents[-1][1] else ""), " of") if parent_words else ""
+                # a resource parent is named by its key alone in `gives`; a bare path parameter keeps its words
+                gives_parent = f" of {{{info[p][0]}}}" if parent is not None and parent is r.parents[-1][1] else parent_words
+        for p, fname in getattr(o, "_by_ref", {}).items():
+            owner = next((x for x in self.resources if x.qualified == r.record.field(fname).ref), None)
+            parent_words = gives_parent = f" of {owner.noun if owner else words(p)} {{{info[p][0]}}}"
         with_ = (" with " + " and ".join(phrases)) if phrases else ""
         comments = [f"{o.label}: list with filters" if flt else f"{o.label}: list"]
         if flt:
@@ -1467,6 +1507,8 @@ class OpenAPIImporter(TypeMapper):
             top = f.src.split(".")[0] if f.src else f.name
             by_src.setdefault(norm(f.src or f.name), f)
             by_src.setdefault(norm(top), f) if f.src and "." not in f.src else None
+        resources.through_wrappers(r, body, by_src)
+        body = resources.unwrap_body(body, by_src)
         chosen, left = [], []
         self.budget.spend(len(body.props), body.at)
         for prop, ps in body.props.items():
@@ -1599,6 +1641,15 @@ class OpenAPIImporter(TypeMapper):
             result = r.name
         return ToolIR(self.tool_name(o, f"{o.method}_{snake(r.name)}"), params, result, self.describe(o, f"Update {article(r.noun)} {r.noun}"), f"{verb} {r.noun} {{{key}}} with {with_}", None, body, comments=comments)
 
+    def tool_action(self, o: Op, r: Resource) -> ToolIR | None:
+        return resources.tool_action(self, o, r)
+
+    def tool_get_one(self, o: Op, r: Resource) -> ToolIR | None:
+        return resources.tool_one(self, o, r)
+
+    def tool_update_one(self, o: Op, r: Resource) -> ToolIR | None:
+        return resources.tool_update_one(self, o, r)
+
     def tool_delete(self, o: Op, r: Resource) -> ToolIR | None:
         taken = self.fresh()
         params, info = self.path_params(o, r, taken)
@@ -1668,7 +1719,10 @@ class OpenAPIImporter(TypeMapper):
             left += [p.name for p in (extra_req + extra_opt)[budget:]]
             # a dropped required parameter is not required any more: nothing checks it
         params = params + [p for p in keep if p.default is None] + [p for p in keep if p.default is not None]
-        result = self.sim_result(o, r)
+        # the world model (world_model.py): a read on a row may return what the state holds; a
+        # recorded write returns its call's key, so the API's own answer needs no record
+        derived = world_model.derived_read(self, o, r, info)
+        result = derived.result if derived else None if world_model.records(o, r, info) else self.sim_result(o, r)
         lines = []
         if r is not None:
             for pname_, (name, t, res) in info.items():
@@ -1709,7 +1763,8 @@ class OpenAPIImporter(TypeMapper):
         if plumbed:
             comments.append("request plumbing and paging left out: " + ", ".join(dict.fromkeys(plumbed)))
         comments += notes
-        return ToolIR(self.tool_name(o, self.fallback_name(o, r)), params, result, self.describe(o, f"{verb.capitalize()} {target}".strip()), say, gives, lines, simulated=True, comments=comments)
+        sim = ToolIR(self.tool_name(o, self.fallback_name(o, r)), params, result, self.describe(o, f"{verb.capitalize()} {target}".strip()), say, gives, lines, simulated=True, comments=comments)
+        return world_model.modelled(self, o, r, sim, info, derived) or sim
 
     def sim_words(self, o: Op, r: Resource | None) -> str:
         """A verb phrase for a simulated tool: its operation id in words, less the resource's
@@ -1811,12 +1866,16 @@ class OpenAPIImporter(TypeMapper):
         leads = {i.split(".")[0] for i in ids}
         three = len(ids) == len(self.ops) > 1 and all(i.count(".") >= 2 for i in ids)
         self.common_lead = snake(next(iter(leads))) if three and len(leads) == 1 else ""
+        normalize_ops(self.ops, Param)
         self.find_resources()
         self.build_records()
         tables = self.build_seeds()
+        resources.unique_parents(self, tables)
         for r in self.resources:
             self.aliases.append((r.alias, "id", f"the key of {article(r.noun)} {r.noun}"))
         self.make_tools()
+        self.proposed_rules = speak(self.resources, self.services, tables, self.enums, self.ops)  # labels, phrases, seeds, house rules
+        show_readings(self.ops, self.services)
         for r in self.resources:
             self.services[r.service].tables.append(tables[r.qualified])
         return self.emit()
@@ -1875,6 +1934,7 @@ class OpenAPIImporter(TypeMapper):
             tables=len(self.resources),
             tools=sum(len(s.tools) for s in m.services),
             steps=self.budget.spent,
+            rules=self.proposed_rules,
         )
 
     def check_output_size(self, text: str) -> None:
@@ -1900,10 +1960,13 @@ def clean_schema_name(name: str | None) -> str:
     return n
 
 
-def import_openapi(path: str | Path, name: str | None = None, lists: bool = False, budget: Budget | None = None) -> ImportResult:
+def import_openapi(path: str | Path, name: str | None = None, lists: bool = False, budget: Budget | None = None, taken: set[str] | None = None) -> ImportResult:
     """Read a spec and build the `.world` files (not written). Raises SpecError, also when the
-    spec is over a budget (docs/import.md, "Limits")."""
+    spec is over a budget (docs/import.md, "Limits"). `taken`: see `OpenAPIImporter`."""
     p = Path(path)
     budget = budget if budget is not None else Budget()
     doc = load_document(p, budget)
-    return OpenAPIImporter(doc, str(p), name, lists, budget).run()
+    imp = OpenAPIImporter(doc, str(p), name, lists, budget, taken)
+    result = imp.run()
+    result.names = {imp.api, *imp.type_names, *imp.service_names, result.world_file.removesuffix(".world")}
+    return result

@@ -310,6 +310,9 @@ class SchemaReader:
             return s
         if len(typed) == 1 and typed[0].kind != "opaque":
             return typed[0]
+        real = [p for p in parts if p.kind != "opaque"]
+        if len(real) == 1 and len(typed) == len(parts):
+            return real[0]  # `allOf: [{$ref: List}, {description: ...}]` (AWS's style): the list, described
         scalars = [p for p in parts if p.kind == "scalar"]
         if scalars and len(scalars) == len([p for p in parts if p.kind != "opaque"]) and len({p.type for p in scalars}) == 1:
             return scalars[0]

@@ -1,0 +1,574 @@
+"""More of a REST API's operations as ordinary tools (`worldc import openapi`, issue 30): the rules
+`openapi.OpenAPIImporter` asks about beyond "a GET by id returns an object with an id".
+
+- **Examples.** A response whose schema declares nothing (`{type: object}`) but which carries an
+  example gets a shape read from the example (`shape_from_example`).
+- **Read-only and child collections.** `GET C` listing objects with an id-like property is a
+  resource even with no operation on one item; under an item (`/portouts/{id}/comments`) it is a
+  child table. A `GET C/{x}` with no schema takes its fields from `POST C`'s body; one whose
+  object holds no id-like property (AWS: `GET /detector/{detectorId}`) is keyed by `{x}`.
+- **Lists across a scope.** A GET whose response lists a resource's own schema, on a path whose
+  parameters are all parents of that resource (`/subscriptions/{s}/providers/X/things`), lists
+  it, filtered by those parents.
+- **Status actions.** `POST C/{id}/cancel` (`:cancel`, `/actions/cancel`) on a record with a
+  status enum that has the member the verb leads to (`cancelled`) sets it, and `archive` on a
+  record with an `archived` flag sets the flag; with neither the operation stays simulated: an
+  effect is never invented.
+- **Bodies.** An update's body matches the record's fields through one wrapper level, either
+  side (`{fields: {summary}}`; a record read from `{database: {name}}` set by `{name}`)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .common import ParamIR, ToolIR, datetime_lit, email_ok, lit, singular, snake, words
+from .schema import Shape, opaque
+
+if TYPE_CHECKING:
+    from .openapi import OpenAPIImporter, Op, Resource
+
+MAX_EXAMPLE_DEPTH = 6
+MAX_EXAMPLE_PROPS = 200
+
+# an action's verb → the status members it leads to, best first (compared without case or
+# separators); only a member the record's enum has is ever used
+STATUS_VERBS: dict[str, tuple[str, ...]] = {
+    "cancel": ("cancelled", "canceled"),
+    "archive": ("archived",),
+    "unarchive": ("unarchived", "active"),
+    "close": ("closed",),
+    "reopen": ("reopened", "open"),
+    "open": ("open", "opened"),
+    "approve": ("approved",),
+    "reject": ("rejected",),
+    "decline": ("declined", "rejected"),
+    "accept": ("accepted",),
+    "activate": ("active", "activated", "enabled"),
+    "reactivate": ("active", "activated", "enabled"),
+    "enable": ("enabled", "active"),
+    "deactivate": ("inactive", "deactivated", "disabled"),
+    "disable": ("disabled", "inactive"),
+    "suspend": ("suspended",),
+    "unsuspend": ("active", "unsuspended"),
+    "publish": ("published",),
+    "unpublish": ("unpublished", "draft"),
+    "complete": ("completed", "complete", "done"),
+    "finish": ("finished", "completed", "done"),
+    "pause": ("paused",),
+    "resume": ("active", "running", "resumed"),
+    "lock": ("locked",),
+    "unlock": ("unlocked",),
+    "start": ("started", "running", "in_progress"),
+    "stop": ("stopped",),
+    "void": ("voided", "void"),
+    "submit": ("submitted",),
+    "confirm": ("confirmed",),
+    "revoke": ("revoked",),
+    "expire": ("expired",),
+    "block": ("blocked",),
+    "unblock": ("unblocked", "active"),
+    "verify": ("verified",),
+    "resolve": ("resolved",),
+    "acknowledge": ("acknowledged",),
+    "ack": ("acknowledged",),
+    "ship": ("shipped",),
+    "refund": ("refunded",),
+    "retire": ("retired",),
+    "deprecate": ("deprecated",),
+    "hold": ("on_hold", "held"),
+    "release": ("released",),
+    "restore": ("restored", "active"),
+    "mute": ("muted",),
+    "unmute": ("unmuted", "active"),
+}
+# an action's verb → (the flags it sets, the value): `archive` sets `archived` (or `is_archived`)
+# to true; only a boolean field the record has is ever used
+FLAG_VERBS: dict[str, tuple[tuple[str, ...], bool]] = {
+    "archive": (("archived",), True),
+    "unarchive": (("archived",), False),
+    "lock": (("locked",), True),
+    "unlock": (("locked",), False),
+    "pin": (("pinned",), True),
+    "unpin": (("pinned",), False),
+    "mute": (("muted",), True),
+    "unmute": (("muted",), False),
+    "star": (("starred",), True),
+    "unstar": (("starred",), False),
+    "hide": (("hidden",), True),
+    "unhide": (("hidden",), False),
+    "read": (("read",), True),
+    "unread": (("read",), False),
+    "enable": (("enabled",), True),
+    "disable": (("enabled",), False),
+    "activate": (("active",), True),
+    "deactivate": (("active",), False),
+    "suspend": (("suspended",), True),
+    "unsuspend": (("suspended",), False),
+    "block": (("blocked",), True),
+    "unblock": (("blocked",), False),
+    "publish": (("published",), True),
+    "unpublish": (("published",), False),
+    "close": (("closed",), True),
+    "reopen": (("closed",), False),
+    "resolve": (("resolved",), True),
+    "acknowledge": (("acknowledged",), True),
+    "ack": (("acknowledged",), True),
+    "approve": (("approved",), True),
+    "verify": (("verified",), True),
+    "complete": (("completed",), True),
+}
+ACTION_WORDS = {"actions", "action", "_actions"}
+STATUS_NAMES = ("status", "state", "lifecycle_state", "lifecyclestate", "phase")
+
+
+def norm(name: Any) -> str:
+    return re.sub(r"[^a-z0-9]", "", str(name).lower())
+
+
+# ─── shapes from examples ───
+
+
+def shape_from_example(v: Any, at: Any = "#", depth: int = 0) -> Shape:
+    """The shape a JSON example shows: objects, arrays (of the union of their first items'
+    keys), strings (a date, a timestamp or an email by their look), numbers, booleans; the
+    value itself is kept as the scalar's example, so seeds draw from it."""
+    if depth > MAX_EXAMPLE_DEPTH:
+        return opaque("nested too deeply in the example")
+    if isinstance(v, dict):
+        props = {k: shape_from_example(x, at, depth + 1) for k, x in list(v.items())[:MAX_EXAMPLE_PROPS] if isinstance(k, str) and k.strip()}
+        if not props:
+            return opaque("an empty object in the example")
+        return Shape("object", props=props, at=at)
+    if isinstance(v, list):
+        objs = [x for x in v[:5] if isinstance(x, dict)]
+        if objs:
+            merged: dict = {}
+            for x in objs:
+                for k, y in x.items():
+                    merged.setdefault(k, y)
+            return Shape("array", items=shape_from_example(merged, at, depth + 1), at=at)
+        first = next((x for x in v if x is not None), None)
+        return Shape("array", items=shape_from_example(first, at, depth + 1) if first is not None else opaque("an empty array in the example"), at=at)
+    if isinstance(v, bool):
+        return Shape("scalar", "boolean", example=v, at=at)
+    if isinstance(v, int):
+        return Shape("scalar", "integer", example=v, at=at)
+    if isinstance(v, float):
+        return Shape("scalar", "number", example=v, at=at)
+    if isinstance(v, str):
+        fmt = ""
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+            fmt = "date"
+        elif re.match(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}", v) and datetime_lit(v):
+            fmt = "date-time"
+        elif email_ok(v):
+            fmt = "email"
+        return Shape("scalar", "string", fmt, example=v, at=at)
+    return opaque("null in the example")
+
+
+def _declares_nothing(s: Shape | None) -> bool:
+    """A response shape that says nothing a table could hold: none, opaque, or an array of
+    opaque items (`{type: array, items: {type: object}}`)."""
+    if s is None or s.kind == "opaque":
+        return True
+    return s.kind == "array" and (s.items is None or s.items.kind == "opaque")
+
+
+def response_example(imp: "OpenAPIImporter", raw: dict) -> Any:
+    """The example of an operation's first 2xx response: OpenAPI 3's media `example` or
+    `examples.*.value`, Swagger 2.0's `examples: {mime: value}`, or the schema's `example`."""
+    responses = raw.get("responses")
+    if not isinstance(responses, dict):
+        return None
+    for code in sorted((c for c in responses if str(c).startswith("2")), key=str):
+        r = imp.reader.resolve(responses[code])
+        if not isinstance(r, dict):
+            continue
+        medias = []
+        if isinstance(r.get("content"), dict):
+            medias = [m for c, m in r["content"].items() if "json" in str(c).lower() and isinstance(m, dict)]
+        elif isinstance(r.get("examples"), dict):
+            got = next((v for c, v in r["examples"].items() if "json" in str(c).lower()), None)
+            if isinstance(got, (dict, list)):
+                return got
+        if isinstance(r.get("schema"), dict):
+            medias.append({"schema": r["schema"]})
+        for m in medias:
+            if isinstance(m.get("example"), (dict, list)):
+                return m["example"]
+            exs = m.get("examples")
+            if isinstance(exs, dict):
+                for e in exs.values():
+                    e = imp.reader.resolve(e)
+                    if isinstance(e, dict) and isinstance(e.get("value"), (dict, list)):
+                        return e["value"]
+            sch = imp.reader.resolve(m.get("schema")) if isinstance(m.get("schema"), dict) else None
+            if isinstance(sch, dict) and isinstance(sch.get("example"), (dict, list)):
+                return sch["example"]
+    return None
+
+
+def fill_from_examples(imp: "OpenAPIImporter") -> None:
+    """Operations whose response schema declares nothing but whose spec shows an example get
+    the example's shape (marked, so the record's comment says where its fields came from)."""
+    paths = imp.doc.get("paths") or {}
+    for o in imp.ops:
+        if not _declares_nothing(o.response):
+            continue
+        item = imp.reader.resolve(paths.get(o.path)) if isinstance(paths, dict) else None
+        raw = item.get(o.method) if isinstance(item, dict) else None
+        if not isinstance(raw, dict):
+            continue
+        ex = response_example(imp, raw)
+        if ex is None:
+            continue
+        imp.budget.spend(1, "#")
+        s = shape_from_example(ex, (("#", "paths"), o.path))
+        if s.kind == "opaque" or (s.kind == "array" and s.items is not None and s.items.kind != "object"):
+            continue
+        s.notes = ["read from the response's example (the schema declares no properties)"]
+        o.response, o.has_response = s, True
+
+
+def from_example(s: Shape | None) -> bool:
+    return s is not None and any(n.startswith("read from the response's example") for n in s.notes)
+
+
+# ─── more resources ───
+
+
+def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> None:
+    """Resources the first two rules miss (openapi.find_resources): a `GET C` listing objects
+    with an id-like property (read-only, or a child table under an item), and a `GET C/{x}`
+    with no schema whose fields come from `POST C`'s body."""
+    from .openapi import SEARCH_WORDS, Resource, is_param, pattern, pname
+
+    named = {r.shape.name for r in by_coll.values() if r.shape.name}
+    for o in imp.ops:
+        if o.method != "get" or not o.segs or is_param(o.segs[-1]) or o.segs[-1].startswith(":"):
+            continue
+        pat = pattern(o.segs)
+        if pat in by_coll or len(o.segs) > 1 and o.segs[-1].lower() in SEARCH_WORDS and pattern(o.segs[:-1]) in by_coll:
+            continue  # `GET C/search` lists C
+        shape = imp.unwrap_list(o.response)
+        if shape is None or (shape.name and shape.name in named):
+            continue  # another resource's objects: a list of it (classify), not a table of its own
+        word = o.segs[-1]
+        getter = next((x for x in item_ops.get(pat + "/{}", []) if x.method == "get"), None)
+        param = pname(getter.segs[-1]) if getter is not None else singular(re.sub(r"\W", "", word) or "item") + "Id"
+        key = imp.key_prop(shape, param, word)
+        if key is None:
+            continue
+        how = f"GET {o.path} lists objects with the id-like property {key}" + (" (from the response's example)" if from_example(o.response) else "") + ("" if getter is not None or item_ops.get(pat + "/{}") else ", and no operation works on one (a read-only collection)")
+        by_coll[pat] = Resource(list(o.segs), param, shape, key, how, getter=getter)
+        if shape.name:
+            named.add(shape.name)
+    posts: dict[str, "Op"] = {}  # collection pattern → its first POST with an object body
+    for x in imp.ops:
+        if x.method == "post" and x.body is not None and x.body.kind == "object" and x.body.props:
+            posts.setdefault(pattern(x.segs), x)
+    for o in imp.ops:
+        if o.method != "get" or len(o.segs) < 2 or not is_param(o.segs[-1]) or is_param(o.segs[-2]):
+            continue
+        coll = o.segs[:-1]
+        pat = pattern(coll)
+        if pat in by_coll:
+            continue
+        param = pname(o.segs[-1])
+        if not _declares_nothing(o.response):
+            # AWS's REST style: `GET /detector/{detectorId}` returns the detector without its id;
+            # the path parameter is the key when it names one (`...Id`, `...Name`, `...Arn`)
+            shape = imp.unwrap_item(o.response)
+            if shape is None or shape.kind != "object" or len(shape.props) < 2 or not re.search(r"(id|name|key|code|arn|uuid|slug|number)$", norm(param)) or norm(param) in ("name", "key", "code"):
+                continue
+            how = f"GET {o.path} returns one {shape.name or singular(coll[-1])}; it holds no id-like property, so its key is the path parameter {{{param}}}"
+            by_coll[pat] = Resource(list(coll), param, shape, param, how, getter=o)
+            continue
+        post = posts.get(pat)
+        if post is None:
+            continue
+        key = imp.key_prop(post.body, param, coll[-1]) or param
+        how = f"GET {o.path} declares no response: the fields are the body of POST {post.path}"
+        by_coll[pat] = Resource(list(coll), param, post.body, key, how, getter=o)
+    singletons(imp, by_coll)
+
+
+def singleton_kind(o: "Op", r: "Resource", pat: str) -> str | None:
+    """What an operation on a singleton's path is: its GET reads it, a PUT or PATCH updates it."""
+    if pat != r.coll:
+        return None
+    return {"get": "get_one", "put": "update_one", "patch": "update_one"}.get(o.method)
+
+
+def scope_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
+    """The resource a GET on a collection-like path lists: its response holds a list of the
+    resource's own schema, and every path parameter is a parent of the resource (so that the
+    list filters by them): Azure's `GET /subscriptions/{s}/providers/X/things`."""
+    from .openapi import is_param, pname
+
+    if o.method != "get" or not o.segs or is_param(o.segs[-1]):
+        return None
+    params = [pname(s) for s in o.segs if is_param(s)]
+    for it in imp.arrays_of_objects(o.response)[:3]:
+        if not it.name:
+            continue
+        for r in imp.resources_named({it.name}):
+            parents = {p for p, _ in r.parents}
+            if all(p in parents for p in params):
+                return r
+            by_ref = through_reference(imp, o, r, params, parents)
+            if by_ref:
+                o._by_ref = by_ref  # type: ignore[attr-defined]
+                return r
+    return None
+
+
+def items_of(imp: "OpenAPIImporter") -> dict:
+    """Item path → resource, made once per import (the resources are settled by then)."""
+    got = getattr(imp, "_resources_by_item", None)
+    if got is None:
+        got = imp._resources_by_item = {}  # type: ignore[attr-defined]
+        for x in imp.resources:
+            got.setdefault(x.item, x)
+    return got
+
+
+def through_reference(imp: "OpenAPIImporter", o: "Op", r: "Resource", params: list[str], parents: set) -> dict[str, str]:
+    """`GET /albums/{id}/tracks` listing Tracks, whose record refers to an album (`album_id`):
+    {path parameter: the field that refers to the resource the path names}; empty unless every
+    path parameter is a parent of `r` or the key of one owner that such a field refers to."""
+    from .openapi import is_param, pattern, pname
+
+    got = {}
+    for i, seg in enumerate(o.segs):
+        if not is_param(seg) or pname(seg) in parents:
+            continue
+        p = pname(seg)
+        owner = items_of(imp).get(pattern(o.segs[: i + 1]))
+        field = next((f for f in r.record.fields if owner is not None and f.ref == owner.qualified and not f.key), None) if r.record is not None else None
+        if field is None:
+            return {}
+        got[p] = field.name
+    return got
+
+
+# ─── status actions ───
+
+
+def action_of(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> tuple[Any, str, str] | None:
+    """(field, value, verb) for an action on one row that moves a status enum (`POST
+    C/{id}/cancel`, `C/{id}:cancel`, `C/{id}/actions/cancel`, `cancelOrder` → `cancelled`) or
+    sets a flag (`archive` → `archived: true`); None when the record has neither the member nor
+    the flag the verb leads to."""
+    from .openapi import is_param, pname
+
+    if o.method not in ("post", "put", "patch") or r.record is None:
+        return None
+    n = len(r.coll_segs)
+    if len(o.segs) <= n + 1 or not is_param(o.segs[n]):
+        return None
+    rest = [s.lstrip(":") for s in o.segs[n + 1 :]]
+    if any(is_param(s) for s in rest):
+        return None
+    rest = [s for s in rest if s.lower() not in ACTION_WORDS]
+    if len(rest) != 1:
+        return None
+    toks = [t for t in snake(rest[0]).split("_") if t]
+    if not toks or toks[0] not in STATUS_VERBS and toks[0] not in FLAG_VERBS:
+        return None
+    own = set(snake(r.name).split("_")) | set(snake(r.table).split("_")) | {singular(t) for t in snake(r.table).split("_")}
+    if any(t not in own for t in toks[1:]):
+        return None  # `cancel_subscription_item` on an order: not the row's own status
+    verb = toks[0]
+    wanted = [norm(m) for m in STATUS_VERBS.get(verb, ())]
+    # a status-like enum only (`status`, `state`, `order_status`): `approve` on a review does not set its `closed_reason`
+    fields = [f for f in r.record.fields if f.base == "enum" and f.enum in imp.enums and not f.key and re.search(r"(^|_)(status|state|phase|stage)$", f.name)]
+    fields.sort(key=lambda f: (0 if f.name in STATUS_NAMES or f.name.endswith(("_status", "_state")) else 1, f.src.count(".")))
+    for f in fields:
+        members = imp.enums[f.enum].members if f.enum in imp.enums else []
+        for w in wanted:
+            m = next((m for m in members if norm(m) == w), None)
+            if m is not None:
+                return f, m, verb
+    flags, value = FLAG_VERBS.get(verb, ((), True))
+    for want in flags:
+        f = next((f for f in r.record.fields if f.base == "bool" and norm(f.name) in (want, "is" + want) and "." not in f.src), None)
+        if f is not None:
+            return f, "true" if value else "false", verb
+    return None
+
+
+def tool_action(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
+    got = action_of(imp, o, r)
+    if got is None:
+        return None
+    f, member, verb = got
+    taken = imp.fresh()
+    params, info = imp.path_params(o, r, taken)
+    from .openapi import pname
+
+    key = info[pname(o.segs[len(r.coll_segs)])][0]
+    body = [imp.check_key(r, key), *imp.parent_checks(r, info, key), f"update {r.table}[{key}] {{ {f.name}: {member} }}"]
+    result = None
+    if o.has_response and imp.returns_resource(o, r):
+        body.append(f"return {r.table}[{key}]")
+        result = r.name
+    what = f"a member of {f.enum}" if f.base == "enum" else "a flag of the record"
+    comments = [f"{o.label}: action: {verb} sets {f.name} to {member} ({what}; the verb {verb!r} leads to it)"]
+    left = [p.name for p in o.params if p.where == "query"] + (list(o.body.props) if o.body is not None and o.body.kind == "object" else [])
+    if left:
+        comments.append("the request's other parameters are not modelled: " + ", ".join(left[:12]) + (", ..." if len(left) > 12 else ""))
+    o._why = f"sets {f.name} to {member}"  # type: ignore[attr-defined]
+    return ToolIR(
+        imp.tool_name(o, f"{verb}_{snake(r.name)}"),
+        params,
+        result,
+        imp.describe(o, f"{verb.capitalize()} one {r.noun}"),
+        f"{verb} {r.noun} {{{key}}}",
+        None,
+        body,
+        comments=comments,
+    )
+
+
+# ─── bodies through one wrapper level ───
+
+
+def through_wrappers(r: "Resource", body: Shape, by_src: dict) -> None:
+    """A record read from a wrapped response (`{database: {name, dimension}}` → fields
+    `database_name`, ...) is set by a body that names the inner properties (`{name, dimension}`):
+    the inner names match too, after every direct name."""
+    for f in r.record.fields:
+        if f.key or f.src.count(".") != 1 or f.ref and f.name in r.parent_fields.values():
+            continue
+        by_src.setdefault(norm(f.src.split(".")[1]), f)
+
+
+def unwrap_body(body: Shape, by_src: dict) -> Shape:
+    """A body that wraps the record in a property (`{issue: {...}}`, Jira's `{fields: {...},
+    update: {...}}`): the inner object naming the most fields, when no outer property names one."""
+    if any(norm(p) in by_src for p in body.props):
+        return body
+    hits = [(sum(norm(p) in by_src for p in s.props), i, s) for i, s in enumerate(body.props.values()) if s.kind == "object"]
+    best = max(hits, key=lambda h: (h[0], -h[1]), default=None)  # the wrapper naming most fields (Jira: `fields`, not `update`)
+    return best[2] if best is not None and best[0] > 0 else body
+
+
+# ─── one object per row: settings, preferences, configurations ───
+
+ONE = "one_"  # the `let` name of the row a singleton's tools work on
+
+
+def singletons(imp: "OpenAPIImporter", by_coll: dict) -> None:
+    """`GET P/{id}/S` returning one object with no id-like property, where `P/{id}` is a
+    resource's item (`GET /networks/{networkId}/alertSettings`): the row's settings, one per row
+    at most. A child table keyed by an id of its own, its parent field seeded `unique ref`
+    (`unique_parents`); the GET reads it and a PUT or PATCH on the path updates it."""
+    from .openapi import DETAIL_WORDS, Resource, is_param, pattern
+
+    items = {r.item: r for r in by_coll.values()}
+    named = {r.shape.name for r in by_coll.values() if r.shape.name}
+    for o in imp.ops:
+        if o.method != "get" or len(o.segs) < 3 or is_param(o.segs[-1]) or o.segs[-1].startswith(":") or not is_param(o.segs[-2]):
+            continue
+        word = o.segs[-1]
+        pat = pattern(o.segs)
+        if pat in by_coll or word.lower() in DETAIL_WORDS or pattern(o.segs[:-1]) not in items:
+            continue
+        shape = imp.unwrap_item(o.response)
+        if shape is None or shape.kind != "object" or imp.unwrap_list(o.response) is not None or (shape.name and shape.name in named):
+            continue
+        scalars = [p for p, s in shape.props.items() if s.kind == "scalar"]
+        if len(scalars) < 2 or imp.key_prop(shape, singular(re.sub(r"\W", "", word) or "x") + "Id", word) is not None:
+            continue
+        owner = items[pattern(o.segs[:-1])]
+        of = words(singular(snake(owner.coll_segs[-1])))
+        how = f"GET {o.path} returns one object of its {of} with no id of its own: at most one row per {of}"
+        r = Resource(list(o.segs), singular(re.sub(r"\W", "", word) or "x") + "Id", shape, "", how, getter=o)
+        r.singleton = True  # type: ignore[attr-defined]
+        by_coll[pat] = r
+
+
+def unique_parents(imp: "OpenAPIImporter", tables: dict) -> None:
+    """A singleton's nearest parent is seeded `unique ref`: one row per parent at most."""
+    for r in imp.resources:
+        if not getattr(r, "singleton", False) or r.qualified not in tables:
+            continue
+        near = [p for p, parent in r.parents if parent is not None][-1:]
+        for p in near:
+            f = r.parent_fields[p]
+            seed = tables[r.qualified].seed
+            if seed.get(f, "").startswith("ref "):
+                seed[f] = "unique " + seed[f]
+
+
+def one_of(imp: "OpenAPIImporter", o: "Op", r: "Resource", taken: set) -> tuple[list, dict, str, str, str]:
+    """(params, info, condition, the not_found check, what it is called) of a singleton's tool."""
+    from .openapi import ROW
+
+    params, info = imp.path_params(o, r, taken)
+    conds = [f"{ROW}.{r.parent_fields[p]} == {info[p][0]}" for p, _ in r.parents if p in info]
+    cond = " and ".join(conds) or "true"
+    near = [(p, parent) for p, parent in r.parents if p in info][-1:]
+    whose = "".join(f" of {parent.noun if parent else words(p)} {{{info[p][0]}}}" for p, parent in near)
+    check = f"require exists({ROW} in {r.table} where {cond}) else not_found {lit(f'no {r.noun}{whose}')}"
+    return params, info, cond, check, whose
+
+
+def tool_one(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
+    from .openapi import ROW
+
+    params, info, cond, check, whose = one_of(imp, o, r, imp.fresh())
+    if not params:
+        return None
+    o._why = f"the one {r.noun}{whose.split(' {')[0]}"  # type: ignore[attr-defined]
+    return ToolIR(
+        imp.tool_name(o, f"get_{snake(r.name)}"),
+        params,
+        r.name,
+        imp.describe(o, f"Get the {r.noun}{whose.split(' {')[0]}"),
+        f"look up the {r.noun}{whose}",
+        f"the {r.noun}{whose}",
+        [check, f"return earliest({ROW} in {r.table} where {cond} by {ROW}.{r.key_field})"],
+        comments=[f"{o.label}: get the one {r.noun}{whose.split(' {')[0]} (a row's own object: at most one per row)"] + imp.unused_note(o, info),
+    )
+
+
+def tool_update_one(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
+    from .openapi import MAX_WRITE_PARAMS, ROW
+
+    imp.reserved.add(ONE)
+    taken = imp.fresh()
+    params, info, cond, check, whose = one_of(imp, o, r, taken)
+    fields, left, _ = imp.writable(o, r, o.body, set(r.parent_fields.values()))
+    if not params or not fields:
+        return None
+    chosen = imp.rank_writable(r, fields)[:MAX_WRITE_PARAMS]
+    req, opt, assigns, phrases = [], [], [], []
+    for f in chosen:
+        name = unique_name(f.name, taken)
+        if f.textlike and f.base != "email" or f.json:
+            opt.append(ParamIR(name, f.type, '""'))
+            assigns.append(f'{f.name}: if {name} == "" then {r.table}[{ONE}.{r.key_field}].{f.name} else {name}')
+        else:
+            req.append(ParamIR(name, f.type))
+            assigns.append(f"{f.name}: {name}")
+        phrases.append(f"{words(f.name)} {{{name}}}")
+    body = [check, f"let {ONE} = earliest({ROW} in {r.table} where {cond} by {ROW}.{r.key_field})", f"update {r.table}[{ONE}.{r.key_field}] {{ {', '.join(assigns)} }}"]
+    result = None
+    if o.has_response:
+        body.append(f"return {r.table}[{ONE}.{r.key_field}]")
+        result = r.name
+    with_ = ", ".join(phrases[:-1]) + " and " + phrases[-1] if len(phrases) > 1 else phrases[0]
+    comments = [f"{o.label}: update the one {r.noun}{whose.split(' {')[0]} (patch the given fields; a blank text argument keeps the field as it is)"]
+    if left:
+        comments.append("body properties left out (no field of the record, or read-only): " + ", ".join(left[:15]) + (", ..." if len(left) > 15 else ""))
+    return ToolIR(imp.tool_name(o, f"{o.method}_{snake(r.name)}"), params + req + opt, result, imp.describe(o, f"Update the {r.noun}"), f"update the {r.noun}{whose} with {with_}", None, body, comments=comments)
+
+
+def unique_name(name: str, taken: set) -> str:
+    from .common import safe, unique
+
+    return unique(safe(name), taken)

@@ -1,0 +1,821 @@
+"""Imported worlds that speak: `known by`, field labels, `say` and `gives` from the operations'
+summaries, seeds from the spec's values and formats, and house rules proposed where the data
+supports them (issue 30, item 2).
+
+It works on the importer's IR once the tools are made and only adds words, seeds and proposals:
+it never changes what a tool does or what a table holds, and a proposed rule is a comment-marked
+constraint the author keeps or drops, never a claim about the API."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .common import (
+    ADJECTIVES,
+    CITIES,
+    DOMAINS,
+    KINDS,
+    PEOPLE,
+    PRIORITIES,
+    ROLES,
+    ROW,
+    STATUSES,
+    TAGS,
+    ConstraintIR,
+    FieldIR,
+    Names,
+    RecordIR,
+    ServiceIR,
+    TableIR,
+    ToolIR,
+    _pick,
+    lit,
+    plural,
+    snake,
+    unique,
+    words,
+)
+
+# ─────────────────────────── labels ───────────────────────────
+
+# a clock field's name without its `at`/`on`/`time` ending → what a person calls it
+_WHEN = {
+    "created": "creation",
+    "creation": "creation",
+    "updated": "last update",
+    "last_updated": "last update",
+    "modified": "last change",
+    "last_modified": "last change",
+    "changed": "last change",
+    "deleted": "deletion",
+    "completed": "completion",
+    "closed": "closing",
+    "archived": "archiving",
+    "started": "start",
+    "start": "start",
+    "ended": "end",
+    "end": "end",
+    "published": "publication",
+    "sent": "sending",
+    "expires": "expiry",
+    "expired": "expiry",
+    "expiration": "expiry",
+    "expiry": "expiry",
+    "submitted": "submission",
+    "cancelled": "cancellation",
+    "canceled": "cancellation",
+    "resolved": "resolution",
+    "approved": "approval",
+    "shipped": "shipping",
+    "delivered": "delivery",
+    "paid": "payment",
+    "received": "receipt",
+    "issued": "issue",
+    "registered": "registration",
+    "activated": "activation",
+    "signed": "signing",
+    "scheduled": "scheduled",
+    "due": "due",
+    "last_login": "last login",
+    "last_seen": "last seen",
+    "last_activity": "last activity",
+}
+_CLOCK_ENDS = ("at", "on", "time", "date", "datetime", "timestamp", "ts", "utc", "dt")
+
+# words a name abbreviates or writes in lower case that a person writes out or in capitals
+_SPELLED = {
+    "qty": "quantity",
+    "desc": "description",
+    "descr": "description",
+    "num": "number",
+    "nbr": "number",
+    "amt": "amount",
+    "addr": "address",
+    "dob": "date of birth",
+    "tz": "time zone",
+    "msg": "message",
+    "org": "organisation",
+    "dept": "department",
+    "acct": "account",
+    "pct": "percent",
+    "lang": "language",
+    "img": "image",
+    "src": "source",
+    "dst": "destination",
+    "dest": "destination",
+    "cnt": "count",
+    "info": "information",
+    "config": "configuration",
+    "cfg": "configuration",
+    "auth": "authorisation",
+    "stats": "statistics",
+    "env": "environment",
+    "mgr": "manager",
+    "cust": "customer",
+    "attr": "attribute",
+    "param": "parameter",
+    "params": "parameters",
+    "lat": "latitude",
+    "lng": "longitude",
+    "lon": "longitude",
+    "url": "URL",
+    "uri": "URI",
+    "ip": "IP",
+    "sku": "SKU",
+    "vat": "VAT",
+    "utc": "UTC",
+    "iso": "ISO",
+    "api": "API",
+    "sms": "SMS",
+    "html": "HTML",
+    "json": "JSON",
+    "http": "HTTP",
+    "id": "ID",
+    "ids": "IDs",
+    "uid": "UID",
+    "uuid": "UUID",
+    "guid": "GUID",
+    "etag": "ETag",
+    "mime": "MIME",
+    "ssl": "SSL",
+    "dns": "DNS",
+    "ssn": "SSN",
+    "iban": "IBAN",
+    "bic": "BIC",
+    "vin": "VIN",
+    "pdf": "PDF",
+    "csv": "CSV",
+    "gps": "GPS",
+    "sso": "SSO",
+    "mfa": "MFA",
+    "eta": "ETA",
+    "cc": "CC",
+    "fqdn": "FQDN",
+    "sim": "SIM",
+    "sip": "SIP",
+    "bcc": "BCC",
+}
+# the first words of a description that is a sentence about the field, not a name for it
+_NOT_A_NAME = {"the", "a", "an", "this", "if", "when", "whether", "deprecated", "optional", "required", "unique", "use", "used", "returns", "return", "indicates", "specifies", "set", "contains", "identifier", "id", "internal", "read", "only", "see", "for", "not", "true", "false", "default", "object", "array", "string", "integer", "number", "boolean", "value", "field", "property", "list", "type", "enum"}
+_VERBS = {"is", "are", "was", "were", "be", "been", "will", "can", "may", "must", "should", "has", "have", "had", "does", "do"}
+# "Name of the collection" describes the field in a sentence: as a label it would say the record
+# twice ("the name of the collection of the collection ...")
+_LINKS = {"of", "for", "in", "on", "to", "with", "by", "from", "at", "the", "a", "an", "this", "that", "which", "who", "and", "or"}
+
+
+def _tokens(name: str) -> list[str]:
+    return [t for t in name.split("_") if t]
+
+
+def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
+    """The words a person uses for a field whose name is not plain English, or None: a
+    reference by what it refers to (`feed_connection_id` → "feed connection"), a clock field by
+    what it records (`created_at` → "creation time"), a short title or description from the
+    spec ("Due Date"), abbreviations written out (`qty` → "quantity", `url` → "URL"). Never the
+    key, never JSON text."""
+    if f.key or f.json:
+        return None
+    plain = words(f.name)
+    toks = _tokens(f.name)
+    got = None
+    if f.ref is not None:
+        rest = toks[:-1] if toks[-1:] in (["id"], ["ids"], ["uid"], ["key"]) and len(toks) > 1 else toks
+        got = " ".join(_SPELLED.get(t, t) if t in ("url", "uri", "api") else t for t in rest) or ref_noun
+    elif f.base in ("datetime", "date", "time"):
+        got = _clock_label(toks, f.base)
+    if got is None and "." in f.src and f.base not in ("bool",):
+        got = _nested_label(f)
+    if got is None:
+        got = _described(f, toks)
+    if got is None and f.base == "bool" and toks[:1] == ["is"] and len(toks) > 1:
+        got = " ".join(_SPELLED.get(t, t) for t in toks[1:])  # "whether the file is usable", not "is is usable"
+    if got is None and any(t in _SPELLED for t in toks):
+        got = " ".join(_SPELLED.get(t, t) for t in toks)
+        got = got.replace("i cal ", "iCalendar ")  # `iCalUID`
+    if got is None or got == plain or not got.strip():
+        return None
+    return got[:60]
+
+
+def _clock_label(toks: list[str], base: str) -> str | None:
+    noun = {"datetime": "time", "date": "date", "time": "time"}[base]
+    core = list(toks)
+    if len(core) > 1 and core[-1] in ("date", "time"):
+        # `due_date`, `start_time` are plain already; `created_date` is not
+        key = "_".join(core[:-1])
+        return f"{_WHEN[key]} {core[-1]}" if key in _WHEN and key.endswith("ed") else None
+    if len(core) > 1 and core[-1] in _CLOCK_ENDS:
+        core = core[:-1]
+    elif len(core) > 1 and core[0] in ("date", "time", "datetime", "timestamp"):
+        core = core[1:]  # `date_created`
+    elif len(core) != 1:
+        return None
+    key = "_".join(core)
+    if key in _WHEN:
+        return f"{_WHEN[key]} {noun}"
+    if core[-1].endswith("ed") and len(core[-1]) > 4 and toks[-1] in ("at", "on"):
+        return f"time {' '.join(core)}" if noun == "time" else f"date {' '.join(core)}"
+    return None
+
+
+def _nested_label(f: FieldIR) -> str | None:
+    """`total.amount` → "total", `start.dateTime` → "start time": a flattened object whose inner
+    name only says what kind of value the outer one is."""
+    outer, _, inner = f.src.rpartition(".")
+    inner_n = re.sub(r"[^a-z]", "", inner.lower())
+    outer_w = words(re.sub(r"[^A-Za-z0-9_]", "_", outer.split(".")[-1])).strip()
+    if not outer_w:
+        return None
+    if inner_n in ("value", "amount", "text", "name", "displayname", "content"):
+        return outer_w
+    if inner_n in ("datetime", "time", "timestamp"):
+        return f"{outer_w} time"
+    if inner_n == "date":
+        return f"{outer_w} date"
+    return None
+
+
+def _described(f: FieldIR, toks: list[str]) -> str | None:
+    """A short title or description that names the field ("Due Date", "Filing Deadline"), kept
+    when it shares a word with the name or the name is a short code a person could not read."""
+    shape = getattr(f, "_shape", None)
+    text = (shape.description if shape is not None else "") or ""
+    text = text.strip().rstrip(".").strip()
+    if not text or len(text) > 40 or "\n" in text:
+        return None
+    ws = text.split()
+    if not 1 <= len(ws) <= 4 or not all(re.fullmatch(r"[A-Za-z][A-Za-z/-]*", w) for w in ws):
+        return None
+    low = [w.lower() for w in ws]
+    if low[0] in _NOT_A_NAME or set(low) & (_VERBS | _LINKS):
+        return None
+    stems = {t[:4] for t in toks if len(t) >= 3}
+    if not ({w[:4] for w in low if len(w) >= 3} & stems) and not all(len(t) <= 4 for t in toks):
+        return None
+    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in ws)
+
+
+def label_fields(rec: RecordIR, nouns: dict[str, str]) -> None:
+    """Labels for the fields of a table's record; `nouns` maps `service.table` to its noun. A
+    label that another field of the record is already called by is left out: two fields one
+    name would make "the creation time of ..." ambiguous."""
+    said = {f.label or words(f.name) for f in rec.fields}
+    for f in rec.fields:
+        if f.label is None:
+            label = label_for(f, nouns.get(f.ref or ""))
+            if label is not None and label not in said:
+                f.label = label
+                said.add(label)
+
+
+# ─────────────────────────── seeds ───────────────────────────
+
+# `format("location {}", 1..40)`: the importer's last resort for a text field it has no pool for
+_FALLBACK = re.compile(r'^format\("([a-z0-9 ]+) \{\}", 1\.\.40\)$')
+_FORMAT_POOLS = {
+    "uri": [f"https://{d}/{{noun}}/{i}" for i, d in enumerate(DOMAINS, 1)],
+    "url": [f"https://{d}/{{noun}}/{i}" for i, d in enumerate(DOMAINS, 1)],
+    "hostname": ["api.northwind.example", "mail.meridian.example", "atlasrobotics.example", "files.example.com"],
+    "ipv4": ["192.0.2.10", "192.0.2.44", "198.51.100.7", "203.0.113.25"],
+    "ipv6": ["2001:db8::1", "2001:db8::2a", "2001:db8:0:1::7"],
+    "email": ["amara@northwind.example", "p.raman@meridian.example", "ktanaka@example.com"],
+    "uuid": ["3f2b1c9e-7d4a-4e8b-9c1d-2a6f5e8b7c01", "9a7c3e12-4b6d-4f8a-8e2c-1d3b5a7f9e02", "c41e8f27-2a9b-4d6c-b3e5-7f1a2c4d6e03", "5d8e2a1f-6c3b-4a9e-a7d2-8b4c1e6f3a04"],
+    "date": ["2025-01-14", "2025-02-03", "2025-02-27", "2025-03-18"],
+    "date-time": ["2025-01-14T09:30:00Z", "2025-02-03T14:05:00Z", "2025-03-18T16:45:00Z"],
+    "byte": ["aGVsbG8=", "d29ybGQ=", "Y29tcG93b3JsZA=="],
+}
+_NAME_POOLS = {
+    "location": CITIES,
+    "venue": CITIES,
+    "place": CITIES,
+    "site": CITIES,
+    "hostname": _FORMAT_POOLS["hostname"],
+    "host": _FORMAT_POOLS["hostname"],
+    "ip": _FORMAT_POOLS["ipv4"],
+    "extension": ["pdf", "png", "txt", "csv", "docx"],
+    "encoding": ["utf-8", "gzip", "base64", "ascii"],
+    "version": ["1.0", "1.2", "2.0", "2.1"],
+    "arn": ["arn:aws:iam::123456789012:role/reporting", "arn:aws:s3:::northwind-exports", "arn:aws:sns:eu-west-1:123456789012:alerts"],
+    "ssn": ["900-12-3456", "900-45-6789", "900-78-1234"],
+    "cidr": ["10.0.0.0/16", "192.168.1.0/24", "172.16.0.0/12"],
+    "latitude": ["51.5074", "6.5244", "43.6532", "52.5200"],
+    "longitude": ["-0.1278", "3.3792", "-79.3832", "13.4050"],
+    "by": PEOPLE,
+    "email": ["amara@northwind.example", "p.raman@meridian.example", "ktanaka@example.com", "lmoreno@atlasrobotics.example"],
+}
+
+
+def reseed(table: TableIR, noun: str) -> list[str]:
+    """Seeds for the text fields the importer could only number (`"location 3"`) or fill from a
+    generic pool (statuses, kinds, roles): the values the spec gives (an array's item enum, an
+    example list, the values a description lists: `The possible values are: "eventHangout", ...`),
+    the spec's format (a URI, a host, an IP address, a UUID), the field's name (a location is a
+    city), else, for the field a row is known by, names of things. Returns the fields changed."""
+    changed = []
+    rec = table.record
+    generic = {_pick(pool) for pool in (STATUSES, KINDS, ROLES, PRIORITIES, TAGS)}
+    for f in rec.fields:
+        gen = table.seed.get(f.name)
+        shape = getattr(f, "_shape", None)
+        fallback = _FALLBACK.match(gen or "") is not None
+        fmt = (shape.format if shape is not None else "").lower()
+        # a text field the spec gives a format (a URI, a host, a UUID) is seeded by it whatever
+        # its name suggests (`homepage_ref` is no code), unless the spec gave an example
+        if f.base == "text" and not f.json and fmt in _FORMAT_POOLS and fmt not in ("date", "date-time") and shape.example is None:
+            fallback = True
+            gen = None
+        if not fallback and gen not in generic:
+            continue
+        pool = _spec_values(shape)
+        if pool is None and not fallback:
+            continue
+        if pool is None:
+            pool = _FORMAT_POOLS.get(fmt)
+        if pool is None and shape is not None and shape.items is not None:
+            pool = _FORMAT_POOLS.get((shape.items.format or "").lower())
+        if pool is None:
+            toks = _tokens(f.name)
+            pool = _NAME_POOLS.get(toks[-1] if toks else "")
+            if pool is None and set(toks) & {"birthday", "birthdate", "dob", "birth", "anniversary"}:
+                pool = ["1984-03-12", "1990-07-25", "1976-11-02", "1995-01-30", "1988-09-14"]
+        if pool is None and rec.known_by[:1] == [f.name]:
+            pool = [f"{a} {noun}" for a in ADJECTIVES]
+        if pool is None and _tokens(f.name)[-1:] in (["identifier"], ["number"], ["code"], ["reference"]):
+            # a code, as the importer writes codes (`format("TAG-{}", 1000..9999)`)
+            prefix = "".join(t[0] for t in _tokens(f.name))[:3].upper()
+            table.seed[f.name] = f"format({lit(prefix + '-{}')}, 1000..9999)"
+            changed.append(f.name)
+            continue
+        if pool is None:
+            continue
+        slug = noun.replace(" ", "-")
+        table.seed[f.name] = "pick([" + ", ".join(lit(v.replace("{noun}", slug)) for v in dict.fromkeys(pool)) + "])"
+        changed.append(f.name)
+    return changed
+
+
+_VALUES_INTRO = re.compile(r"(?:possible|acceptable|allowed|valid|supported|permitted) values(?: are| include)?|\bone of\b|\beither\b", re.I)
+_TRUE_FALSE = re.compile(r"^\W*(?:when|if)\W+(?:set to\W+)?true\b", re.I)
+_QUOTED = re.compile(r'"([A-Za-z][A-Za-z0-9_.:-]{0,40})"|\'([A-Za-z][A-Za-z0-9_.:-]{0,40})\'')
+
+
+def described_values(text: str) -> list[str] | None:
+    """The values a description lists in quotes after "possible values are", "one of" or
+    "either" (Google's discovery specs write their enums so), or None when it lists fewer than
+    two."""
+    m = _VALUES_INTRO.search(text or "")
+    if m is None:
+        return None
+    vals = list(dict.fromkeys(a or b for a, b in _QUOTED.findall(text[m.end() : m.end() + 800])))
+    return vals[:12] if len(vals) >= 2 else None
+
+
+def _spec_values(shape) -> list[str] | None:
+    """Values the spec itself gives for a field kept as text: the members of an array's item
+    enum (a list of scalars is comma-separated text), or an example list joined the same way."""
+    if shape is None:
+        return None
+    items = shape.items
+    if items is not None and items.enum:
+        vals = [str(v) for v in items.enum if isinstance(v, (str, int, float)) and not isinstance(v, bool) and len(str(v)) <= 80]
+        if vals:
+            return vals[:12]
+    listed = described_values(shape.description) or (described_values(items.description) if items is not None else None)
+    if listed:
+        return listed
+    if shape.type == "string" and _TRUE_FALSE.search(shape.description or ""):
+        return ["true", "false"]  # a flag the API sends as a string ("When set to **true**, ...")
+    ex = shape.example
+    if isinstance(ex, list) and ex and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in ex):
+        return [", ".join(str(v) for v in ex)[:120]]
+    return None
+
+
+# ─────────────────────────── say and gives from summaries ───────────────────────────
+
+_READ_VERBS = {"get", "list", "retrieve", "fetch", "show", "read", "find", "search", "query", "lookup", "look", "view", "describe", "download", "export", "count", "check", "return", "obtain", "browse", "poll"}
+_THIRD_PERSON = re.compile(r"^([A-Za-z]+?)(ies|es|s)$")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_CONNECTORS = ("with", "of", "for", "in", "on", "to")
+
+
+def _imperative(word: str) -> str:
+    """`Retrieves` → "retrieve", `Lists` → "list", `Creates` → "create" (a summary in the third
+    person, as many APIs write them)."""
+    w = word.lower()
+    if w in ("is", "has", "does", "was", "this", "status", "access", "address", "process", "always"):
+        return w
+    m = _THIRD_PERSON.match(w)
+    if m is None or len(w) <= 3:
+        return w
+    stem, end = m.group(1), m.group(2)
+    if end == "ies":
+        return stem + "y"
+    if end == "es" and stem.endswith(("ch", "sh", "ss", "x", "z")):
+        return stem
+    return w[:-1]
+
+
+def summary_phrase(description: str) -> tuple[str, bool] | None:
+    """(the summary as an instruction, whether it is a read) or None when the summary is no
+    short verb phrase: "Lists the tags of a collection" → ("list the tags of a collection",
+    True)."""
+    text = description.strip().rstrip(".")
+    ws = text.split()
+    if not 2 <= len(ws) <= 9 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '/-]*", text):
+        return None  # a comma or a bracket: a sentence from a description ("..., i.e"), not a summary
+    verb = _imperative(ws[0])
+    verb = {"return": "get", "retrieves": "retrieve"}.get(verb, verb)
+    if verb in ("a", "an", "the", "this", "is", "has", "does", "was", "returns", "status", "endpoint", "api", "operation", "method", "request", "deprecated"):
+        return None
+    if not re.fullmatch(r"[a-z]{2,}", verb):
+        return None
+    rest = [w if (w.isupper() and len(w) > 1) or re.search(r"[a-z][A-Z]", w) else w.lower() for w in ws[1:]]
+    return " ".join([verb] + rest), verb in _READ_VERBS
+
+
+def _naming(noun: str, phrase: str):
+    """Where the summary names one `noun` ("a book", "the specified recurring event"): an
+    article, at most two words, the noun, and then the end or a preposition ("a simple text
+    string" names a string, not a text)."""
+    return re.search(r"\b(?:a|an|the|one|given|specified|specific|this|that)\s+(?:[a-z]+\s+){0,2}" + re.escape(noun) + r"(?=$|\s+(?:of|for|in|on|to|with|from|by|and|as|at)\b)", phrase)
+
+
+def phrase_tool(t: ToolIR) -> bool:
+    """A tool's `say` (and a read's `gives`) from its summary, keeping every placeholder the
+    generated phrase had: `say "tags all collection {collection_id}"` with the summary "Lists
+    the tags of a collection" becomes `say "list the tags of collection {collection_id}"`, and
+    `say "reserve book {book_id} with reader {reader}"` with "Reserve a book for a reader"
+    becomes `say "reserve book {book_id} for reader {reader}"`: a placeholder takes the place of
+    the summary's "a book" where it names one, else it follows as the generated phrase had it.
+    For the tools whose phrase the importer made from an operation id (simulated and world-model
+    tools), not CRUD ones. Returns whether it changed."""
+    got = summary_phrase(t.description)
+    if got is None:
+        return False
+    phrase, read = got
+    holders = _PLACEHOLDER.findall(t.say)
+    if "{" in phrase:
+        return False
+    # the generated phrase after its verb: key segments ("event {event_id} of calendar
+    # {calendar_id}") and a "with" list ("with subject {subject} and text {text}")
+    m = re.search(r"(?:^|\s)((?:\w+ )?\{)", t.say)
+    tail = t.say[m.start(1) :] if m is not None else ""
+    if m is not None and re.search(r"(?:^|\s)with$", t.say[: m.start(1)].rstrip()):
+        tail = "with " + tail
+    if tail.startswith("with "):
+        key, items = "", tail[5:]
+    else:
+        key, _, items = tail.partition(" with ")
+    segs = [(g.group(1), g.group(2)) for g in re.finditer(r"(\w+) \{(\w+)\}", key)]
+    if key and sum(1 for _ in _PLACEHOLDER.finditer(key)) != len(segs):
+        return False  # a key part the segments do not cover: leave the phrase as it was
+    left: list[str] = []
+    for noun, h in segs:
+        hit = _naming(noun, phrase)
+        if hit is not None:
+            phrase = phrase[: hit.start()] + f"{noun} {{{h}}}" + phrase[hit.end() :]
+        else:
+            left.append(f"{noun} {{{h}}}")
+    if left:
+        # what the summary does not name follows the first key it names ("move event {event_id}
+        # of calendar {calendar_id} to another calendar"), else the phrase ("list tags of ...")
+        rest = " of ".join(left)
+        placed = next((f"{n} {{{h}}}" for n, h in segs if f"{n} {{{h}}}" in phrase), None)
+        if placed is not None:
+            phrase = phrase.replace(placed, f"{placed} of {rest}", 1)
+        else:
+            phrase = f"{phrase} {'of' if read else 'for'} {rest}"
+    kept = []
+    for item in re.split(r", | and ", items) if items else []:
+        im = re.fullmatch(r"(.*?)(\w+) \{(\w+)\}", item)
+        hit = _naming(im.group(2), phrase) if im else None
+        if hit is not None and "{" not in phrase[hit.start() : hit.end()]:
+            phrase = phrase[: hit.start()] + f"{im.group(2)} {{{im.group(3)}}}" + phrase[hit.end() :]
+        else:
+            kept.append(item)
+    say = phrase + (" with " + (kept[0] if len(kept) == 1 else ", ".join(kept[:-1]) + " and " + kept[-1]) if kept else "")
+    if sorted(_PLACEHOLDER.findall(say)) != sorted(holders):
+        return False
+    t.say = say
+    if t.gives is not None and read:
+        obj = phrase.split(" ", 1)[1] if " " in phrase else ""
+        obj = re.sub(r"^(a|an|the|all|one|single|list of|a list of|details of|the details of|details for|information about|info about)\s+", "", obj)
+        obj = re.sub(r"^(a|an|the)\s+", "", obj)
+        gives = f"the {obj}"
+        if obj and set(_PLACEHOLDER.findall(gives)) <= set(holders):
+            t.gives = gives
+    return True
+
+
+def relabel_say(t: ToolIR, labels: dict[str, str]) -> bool:
+    """`say "update file {file_id} with expires at {expires_at}"` → "... with expiry time
+    {expires_at}": a parameter named in words before its placeholder takes the label of the field
+    it fills (`labels`: field → label, over the tables of the tool's service)."""
+    say = t.say
+    for p in t.params:
+        label = labels.get(p.name)
+        if label is None and p.type == "text" and _tokens(p.name)[-1:] in (["id"], ["ids"]):
+            label = label_for(FieldIR(p.name, "text", "text"))  # "device ID", as a person writes it
+        if label:
+            say = say.replace(f"{words(p.name)} {{{p.name}}}", f"{label} {{{p.name}}}")
+    changed = say != t.say
+    t.say = say
+    return changed
+
+
+_LETTERS = re.compile(r"\b(?:[a-z] ){1,}[a-z]\b")
+# three or more: in running text "a x" may be an article and a word, "s i m" is no English
+_LETTERS_3 = re.compile(r"\b(?:[a-z] ){2,}[a-z]\b")
+
+
+def _acronyms(text: str) -> str:
+    return _LETTERS_3.sub(lambda m: m.group().replace(" ", "").upper(), text)
+
+
+def spoken_noun(noun: str) -> str:
+    """`s i m card` (from `SIMCard`) → "SIM card", `ip connection` → "IP connection": a run of
+    single letters is an acronym, and so are the words a person writes in capitals."""
+    noun = _LETTERS.sub(lambda m: m.group().replace(" ", "").upper(), noun)
+    return " ".join(_SPELLED[w] if w in _SPELLED and _SPELLED[w].isupper() else w for w in noun.split(" "))
+
+
+def fix_noun(r, svc: ServiceIR | None) -> bool:
+    """A record noun that splits an acronym into letters, said as the acronym: on the record
+    (the sampler names rows with it) and in the tools' phrases of its service."""
+    new = spoken_noun(r.noun)
+    if new == r.noun or r.record is None:
+        return False
+    r.record.noun = new
+    r.noun = new
+    for t in svc.tools if svc is not None else ():
+        t.say = t.say.replace(r.noun, new)
+        if t.gives:
+            t.gives = t.gives.replace(r.noun, new)
+    return True
+
+
+# ─────────────────────────── house rules ───────────────────────────
+
+# values of a status (or flags) that mark a row as finished with: a house rule can ask that
+# such rows be left alone
+_ENDED = {"closed", "archived", "cancelled", "canceled", "inactive", "deactivated", "deleted", "disabled", "suspended", "terminated", "expired", "voided", "void", "revoked", "retired", "locked", "frozen", "trashed", "discontinued", "withdrawn"}
+_STATUS_NAMES = {"status", "state", "stage", "phase", "lifecycle"}
+_LIVE_FLAGS = {"active", "enabled", "is_active", "is_enabled"}
+_WRITE = re.compile(r"^(?:let \w+ = )?(update|delete|insert) (?:" + ROW + r" in )?(\w+)\b")
+
+
+@dataclass
+class ProposedRule:
+    """A house rule the import proposes, listed in its report for the author to keep or drop."""
+
+    name: str
+    service: str
+    description: str
+    why: str
+
+
+def _ended(member: str) -> bool:
+    toks = set(_tokens(member))
+    return bool(toks & _ENDED) and not toks & {"not", "non", "un", "pre"}
+
+
+def _seeded_values(gen: str | None) -> set[str] | None:
+    """The constants a seed generator can give (`weighted(a: 3, b: 1)`, `pick([a, b])`, `a`),
+    or None when it is some other generator."""
+    if gen is None:
+        return None
+    m = re.fullmatch(r"weighted\((.*)\)", gen)
+    if m:
+        return {part.split(":")[0].strip() for part in m.group(1).split(",")}
+    m = re.fullmatch(r"pick\(\[(.*)\]\)", gen)
+    if m:
+        return {part.strip() for part in m.group(1).split(",")}
+    if re.fullmatch(r"\w+", gen):
+        return {gen}
+    return None
+
+
+def _writers(svc: ServiceIR, table: str) -> list[str]:
+    """The ordinary tools of a service that update, delete or insert rows of one of its tables
+    (simulated tools are never walked, so only these can break a rule in a sampled task)."""
+    out = []
+    for t in svc.tools:
+        if t.simulated:
+            continue
+        if any((m := _WRITE.match(line.strip())) and m.group(2) == table for line in t.body):
+            out.append(t.name)
+    return out
+
+
+def _changers(svc: ServiceIR, table: str) -> list[str]:
+    return [t.name for t in svc.tools if not t.simulated and any((m := _WRITE.match(line.strip())) and m.group(2) == table and m.group(1) in ("update", "delete") for line in t.body)]
+
+
+def _conditions(rec: RecordIR, seed: dict[str, str], enums: dict) -> list[tuple[str, str, str, str]]:
+    """(condition on the row's bare fields, its words, why, a word for the rule's name) for each
+    field that marks a row as ended: a status enum with ended members, a text status with such
+    values the spec lists, or a flag (`archived`, `locked`; `active` false) that the seeds set
+    both ways."""
+    out = []
+    for f in rec.fields:
+        if f.key or f.ref or f.src.count(".") > 1:
+            continue  # a status deep inside a nested object (`properties.configServer.state`) is not the row's
+        toks = _tokens(f.name)
+        if f.base == "enum" and f.enum in enums and toks and toks[-1] in _STATUS_NAMES:
+            members = enums[f.enum].members
+            ended = [m for m in members if _ended(m)]
+            seeded = _seeded_values(seed.get(f.name))
+            if not ended or len(ended) == len(members) or seeded is None:
+                continue
+            ended = [m for m in ended if m in seeded]
+            if not ended or not seeded - set(ended):
+                continue  # the seeds never give an ended row, or only ended ones
+            cond = " or ".join(f"{f.name} == {m}" for m in ended)
+            said = " or ".join(words(m) for m in ended)
+            why = f"{f.enum} has the member{'s' if len(ended) > 1 else ''} {', '.join(ended)}"
+            out.append((cond, f"whose {f.label or words(f.name)} is {said}", why, ended[0]))
+        elif f.base == "text" and toks and toks[-1] in _STATUS_NAMES:
+            # a status the spec lists the values of (in a description, or an item enum), seeded
+            # with exactly those: never a generic pool the importer made up
+            listed = _spec_values(getattr(f, "_shape", None))
+            if not listed or seed.get(f.name) != "pick([" + ", ".join(lit(v) for v in dict.fromkeys(listed)) + "])":
+                continue
+            ended = [v for v in listed if _ended(snake(v))]
+            if not ended or len(ended) == len(listed):
+                continue
+            cond = " or ".join(f"{f.name} == {lit(v)}" for v in ended)
+            said = " or ".join(words(snake(v)) for v in ended)
+            out.append((cond, f"whose {f.label or words(f.name)} is {said}", f"the spec lists the {f.name} values {', '.join(listed)}", snake(ended[0])))
+        elif f.base == "bool":
+            seeded = _seeded_values(seed.get(f.name))
+            if seeded != {"true", "false"}:
+                continue
+            flag = "_".join(t for t in toks if t != "is")
+            if set(toks) & _ENDED and not set(toks) & {"not", "non", "un", "can", "allow", "allows"}:
+                out.append((f.name, f"that are marked {f.label or words(flag)}", f"the flag {f.name}", flag))
+            elif f.name in _LIVE_FLAGS:
+                out.append((f"not {f.name}", f"that are not {f.label or words(flag)}", f"the flag {f.name} (false: not {words(flag)})", {"enabled": "disabled"}.get(flag, "in" + flag)))
+    return out
+
+
+def propose_rules(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR], enums: dict) -> list[ProposedRule]:
+    """A hands-off rule for each table whose rows can be marked ended (a status enum with closed,
+    archived, cancelled, inactive ... members, or such a flag) and that an ordinary tool can
+    change: those rows, and the rows of other tables that belong to them, stay untouched. Each
+    goes into the table's service as a constraint with a comment saying why, and is returned
+    for the import report."""
+    out = []
+    taken: set[str] = Names()
+    children: dict[str, list] = {}
+    writers: dict[str, list[str]] = {}  # `service.table` → the tools that write it, found once
+    for r in resources:
+        for f in r.record.fields:
+            if f.ref and f.ref != r.qualified:
+                children.setdefault(f.ref, []).append((r, f))
+    for r in resources:
+        svc = services.get(r.service)
+        table = tables.get(r.qualified)
+        if svc is None or table is None:
+            continue
+        conds = _conditions(r.record, table.seed, enums)
+        changers = _changers(svc, r.table)
+        kids = []
+        for child, f in children.get(r.qualified, []):
+            csvc = services.get(child.service)
+            if csvc is None:
+                continue
+            if child.qualified not in writers:
+                writers[child.qualified] = _writers(csvc, child.table)
+            if writers[child.qualified]:
+                kids.append((child, f, writers[child.qualified]))
+        if not conds or not (changers or kids):
+            continue
+        cond = " or ".join(f"({c})" if " or " in c and len(conds) > 1 else c for c, _, _, _ in conds)
+        said = " or ".join(s for _, s, _, _ in conds)
+        noun = plural(r.record.noun or r.noun)
+        name = unique(f"hands_off_{conds[0][3]}_{r.table}"[:60], taken)
+        clauses = [f"untouched {r.table} where {cond}"] if changers else []
+        kid_nouns = []
+        if kids:
+            row_cond = _qualify(cond, r.record)
+            inner = []
+            for child, f, _ in kids:
+                where = child.table if child.service == r.service else f"{child.service}.{child.table}"
+                inner.append(f"untouched {where} where {f.name} == {ROW}.{r.record.key.name}")
+                kid_nouns.append(plural(child.noun))
+            clauses.append(f"forall {ROW} in {r.table} where {row_cond} {{")
+            clauses.extend("  " + c for c in inner)
+            clauses.append("}")
+        also = ""
+        if kid_nouns:
+            kn = list(dict.fromkeys(kid_nouns))
+            also = ", and so do their " + (kn[0] if len(kn) == 1 else ", ".join(kn[:-1]) + " and " + kn[-1] if len(kn) <= 3 else ", ".join(kn[:3]) + " and the rest of what belongs to them")
+        description = f"Hands off {noun} {said}: they stay as they are{also}"
+        why = "; ".join(w for _, _, w, _ in conds)
+        tools = changers + [t for _, _, ts in kids for t in ts]
+        comment = [
+            f"proposed by `worldc import openapi`, a proposal to keep, change or drop: {why}",
+            f"{', '.join(dict.fromkeys(tools))} can change such {noun}" + (" or what belongs to them" if kids else ""),
+        ]
+        svc.constraints.append(ConstraintIR(name, description, clauses, comment))
+        out.append(ProposedRule(name, r.service, description, why))
+    return out
+
+
+def _qualify(cond: str, rec: RecordIR) -> str:
+    """`status == closed or archived` → `r_.status == closed or r_.archived`: the row's fields
+    named through the row variable (enum members, quoted values and `not` stay as they are)."""
+    names = {f.name for f in rec.fields}
+    out = []
+    for tok in re.split(r"(\W+)", cond):
+        value = bool(out) and out[-1].rstrip().endswith(("==", '"'))
+        out.append(f"{ROW}.{tok}" if tok in names and not value else tok)
+    return "".join(out)
+
+
+# ─────────────────────────── the pass ───────────────────────────
+
+
+def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR], enums: dict, ops=()) -> list[ProposedRule]:
+    """Labels, seeds, phrases and proposed rules for an import whose tools are made; the IR is
+    changed in place. `ops` (with `.tool`, `service.tool`, and `.kind`) say which tools were
+    made from operations the importer could not infer: their phrases come from summaries.
+    Returns the proposed rules (also written into their services)."""
+    from_ids = {o.tool for o in ops if o.kind in ("simulated", "recorded", "derived")}
+    for r in resources:
+        fix_noun(r, services.get(r.service))
+        table = tables.get(r.qualified)
+        for f, gen in (table.seed.items() if table is not None else ()):
+            table.seed[f] = _acronyms(gen)  # names drawn from the noun: "Juniper SIM card"
+    for svc in services.values():
+        for t in svc.tools:  # a phrase may name another service's noun ("delete s i m card ...")
+            t.say = _acronyms(t.say)
+            t.gives = _acronyms(t.gives) if t.gives else t.gives
+    nouns = {r.qualified: r.noun for r in resources}
+    for r in resources:
+        label_fields(r.record, nouns)
+        if r.qualified in tables:
+            reseed(tables[r.qualified], r.noun)
+    labels: dict[str, dict[str, str]] = {}  # per service: field → label, over its tables
+    for r in resources:
+        labels.setdefault(r.service, {}).update({f.name: f.label for f in r.record.fields if f.label and not f.ref})
+    for svc in services.values():
+        for t in svc.tools:
+            if t.simulated or f"{svc.name}.{t.name}" in from_ids:
+                phrase_tool(t)
+            relabel_say(t, labels.get(svc.name, {}))
+    return propose_rules(resources, services, tables, enums)
+
+
+# ─────────────────────────── known by ───────────────────────────
+
+# names a field has when it names the row for a person, ahead of a plain `name` that an API may
+# use for a resource path (`projects/p/locations/l/jobs/j`)
+_DISPLAY = ("display_name", "displayname", "friendly_name", "full_name", "nickname", "caption", "headline", "heading")
+# text fields that say what kind of row it is or how it is stored, never which row it is
+_NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag"}
+_NAMING = re.compile(r"display name|human[- ]readable|friendly name|\bname of the\b|\btitle of the\b|\bname for the\b|\btitle for the\b", re.I)
+_PATH_NAME = re.compile(r"resource name|unique identifier|\bidentifier\b|format: |projects/|\{[a-z_]+\}/", re.I)
+_CLOCKS = {"created", "updated", "modified", "changed", "deleted", "last"}
+
+
+def identity(fields: list[FieldIR], names: tuple[str, ...]) -> list[str]:
+    """The `known by` of a record: the field a person names a row by (a display name, then one of
+    `names`, then a field its description calls a name, then a `_name`/`_title` field, then any
+    text that is not a kind, a status or a link); failing all, what the row belongs to (a
+    reference) and when it happened (a date), as a statement is known by its account and its end
+    date."""
+    texts = [f for f in fields if not f.key and not f.json and not f.ref and f.base in ("text", "email", "id")]
+
+    def path_like(f: FieldIR) -> bool:
+        shape = getattr(f, "_shape", None)
+        return shape is not None and (bool(_PATH_NAME.search(shape.description or "")) or "/" in str(shape.example or ""))
+
+    top = [f for f in texts if "." not in f.src]
+    first = None
+    for pool in (top, texts):
+        for want in _DISPLAY + names:
+            first = next((f for f in pool if f.name == want and not (want == "name" and path_like(f))), None)
+            if first is not None:
+                break
+        if first is not None:
+            break
+    if first is None:
+        first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id"), None)
+    if first is None:
+        for want in names:
+            first = next((f for f in texts if f.name.endswith("_" + want) and f.base != "id"), None)
+            if first is not None:
+                break
+    if first is None:
+        first = next((f for f in texts if not f.name.endswith("id") and _tokens(f.name)[-1:] and _tokens(f.name)[-1] not in _NOT_NAMES and not path_like(f)), None)
+    if first is not None:
+        return [first.name]
+    ref = next((f for f in fields if f.ref and not f.key), None)
+    when = next((f for f in fields if not f.key and f.base in ("date", "datetime") and not set(_tokens(f.name)) & _CLOCKS), None)
+    if ref is not None:
+        return [ref.name] + ([when.name] if when is not None else [])
+    first = next((f for f in texts if not f.name.endswith("id")), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
+    return [first.name] if first is not None else []

@@ -1,0 +1,184 @@
+"""The world model for operations whose effect the importer cannot infer (docs/import.md, "The world
+model for what cannot be inferred"; docs/decisions.md D37), written into the `.world` file as
+ordinary DSL: a write on a row records its call in a table of that operation's calls, and a read
+on a row returns what the state holds about it. It never invents an effect: an operation with no
+row of its own service to hang on (no key argument), or a read whose answer the state does not
+hold, stays `simulated`, and every modelled tool says in a comment what is not modelled.
+
+This module is the importer's helper: it reads the importer's resources and declares records and
+tables through it; it does not decide what is CRUD (openapi.py does)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .common import FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, unique
+
+WRITES = ("post", "put", "patch", "delete")
+_PARAM = re.compile(r"\{[^{}]+\}")  # a path parameter in a segment, as openapi.is_param reads it
+# path segments after a row's that name a view of the same row, not another thing
+VIEW_WORDS = {"details", "detail", "info", "summary", "full", "json", "raw", "view", "overview", "preview", "status", "state", "metadata", "meta"}
+# property names any object has: sharing them says nothing about being the same row
+GENERIC = {"id", "name", "title", "description", "self", "type", "kind", "object", "url", "uri", "href", "link", "links", "email", "etag", "version", "recordtype",
+           "created", "updated", "createdat", "updatedat", "offset", "limit", "page", "hasmore", "next", "previous", "nexturi", "previousuri",
+           "startposition", "endposition", "resultsetsize", "totalsetsize", "expires", "expiresat", "expiry", "expiration"}
+ROW_NAME = "new_"  # the inserted call; never a parameter's name (openapi.py reserves it)
+
+
+@dataclass(frozen=True)
+class DerivedRead:
+    """What a read on one row returns from the state: the row itself (`fields` empty), or a
+    record of the response's properties that the row holds."""
+
+    result: str
+    fields: tuple[str, ...] = ()
+    left: tuple[str, ...] = ()  # response properties not read from the row
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _after_item(segs: list[str], coll_segs: list[str]) -> list[str]:
+    """The path's segments after the row's (`/quotes/{id}/details` → `[details]`), compared as
+    openapi.pattern does (parameters alike, case ignored); [] for a path not under the row."""
+    def shape(seg: str) -> str:
+        return "{}" if _PARAM.search(seg) else seg.lower()
+
+    n = len(coll_segs) + 1
+    if len(segs) < n or [shape(x) for x in segs[:n]] != [shape(x) for x in coll_segs] + ["{}"]:
+        return []
+    return segs[n:]
+
+
+def own_key(r: Any, info: dict) -> str | None:
+    """The parameter that names a row of the operation's own table (its service can check it)."""
+    if r is None:
+        return None
+    return next((name for name, t, res in info.values() if res is r and t == r.alias), None)
+
+
+def _leaf_paths(shape: Any, prefix: str = "", depth: int = 0) -> list[str]:
+    """Property paths as the importer's records name them in `FieldIR.src`: small nested objects
+    are flattened (`start.dateTime`), as `TypeMapper.flatten` does for a table's record."""
+    out = []
+    for prop, ps in shape.props.items():
+        path = f"{prefix}.{prop}" if prefix else prop
+        if ps.writeonly:
+            continue
+        if ps.kind == "object" and depth < 2 and 0 < len(ps.props) <= 8 and all(x.kind in ("scalar", "object", "array") for x in ps.props.values()):
+            out += _leaf_paths(ps, path, depth + 1)
+        else:
+            out.append(path)
+    return out
+
+
+def records(o: Any, r: Any, info: dict) -> bool:
+    """A write the importer could not infer, on a row of its own table: its call is recorded."""
+    return o.method in WRITES and own_key(r, info) is not None
+
+
+def derived_read(imp: Any, o: Any, r: Any, info: dict) -> DerivedRead | None:
+    """A GET on one row that is a view of that row: the tool returns it, or the fields of it the
+    response names, from the state. Same field names are not the same row (the draft of a quote
+    is another quote, its owner has a name of its own), so it is derived only when
+        - the response is the row's own record and the path ends in a view word (`/details`,
+          `/json`), or
+        - at least half of the response is fields of the record, one besides the key that is
+          neither generic (`name`, `url`, paging) nor JSON text, no path parameter follows the
+          row's, and either the path ends in a view word or the response has no id of its own.
+    Anything else (a file, a URL, another object, a computed figure) the state does not hold.
+    Names the result record (declared by `modelled`) once per operation."""
+    if o.method != "get" or not o.has_response or own_key(r, info) is None:
+        return None
+    got = imp.unwrap_item(o.response)
+    if got is None or got.kind != "object" or not got.props:
+        return None
+    tail = _after_item(o.segs, r.coll_segs)
+    if any(_PARAM.search(seg) for seg in tail):
+        return None  # about the row and another thing (`/versions/{v}`)
+    view = bool(tail) and all(_norm(seg) in VIEW_WORDS for seg in tail)
+    if got.name and got.name == r.shape.name:
+        return DerivedRead(r.name) if view else None
+    paths = _leaf_paths(got)
+    by_src = {f.src: f for f in r.record.fields if f.src}
+    held = [by_src[p] for p in paths if p in by_src]
+    telling = [f for f in held if f.name != r.key_field and not f.json and _norm(f.src.split(".")[-1]) not in GENERIC]
+    if not telling or 2 * len(held) < len(paths):
+        return None
+    own_id = any(_norm(p) in ("id", "uid", "uuid", "guid", "key") or _norm(p).endswith("id") for p in got.props)
+    if not view and own_id:
+        return None
+    if {f.name for f in held} == {f.name for f in r.record.fields}:
+        return DerivedRead(r.name)
+    # not named a view: a generic property (`url`, `name`) may be the other object's, so only the
+    # telling ones are read from the row
+    kept = held if view else telling
+    name = imp.type_name(got.name if got.name else f"{imp.fallback_name(o, r)}_result")
+    return DerivedRead(name, tuple(f.name for f in kept), tuple(p for p in paths if p not in {f.src for f in kept}))
+
+
+def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: DerivedRead | None) -> ToolIR | None:
+    """The ordinary tool that replaces the simulated one `sim` (its name, parameters and phrases
+    are kept), or None when the operation stays simulated. Sets `o.kind` to `recorded` or
+    `derived`."""
+    key = own_key(r, info)
+    if key is None:
+        return None
+    checks = [imp.check_key(r, key), *imp.parent_checks(r, info, key)]
+    if derived is not None:
+        return _derived_tool(imp, o, r, sim, key, checks, derived)
+    if o.method in WRITES:
+        return _recorded_tool(imp, o, r, sim, checks)
+    return None
+
+
+def _derived_tool(imp: Any, o: Any, r: Any, sim: ToolIR, key: str, checks: list[str], d: DerivedRead) -> ToolIR:
+    row = f"{r.table}[{key}]"
+    if not d.fields:
+        ret = row
+        what = f"the {r.noun} itself (the response is its record)"
+    else:
+        fields = [replace(r.record.field(n), key=False, comments=[]) for n in d.fields]
+        rec = RecordIR(d.result, fields, comments=[f"what {o.label} returns, read from the {r.noun} it names (a result, not stored in a table)"])
+        imp.service_for(r.service, "").records.append(rec)
+        ret = f"{d.result}(" + ", ".join(f"{n}: {row}.{n}" for n in d.fields) + ")"
+        what = "the fields of the response the " + r.record.name + " record has"
+    comments = [f"{o.label}: derived", f"world model: returns what the state holds about the {r.noun} it names: {what}"]
+    if d.left:
+        comments.append("response properties not read from the row, left out: " + ", ".join(d.left[:15]) + (", ..." if len(d.left) > 15 else ""))
+    comments += sim.comments[1:]
+    o.kind = "derived"
+    return replace(sim, result=d.result, body=[*checks, f"return {ret}"], simulated=False, comments=comments)
+
+
+def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> ToolIR:
+    svc = imp.service_for(r.service, "")
+    params, fields, notes = [], [], []
+    for p in sim.params:
+        if p.type.startswith("list["):
+            # a table's list field has no Z3 encoding: the call would make its table unsampleable
+            notes.append(f"{p.name}: a list of {p.type.removeprefix('list[').removesuffix(']')} in the API, kept as comma-separated text")
+            p = ParamIR(p.name, "text", None if p.default is None else '""', p.comment)
+        params.append(p)
+        fields.append(FieldIR(p.name, p.type, "text"))
+    # tool names are unique, so `<tool>_calls` can only meet a resource's table or a parameter
+    table = unique(f"{sim.name}_calls", Names((p.name for p in params), reserved=imp.reserved))
+    imp.reserved.add(table)  # no later parameter may hide it
+    key = unique("id", {f.name for f in fields})
+    record = imp.type_name(f"{sim.name}_call")
+    rec = RecordIR(record, [FieldIR(key, "id", "id", key=True), *fields], comments=[f"a call of {sim.name} ({o.label}): one row a call, so a task can check it was made"])
+    svc.records.append(rec)
+    svc.tables.append(TableIR(table, rec))
+    assigns = ", ".join(f"{p.name}: {p.name}" for p in params)
+    answers = o.has_response and o.response is not None
+    body = [*checks, f"let {ROW_NAME} = insert {table} {{ {assigns} }}" if answers else f"insert {table} {{ {assigns} }}"]
+    comments = [f"{o.label}: recorded", f"world model: the call is recorded in {table}; what it does to the {r.noun} is not modelled"]
+    if answers:  # the agent gets the call's key, not the API's answer, which is not modelled either
+        body.append(f"return {ROW_NAME}.{key}")
+        comments.append("returns the key of the recorded call (what the API answers is not modelled)")
+    comments += notes + sim.comments[1:]
+    o.kind = "recorded"
+    return replace(sim, params=params, result="id" if answers else None, gives=None, body=body, simulated=False, comments=comments)

@@ -1,0 +1,445 @@
+"""`worldc import openapi`: more of a REST API's operations as ordinary tools (issue 30, item 1;
+compoworld_dsl/importers/resources.py). Each rule on a small spec written here: a response with
+only an example, read-only and child collections, a GET with no schema, a GET whose object holds
+no id, lists across a scope, status actions (and no action where the enum lacks the member),
+bodies through one wrapper level, formats to types. Every output must check, and the tools are
+called to see they do what the report says.
+
+The probe at the end builds random specs (a status enum with random members, random action
+verbs) and checks that an action tool only ever sets a member the enum has: 60 specs by default,
+600 with WORLDC_LONG=1."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from compoworld_dsl.check import check_paths
+from compoworld_dsl.codegen.python import load_world
+from compoworld_dsl.importers.openapi import import_openapi
+from compoworld_dsl.importers.resources import STATUS_VERBS
+
+LONG = os.environ.get("WORLDC_LONG") == "1"
+
+
+def obj(props: dict, required: list | None = None) -> dict:
+    s = {"type": "object", "properties": props}
+    if required:
+        s["required"] = required
+    return s
+
+
+def ok(schema: dict | None = None, example=None) -> dict:
+    media: dict = {}
+    if schema is not None:
+        media["schema"] = schema
+    if example is not None:
+        media["examples"] = {"response": {"value": example}}
+    return {"200": {"description": "ok", "content": {"application/json": media}}}
+
+
+def body(schema: dict) -> dict:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def spec(paths: dict, schemas: dict | None = None) -> dict:
+    return {"openapi": "3.0.3", "info": {"title": "Probe API", "version": "1"}, "paths": paths, "components": {"schemas": schemas or {}}}
+
+
+def pparam(name: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def run(tmp_path: Path, doc: dict):
+    """Import, write, check: (result, {operation: (kind, why)}, model, world file)."""
+    p = tmp_path / "spec.json"
+    p.write_text(json.dumps(doc))
+    result = import_openapi(p)
+    out = tmp_path / "out"
+    out.mkdir(exist_ok=True)
+    for name, text in result.files.items():
+        (out / name).write_text(text)
+    program = check_paths([out / result.world_file])
+    assert program.ok, [d.message for d in program.diagnostics] + [result.files[n] for n in result.files]
+    ops = {o.label: (o.kind, o.why) for o in result.ops}
+    return result, ops, program.model, out / result.world_file
+
+
+def world_of(model, world_file: Path):
+    w = load_world(model, str(world_file))
+    return w, w.initial_state(1)
+
+
+# ─── a response with only an example ───
+
+MERAKI_LIKE = spec(
+    {
+        "/networks/{networkId}": {
+            "get": {
+                "operationId": "getNetwork",
+                "parameters": [pparam("networkId")],
+                "responses": ok({"type": "object"}, {"id": "N_24329156", "name": "Main Office", "timeZone": "America/Los_Angeles", "createdAt": "2025-10-15T13:52:11Z", "tags": ["a", "b"]}),
+            },
+            "delete": {"operationId": "deleteNetwork", "parameters": [pparam("networkId")], "responses": {"204": {"description": "gone"}}},
+        },
+        "/networks/{networkId}/clients": {
+            "get": {
+                "operationId": "getNetworkClients",
+                "parameters": [pparam("networkId")],
+                "responses": ok({"type": "array", "items": {"type": "object"}}, [{"id": "k74272e", "description": "Joe's laptop", "mac": "22:33:44:55:66:77", "firstSeen": "2025-10-15T13:52:11Z"}]),
+            }
+        },
+    }
+)
+
+
+def test_a_response_with_only_an_example_gives_a_resource(tmp_path):
+    result, ops, model, wf = run(tmp_path, MERAKI_LIKE)
+    assert ops["GET /networks/{networkId}"][0] == "get"
+    assert ops["DELETE /networks/{networkId}"][0] == "delete"
+    text = result.files[next(n for n in result.files if not n.endswith("_world.world"))]
+    assert "created_at: datetime" in text  # the example's timestamp, by its look
+    assert "the response's example" in text  # the record's comment says where its fields came from
+    assert '"Main Office"' in text  # the seed draws from the example
+    w, st = world_of(model, wf)
+    nets = next(t for q, t in st.tables.items() if q.endswith(".networks"))
+    assert 4 <= len(nets) <= 8 and all(r["name"] for r in nets.values())
+
+
+def test_a_child_collection_under_an_item_is_a_child_table(tmp_path):
+    result, ops, model, wf = run(tmp_path, MERAKI_LIKE)
+    assert ops["GET /networks/{networkId}/clients"][0] == "list"
+    w, st = world_of(model, wf)
+    clients = next(t for q, t in st.tables.items() if q.endswith(".clients"))
+    nets = next(t for q, t in st.tables.items() if q.endswith(".networks"))
+    assert clients and all(r["network_id"] in nets for r in clients.values())
+    net = sorted(nets)[0]
+    lst = next(t for t in model.tools() if t.name == "get_network_clients")
+    got = w.call(st, lst.qualified, {"network_id": net})
+    assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in clients.items() if r["network_id"] == net}
+
+
+# ─── read-only collections, a GET with no schema, a GET whose object has no id ───
+
+
+def test_a_list_only_collection_is_a_read_only_resource(tmp_path):
+    coach = obj({"id": {"type": "integer"}, "first_name": {"type": "string"}, "last_name": {"type": "string"}, "school": {"type": "string"}})
+    result, ops, model, wf = run(tmp_path, spec({"/coaches": {"get": {"operationId": "getCoaches", "parameters": [{"name": "school", "in": "query", "schema": {"type": "string"}}], "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Coach"}})}}}, {"Coach": coach}))
+    assert ops["GET /coaches"][0] == "list"
+    assert result.tables == 1
+    w, st = world_of(model, wf)
+    rows = next(iter(st.tables.values()))
+    assert 4 <= len(rows) <= 8
+    school = next(iter(rows.values()))["school"]
+    got = w.call(st, next(iter(model.tools())).qualified, {"school": school})
+    assert got["success"] and got["data"] and all(r["school"] == school for r in got["data"])
+
+
+def test_a_get_with_no_schema_takes_its_fields_from_the_create_body(tmp_path):
+    widget = obj({"label": {"type": "string"}, "size": {"type": "integer"}}, ["label"])
+    doc = spec(
+        {
+            "/widgets": {"post": {"operationId": "addWidget", "requestBody": body(widget), "responses": {"201": {"description": "made"}}}},
+            "/widgets/{widgetId}": {"get": {"operationId": "getWidget", "parameters": [pparam("widgetId")], "responses": {"200": {"description": "ok"}}}},
+        }
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /widgets"][0] == "create" and ops["GET /widgets/{widgetId}"][0] == "get"
+    w, st = world_of(model, wf)
+    made = w.call(st, "probe_widgets.add_widget", {"label": "sprocket"})
+    assert made["success"], made
+    wid = made["data"]
+    assert w.call(st, "probe_widgets.get_widget", {"widget_id": wid})["data"]["label"] == "sprocket"
+
+
+def test_a_get_whose_object_has_no_id_is_keyed_by_the_path_parameter(tmp_path):
+    det = obj({"status": {"type": "string", "enum": ["ENABLED", "DISABLED"]}, "serviceRole": {"type": "string"}, "createdAt": {"type": "string"}})
+    doc = spec(
+        {
+            "/detector/{detectorId}": {
+                "get": {"operationId": "GetDetector", "parameters": [pparam("detectorId")], "responses": ok({"$ref": "#/components/schemas/GetDetectorResponse"})},
+                "delete": {"operationId": "DeleteDetector", "parameters": [pparam("detectorId")], "responses": {"200": {"description": "ok"}}},
+            },
+            "/detector/{detectorId}/disable": {"post": {"operationId": "DisableDetector", "parameters": [pparam("detectorId")], "responses": {"200": {"description": "ok"}}}},
+            "/detector/{detectorId}/archive": {"post": {"operationId": "ArchiveDetector", "parameters": [pparam("detectorId")], "responses": {"200": {"description": "ok"}}}},
+        },
+        {"GetDetectorResponse": det},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /detector/{detectorId}"][0] == "get" and ops["DELETE /detector/{detectorId}"][0] == "delete"
+    # disable → disabled, a member of the status enum: an ordinary tool
+    assert ops["POST /detector/{detectorId}/disable"] == ("action", "sets status to disabled")
+    # archive → archived: the enum has no such member, so nothing is invented
+    assert ops["POST /detector/{detectorId}/archive"][0] not in ("action", "update")
+    w, st = world_of(model, wf)
+    table = next(q for q in st.tables if q.endswith(".detectors"))
+    did = next(k for k, r in st.tables[table].items())
+    svc = table.split(".")[0]
+    assert w.call(st, f"{svc}.disable_detector", {"detector_id": did})["success"]
+    assert st.tables[table][did]["status"] == "disabled"
+    assert w.call(st, f"{svc}.disable_detector", {"detector_id": "nope"})["error"]["code"] == 404
+
+
+# ─── status actions in each path style ───
+
+
+@pytest.mark.parametrize("path", ["/orders/{orderId}/cancel", "/orders/{orderId}:cancel", "/orders/{orderId}/actions/cancel"])
+def test_an_action_that_moves_a_status_enum_is_an_ordinary_tool(tmp_path, path):
+    order = obj({"id": {"type": "string"}, "item": {"type": "string"}, "status": {"type": "string", "enum": ["OPEN", "CANCELLED", "SHIPPED"]}})
+    doc = spec(
+        {
+            "/orders/{orderId}": {"get": {"operationId": "getOrder", "parameters": [pparam("orderId")], "responses": ok({"$ref": "#/components/schemas/Order"})}},
+            path: {"post": {"operationId": "cancelOrder", "parameters": [pparam("orderId")], "responses": ok({"$ref": "#/components/schemas/Order"})}},
+        },
+        {"Order": order},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops[f"POST {path}"] == ("action", "sets status to cancelled")
+    assert any(o.kind == "action" for o in result.crud)
+    w, st = world_of(model, wf)
+    oid = sorted(st.tables["probe_orders.orders"])[0]
+    got = w.call(st, "probe_orders.cancel_order", {"order_id": oid})
+    assert got["success"] and got["data"]["status"] == "cancelled"
+
+
+def test_an_action_naming_another_thing_is_not_the_rows_status(tmp_path):
+    order = obj({"id": {"type": "string"}, "status": {"type": "string", "enum": ["open", "cancelled"]}})
+    doc = spec(
+        {
+            "/orders/{orderId}": {"get": {"operationId": "getOrder", "parameters": [pparam("orderId")], "responses": ok({"$ref": "#/components/schemas/Order"})}},
+            "/orders/{orderId}/cancel_shipment": {"post": {"operationId": "cancelShipment", "parameters": [pparam("orderId")], "responses": {"204": {"description": "ok"}}}},
+        },
+        {"Order": order},
+    )
+    _, ops, _, _ = run(tmp_path, doc)
+    assert ops["POST /orders/{orderId}/cancel_shipment"][0] not in ("action", "update")
+
+
+# ─── lists across a scope, bodies through a wrapper ───
+
+
+def test_a_list_across_a_scope_filters_by_the_parents_it_names(tmp_path):
+    thing = obj({"id": {"type": "string"}, "name": {"type": "string"}, "location": {"type": "string"}})
+    listing = obj({"value": {"type": "array", "items": {"$ref": "#/components/schemas/Thing"}}})
+    item = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.X/things/{thingName}"
+    params = [pparam("subscriptionId"), pparam("resourceGroupName"), pparam("thingName")]
+    doc = spec(
+        {
+            item: {
+                "get": {"operationId": "Things_Get", "parameters": params, "responses": ok({"$ref": "#/components/schemas/Thing"})},
+                "delete": {"operationId": "Things_Delete", "parameters": params, "responses": {"200": {"description": "ok"}}},
+            },
+            "/subscriptions/{subscriptionId}/providers/Microsoft.X/things": {"get": {"operationId": "Things_ListBySubscription", "parameters": [pparam("subscriptionId")], "responses": ok({"$ref": "#/components/schemas/ThingList"})}},
+        },
+        {"Thing": thing, "ThingList": listing},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /subscriptions/{subscriptionId}/providers/Microsoft.X/things"][0] == "list"
+    t = next(t for t in model.tools() if t.name == "things_list_by_subscription")
+    w, st = world_of(model, wf)
+    rows = next(iter(v for q, v in st.tables.items() if q.endswith(".things")))
+    sub = next(iter(rows.values()))["subscription_id"]
+    got = w.call(st, t.qualified, {"subscription_id": sub})
+    assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in rows.items() if r["subscription_id"] == sub}
+
+
+def test_an_update_body_that_wraps_the_record_sets_its_fields(tmp_path):
+    issue = obj({"id": {"type": "string"}, "summary": {"type": "string"}, "priority": {"type": "string"}})
+    doc = spec(
+        {
+            "/issues/{issueId}": {
+                "get": {"operationId": "getIssue", "parameters": [pparam("issueId")], "responses": ok({"$ref": "#/components/schemas/Issue"})},
+                "put": {"operationId": "editIssue", "parameters": [pparam("issueId")], "requestBody": body(obj({"update": obj({"labels": {"type": "string"}}), "fields": obj({"summary": {"type": "string"}, "priority": {"type": "string"}}), "notifyUsers": {"type": "boolean"}, "historyMetadata": obj({"type": {"type": "string"}}), "properties": {"type": "string"}})), "responses": {"204": {"description": "ok"}}},
+            },
+        },
+        {"Issue": issue},
+    )
+    _, ops, model, wf = run(tmp_path, doc)
+    assert ops["PUT /issues/{issueId}"][0] == "update"
+    w, st = world_of(model, wf)
+    iid = sorted(st.tables["probe_issues.issues"])[0]
+    assert w.call(st, "probe_issues.edit_issue", {"issue_id": iid, "summary": "Printer on fire"})["success"]
+    assert st.tables["probe_issues.issues"][iid]["summary"] == "Printer on fire"
+
+
+def test_an_update_body_names_the_inner_fields_of_a_wrapped_record(tmp_path):
+    # the record is read from `{database: {name, replicas}}`; the PATCH body says `{replicas}`
+    meta = obj({"database": obj({"name": {"type": "string"}, "replicas": {"type": "integer"}})})
+    doc = spec(
+        {
+            "/databases/{indexName}": {
+                "get": {"operationId": "describeIndex", "parameters": [pparam("indexName")], "responses": ok({"$ref": "#/components/schemas/IndexMeta"})},
+                "patch": {"operationId": "configureIndex", "parameters": [pparam("indexName")], "requestBody": body(obj({"replicas": {"type": "integer"}})), "responses": {"202": {"description": "ok"}}},
+            }
+        },
+        {"IndexMeta": meta},
+    )
+    _, ops, _, _ = run(tmp_path, doc)
+    assert ops["GET /databases/{indexName}"][0] == "get"
+    assert ops["PATCH /databases/{indexName}"][0] == "update"
+
+
+# ─── formats to types ───
+
+
+def test_formats_map_to_types(tmp_path):
+    note = obj(
+        {
+            "id": {"type": "string"},
+            "title": {"type": "string"},
+            "createTime": {"type": "string", "format": "google-datetime"},
+            "sentAt": {"type": "string", "format": "date-time-rfc1123"},
+            "due": {"type": "string", "format": "date"},
+            "owner": {"type": "string", "format": "email"},
+            "link": {"type": "string", "format": "uri"},
+            "sizeBytes": {"type": "string", "format": "int64"},
+            "score": {"type": "number", "format": "double"},
+            "count": {"type": "integer", "format": "int32"},
+            "kind": {"type": "string", "enum": ["text", "list"]},
+        }
+    )
+    doc = spec({"/notes/{noteId}": {"get": {"operationId": "getNote", "parameters": [pparam("noteId")], "responses": ok({"$ref": "#/components/schemas/Note"})}}}, {"Note": note})
+    result, _, _, _ = run(tmp_path, doc)
+    text = result.files[next(n for n in result.files if not n.endswith("_world.world"))]
+    for want in ("create_time: datetime", "sent_at: datetime", "due: date", "owner: email", "link: text", "size_bytes: int", "score: decimal", "count_value: int", "kind: NoteKind"):
+        assert want in text, want
+
+
+# ─── the probe: an action never sets a member the enum does not have ───
+
+
+def test_probe_actions_only_set_members_that_exist(tmp_path):
+    rng = random.Random(30)
+    verbs = sorted(STATUS_VERBS)
+    pool = sorted({m for ms in STATUS_VERBS.values() for m in ms} | {"draft", "new", "pending", "unknown"})
+    made = 0
+    for i in range(600 if LONG else 60):
+        members = rng.sample(pool, rng.randint(1, 6))
+        chosen = rng.sample(verbs, 4)
+        thing = obj({"id": {"type": "string"}, "name": {"type": "string"}, "status": {"type": "string", "enum": members}})
+        paths = {"/things/{thingId}": {"get": {"operationId": "getThing", "parameters": [pparam("thingId")], "responses": ok({"$ref": "#/components/schemas/Thing"})}}}
+        styles = ["/things/{thingId}/%s", "/things/{thingId}:%s", "/things/{thingId}/actions/%s"]
+        for v in chosen:
+            paths[rng.choice(styles) % v] = {"post": {"operationId": f"{v}Thing", "parameters": [pparam("thingId")], "responses": {"204": {"description": "ok"}}}}
+        d = tmp_path / str(i)
+        d.mkdir()
+        _, ops, _, _ = run(d, spec(paths, {"Thing": thing}))
+        for label, (kind, why) in ops.items():
+            if not label.startswith("POST"):
+                continue
+            verb = next(v for v in chosen if v in label)
+            has = [m for m in STATUS_VERBS[verb] if m in members]
+            if kind == "action":
+                made += 1
+                assert why == f"sets status to {has[0]}", (label, why, members)
+            else:
+                assert not has, (label, kind, members)
+    assert made > 0
+
+
+def test_an_action_that_sets_a_flag_the_record_has(tmp_path):
+    note = obj({"id": {"type": "string"}, "title": {"type": "string"}, "archived": {"type": "boolean"}})
+    doc = spec(
+        {
+            "/notes/{noteId}": {"get": {"operationId": "getNote", "parameters": [pparam("noteId")], "responses": ok({"$ref": "#/components/schemas/Note"})}},
+            "/notes/{id}/archive": {"post": {"operationId": "archiveNote", "parameters": [pparam("id")], "responses": {"204": {"description": "ok"}}}},
+            "/notes/{id}/pin": {"post": {"operationId": "pinNote", "parameters": [pparam("id")], "responses": {"204": {"description": "ok"}}}},
+        },
+        {"Note": note},
+    )
+    _, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /notes/{id}/archive"] == ("action", "sets archived to true")
+    assert ops["POST /notes/{id}/pin"][0] != "action"  # no `pinned` flag: nothing invented
+    w, st = world_of(model, wf)
+    nid = sorted(st.tables["probe_notes.notes"])[0]
+    assert w.call(st, "probe_notes.archive_note", {"id": nid})["success"]  # named as the path names it
+    assert st.tables["probe_notes.notes"][nid]["archived"] is True
+
+
+def test_a_sub_collection_of_another_resource_lists_it_by_its_reference(tmp_path):
+    album = obj({"id": {"type": "string"}, "title": {"type": "string"}})
+    track = obj({"id": {"type": "string"}, "name": {"type": "string"}, "album_id": {"type": "string"}})
+    doc = spec(
+        {
+            "/albums/{id}": {"get": {"operationId": "getAlbum", "parameters": [pparam("id")], "responses": ok({"$ref": "#/components/schemas/Album"})}},
+            "/tracks/{id}": {"get": {"operationId": "getTrack", "parameters": [pparam("id")], "responses": ok({"$ref": "#/components/schemas/Track"})}},
+            "/albums/{id}/tracks": {"get": {"operationId": "getAlbumTracks", "parameters": [pparam("id")], "responses": ok(obj({"items": {"type": "array", "items": {"$ref": "#/components/schemas/Track"}}}))}},
+        },
+        {"Album": album, "Track": track},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /albums/{id}/tracks"][0] == "list"
+    text = result.files["probe.world"]
+    assert "tool get_album_tracks(id: AlbumId) -> list[Track]" in text
+    w, st = world_of(model, wf)
+    tracks = st.tables["probe_tracks.tracks"]
+    aid = next(iter(tracks.values()))["album_id"]
+    got = w.call(st, "probe_tracks.get_album_tracks", {"id": aid})
+    assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in tracks.items() if r["album_id"] == aid}
+
+
+def test_a_rows_own_settings_are_a_table_of_one_per_row(tmp_path):
+    doc = spec(
+        {
+            "/networks/{networkId}": {
+                "get": {"operationId": "getNetwork", "parameters": [pparam("networkId")], "responses": ok(obj({"id": {"type": "string"}, "name": {"type": "string"}}))},
+            },
+            "/networks/{networkId}/alertSettings": {
+                "get": {"operationId": "getNetworkAlertSettings", "parameters": [pparam("networkId")], "responses": ok(obj({"defaultDestination": {"type": "string"}, "muted": {"type": "boolean"}, "emails": {"type": "string", "format": "email"}}))},
+                "put": {"operationId": "updateNetworkAlertSettings", "parameters": [pparam("networkId")], "requestBody": body(obj({"defaultDestination": {"type": "string"}, "muted": {"type": "boolean"}})), "responses": ok(obj({"defaultDestination": {"type": "string"}, "muted": {"type": "boolean"}}))},
+            },
+        }
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /networks/{networkId}/alertSettings"][0] == "get"
+    assert ops["PUT /networks/{networkId}/alertSettings"][0] == "update"
+    assert "network_id: unique ref probe_networks.networks" in result.files["probe.world"]
+    w, st = world_of(model, wf)
+    settings = next(t for q, t in st.tables.items() if q.endswith(".alert_settings"))
+    owners = [r["network_id"] for r in settings.values()]
+    assert owners and len(owners) == len(set(owners))  # one per network at most
+    net = owners[0]
+    svc = next(q for q in st.tables if q.endswith(".alert_settings")).split(".")[0]
+    got = w.call(st, f"{svc}.get_network_alert_settings", {"network_id": net})
+    assert got["success"] and got["data"]["network_id"] == net
+    upd = w.call(st, f"{svc}.update_network_alert_settings", {"network_id": net, "default_destination": "ops@example.com", "muted": True})
+    assert upd["success"] and upd["data"]["default_destination"] == "ops@example.com" and upd["data"]["muted"] is True
+    missing = next((k for k in st.tables["probe_networks.networks"] if k not in owners), None)
+    if missing is not None:
+        assert w.call(st, f"{svc}.get_network_alert_settings", {"network_id": missing})["error"]["code"] == 404
+
+
+def test_a_post_on_an_item_that_sets_its_fields_is_an_update(tmp_path):
+    customer = obj({"id": {"type": "string"}, "name": {"type": "string"}, "email": {"type": "string", "format": "email"}})
+    doc = spec(
+        {
+            "/v1/customers/{customer}": {
+                "get": {"operationId": "GetCustomer", "parameters": [pparam("customer")], "responses": ok({"$ref": "#/components/schemas/Customer"})},
+                "post": {"operationId": "PostCustomer", "parameters": [pparam("customer")], "requestBody": body(obj({"name": {"type": "string"}})), "responses": ok({"$ref": "#/components/schemas/Customer"})},
+            },
+        },
+        {"Customer": customer},
+    )
+    _, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /v1/customers/{customer}"][0] == "update"
+    w, st = world_of(model, wf)
+    cid = sorted(st.tables["probe_customers.customers"])[0]
+    got = w.call(st, "probe_customers.post_customer", {"customer": cid, "name": "Ada Lovelace"})
+    assert got["success"] and got["data"]["name"] == "Ada Lovelace"
+
+
+def test_an_action_does_not_set_an_enum_that_is_not_a_status(tmp_path):
+    review = obj({"id": {"type": "string"}, "closed_reason": {"type": "string", "enum": ["approved", "refunded"]}})
+    doc = spec(
+        {
+            "/reviews/{review}": {"get": {"operationId": "getReview", "parameters": [pparam("review")], "responses": ok({"$ref": "#/components/schemas/Review"})}},
+            "/reviews/{review}/approve": {"post": {"operationId": "approveReview", "parameters": [pparam("review")], "responses": {"204": {"description": "ok"}}}},
+        },
+        {"Review": review},
+    )
+    _, ops, _, _ = run(tmp_path, doc)
+    assert ops["POST /reviews/{review}/approve"][0] != "action"

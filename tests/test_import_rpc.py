@@ -1,0 +1,355 @@
+"""RPC-style operations read as REST resources (compoworld_dsl/importers/normalize.py, issue 30):
+AWS JSON/query actions (`POST /#X-Amz-Target=Svc.DescribeWidget`), Google resource-name paths
+(`GET /v1/{name}`, `keep.notes.get`), generic RPC paths (`POST /users.create`, `GET /getTeam?teamId=`,
+`POST /project/{id}/delete`), the shapes that must stay as they are, and a probe over random
+RPC-style specs.
+
+The probe tries 12 random specs; `WORLDC_LONG=1` makes it try 300."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compoworld_dsl.importers.common import check_output, write_files
+from compoworld_dsl.importers.normalize import CREATE, DELETE, GET, LIST, UPDATE
+from compoworld_dsl.importers.openapi import import_openapi
+
+LONG = os.environ.get("WORLDC_LONG") == "1"
+CRUD = ("get", "list", "create", "update", "delete")
+
+
+def spec_file(tmp: Path, paths: dict, schemas: dict | None = None, title: str = "Test API") -> Path:
+    doc = {"openapi": "3.0.0", "info": {"title": title, "version": "1"}, "paths": paths, "components": {"schemas": schemas or {}}}
+    p = tmp / "spec.json"
+    p.write_text(json.dumps(doc))
+    return p
+
+
+def imported(tmp: Path, spec: Path):
+    """The import result, after checking the written world clean."""
+    result = import_openapi(spec)
+    out = tmp / "out"
+    write_files(out, result.files, True)
+    ok, summary, diags = check_output(out / result.world_file)
+    assert ok, diags
+    return result
+
+
+def ops_by_label(result) -> dict:
+    return {o.label: o for o in result.ops}
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def described(name: str, text: str) -> dict:
+    """AWS's way of describing a property: an allOf of the reference and a description."""
+    return {"allOf": [ref(name), {"description": text}]}
+
+
+def json_body(schema: dict) -> dict:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def ok_with(schema: dict) -> dict:
+    return {"200": {"description": "Success", "content": {"application/json": {"schema": schema}}}}
+
+
+# ─────────────────────────── AWS JSON RPC ───────────────────────────
+
+
+def aws_action(target: str, name: str, with_response: bool = True) -> dict:
+    op = {
+        "operationId": name,
+        "requestBody": json_body(ref(f"{name}Request")),
+        "parameters": [{"name": "X-Amz-Target", "in": "header", "required": True, "schema": {"type": "string", "enum": [f"{target}.{name}"]}}],
+        "responses": ok_with(ref(f"{name}Response")) if with_response else {"200": {"description": "Success"}},
+    }
+    return {f"/#X-Amz-Target={target}.{name}": {"post": op}}
+
+
+def aws_spec(tmp: Path) -> Path:
+    s = {"type": "string"}
+    schemas = {
+        "Arn": {"type": "string", "pattern": "arn:.*"},
+        "Color": {"type": "string", "enum": ["red", "green", "blue"]},
+        "Status": {"type": "string", "enum": ["ACTIVE", "STOPPED"]},
+        "CreateProjectRequest": {"type": "object", "required": ["ProjectName"], "properties": {"ProjectName": s, "Description": s}},
+        "CreateProjectResponse": {"type": "object", "properties": {"ProjectArn": described("Arn", "the project")}},
+        "DescribeProjectRequest": {"type": "object", "required": ["ProjectArn"], "properties": {"ProjectArn": described("Arn", "the project")}},
+        "DescribeProjectResponse": {"type": "object", "properties": {"ProjectArn": described("Arn", "its ARN"), "ProjectName": s, "Description": s, "Settings": {"type": "object", "properties": {"Mode": s}}}},
+        "ListProjectsRequest": {"type": "object", "properties": {"NextToken": s, "MaxResults": {"type": "integer"}}},
+        "ProjectSummary": {"type": "object", "properties": {"ProjectArn": ref("Arn"), "ProjectName": s}},
+        "ProjectSummaryList": {"type": "array", "items": ref("ProjectSummary")},
+        "ListProjectsResponse": {"type": "object", "properties": {"ProjectSummaries": described("ProjectSummaryList", "the projects"), "NextToken": s}},
+        "DeleteProjectRequest": {"type": "object", "required": ["ProjectArn"], "properties": {"ProjectArn": ref("Arn")}},
+        "DeleteProjectResponse": {"type": "object", "properties": {}},
+        "Widget": {"type": "object", "properties": {"WidgetArn": ref("Arn"), "WidgetName": s, "ProjectArn": ref("Arn"), "Color": ref("Color"), "Status": ref("Status")}},
+        "CreateWidgetRequest": {"type": "object", "required": ["WidgetName", "ProjectArn"], "properties": {"WidgetName": s, "ProjectArn": ref("Arn"), "Color": ref("Color")}},
+        "CreateWidgetResponse": {"type": "object", "properties": {"WidgetArn": ref("Arn")}},
+        "DescribeWidgetRequest": {"type": "object", "required": ["WidgetArn"], "properties": {"WidgetArn": ref("Arn")}},
+        # the item in a property named after the noun, beside another object: not a lone envelope
+        "DescribeWidgetResponse": {"type": "object", "properties": {"Widget": ref("Widget"), "Tags": {"type": "object", "properties": {"Team": s}}}},
+        "ListWidgetsRequest": {"type": "object", "properties": {"ProjectArn": ref("Arn"), "Color": ref("Color"), "NextToken": s}},
+        "ListWidgetsResponse": {"type": "object", "properties": {"Widgets": {"type": "array", "items": ref("Widget")}, "NextToken": s}},
+        "UpdateWidgetRequest": {"type": "object", "required": ["WidgetArn"], "properties": {"WidgetArn": ref("Arn"), "WidgetName": s, "Color": ref("Color")}},
+        "UpdateWidgetResponse": {"type": "object", "properties": {"WidgetArn": ref("Arn")}},
+        "DeleteWidgetRequest": {"type": "object", "required": ["WidgetArn"], "properties": {"WidgetArn": ref("Arn")}},
+        "DeleteWidgetResponse": {"type": "object", "properties": {}},
+        "StartWidgetRequest": {"type": "object", "required": ["WidgetArn"], "properties": {"WidgetArn": ref("Arn"), "Reason": s}},
+        "StartWidgetResponse": {"type": "object", "properties": {"Status": ref("Status")}},
+        "GetWidgetPolicyRequest": {"type": "object", "required": ["WidgetArn"], "properties": {"WidgetArn": ref("Arn")}},
+        "GetWidgetPolicyResponse": {"type": "object", "properties": {"Policy": s}},
+    }
+    paths = {}
+    for name in ("CreateProject", "DescribeProject", "ListProjects", "DeleteProject", "CreateWidget", "DescribeWidget", "ListWidgets", "UpdateWidget", "DeleteWidget", "StartWidget", "GetWidgetPolicy"):
+        paths.update(aws_action("WidgetService_20240101", name))
+    return spec_file(tmp, paths, schemas, "Widget Service")
+
+
+def test_aws_actions_become_crud_tools_on_their_resources(tmp_path):
+    result = imported(tmp_path, aws_spec(tmp_path))
+    ops = ops_by_label(result)
+    kind = {re.sub(r".*\.", "", label): o.kind for label, o in ops.items()}
+    assert kind["DescribeProject"] == "get" and kind["DescribeWidget"] == "get"
+    assert kind["ListProjects"] == "list" and kind["ListWidgets"] == "list"
+    assert kind["CreateProject"] == "create" and kind["CreateWidget"] == "create"
+    assert kind["UpdateWidget"] == "update"
+    assert kind["DeleteProject"] == "delete" and kind["DeleteWidget"] == "delete"
+    assert result.tables == 2
+    # the report keeps the spec's own operation, and says what it was read as
+    assert all(label.startswith("POST /#X-Amz-Target=WidgetService_20240101.") for label in ops)
+    get = ops["POST /#X-Amz-Target=WidgetService_20240101.DescribeWidget"]
+    assert "an AWS RPC action read as GET /widgets/{WidgetArn}" in get.why
+    assert "(the widget in its Widget)" in get.why
+    text = result.files[next(f for f in result.files if f != result.world_file)]
+    assert "// an AWS RPC action read as GET /widgets/{WidgetArn}" in text
+    assert re.search(r"tool describe_widget\(widget_arn: WidgetId\)", text)
+    # the record is named after the noun, not after the operation's response schema
+    assert re.search(r"record Project\b", text) and "DescribeProject" not in re.findall(r"record (\w+)", text)
+
+
+def test_aws_actions_of_other_verbs_stay_actions_on_the_item(tmp_path):
+    result = imported(tmp_path, aws_spec(tmp_path))
+    ops = ops_by_label(result)
+    start = ops["POST /#X-Amz-Target=WidgetService_20240101.StartWidget"]
+    assert start.kind not in CRUD  # no effect is invented for `start`
+    assert "read as POST /widgets/{WidgetArn}/:start" in start.why
+    assert start.tool.split(".")[0] == ops["POST /#X-Amz-Target=WidgetService_20240101.DescribeWidget"].tool.split(".")[0]
+    # `GetWidgetPolicy(WidgetArn)`: no field names a policy; the widget holds it, and a get reads
+    policy = ops["POST /#X-Amz-Target=WidgetService_20240101.GetWidgetPolicy"]
+    assert "read as GET /widgets/{WidgetArn}/:get_policy" in policy.why
+
+
+def test_aws_list_wrapped_in_an_allof_is_a_list(tmp_path):
+    """`ProjectSummaries: {allOf: [{$ref: ProjectSummaryList}, {description}]}`: AWS describes every
+    property so; the list is still a list of objects with the key."""
+    result = imported(tmp_path, aws_spec(tmp_path))
+    o = ops_by_label(result)["POST /#X-Amz-Target=WidgetService_20240101.ListProjects"]
+    assert o.kind == "list", o.why
+
+
+def test_fields_named_by_a_key_or_an_arn_refer_to_their_resource(tmp_path):
+    """`ProjectArn` on a widget, where projects are keyed by `ProjectArn`; `sinkArn` on a link,
+    where sinks are keyed by `id`: both hold the other resource's key, as `project_id` would."""
+    text = next(v for k, v in imported(tmp_path, aws_spec(tmp_path)).files.items() if "\nservice " in v)
+    assert re.search(r"\n    project_arn: ProjectId", text), text
+    s = {"type": "string"}
+    item = lambda props: {"get": {"parameters": [{"name": "id", "in": "path", "required": True, "schema": s}], "responses": ok_with({"type": "object", "properties": props})}}  # noqa: E731
+    paths = {"/sinks/{id}": item({"id": s, "name": s}), "/links/{id}": item({"id": s, "label": s, "sinkArn": s})}
+    (tmp_path / "rest").mkdir()
+    result = imported(tmp_path / "rest", spec_file(tmp_path / "rest", paths))
+    text = next(v for k, v in result.files.items() if "\nservice " in v)
+    assert re.search(r"\n    sink_arn: SinkId", text), text
+
+
+def test_aws_world_samples_a_three_hop_task(tmp_path):
+    from compoworld_dsl.sample.run import Job, run
+
+    result = imported(tmp_path, aws_spec(tmp_path))
+    rep = run(Job(str(tmp_path / "out" / result.world_file), 3, 1, 1, max_attempts=40), tmp_path / "t.jsonl")
+    assert rep.emitted == 1, rep.rejected.most_common(3)
+
+
+# ─────────────────────────── Google resource names ───────────────────────────
+
+
+def google_op(op_id: str, response: str | None = None, body: str | None = None, params: tuple = ()) -> dict:
+    op: dict = {"operationId": op_id, "parameters": [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params]}
+    op["parameters"] += [{"name": "key", "in": "query", "schema": {"type": "string"}}, {"name": "pageToken", "in": "query", "schema": {"type": "string"}}]
+    if body:
+        op["requestBody"] = json_body(ref(body))
+    op["responses"] = ok_with(ref(response)) if response else {"200": {"description": "ok"}}
+    return op
+
+
+def keep_spec(tmp: Path) -> Path:
+    s = {"type": "string"}
+    schemas = {
+        "Note": {"type": "object", "properties": {"name": s, "title": s, "createTime": {"type": "string", "format": "date-time"}, "trashed": {"type": "boolean"}}},
+        "ListNotesResponse": {"type": "object", "properties": {"notes": {"type": "array", "items": ref("Note")}, "nextPageToken": s}},
+        "Attachment": {"type": "object", "properties": {"name": s, "mimeType": s}},
+        "ListAttachmentsResponse": {"type": "object", "properties": {"attachments": {"type": "array", "items": ref("Attachment")}}},
+        "Empty": {"type": "object", "properties": {}},
+    }
+    paths = {
+        "/v1/notes": {"get": google_op("keep.notes.list", "ListNotesResponse"), "post": google_op("keep.notes.create", "Note", body="Note")},
+        "/v1/{name}": {
+            "get": google_op("keep.notes.get", "Note", params=("name",)),
+            "delete": google_op("keep.notes.delete", "Empty", params=("name",)),
+            "patch": google_op("keep.notes.patch", "Note", body="Note", params=("name",)),
+        },
+        "/v1/{name}:archive": {"post": google_op("keep.notes.archive", "Note", params=("name",))},
+        "/v1/{parent}/attachments": {"get": google_op("keep.notes.attachments.list", "ListAttachmentsResponse", params=("parent",))},
+    }
+    return spec_file(tmp, paths, schemas, "Google Keep API")
+
+
+def test_google_resource_names_read_as_rest(tmp_path):
+    result = imported(tmp_path, keep_spec(tmp_path))
+    ops = ops_by_label(result)
+    assert ops["GET /v1/notes"].kind == "list" and ops["POST /v1/notes"].kind == "create"
+    assert ops["GET /v1/{name}"].kind == "get" and ops["DELETE /v1/{name}"].kind == "delete"
+    assert ops["PATCH /v1/{name}"].kind == "update"
+    assert "a Google resource-name path read as GET /v1/notes/{name}" in ops["GET /v1/{name}"].why
+    archive = ops["POST /v1/{name}:archive"]
+    assert archive.kind not in CRUD and "read as POST /v1/notes/{name}/:archive" in archive.why
+    assert archive.tool.split(".")[0] == ops["GET /v1/{name}"].tool.split(".")[0]  # an action on one note
+    # the parent of a resource name is not modelled: a query parameter, not a made-up path
+    assert "read as GET /v1/attachments" in ops["GET /v1/{parent}/attachments"].why
+    assert "{key}" not in json.dumps([o.why for o in result.ops])  # the API key is never an item's key
+
+
+def test_google_rest_paths_stay_as_they_are(tmp_path):
+    s = {"type": "string"}
+    schemas = {"Event": {"type": "object", "properties": {"id": s, "summary": s}}, "Events": {"type": "object", "properties": {"items": {"type": "array", "items": ref("Event")}}}}
+    paths = {
+        "/calendars/{calendarId}/events": {"get": google_op("calendar.events.list", "Events", params=("calendarId",))},
+        "/calendars/{calendarId}/events/{eventId}": {"get": google_op("calendar.events.get", "Event", params=("calendarId", "eventId"))},
+    }
+    result = imported(tmp_path, spec_file(tmp_path, paths, schemas, "Calendar API"))
+    assert all(not o.why for o in result.ops if o.kind in CRUD), [o.why for o in result.ops]
+    assert {o.kind for o in result.ops} == {"get", "list"}
+
+
+# ─────────────────────────── generic RPC paths ───────────────────────────
+
+
+def rpc_spec(tmp: Path) -> Path:
+    s = {"type": "string"}
+    schemas = {
+        "User": {"type": "object", "properties": {"id": s, "name": s, "email": s, "team_id": s}},
+        "Team": {"type": "object", "properties": {"teamId": s, "teamName": s}},
+    }
+    q = lambda name, req=False: {"name": name, "in": "query", "required": req, "schema": {"type": "string"}}  # noqa: E731
+    paths = {
+        # Slack's style: noun.method
+        "/users.create": {"post": {"requestBody": json_body({"type": "object", "required": ["name"], "properties": {"name": s, "email": s}}), "responses": ok_with({"type": "object", "properties": {"ok": {"type": "boolean"}, "user": ref("User")}})}},
+        "/users.list": {"get": {"responses": ok_with({"type": "object", "properties": {"ok": {"type": "boolean"}, "members": {"type": "array", "items": ref("User")}}})}},
+        "/users.info": {"get": {"parameters": [q("user", True)], "responses": ok_with({"type": "object", "properties": {"ok": {"type": "boolean"}, "user": ref("User")}})}},
+        "/users.delete": {"post": {"requestBody": json_body({"type": "object", "required": ["user"], "properties": {"user": s}}), "responses": ok_with({"type": "object", "properties": {"ok": {"type": "boolean"}}})}},
+        # verbNoun paths
+        "/createTeam": {"post": {"requestBody": json_body({"type": "object", "required": ["teamName"], "properties": {"teamName": s}}), "responses": ok_with(ref("Team"))}},
+        "/getTeam": {"get": {"parameters": [q("teamId", True)], "responses": ok_with(ref("Team"))}},
+        "/listTeams": {"get": {"responses": ok_with({"type": "array", "items": ref("Team")})}},
+        "/deleteTeam": {"post": {"requestBody": json_body({"type": "object", "required": ["teamId"], "properties": {"teamId": s}}), "responses": {"200": {"description": "ok"}}}},
+    }
+    return spec_file(tmp, paths, schemas, "Chat API")
+
+
+def test_generic_rpc_paths_read_as_rest(tmp_path):
+    result = imported(tmp_path, rpc_spec(tmp_path))
+    ops = ops_by_label(result)
+    assert ops["POST /users.create"].kind == "create" and ops["GET /users.list"].kind == "list"
+    assert ops["GET /users.info"].kind == "get" and ops["POST /users.delete"].kind == "delete"
+    assert "an RPC-style path read as DELETE /users/{user}" in ops["POST /users.delete"].why
+    assert ops["POST /createTeam"].kind == "create" and ops["GET /getTeam"].kind == "get"
+    assert ops["GET /listTeams"].kind == "list" and ops["POST /deleteTeam"].kind == "delete"
+    assert "read as GET /teams/{teamId}" in ops["GET /getTeam"].why
+    assert result.tables == 2
+
+
+def test_bare_verb_after_a_noun_or_an_item(tmp_path):
+    s = {"type": "string"}
+    schemas = {"Project": {"type": "object", "properties": {"id": s, "title": s}}}
+    paths = {
+        "/project/create": {"post": {"requestBody": json_body({"type": "object", "required": ["title"], "properties": {"title": s}}), "responses": ok_with(ref("Project"))}},
+        "/project/list": {"get": {"responses": ok_with({"type": "array", "items": ref("Project")})}},
+        "/project/get": {"get": {"parameters": [{"name": "id", "in": "query", "required": True, "schema": s}], "responses": ok_with(ref("Project"))}},
+        "/project/{id}/delete": {"post": {"parameters": [{"name": "id", "in": "path", "required": True, "schema": s}], "responses": {"200": {"description": "ok"}}}},
+    }
+    result = imported(tmp_path, spec_file(tmp_path, paths, schemas))
+    ops = ops_by_label(result)
+    assert [ops[k].kind for k in ("POST /project/create", "GET /project/list", "GET /project/get", "POST /project/{id}/delete")] == ["create", "list", "get", "delete"]
+    assert "read as DELETE /project/{id}" in ops["POST /project/{id}/delete"].why
+
+
+def test_rest_shapes_that_look_like_verbs_are_left_alone(tmp_path):
+    """A GET named like a create (`/browse/new-releases`), a PATCH called `read` (it marks, it does
+    not get), a verb on an item the path already names, and a body field that is a value
+    (`status`), not a key, are not read as RPC."""
+    s = {"type": "string"}
+    body = json_body({"type": "object", "required": ["status"], "properties": {"status": s}})
+    paths = {
+        "/browse/new-releases": {"get": {"responses": ok_with({"type": "object", "properties": {"albums": {"type": "array", "items": {"type": "object", "properties": {"id": s}}}}})}},
+        "/comments/{id}/read": {"patch": {"parameters": [{"name": "id", "in": "path", "required": True, "schema": s}], "responses": {"200": {"description": "ok"}}}},
+        "/topics/{id}/change-timestamp": {"put": {"parameters": [{"name": "id", "in": "path", "required": True, "schema": s}], "requestBody": json_body({"type": "object", "properties": {"timestamp": s}}), "responses": {"200": {"description": "ok"}}}},
+        "/articles/UpdateStatus": {"put": {"requestBody": body, "responses": {"200": {"description": "ok"}}}},
+    }
+    result = imported(tmp_path, spec_file(tmp_path, paths))
+    ops = ops_by_label(result)
+    for label in ("GET /browse/new-releases", "PATCH /comments/{id}/read", "PUT /topics/{id}/change-timestamp", "PUT /articles/UpdateStatus"):
+        assert "read as" not in ops[label].why, (label, ops[label].why)
+
+
+# ─────────────────────────── a probe over random RPC-style specs ───────────────────────────
+
+NOUNS = ["widget", "job", "pipeline", "data_set", "alias", "status", "analysis", "policy", "entry", "box", "user_group", "model_package"]
+ACTIONS = ["start", "stop", "cancel", "archive", "tag", "restore", "publish"]
+VERBS = sorted(CREATE | GET | LIST | UPDATE | DELETE) + ACTIONS
+
+
+def camel(snake_name: str) -> str:
+    return "".join(w.capitalize() for w in snake_name.split("_"))
+
+
+@st.composite
+def rpc_specs(draw):
+    ops = draw(st.lists(st.tuples(st.sampled_from(VERBS), st.sampled_from(NOUNS), st.booleans(), st.sampled_from(["Id", "Name", "Arn", ""]), st.booleans()), min_size=1, max_size=8, unique_by=lambda t: (t[0], t[1], t[2])))
+    return ops
+
+
+@settings(max_examples=300 if LONG else 12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(rpc_specs())
+def test_probe_random_rpc_specs_import_check_and_read_by_their_verb(tmp_path_factory, ops):
+    """Whatever verbs, nouns and key fields an AWS-style spec has, the import checks clean, every
+    operation keeps its own label, and each rewritten one takes the method its verb means."""
+    tmp = tmp_path_factory.mktemp("rpc")
+    s = {"type": "string"}
+    schemas, paths = {}, {}
+    for verb, noun, many, suffix, required in ops:
+        name = camel(verb) + camel(noun) + ("s" if many else "")
+        key = camel(noun) + suffix if suffix else "Label"
+        item = {"type": "object", "properties": {key: s, "Title": s, "State": {"type": "string", "enum": ["on", "off"]}}}
+        schemas[f"{name}Request"] = {"type": "object", "required": [key] if required else [], "properties": {key: s, "Title": s}}
+        schemas[f"{name}Response"] = {"type": "object", "properties": {camel(noun) + "s": {"type": "array", "items": item}}} if many else item
+        paths.update(aws_action("Svc", name))
+    spec = spec_file(tmp, paths, schemas)
+    result = imported(tmp, spec)
+    assert {o.label for o in result.ops} == {f"POST /#X-Amz-Target=Svc.{camel(v) + camel(n) + ('s' if m else '')}" for v, n, m, _, _ in ops}
+    for o in result.ops:
+        m = re.search(r"read as (\w+) ", o.why)
+        if m is None:
+            continue
+        verb = re.sub(r"([a-z])([A-Z])", r"\1 \2", o.label.rsplit(".", 1)[1]).split()[0].lower()
+        want = "GET" if verb in GET | LIST else "PATCH" if verb in UPDATE else "DELETE" if verb in DELETE else "POST"
+        assert m.group(1) == want, (o.label, o.why)
+        if verb in ACTIONS:
+            assert "/:" in o.why and o.kind not in CRUD, (o.label, o.why)  # an action, never an effect
