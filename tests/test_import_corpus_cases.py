@@ -48,3 +48,22 @@ def test_parents_are_matched_by_position_not_by_name(tmp_path):
         if "is not in space" in line:
             left, right = line.split("require ")[1].split(" else ")[0].split(" == ")
             assert not left.endswith("]." + right) and right != left.split("[")[1].split("]")[0], line
+
+
+def test_an_extension_after_the_item_key_is_not_the_key(tmp_path):
+    """transportation-incentives-laws: `/v1/{id}.{output_format}` made `output_format` the key."""
+    pid = lambda n: {"name": n, "in": "path", "required": True, "schema": {"type": "string"}}  # noqa: E731
+    text, _ = _checks(tmp_path, {"/v1/laws/{id}.{output_format}": {"get": {**_op(), "parameters": [pid("id"), pid("output_format")]}}})
+    assert "(id: LawId" in text and "require id in laws" in text
+
+
+def test_a_segment_of_two_parameters_names_no_item(tmp_path):
+    """clever-cloud: `/products/instances/{type}-{version}` keyed the instance by `version`,
+    typed as text; two parameters in one segment are no single key."""
+    pid = lambda n: {"name": n, "in": "path", "required": True, "schema": {"type": "string"}}  # noqa: E731
+    text, result = _checks(tmp_path, {
+        "/products/instances": {"get": _op({"type": "array", "items": OBJ})},
+        "/products/instances/{type}-{version}": {"get": {**_op(), "parameters": [pid("type"), pid("version")]}},
+    })
+    op = next(o for o in result.ops if "{type}-{version}" in o.label)
+    assert op.kind != "get", op

@@ -223,6 +223,9 @@ def split_path(path: str) -> list[str]:
     # RFC 6570 operator expansions (`/projects/{id}{.format}`, `{?q}`): an optional suffix or
     # query, not a path segment of its own; the parameter stays a parameter of the operation
     path = re.sub(r"\{[.?/;#&+][^{}]*\}", "", path)
+    # a format chosen by extension (`/v1/{id}.{output_format}`): the segment names the item,
+    # the extension is how it is rendered
+    path = re.sub(r"(\{[^{}]+\})\.\{[^{}]+\}(?=/|$)", r"\1", path)
     out = []
     for seg in path.split("/"):
         if not seg:
@@ -236,8 +239,10 @@ def split_path(path: str) -> list[str]:
 
 
 def is_param(seg: str) -> bool:
-    """A segment that holds a path parameter: `{id}`, or `{api}.json`."""
-    return re.search(r"\{[^{}]+\}", seg) is not None
+    """A segment that holds a path parameter: `{id}`, or `{api}.json`. One that holds two
+    (`{type}-{version}`) names no item by one key: it is read as a literal segment (its
+    parameters are still the operation's)."""
+    return len(re.findall(r"\{[^{}]+\}", seg)) == 1
 
 
 def pname(seg: str) -> str:
