@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 from ..cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _plural
-from .common import OutputExists, SpecError, check_output, write_files
+from ..cli.probe import print_probe, probe_json, run_probe
+from .common import OutputExists, SpecError, check_output, summarize, write_files
 
 
 def add_parser(sub) -> None:
@@ -48,8 +49,6 @@ def cmd_import_openapi(args) -> int:
     from .openapi import import_openapi
 
     if Path(args.spec).is_dir():
-        from .library import run_library
-
         return run_library(args)
     return _run(args, lambda p: import_openapi(p, args.name, args.lists), "openapi")
 
@@ -111,32 +110,6 @@ def _run(args, do_import, kind: str) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
-def run_probe(args, world_file: Path):
-    """Lint and a trial sampling of the written world (`probe.py`), unless `--no-probe`."""
-    if getattr(args, "no_probe", False):
-        return None
-    from .probe import probe
-
-    return probe(world_file)
-
-
-def probe_json(found) -> dict | None:
-    if found is None:
-        return None
-    return {"lint": dict(found.warnings), "samples": found.samples, "tasks": found.tasks, "attempts": found.attempts, "reason": found.reason, "error": found.error}
-
-
-def print_probe(w, found, world_dir: Path) -> None:
-    """The report's last lines: lint, whether the world gives tasks, and what to run next."""
-    if found is not None:
-        for line in found.lines():
-            w(line + "\n")
-    if found is None or found.samples:
-        w(f"next: cd {world_dir} && worldc sample --hops 3 -n 3 --seed 1\n")
-    else:
-        w(f"next: make the tools share keys (docs/import.md, \"When an import gives no task\"), then cd {world_dir} && worldc sample --hops 3 -n 3 --seed 1\n")
-
-
 def print_report(result, spec: Path, written, ok: bool, summary: str, diags: list[str], seconds: float, check_seconds: float, kind: str, found=None) -> None:
     w = sys.stdout.write
     what = f"{result.title}" + (f" {result.version}" if result.version else "") + f" ({result.spec_version})"
@@ -174,6 +147,78 @@ def print_report(result, spec: Path, written, ok: bool, summary: str, diags: lis
     if ok:
         print_probe(w, found, written[0].parent)
     sys.stdout.flush()
+
+
+def run_library(args) -> int:
+    """`worldc import openapi DIR -o OUT`: import, write, check, probe, report (text or JSON)."""
+    from .library import import_library, prune
+
+    folder, out = Path(args.spec), Path(args.output)
+    if out.exists() and not out.is_dir():
+        print(f"worldc: error: {args.output} is a file, not a folder", file=sys.stderr)
+        return EXIT_USAGE
+    text = args.format != "json"
+
+    def progress(i, n, spec, outcome):
+        if text:
+            state = "ok" if outcome.result is not None else f"left out: {outcome.error}"
+            print(f"[{i}/{n}] {spec}: {state}", file=sys.stderr, flush=True)
+
+    t0 = time.perf_counter()
+    try:
+        lib = import_library(folder, args.name, args.lists, progress)
+    except SpecError as e:
+        print(f"worldc: error: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    seconds = time.perf_counter() - t0
+    if not lib.files:
+        print(f"worldc: error: none of the {len(lib.outcomes)} specs under {folder} imported (the first: {lib.outcomes[0].spec}: {lib.outcomes[0].error})", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        written = write_files(out, lib.files, args.force)
+    except OutputExists as e:
+        shown = ", ".join(str(p) for p in e.paths[:3]) + (f" and {len(e.paths) - 3} more" if len(e.paths) > 3 else "")
+        print(f"worldc: error: not overwriting {shown} (use --force)", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as e:
+        print(f"worldc: error: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_FAILED
+    t1 = time.perf_counter()
+    lib, program = prune(out, folder, lib)
+    written = [p for p in written if p.exists()]
+    ok, summary, diags = summarize(program, out / lib.world_file)
+    check_seconds = time.perf_counter() - t1
+    found = run_probe(args, out / lib.world_file) if ok else None
+    kinds = lib.kinds()
+    if not text:
+        import json
+
+        specs = [{"spec": o.spec, "imported": o.result is not None, "error": o.error, **({"title": o.result.title, "services": o.result.services, "tables": o.result.tables, "tools": o.result.tools, "kinds": dict(__import__("collections").Counter(op.kind for op in o.result.ops))} if o.result is not None else {})} for o in lib.outcomes]
+        body = {"folder": str(folder), "specs": specs, "imported": len(lib.imported), "failed": len(lib.failed), "services": lib.total("services"), "tables": lib.total("tables"), "tools": lib.total("tools"), "operations": kinds, "files": [str(p) for p in written], "world": str(out / lib.world_file), "checks": ok, "check": summary, "diagnostics": diags, "import_seconds": round(seconds, 3), "check_seconds": round(check_seconds, 3), "probe": probe_json(found)}
+        print(json.dumps(body, indent=2, ensure_ascii=False))
+        return EXIT_OK if ok else EXIT_FAILED
+    w = sys.stdout.write
+    w(f"imported {len(lib.imported)} of {_plural(len(lib.outcomes), 'spec')} under {folder} into one library\n")
+    w(f"  {_plural(lib.total('services'), 'service')}, {_plural(lib.total('tables'), 'table')}, {_plural(lib.total('tools'), 'tool')}; import {seconds:.2f} s, check {check_seconds:.2f} s\n")
+    w("  operations: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda x: -x[1])) + "\n")
+    w("\nspecs:\n")
+    for o in lib.outcomes:
+        if o.result is not None:
+            r = o.result
+            sim = sum(1 for op in r.ops if op.kind == "simulated")
+            w(f"  {o.spec}: {r.title} → {_plural(r.services, 'service')}, {_plural(r.tools, 'tool')} ({sim} simulated)\n")
+        else:
+            w(f"  {o.spec}: left out: {o.error}\n")
+    w(f"\nfiles written: {len(written)} in {out} (world: {lib.world_file})\n")
+    w(f"\nworldc check: {summary}\n")
+    for d in diags[:20]:
+        w(d + "\n")
+    if len(diags) > 20:
+        w(f"... and {len(diags) - 20} more diagnostics\n")
+    if ok:
+        print_probe(w, found, out)
+    sys.stdout.flush()
+    return EXIT_OK if ok else EXIT_FAILED
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,13 +20,14 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .common import ParamIR, ToolIR, datetime_lit, email_ok, lit, singular, snake, words
+from .common import ROW, ParamIR, ToolIR, datetime_lit, email_ok, lit, singular, snake, words
+from .ops import DETAIL_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, is_param, pattern, pname
 from .schema import Shape, opaque
 
-if TYPE_CHECKING:
-    from .openapi import OpenAPIImporter, Op, Resource
+# `imp: OpenAPIImporter` in the signatures below names openapi.py's importer, which calls these
+# functions: it is not imported here (annotations are not evaluated), so neither imports the other back
 
 MAX_EXAMPLE_DEPTH = 6
 MAX_EXAMPLE_PROPS = 200
@@ -243,7 +244,6 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
     """Resources the first two rules miss (openapi.find_resources): a `GET C` listing objects
     with an id-like property (read-only, or a child table under an item), and a `GET C/{x}`
     with no schema whose fields come from `POST C`'s body."""
-    from .openapi import SEARCH_WORDS, Resource, is_param, pattern, pname
 
     named = {r.shape.name for r in by_coll.values() if r.shape.name}
     for o in imp.ops:
@@ -306,7 +306,6 @@ def scope_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
     """The resource a GET on a collection-like path lists: its response holds a list of the
     resource's own schema, and every path parameter is a parent of the resource (so that the
     list filters by them): Azure's `GET /subscriptions/{s}/providers/X/things`."""
-    from .openapi import is_param, pname
 
     if o.method != "get" or not o.segs or is_param(o.segs[-1]):
         return None
@@ -339,7 +338,6 @@ def through_reference(imp: "OpenAPIImporter", o: "Op", r: "Resource", params: li
     """`GET /albums/{id}/tracks` listing Tracks, whose record refers to an album (`album_id`):
     {path parameter: the field that refers to the resource the path names}; empty unless every
     path parameter is a parent of `r` or the key of one owner that such a field refers to."""
-    from .openapi import is_param, pattern, pname
 
     got = {}
     for i, seg in enumerate(o.segs):
@@ -362,7 +360,6 @@ def action_of(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> tuple[Any, str,
     C/{id}/cancel`, `C/{id}:cancel`, `C/{id}/actions/cancel`, `cancelOrder` → `cancelled`) or
     sets a flag (`archive` → `archived: true`); None when the record has neither the member nor
     the flag the verb leads to."""
-    from .openapi import is_param, pname
 
     if o.method not in ("post", "put", "patch") or r.record is None:
         return None
@@ -407,7 +404,6 @@ def tool_action(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None
     f, member, verb = got
     taken = imp.fresh()
     params, info = imp.path_params(o, r, taken)
-    from .openapi import pname
 
     key = info[pname(o.segs[len(r.coll_segs)])][0]
     body = [imp.check_key(r, key), *imp.parent_checks(r, info, key), f"update {r.table}[{key}] {{ {f.name}: {member} }}"]
@@ -466,7 +462,6 @@ def singletons(imp: "OpenAPIImporter", by_coll: dict) -> None:
     resource's item (`GET /networks/{networkId}/alertSettings`): the row's settings, one per row
     at most. A child table keyed by an id of its own, its parent field seeded `unique ref`
     (`unique_parents`); the GET reads it and a PUT or PATCH on the path updates it."""
-    from .openapi import DETAIL_WORDS, Resource, is_param, pattern
 
     items = {r.item: r for r in by_coll.values()}
     named = {r.shape.name for r in by_coll.values() if r.shape.name}
@@ -506,7 +501,6 @@ def unique_parents(imp: "OpenAPIImporter", tables: dict) -> None:
 
 def one_of(imp: "OpenAPIImporter", o: "Op", r: "Resource", taken: set) -> tuple[list, dict, str, str, str]:
     """(params, info, condition, the not_found check, what it is called) of a singleton's tool."""
-    from .openapi import ROW
 
     params, info = imp.path_params(o, r, taken)
     conds = [f"{ROW}.{r.parent_fields[p]} == {info[p][0]}" for p, _ in r.parents if p in info]
@@ -518,7 +512,6 @@ def one_of(imp: "OpenAPIImporter", o: "Op", r: "Resource", taken: set) -> tuple[
 
 
 def tool_one(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
-    from .openapi import ROW
 
     params, info, cond, check, whose = one_of(imp, o, r, imp.fresh())
     if not params:
@@ -537,7 +530,6 @@ def tool_one(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
 
 
 def tool_update_one(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
-    from .openapi import MAX_WRITE_PARAMS, ROW
 
     imp.reserved.add(ONE)
     taken = imp.fresh()

@@ -1,4 +1,4 @@
-"""After an import checks clean: does the result give tasks, and if not, why not.
+"""`worldc import`'s last lines, after an import checks clean: does the result give tasks, and if not, why not.
 
 `probe(world_file)` runs what a user would run next, in process and bounded: `worldc lint` (its
 warnings, counted by code) and `worldc sample --hops 3 -n 1 --seed 1` with a small attempt
@@ -75,3 +75,28 @@ def probe(world_file: Path, attempts: int = ATTEMPTS) -> Probe:
     except Exception as e:  # the probe is advice: a failure in it never fails the import
         out.error = f"{type(e).__name__}: {e}"
     return out
+
+
+def run_probe(args, world_file: Path):
+    """Lint and a trial sampling of the written world (`probe.py`), unless `--no-probe`."""
+    if getattr(args, "no_probe", False):
+        return None
+    return probe(world_file)
+
+
+def probe_json(found) -> dict | None:
+    if found is None:
+        return None
+    return {"lint": dict(found.warnings), "samples": found.samples, "tasks": found.tasks, "attempts": found.attempts, "reason": found.reason, "error": found.error}
+
+
+def print_probe(w, found, world_dir: Path) -> None:
+    """The report's last lines: lint, whether the world gives tasks, and what to run next."""
+    if found is not None:
+        for line in found.lines():
+            w(line + "\n")
+    if found is None or found.samples:
+        w(f"next: cd {world_dir} && worldc sample --hops 3 -n 3 --seed 1\n")
+    else:
+        w(f"next: make the tools share keys (docs/import.md, \"When an import gives no task\"), then cd {world_dir} && worldc sample --hops 3 -n 3 --seed 1\n")
+

@@ -1,0 +1,156 @@
+"""The importer's vocabulary, shared by its modules: the operations a spec holds (`Op`, `Param`),
+the resources inferred from them (`Resource`), path templates and the word lists the inference
+reads. A leaf: it imports no other importer module but `common` and `schema`, so `openapi.py` and
+the helpers it calls (`resources.py`, `world_model.py`) all import it and never each other back."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .common import RecordIR
+from .schema import Shape
+
+METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
+MODELLED = ("get", "put", "post", "delete", "patch")
+MONEY_WORDS = {"amount", "price", "total", "cost", "fee", "fees", "balance", "subtotal", "tax", "revenue", "budget", "salary", "payment", "refund", "charge", "spend"}
+KEY_NAMES = ("id", "uid", "uuid", "guid", "key")
+IDENTITY = ("name", "title", "summary", "subject", "display_name", "full_name", "label", "email", "username", "number", "reference", "code", "path", "rule", "description", "text")
+ITEM_WRAPPERS = ("data", "result", "item", "resource", "record", "object", "entity")
+LIST_WRAPPERS = ("data", "items", "results", "records", "value", "values", "list", "entries", "elements", "resources", "content")
+SEARCH_WORDS = ("search", "find", "query", "filter", "list")
+DETAIL_WORDS = ("details", "detail", "info")
+# request plumbing, not part of what an operation means: never a parameter of a tool
+TRANSPORT = {"xgafv", "alt", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
+PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction"}
+# fields a service keeps for itself (tags, links, timestamps it sets): never set by a create or update
+BOOKKEEPING = {"etag", "kind", "selflink", "created", "updated", "createdat", "updatedat", "createdtime", "updatedtime", "modified", "modifiedat", "lastmodified", "version", "href", "links", "sequence", "archivedat", "deletedat", "createdby", "updatedby"}
+# `date-time` and the names specs give it (Google's `google-datetime`, RFC 1123 and 2822 stamps)
+DATETIME_FORMATS = {"datetime", "googledatetime", "datetimerfc1123", "datetimerfc2822", "rfc3339", "iso8601", "timestamp"}
+MAX_FIELDS = 40  # per record; the rest are listed in a comment
+MAX_WRITE_PARAMS = 5  # fields a create or update takes besides keys
+MAX_SIM_PARAMS = 8
+API_STOPWORDS = {"api", "apis", "the", "rest", "restful", "service", "services", "server", "openapi", "swagger", "google", "public", "http", "web", "v1", "v2", "v3", "v4", "spec", "specification", "for", "and", "of"}
+
+
+def norm(name: str) -> str:
+    """How two names are compared: case and separators ignored (`iCalUID` ~ `i_cal_uid`)."""
+    return re.sub(r"[^a-z0-9]", "", str(name).lower())
+
+
+# ─────────────────────────── the spec's operations ───────────────────────────
+
+
+@dataclass
+class Param:
+    name: str
+    where: str  # path query header cookie
+    shape: Shape
+    required: bool
+    description: str = ""
+
+
+@dataclass
+class Op:
+    method: str
+    path: str
+    segs: list[str]
+    op_id: str | None
+    summary: str
+    description: str
+    params: list[Param]
+    body: Shape | None
+    body_kind: str  # json form multipart other none
+    response: Shape | None
+    has_response: bool
+    deprecated: bool = False
+    tool: str = ""  # qualified tool name once made
+    kind: str = ""  # get list create update delete simulated skipped
+    why: str = ""
+    wire_method: str = ""  # the spec's method when normalize.py read the operation as another
+    read_as: str = ""  # what normalize.py read an RPC-style operation as (a comment, the report)
+
+    @property
+    def label(self) -> str:
+        return f"{(self.wire_method or self.method).upper()} {self.path}"
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+def plumbing(p: "Param") -> bool:
+    """A request parameter that is plumbing (`alt`, `fields`, `prettyPrint`) or paging."""
+    n = norm(p.name)
+    return n in TRANSPORT or n in PAGING
+
+
+def split_path(path: str) -> list[str]:
+    """Segments of a path template. `{name=projects/*}` (Google's resource names) becomes
+    `{name}`; a custom method `{name}:cancel` becomes two segments, `{name}` and `:cancel`, so it
+    reads as an action on the item; `{api}.json` stays one parameter segment."""
+    path = re.sub(r"\{([^{}=]+)=[^{}]*\}", r"{\1}", path)
+    # RFC 6570 operator expansions (`/projects/{id}{.format}`, `{?q}`): an optional suffix or
+    # query, not a path segment of its own; the parameter stays a parameter of the operation
+    path = re.sub(r"\{[.?/;#&+][^{}]*\}", "", path)
+    # a format chosen by extension (`/v1/{id}.{output_format}`): the segment names the item,
+    # the extension is how it is rendered
+    path = re.sub(r"(\{[^{}]+\})\.\{[^{}]+\}(?=/|$)", r"\1", path)
+    out = []
+    for seg in path.split("/"):
+        if not seg:
+            continue
+        m = re.fullmatch(r"(\{[^{}]+\}):([A-Za-z][\w-]*)", seg)
+        if m:
+            out += [m.group(1), ":" + m.group(2)]
+        else:
+            out.append(seg)
+    return out
+
+
+def is_param(seg: str) -> bool:
+    """A segment that holds a path parameter: `{id}`, or `{api}.json`. One that holds two
+    (`{type}-{version}`) names no item by one key: it is read as a literal segment (its
+    parameters are still the operation's)."""
+    return len(re.findall(r"\{[^{}]+\}", seg)) == 1
+
+
+def pname(seg: str) -> str:
+    m = re.search(r"\{([^{}]+)\}", seg)
+    return m.group(1).strip() if m else seg
+
+
+def pattern(segs: list[str]) -> str:
+    """`/calendars/{}/events`: the path with `{}` for each parameter (a literal `{}` segment,
+    which names no parameter, is written as a URL would encode it)."""
+    return "/" + "/".join("{}" if is_param(s) else "%7b%7d" if s == "{}" else s.lower() for s in segs)
+
+
+@dataclass
+class Resource:
+    coll_segs: list[str]
+    item_param: str
+    shape: Shape
+    key_prop: str
+    how: str  # why it is a resource (a comment)
+    getter: Op | None = None
+    parents: list[tuple[str, Resource | None]] = field(default_factory=list)
+    name: str = ""  # record
+    table: str = ""
+    alias: str = ""
+    service: str = ""
+    noun: str = ""
+    record: RecordIR | None = None
+    parent_fields: dict[str, str] = field(default_factory=dict)  # path param → field
+    key_field: str = ""
+
+    @property
+    def coll(self) -> str:
+        return pattern(self.coll_segs)
+
+    @property
+    def item(self) -> str:
+        return self.coll + "/{}"
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.service}.{self.table}"
