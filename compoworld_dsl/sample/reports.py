@@ -26,7 +26,7 @@ TELLING_SHARE = 0.25  # a reported field's value is held by at most this share o
 DECOY_RECORDS = 12  # other records asked about per argument, for the decoys of a plain reported value (`_plain_elsewhere`)
 MIN_COUNTED = 3  # records a list read must show before "how many" is asked of it: fewer is a guess away
 # number fields whose sum means nothing (a total discount in percent, a total rating, a total year)
-NOT_ADDITIVE = re.compile(r"percent|pct|rate|ratio|score|rating|rank|priority|level|year|age|version|sequence|position|index|number|zip|code|phone|lat|lon|temperature|probability|share", re.I)
+NOT_ADDITIVE = frozenset("percent pct percentage rate ratio score rating rank priority level year years age version sequence position index number no zip code phone lat lon latitude longitude temperature probability share time timestamp epoch last seen created updated modified date at id".split())
 
 
 def aggregates(facts: WorldFacts, table: str, rows: list | tuple) -> list[tuple[str, str, Any]]:
@@ -42,7 +42,8 @@ def aggregates(facts: WorldFacts, table: str, rows: list | tuple) -> list[tuple[
         for f, ft in facts.people.fields[table].items():
             if f == facts.people.key[table] or f in vol or facts.people.ref_table(ft) is not None:
                 continue
-            additive = facts.world.types.base(ft) == "money" or (facts.world.types.base(ft) in ("int", "decimal") and not NOT_ADDITIVE.search(f + " " + facts.people.label(table, f)))
+            words = set(re.split(r"[^a-z]+", f"{f} {facts.people.label(table, f)}".lower()))
+            additive = facts.world.types.base(ft) == "money" or (facts.world.types.base(ft) in ("int", "decimal") and not words & NOT_ADDITIVE)
             if additive and not ft.startswith("alias:"):
                 total = aggregate_of(f"total {f}", rows)
                 if not _blank(total) and len({r[f] for r in rows}) > 1:
