@@ -42,6 +42,7 @@ class WalkGraph:
         self.people = people
         self.types = types
         self.mutating = mutating
+        self._offer_sets: dict[str, frozenset] = {}  # tool → `_offers`, filled as asked
         self.entries: list[Tool] = []  # reads called with a row's own values: where walks begin
         others: list[Tool] = []  # tools that take keys from earlier results, and writes from facts
         self._keys: dict[str, list[str]] = {}  # tool → the runtime types of its key parameters
@@ -95,7 +96,14 @@ class WalkGraph:
         self.crosses = any(offered_by.get(kt, set()) - {t.service} for t, kt in takes)
 
     def _offers(self, t: Tool) -> set[str]:
-        """The key types a tool's output offers later steps (its record's key and references)."""
+        """The key types a tool's output offers later steps (its record's key and references);
+        computed once per tool (the world does not change)."""
+        got = self._offer_sets.get(t.qualified)
+        if got is None:
+            got = self._offer_sets[t.qualified] = frozenset(self._offers_of(t))
+        return got
+
+    def _offers_of(self, t: Tool) -> set[str]:
         table = self.result_table(t)
         if table is not None:
             return {ft for f, ft in self.people.fields[table].items() if self.people.ref_table(ft) is not None}
@@ -112,16 +120,25 @@ class WalkGraph:
         # break it (a table only a rule's conditions read, like the matters, cannot)
         protected = set().union(*[i["untouched"] | i["inv_tables"] for i in constraints if i["state"]]) if constraints else set()
         writers = [t for t in self._walkable if t.qualified in self.mutating and tables_written[t.qualified] & protected and self._keys[t.qualified]]
-        reads = [t for t in self._walkable if t.qualified not in self.mutating]
+        # the reads and the entries by key type they offer: looked up, not scanned per write (a
+        # world of thousands of proposed rules and tools paid 45 s for the scan)
+        reads_offering: dict[str, list[Tool]] = {}
+        entries_offering: dict[str, list[Tool]] = {}
+        if writers:
+            for t in self._walkable:
+                if t.qualified not in self.mutating:
+                    for kt in self._offers(t):
+                        reads_offering.setdefault(kt, []).append(t)
+            for e in self.entries:
+                for kt in self._offers(e):
+                    entries_offering.setdefault(kt, []).append(e)
         chains = []
         for goal in writers:
             needed = set(self._keys[goal.qualified])
             if len(needed) != 1:
                 continue  # one key to find: the record the write changes
             (want,) = needed
-            for mid in reads:
-                if want not in self._offers(mid):
-                    continue
+            for mid in reads_offering.get(want, ()):
                 if self.is_entry(mid):
                     chains.append([mid.qualified, goal.qualified])
                     continue
@@ -129,7 +146,7 @@ class WalkGraph:
                 if len(mid_needs) != 1:
                     continue
                 (up,) = mid_needs
-                chains += [[e.qualified, mid.qualified, goal.qualified] for e in self.entries if up in self._offers(e)]
+                chains += [[e.qualified, mid.qualified, goal.qualified] for e in entries_offering.get(up, ())]
         # a look-alike of the entry's record, with copies of its rows, is what makes a rule bite:
         # keep the chains whose write changes rows that refer to the entry's record, if any do
         by_name = {t.qualified: t for t in self.entries}
