@@ -39,6 +39,17 @@ def test_a_count_or_total_is_asked_counted_and_checked():
         ep.reset(task)
         run_oracle(ep, task)
         assert ep.score()["reward"] == 1, ep.score()
+        # a total's decoys never include a value it adds up (an answer that shows its working
+        # names them: "4 + 95 = 99"; found by an agent playing an imported API)
+        if r["aggregate"].startswith("total "):
+            ep = Episode(sampler.world)
+            ep.reset(task)
+            names = {q: n for n, q in ep.gateway.names.items()}
+            for call in task["reference_plan"][: r["step"]]:
+                data = ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": call["arguments"]})["data"]
+            field = r["aggregate"].split(" ", 1)[1]
+            check = next(c for c in task["checker"]["checks"] if c["kind"] == "answer" and c.get("label") == r["label"])
+            assert not set(map(str, check.get("decoys", []))) & {str(e[field]) for e in data}, (task["id"], check.get("decoys"))
         # one off fails: the agent must count every record, not guess near it
         expected = task["answer"] if len(task["reports"]) == 1 else task["answer"][r["label"]]
         assert isinstance(expected, (int, float)) and not isinstance(expected, bool)

@@ -84,3 +84,12 @@ def test_a_decoy_is_named_as_a_whole_word_in_text(types):
     assert names_a_decoy(types, "text", decoys, '{"type": "contract", "else": "a memo"}')
     assert names_a_decoy(types, "date", ["2025-03-15"], "March 14, 2025 or March 15, 2025")
     assert not names_a_decoy(types, "int", [15], 5)
+
+
+def test_the_parts_of_a_time_are_not_guesses(types):
+    """Found by an agent playing supply_chain (play2, task 5): a recap of what it did ("at 11:57")
+    made the answer a list of guesses, since 11:57 counted as two numbers."""
+    recap = "I set the lead time to 14 days, rated it 4, paid 3,433.69 on 30 days' terms, booked 11:57 for 45 minutes. The value of the purchase order is 642.96."
+    assert answer_matches(types, "money", 642.96, recap)
+    # six other numbers of its own are still a list of guesses
+    assert not answer_matches(types, "money", 642.96, "It is 642.96, or 1, 2, 3, 4, 5 or 6.")

@@ -38,3 +38,15 @@ def test_a_new_person_has_their_own_email():
             first, last = (re.sub(r"[^a-z]", "", w.lower()) for w in (a[name].split()[0], a[name].split()[-1]))
             local = a["email"].split("@")[0]
             assert first in local and last in local, (tool, a)
+
+
+def test_a_new_contacts_address_never_flows_from_another_record():
+    """play2 (tasks 2, 5, 7, 14): "Add Helen Ashby (address: the email address of <another
+    person>) as counsel". The parameter is `address`, the field it fills `email`, drawn with the
+    name from one profile: the walk maps parameters to the fields a new row takes them into."""
+    sampler = load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
+    assert sampler.facts.insert_args["contacts.add_contact"]["address"] == ("contacts.contacts", "email")
+    for task in _sampled(sampler, 5, 5, 120 if LONG else 50):
+        for call, binds in zip(task["reference_plan"], task["bindings"]):
+            if call["tool"] == "contacts.add_contact":
+                assert binds["address"] == "instruction", (task["id"], binds)

@@ -277,8 +277,12 @@ class CompiledWorld:
 
     def derived_fields(self, table: str) -> frozenset:
         """The fields `table`'s seed derives from the row's others (`same(...)`: an email made
-        from the person's name): what a new row's request should derive the same way."""
-        return frozenset(f for f, _ in self._plan(table).copied) if table in self.seeds else frozenset()
+        from the person's name) or draws together from one profile (`rows from POOL`): what a
+        new row's request should make the same way, never take from another record."""
+        if table not in self.seeds:
+            return frozenset()
+        profiles = self.seeds[table].get("profiles") or ()
+        return frozenset(f for f, _ in self._plan(table).copied) | frozenset(profiles[0] if profiles else ())
 
     def derive(self, table: str, row: dict, st: State, rng: random.Random) -> dict:
         """For a new row of `table` that a request states (a lead's name and company): the

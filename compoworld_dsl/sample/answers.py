@@ -15,6 +15,7 @@ from ..runtime.service import Types
 # asked for) is a list of guesses, not an answer: "0 1 2 3 ... 100" does not report a count.
 MAX_EXTRA_CANDIDATES = 5
 
+_MOMENTS = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?|\b\d{1,2}:\d{2}(?::\d{2})?\b")
 _NUMBER = re.compile(r"(?<![\w.-])[-−]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w-])")
 # Moments in prose: ISO dates, or English ones ("March 14, 2025", "14 Mar 2025"); 24-hour or
 # 12-hour times ("09:43", "9:43 am", "1 pm"); a date and a time written together ("2025-03-02T09:43",
@@ -258,7 +259,9 @@ class AnswerMatcher:
     @staticmethod
     def _candidates(kind: str, text: str) -> set:
         if kind == "number":
-            return {_number(m.group(0)) for m in _NUMBER.finditer(text)}
+            # the hours and minutes of a time, the parts of a date, are no numbers an agent
+            # offers as guesses ("at 11:57" is one moment, not 11 and 57)
+            return {_number(m.group(0)) for m in _NUMBER.finditer(_MOMENTS.sub(" ", text))}
         if kind == "moment":
             return _mentions(text)
         return {m.group(0).casefold() for m in _KEYISH.finditer(text)}

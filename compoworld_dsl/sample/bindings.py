@@ -107,17 +107,18 @@ def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Too
     Parameters match profile fields by name and type. A profile no row of the state holds yet is
     preferred (the request makes a new record); none: {} (each value drawn on its own)."""
     kinds = dict(free)
+    into = facts.insert_args.get(tool.qualified, {})
     for table in sorted(facts.inserts.get(tool.qualified, {})):
         profiles = facts.world.seeds.get(table, {}).get("profiles") or ()
         fields = facts.people.fields.get(table, {})
-        names = [n for n in kinds if profiles and n in profiles[0] and fields.get(n) == tstr(kinds[n])]
-        if not names:
+        pairs = [(n, f) for n, (tb, f) in into.items() if tb == table and n in kinds and profiles and f in profiles[0] and fields.get(f) == tstr(kinds[n])]
+        if not pairs:
             continue
         rows = state.tables.get(table, {}).values()
-        held_now = {tuple(r[n] for n in names) for r in rows}
-        fresh = [p for p in profiles if tuple(p[n] for n in names) not in held_now]
+        held_now = {tuple(r[f] for _, f in pairs) for r in rows}
+        fresh = [p for p in profiles if tuple(p[f] for _, f in pairs) not in held_now]
         pick = rng.choice(fresh or list(profiles))
-        return {n: pick[n] for n in names}
+        return {n: pick[f] for n, f in pairs}
     return {}
 
 
@@ -127,13 +128,14 @@ def _derived(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, fr
     an address drawn from someone else's row (issue 29, item 2). Parameters match fields by name
     and type; the values derived from come from the call's arguments (by field name)."""
     kinds = dict(free)
+    into = facts.insert_args.get(tool.qualified, {})
     out: dict = {}
     for table in sorted(facts.inserts.get(tool.qualified, {})):
         fields = facts.people.fields.get(table, {})
-        got = facts.world.derive(table, {n: v for n, v in args.items() if n in fields}, state, rng)
-        for n, v in got.items():
-            if n in kinds and fields.get(n) == tstr(kinds[n]) and n not in out:
-                out[n] = v
+        got = facts.world.derive(table, {f: args[n] for n, (tb, f) in into.items() if tb == table and n in args}, state, rng)
+        for n, (tb, f) in into.items():
+            if tb == table and f in got and n in kinds and fields.get(f) == tstr(kinds[n]) and n not in out:
+                out[n] = got[f]
     return out
 
 

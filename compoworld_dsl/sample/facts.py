@@ -27,6 +27,7 @@ class WorldFacts:
     tools: list[Tool]  # the tools tasks are built from (not the simulated ones)
     mutating: set[str]  # tools that can change the state
     inserts: dict[str, dict[str, int]]  # tool → table → inserts a call runs
+    insert_args: dict[str, dict[str, tuple[str, str]]]  # tool → parameter → (table, field) a new row takes it into
     tables_written: dict[str, set[str]]  # tool → the tables it updates, deletes from or inserts into
     tables_modified: dict[str, set[str]]  # tool → the tables it updates or deletes from
     # tools an idempotency request can name: state-changing, called with keys and ids only
@@ -94,6 +95,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         tools=tools,
         mutating=mutating,
         inserts={t.qualified: _insert_counts(t) for t in tools},
+        insert_args={t.qualified: _insert_args(t) for t in tools},
         tables_written=tables_written,
         tables_modified={t.qualified: _tables_changed(t, with_inserts=False) for t in tools},
         idempotent_tools=sorted((t.qualified, t) for t in tools if t.qualified in mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params)),
@@ -201,6 +203,21 @@ def _require_deps(tool: Tool) -> list[tuple[str, re.Pattern, set[str]]]:
         elif isinstance(stmt, A.Require):
             pattern = "".join(re.escape(p) if isinstance(p, str) else ".*" for p in _template_pieces(stmt.message))
             out.append((stmt.kind, re.compile(pattern, re.S), deps(stmt.cond)))
+    return out
+
+
+def _insert_args(tool: Tool) -> dict[str, tuple[str, str]]:
+    """Parameter → (qualified table, field) of each field a new row takes from one parameter
+    (`insert contacts { email: address }`, `title: trim(title)`): how a request's arguments map
+    onto the row it makes, whatever they are called."""
+    params = {n for n, _ in tool.params}
+    out: dict[str, tuple[str, str]] = {}
+    for n in A.walk(tool.decl):
+        if isinstance(n, A.Insert):
+            for fi in n.fields:
+                used = {v.name for v in A.walk(fi.value) if isinstance(v, A.Var) and v.name in params}
+                if len(used) == 1:
+                    out.setdefault(used.pop(), (f"{tool.service}.{n.table}", fi.name))
     return out
 
 

@@ -101,7 +101,9 @@ def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Sta
             if not options:
                 raise Rejected("changed_by_task", f"step {j + 1} {step.tool.qualified}: the task's own writes change how many it gives, and every total")
             agg, t, v = rng.choice(options)
-            out.append({"step": j, "field": None, "aggregate": agg, "type": t, "element": None, "value": v, "table": None})
+            # the values added up: an answer that shows its working names them, so none is a decoy
+            parts = [facts.world.types.to_json(t, row[agg.split(" ", 1)[1]]) for row in value] if agg != "count" else []
+            out.append({"step": j, "field": None, "aggregate": agg, "type": t, "element": None, "value": v, "table": None, "parts": parts})
             continue
         table, fields = reportable(facts, state0, step, value, j)
         now = read_at_end(facts, attempt, state0, final, step, plan[j])
@@ -215,6 +217,8 @@ def decoys(facts: WorldFacts, attempt: Attempt, state0: State, final: State, ste
             seen.add(k)
             if any(answer_matches(types, t, a, v) or _nested(v, a) for a in asked) or stated_in(types, t, v, instruction):
                 continue
+            if any(answer_matches(types, t, p, v) for p in r.get("parts", ())):
+                continue  # one of the values a total adds up: "4 + 95 = 99" names it
             decoys.append(v)
         if decoys:
             check = next(c for c in checks if c["kind"] == "answer" and c.get("label") == r["label"])
