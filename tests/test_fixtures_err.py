@@ -110,6 +110,9 @@ def test_every_registry_code_is_covered_by_a_fixture_or_a_direct_test():
         "W103": "test_lint_warnings_come_from_compiled_seeded_worlds",
         "W104": "test_lint_w104_a_table_that_keeps_withdrawn_rows_unsaid",
         "W105": "test_lint_w105_a_pool_that_means_something_else",
+        "W106": "test_lint_w106_to_w108_what_tasks_would_say_in_fallback_words",
+        "W107": "test_lint_w106_to_w108_what_tasks_would_say_in_fallback_words",
+        "W108": "test_lint_w106_to_w108_what_tasks_would_say_in_fallback_words",
     }
     annotated = {code for path in FIXTURES.rglob("*.world") for *_, code, _ in annotations_in(path)}
     unknown = annotated - set(CODES)
@@ -317,7 +320,7 @@ service shop "A shop" {
     name: text
     price: int
   }
-  record Lock {
+  record Lock known by n {
     key id: LockId
     n: int
   }
@@ -397,3 +400,48 @@ def test_lint_w105_a_pool_that_means_something_else(tmp_path):
     diags = [d for d in lint(program.model, str(path), seeds=1) if d.code == "W105"]
     assert [d.message.split("`")[1:4:2] for d in diags] == [["drugs", "pets.name"]]
     assert text.splitlines()[diags[0].span.line - 1].strip() == "name: pick(drugs)"
+
+
+def test_lint_w106_to_w108_what_tasks_would_say_in_fallback_words(tmp_path):
+    """W106-W108 (more in tests/test_lint.py): a record without `known by`, a read without
+    `gives`, a tool without `say`, each one a walk uses."""
+    from compoworld_dsl.check import check_paths
+    from compoworld_dsl.lint import lint
+
+    path = tmp_path / "w.world"
+    path.write_text(
+        """type ItemId = id
+service shop "A shop" {
+  record Item {
+    key id: ItemId
+    name: text
+    price: int
+  }
+  state items: table[Item]
+  seed items: 3 rows {
+    name: pick(["Mug", "Pen", "Cap"])
+    price: 2..30
+  }
+  tool find(name: text) -> list[Item]
+    "Find items"
+    say "find the items named {name}"
+  {
+    return filter(i in items where i.name == name)
+  }
+  tool reprice(item: ItemId, price: int) -> Item
+    "Set a price"
+  {
+    require item in items else not_found "no item {item}"
+    update items[item] { price: price }
+    return items[item]
+  }
+}
+world w "W" {
+}
+""",
+        encoding="utf-8",
+    )
+    program = check_paths([path])
+    assert program.ok
+    assert sorted({d.code for d in lint(program.model, str(path), seeds=2)}) == ["W106", "W107", "W108"]
+

@@ -152,15 +152,18 @@ def test_a_bracketed_value_that_comes_from_a_result_says_what_it_is():
 
     sampler = load_sampler(str(ROOT / "worlds" / "support.world"))
     tools = {t.qualified: t for t in sampler.tools}
-    checked = 0
+    bracketed = 0
     for t in sampled(sampler, 31, 4, range(40)):
         for call, binding in zip(t["reference_plan"], t["bindings"]):
             say = tools[call["tool"]].decl.say or ""
             for name, source in binding.items():
-                if f"({{{name}}})" in say and source.startswith("step "):
-                    checked += 1
-                    assert re.search(r"\([a-z ]+: the ", t["instruction"]), t["instruction"]
-    assert checked > 0
+                if f"({{{name}}})" in say:
+                    bracketed += 1
+                    if source.startswith("step "):
+                        assert re.search(r"\([a-z ]+: the ", t["instruction"]), t["instruction"]
+    # (a new lead's or contact's bracketed address no longer comes from a result at all: it is
+    # drawn with the name, tests/test_stated_values_fit.py; the labelled form stays for the rest)
+    assert bracketed > 0
 
 
 def test_a_reference_the_description_names_comes_first():

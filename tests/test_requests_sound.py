@@ -157,6 +157,9 @@ def other_values(run: Run, table: str, field: str, current) -> list:
 # ─────────────────────────── the probes ───────────────────────────
 
 
+from compoworld_dsl.agents import _aggregate  # noqa: E402  (the oracle's count or total, from the JSON an agent reads)
+
+
 def stale_reports(s, task: dict) -> list[str]:
     """Finding 1: reports whose expected answer is not what the read gives at the end."""
     if not task["reports"]:
@@ -174,9 +177,11 @@ def stale_reports(s, task: dict) -> list[str]:
         if r["field"] is not None:
             elem = run.element(data, k, r["element"]["value"] if r.get("element") else run.key_of(k))
             now = None if elem is None else elem.get(r["field"])
+        elif r.get("aggregate"):  # how many, or a total, as the agent counts or adds what it reads
+            now = _aggregate(r["aggregate"], data) if isinstance(data, list) else None
         else:
             now = data
-        if now != expected:
+        if now != expected and not (isinstance(now, (int, float)) and isinstance(expected, (int, float)) and abs(now - expected) < 1e-6):
             bad.append(f"{task['id']}: {r['label']}: expected {expected!r}, at the end {now!r}")
     return bad
 
