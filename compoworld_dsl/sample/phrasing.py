@@ -107,6 +107,11 @@ class Phraser:
             prefix = {f: mine[f] for f in fields[:n]}
             if all(any(o.get(f) != v for f, v in prefix.items()) for o in others) and sorted(self.people.matches(self.state0, table, prefix), key=repr) == fits:
                 short = self.people.phrase(self.state0, table, prefix)
+                (f, v), = prefix.items() if n == 1 else ((None, None),)
+                if f is not None and f == (self.people.known_by.get(table) or (None,))[0] and self.facts.world.types.base(self.people.fields[table][f]) == "text" and isinstance(v, str):
+                    # named again by what it is known by, as a person does: "the purchase order
+                    # "PO-23376"", not "the purchase order with PO number "PO-23376"" a ninth time
+                    short = f"the {self.people.noun[table]} {self.people.value_text(self.people.fields[table][f], v)}"
                 return short if len(short) < len(self._subjects[j]) else None
         return None
 
