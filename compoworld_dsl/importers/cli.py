@@ -155,7 +155,7 @@ def run_library(args) -> int:
 
     folder, out = Path(args.spec), Path(args.output)
     if out.exists() and not out.is_dir():
-        print(f"worldc: error: {args.output} is a file, not a folder", file=sys.stderr)
+        _err(f"{args.output} is a file, not a folder")
         return EXIT_USAGE
     text = args.format != "json"
 
@@ -168,20 +168,20 @@ def run_library(args) -> int:
     try:
         lib = import_library(folder, args.name, args.lists, progress)
     except SpecError as e:
-        print(f"worldc: error: {e}", file=sys.stderr)
+        _err(f"{e}")
         return EXIT_FAILED
     seconds = time.perf_counter() - t0
     if not lib.files:
-        print(f"worldc: error: none of the {len(lib.outcomes)} specs under {folder} imported (the first: {lib.outcomes[0].spec}: {lib.outcomes[0].error})", file=sys.stderr)
+        _err(f"none of the {len(lib.outcomes)} specs under {folder} imported (the first: {lib.outcomes[0].spec}: {lib.outcomes[0].error})")
         return EXIT_FAILED
     try:
         written = write_files(out, lib.files, args.force)
     except OutputExists as e:
         shown = ", ".join(str(p) for p in e.paths[:3]) + (f" and {len(e.paths) - 3} more" if len(e.paths) > 3 else "")
-        print(f"worldc: error: not overwriting {shown} (use --force)", file=sys.stderr)
+        _err(f"not overwriting {shown} (use --force)")
         return EXIT_USAGE
     except OSError as e:
-        print(f"worldc: error: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+        _err(f"cannot write {args.output}: {e.strerror or e}")
         return EXIT_FAILED
     t1 = time.perf_counter()
     lib, program = prune(out, folder, lib)

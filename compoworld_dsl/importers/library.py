@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .common import Budget, Names, SpecError, canonical, comment_text, lit, printable, safe, snake
+from .common import Budget, Names, SpecError, canonical, comment_text, lit, printable, safe, snake, write_files
 
 SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -156,8 +156,6 @@ def prune(out: Path, folder: Path, result: LibraryResult, rounds: int = 3):
                 o.error = f"its import does not check ({first.code} at {Path(first.span.file).name}:{first.span.line}: {first.message}); a bug in worldc, left out"
                 o.result = None
         result = assemble(folder, result.name, result.outcomes)
-        from .common import write_files
-
         write_files(out, {result.world_file: result.files[result.world_file]}, True)
     return result, check_paths([out / result.world_file])
 

@@ -194,11 +194,9 @@ def import_mcp(path: str | Path, name: str | None = None, budget: Budget | None 
     p = Path(path)
     budget = budget if budget is not None else Budget()
     tools = load_tools(p, budget)
-    service = MCPImporter(tools, str(p), name, budget).service
-    stateful = _as_api(tools, p, service, budget)
-    if stateful is not None:
-        return stateful
-    return MCPImporter(tools, str(p), name, budget).run()
+    importer = MCPImporter(tools, str(p), name, budget)
+    stateful = _as_api(tools, p, importer.service, budget)
+    return stateful if stateful is not None else importer.run()
 
 
 def as_openapi(tools: list, title: str) -> dict:

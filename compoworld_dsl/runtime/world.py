@@ -294,15 +294,9 @@ class CompiledWorld:
             return {}
         copied = self._plan(table).copied
         mine = {f for f, _ in copied}
-        full, out = {f: v for f, v in row.items() if f not in mine}, {}  # derived ones are made anew
-        hops = _StateRows(st)
-        for _ in copied:
-            for f, make in copied:
-                if f not in full:
-                    value = make(rng, {}, full, hops)
-                    if value is not _PENDING and value is not None:
-                        full[f] = out[f] = value
-        return out
+        full = {f: v for f, v in row.items() if f not in mine}  # derived ones are made anew
+        _fill_derived(copied, rng, {}, full, _StateRows(st))
+        return {f: full[f] for f in mine if full.get(f) is not None}
 
     def _plan(self, name: str) -> "_SeedPlan":
         plan = self._seed_plans.get(name)
@@ -367,12 +361,7 @@ class CompiledWorld:
                     row[f] = make(rng, keys)
                 elif default is not _NONE:
                     row[f] = default
-            for _ in copied:  # `same(...)` of `same(...)`: the checker rules out circles
-                for f, make in copied:
-                    if f not in row:
-                        value = make(rng, keys, row, hops)
-                        if value is not _PENDING:
-                            row[f] = value
+            _fill_derived(copied, rng, keys, row, hops)
             if plan.unique and any(row.get(f) is _NO_KEY for f in plan.unique):
                 continue  # every key of the target is taken: like a repeated key, the table is smaller
             if copied:
@@ -567,6 +556,18 @@ class _Hops(dict):
         world, st, seeding = self.args
         got = self[table] = st.tables.get(table, {}) if world._seeded_before(table, seeding) else {}
         return got
+
+
+def _fill_derived(copied: list, rng: random.Random, keys: Any, row: dict, hops: dict) -> None:
+    """Fill the derived fields (`same(...)`) `row` lacks, each once the fields it reads are there
+    (`same(...)` of `same(...)`: the checker rules out circles); a reference that finds no row
+    leaves None."""
+    for _ in copied:
+        for f, make in copied:
+            if f not in row:
+                value = make(rng, keys, row, hops)
+                if value is not _PENDING:
+                    row[f] = value
 
 
 class _StateRows(dict):

@@ -28,6 +28,9 @@ class WorldFacts:
     mutating: set[str]  # tools that can change the state
     inserts: dict[str, dict[str, int]]  # tool → table → inserts a call runs
     insert_args: dict[str, dict[str, tuple[str, str]]]  # tool → parameter → (table, field) a new row takes it into
+    # tool → the parameters that fill a new row's fields its seed derives or draws from one
+    # profile (a new contact's address): never taken from another record (`Walker._try_any`)
+    own_args: dict[str, frozenset[str]]
     tables_written: dict[str, set[str]]  # tool → the tables it updates, deletes from or inserts into
     tables_modified: dict[str, set[str]]  # tool → the tables it updates or deletes from
     # tools an idempotency request can name: state-changing, called with keys and ids only
@@ -71,6 +74,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
     tools = [t for s in services for t in model.services[s].tools.values() if not t.simulated]
     mutating = {t.qualified for t in tools if t.writes or t.inserts or t.deletes}
     tables_written = {t.qualified: _tables_changed(t, with_inserts=True) for t in tools}
+    insert_args = {t.qualified: _insert_args(t) for t in tools}
     by_service: dict[str, set[str]] = {}
     for n, d in world.state_decl.items():
         if d["kind"] == "table":
@@ -95,7 +99,8 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         tools=tools,
         mutating=mutating,
         inserts={t.qualified: _insert_counts(t) for t in tools},
-        insert_args={t.qualified: _insert_args(t) for t in tools},
+        insert_args=insert_args,
+        own_args={q: frozenset(p for p, (table, f) in args.items() if f in world.derived_fields(table)) for q, args in insert_args.items()},
         tables_written=tables_written,
         tables_modified={t.qualified: _tables_changed(t, with_inserts=False) for t in tools},
         idempotent_tools=sorted((t.qualified, t) for t in tools if t.qualified in mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params)),

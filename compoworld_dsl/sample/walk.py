@@ -381,7 +381,7 @@ class Walker:
         taken: set = set()
         # a new row's own derived fields (a new lead's email, made from the lead's name as the
         # seeded rows' are) never take another record's value: `bindings._derived` makes them
-        derived = {p for p, (table, f) in facts.insert_args.get(tool.qualified, {}).items() if f in facts.world.derived_fields(table)}
+        derived = facts.own_args.get(tool.qualified, frozenset())
         for name, pt in tool.params:
             t = tstr(pt)
             kind = self.graph._param_kind(pt)
