@@ -217,6 +217,12 @@ def test_tools_do_what_they_say(world, states):
 
     # meetings: moving a meeting asks every attendee to answer again
     meeting = next(m for m in state.tables["meetings.meetings"].values() if m["status"] == "scheduled" and any(i["meeting"] == m["id"] for i in state.tables["meetings.invitations"].values()))
+    # a meeting is on a working day, as the tools say (2025-03-29 was a Saturday): found by an
+    # agent whose Saturday meeting was accepted
+    organiser = meeting["organiser"]
+    assert _error(world, state, "meetings.schedule_meeting", subject="Sync", organiser=organiser, day="2025-03-29", start="08:15") == "invalid"
+    assert _error(world, state, "meetings.reschedule_meeting", id=meeting["id"], day="2025-03-30", start="08:15") == "invalid"
+    _ok(world, state, "meetings.schedule_meeting", subject="Sync", organiser=organiser, day="2025-03-28", start="08:15")
     _ok(world, state, "meetings.reschedule_meeting", id=meeting["id"], day="2025-03-31", start="08:15")
     assert {i["response"] for i in _ok(world, state, "meetings.list_invitations", meeting=meeting["id"])} == {"pending"}
 

@@ -166,7 +166,8 @@ class Phraser:
     def say(self, j: int) -> str:
         """A write as the user asks for it: the tool's `say` phrase, then every argument the
         phrase leaves out whose value the checker holds the agent to ("…, with memo "Filing
-        fees" and co-signatory "R. Castillo""); an argument at its default goes unsaid."""
+        fees" and co-signatory "R. Castillo""); only a flag left at its default `false` goes
+        unsaid."""
         tool = self.steps[j].tool
         template = tool.decl.say or words(tool.name)
         text = self.fill(j, template)
@@ -178,7 +179,9 @@ class Phraser:
         for name, _ in tool.params:
             if name in named or name not in self.steps[j].sources or (j, name) in self.left:
                 continue
-            if self.steps[j].sources[name][0] != "step" and name in defaults and self.values.get((j, name)) == defaults[name]:
+            if self.steps[j].sources[name][0] != "step" and name in defaults and defaults[name] is False and self.values.get((j, name)) is False:
+                # only a flag left off goes unsaid: the checker holds the agent to every other
+                # default ("30 minutes"), and an agent may fairly choose a value it was not told
                 continue
             value = self.values.get((j, name))
             if isinstance(value, bool) and self.steps[j].sources[name][0] != "step":
