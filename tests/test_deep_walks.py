@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from compoworld_dsl.codegen.python import tstr
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.sample.rejected import Rejected
 from compoworld_dsl.sample.run import load_sampler
@@ -141,3 +142,51 @@ def test_a_value_left_to_the_rules_is_not_one_the_record_holds_already():
                 assert not kept_value_ran or any(f["kind"] == "constraint" for f in score["failed"]), (task["id"], k, name, held[0])
                 checked += 1
     assert checked >= 1, "no update left a value to the rules: the test shows nothing"
+
+
+def test_a_fed_write_is_never_offered_for_a_parameter_its_own_row_derives():
+    """A write from stated facts may follow only where an earlier value can feed one of its
+    parameters; a parameter the new row derives itself (a new colleague's email, made from the
+    name) is never fed, so offering the write for it was a try spent for nothing ("no earlier
+    result feeds it" was legal_ops' second dead end at 16 hops)."""
+    sampler = load_sampler(str(ROOT / "worlds" / "office.world"))
+    facts, graph = sampler.facts, sampler.facts.walks
+    checked = 0
+    for tool in facts.tools:
+        own = facts.own_args.get(tool.qualified, frozenset())
+        for name, pt in tool.params:
+            if name not in own:
+                continue
+            t = tstr(pt)
+            # an earlier step that offers a value of the parameter's own type and name
+            fed = graph.fed(tool, [(t, 0, name, "x@example.com")], [])
+            assert name not in dict(fed), (tool.qualified, name)
+            checked += 1
+    assert checked >= 3
+
+
+def test_a_walk_full_of_unused_reads_is_offered_only_tools_that_use_one():
+    """When the reads no step has used yet are as many as the steps left, every tool with keys
+    offered next takes a key one of them gives: any other would leave a read unused for good
+    (the commonest dead end of legal_ops' 16-hop walks)."""
+    import random
+
+    from compoworld_dsl.sample.steps import Step
+
+    sampler = load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
+    graph = sampler.facts.walks
+    by_name = {t.qualified: t for t in sampler.facts.tools}
+    # a contact added (a write: nothing to use up), then a matter found by title, unused yet
+    steps = [Step(by_name["contacts.add_contact"], {}), Step(by_name["matters.find_matters"], {})]
+    hs = [("alias:MatterId:id", 1, "id", "matter-1"), ("alias:ContactId:id", 0, None, "contact-9")]
+
+    def offered(hops: int) -> list[list[str]]:
+        out = []
+        for seed in range(20):
+            out += [graph._keys[t.qualified] for t in graph.candidates(random.Random(seed), 2, hops, steps, hs, changing=False, joined=True) if graph._keys[t.qualified]]
+        return out
+
+    roomy = offered(8)  # six steps left: the matter may wait
+    assert any("alias:MatterId:id" not in keys for keys in roomy)
+    full = offered(3)  # one step left, one read to use up
+    assert full and all("alias:MatterId:id" in keys for keys in full)

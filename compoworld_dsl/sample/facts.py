@@ -75,6 +75,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
     mutating = {t.qualified for t in tools if t.writes or t.inserts or t.deletes}
     tables_written = {t.qualified: _tables_changed(t, with_inserts=True) for t in tools}
     insert_args = {t.qualified: _insert_args(t) for t in tools}
+    own_args = {q: frozenset(p for p, (table, f) in args.items() if f in world.derived_fields(table)) for q, args in insert_args.items()}
     by_service: dict[str, set[str]] = {}
     for n, d in world.state_decl.items():
         if d["kind"] == "table":
@@ -100,7 +101,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         mutating=mutating,
         inserts={t.qualified: _insert_counts(t) for t in tools},
         insert_args=insert_args,
-        own_args={q: frozenset(p for p, (table, f) in args.items() if f in world.derived_fields(table)) for q, args in insert_args.items()},
+        own_args=own_args,
         tables_written=tables_written,
         tables_modified={t.qualified: _tables_changed(t, with_inserts=False) for t in tools},
         idempotent_tools=sorted((t.qualified, t) for t in tools if t.qualified in mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params)),
@@ -112,7 +113,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         fields_of_type=fields_of_type,
         date_fields=date_fields,
         people=people,
-        walks=WalkGraph(tools, mutating, tables_written, constraints, people, world.types),
+        walks=WalkGraph(tools, mutating, tables_written, constraints, people, world.types, own_args),
     )
 
 

@@ -409,7 +409,7 @@ class Walker:
             taken.add((j, f))
         if k > 0 and not self.graph._keys[tool.qualified] and not any(src[0] == "step" for src in sources.values()):
             # a write from stated facts comes after the first step only fed by an earlier output
-            fed = [(n, [o for o in opts if (o[0], o[1]) not in taken]) for n, opts in self.graph.fed(tool, hs, steps) if n not in derived]
+            fed = [(n, [o for o in opts if (o[0], o[1]) not in taken]) for n, opts in self.graph.fed(tool, hs, steps)]
             fed = [(n, opts) for n, opts in fed if opts]
             if not fed:
                 return "no earlier result feeds it"

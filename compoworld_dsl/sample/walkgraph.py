@@ -11,7 +11,7 @@ from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.service import Types
 from .people import People, share_a_word
-from .steps import Step, result_table
+from .steps import Step, result_table, unused_reads
 
 MAX_TRIES = 8  # candidate tools tried per step
 LAST_STEP_TRIES = 3  # times as many for the last step of a one-thread walk
@@ -23,6 +23,11 @@ NEW_THREAD_POOL = 48
 FLOW_TYPES = ("date", "datetime", "email", "money")
 MAX_CALLS = 2  # calls of one tool with keys in a one-thread walk (each on another record)
 AGAIN = 0.25  # the weight of a tool the walk has called already
+# a one-thread walk's reads that no step has used yet must each be used by a later step (or be
+# the one reported): a tool whose keys one of them offers weighs this much more, so that a long
+# walk does not pile up reads it dies of twelve steps later ("leaves 4 reads unused with 3
+# steps to go" was legal_ops' commonest dead end at 16 hops)
+USES_PENDING = 4.0
 
 
 def _same_meaning(param: str, t: str, field: str | None) -> bool:
@@ -38,8 +43,11 @@ def _same_meaning(param: str, t: str, field: str | None) -> bool:
 class WalkGraph:
     """The tools of one world as a walk sees them: entries, key types, and what feeds what."""
 
-    def __init__(self, tools: list[Tool], mutating: set[str], tables_written: dict[str, set[str]], constraints: list[dict], people: People, types: Types):
+    def __init__(self, tools: list[Tool], mutating: set[str], tables_written: dict[str, set[str]], constraints: list[dict], people: People, types: Types, own_args: dict[str, frozenset[str]] | None = None):
         self.people = people
+        # a new row's own derived parameters (a new lead's email, made from the lead's name):
+        # never fed by another record's value (`facts.own_args`)
+        self._own = own_args or {}
         self.types = types
         self.mutating = mutating
         self._offer_sets: dict[str, frozenset] = {}  # tool → `_offers`, filled as asked
@@ -75,7 +83,8 @@ class WalkGraph:
         # carries the value from one service into the next ("put that meeting on the calendar")
         self._by_flow: dict[str, list[Tool]] = {}
         for t in self._keyless_writes:
-            for ft in dict.fromkeys(tstr(pt) for _, pt in t.params if types.base(tstr(pt)) in FLOW_TYPES):
+            own = self._own.get(t.qualified, frozenset())
+            for ft in dict.fromkeys(tstr(pt) for n, pt in t.params if types.base(tstr(pt)) in FLOW_TYPES and n not in own):
                 self._by_flow.setdefault(ft, []).append(t)
         self._by_key: dict[str, list[Tool]] = {}
         for t in self._walkable:
@@ -190,11 +199,19 @@ class WalkGraph:
         for t, j, f, _ in hs:
             offered.setdefault(t, j)  # newest step offering each type
         found = {t.qualified: t for kt in offered for t in self._by_key.get(kt, ()) if all(x in offered for x in self._keys[t.qualified])}
+        pending = set(unused_reads(self.mutating, steps)) if joined and k > 0 else set()
+        from_pending = {t for t, j, _, _ in hs if j in pending}
+        # each step to come can use up one pending read; a read that uses none adds one more
+        full = len(pending) >= hops - k
         keyed = []
         for t in sorted(found.values(), key=lambda t: self._position[t.qualified]):
             w = self._weight(t, k, hops, steps, offered, twice)
             if w is not None:
                 w *= AGAIN if t.qualified in used else 1.0
+                if pending and any(kt in from_pending for kt in self._keys[t.qualified]):
+                    w *= USES_PENDING
+                elif full:
+                    continue  # it could use up none of them: the walk would die of it
                 keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
         if k == 0 or not joined:  # a lookup after the first step starts a second errand
             keyed += self._keyless_candidates(rng, k, hops, steps, offered, used)
@@ -219,9 +236,10 @@ class WalkGraph:
         """(parameter, the earlier outputs that may feed it) for each value parameter of `t` that
         a value on offer may flow into (`_same_meaning`)."""
         out = []
+        own = self._own.get(t.qualified, frozenset())
         for name, pt in t.params:
             ft = tstr(pt)
-            if self.types.base(ft) in FLOW_TYPES:
+            if self.types.base(ft) in FLOW_TYPES and name not in own:
                 options = [(j, f, v) for ht, j, f, v in hs if ht == ft and _same_meaning(name, ft, f) and not self.described(steps, (j, f, v))]
                 if options:
                     out.append((name, options))
