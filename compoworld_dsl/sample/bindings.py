@@ -224,7 +224,8 @@ def _z3_bind(facts: WorldFacts, attempt: Attempt, seed: int, state: State, tool:
             elif p in ("int", "decimal", "money"):
                 plausible += [var >= 1, var <= 10000]
             elif p == "time":
-                plausible += [var >= 8 * 60, var <= 18 * 60]
+                # office hours on the quarter hour, as a person books ("at 13:45", not "at 13:46")
+                plausible += [var >= 8 * 60, var <= 18 * 60, var % 15 == 0]
             if d is None:
                 continue
             if p == "date":
