@@ -50,3 +50,14 @@ def test_a_new_contacts_address_never_flows_from_another_record():
         for call, binds in zip(task["reference_plan"], task["bindings"]):
             if call["tool"] == "contacts.add_contact":
                 assert binds["address"] == "instruction", (task["id"], binds)
+
+
+def test_a_renamed_document_takes_a_documents_title():
+    """A value for a parameter is drawn from fields of its name in the tool's own service first:
+    a document was renamed to a matter's title ("Acquisition of Bluewater Properties"), since
+    both fields are called `title`."""
+    sampler, calls = _calls("legal_ops", "documents.rename_document", 200 if LONG else 120)
+    assert calls, "no task renames a document: the test shows nothing"
+    matter_titles = {p["title"] for p in sampler.facts.world.seeds["matters.matters"]["profiles"]}
+    new = [v for a in calls for k, v in a.items() if k != "id"]
+    assert new and not set(new) & matter_titles, set(new) & matter_titles

@@ -254,8 +254,8 @@ def _z3_bind(facts: WorldFacts, attempt: Attempt, seed: int, state: State, tool:
 
 def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None) -> Any:
     """One seeded value for a user-given parameter: a member of an enum; for ids, text and
-    emails a value the state holds, by meaning: from fields of the parameter's name, or that
-    share a word with it (`new_folder`: `folder`), else from the fields of that type in the
+    emails a value the state holds, by meaning: from fields of the parameter's name (those of
+    the tool's own service first), or that share a word with it (`new_folder`: `folder`), else from the fields of that type in the
     tool's own service (`near`), and only then from any field of the type — a drug's name is
     not a pet's; for numbers, dates and times a plausible value, or one such a field holds
     (an `amount` like other amounts), dates otherwise within the range the tool's own
@@ -269,6 +269,10 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
     if p == "bool":
         return rng.random() < 0.5
     same, other = held_split(facts, attempt, state, tstr(t), name)
+    if same and near:
+        # a field of that name in the tool's own service first: a document is renamed to a
+        # document's title, not to a matter's ("Wrongful dismissal claim")
+        same = held_split(facts, attempt, state, tstr(t), name, scope=near)[0] or same
     if not same:
         same = held_split(facts, attempt, state, tstr(t), None, near=name)[0]  # a field sharing a word with it
     if not same and near:
