@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, Callable
 
 from .gateway import Episode
 
@@ -45,7 +45,7 @@ def run_oracle(episode: Episode, task: dict, skip: float = 0.0, seed: int = 0) -
         call("describe_tool", {"tool": name})
         if skip and rng.random() < skip:
             continue
-        last = call("call_tool", {"tool_name": name, "arguments": step["arguments"]})
+        last = call_step(call, name, step)
         if last.get("success"):
             got[k + 1] = last.get("data")
     answer = None
@@ -55,6 +55,21 @@ def run_oracle(episode: Episode, task: dict, skip: float = 0.0, seed: int = 0) -
         answer = last["data"]  # tasks of format 1: the last call's result
     episode.report(final_message(answer))
     return transcript
+
+
+def call_step(call: Callable[[str, dict], dict], name: str, step: dict) -> dict:
+    """One step of a plan through `call` (a meta-tool caller): one `call_tool`, or, for a tool
+    that answers a page at a time, one a page for the pages the plan reads (`pages`), answered
+    as one result whose data is their elements in order (the first failure, if one fails)."""
+    if "pages" not in step:
+        return call("call_tool", {"tool_name": name, "arguments": step["arguments"]})
+    items: list = []
+    for page in range(1, step["pages"] + 1):
+        got = call("call_tool", {"tool_name": name, "arguments": {**step["arguments"], "page": page}})
+        if not got.get("success"):
+            return got
+        items += got["data"]["items"]
+    return {"success": True, "data": items}
 
 
 def final_message(answer: Any) -> str:

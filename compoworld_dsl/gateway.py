@@ -54,6 +54,19 @@ def _err(code: int, message: str) -> dict:
     return {"success": False, "error": {"code": code, "message": printable_message(message)}}
 
 
+def page_of(items: list, page: int, size: int) -> dict:
+    """One page of a list answer (`pages N` on the tool): the elements of page `page` (1 first)
+    and whether more follow. No total: an agent asked how many there are must read every page,
+    as it would from a real API that pages."""
+    start = (page - 1) * size
+    return {"items": items[start : start + size], "page": page, "more": start + size < len(items)}
+
+
+def pages_needed(count: int, size: int) -> int:
+    """Calls that read every element of a list of `count` in pages of `size` (one for none)."""
+    return max(1, -(-count // size))
+
+
 def _json_arguments(arguments: Any) -> tuple[Any, dict | None]:
     """Arguments as a JSON value: a JSON text is parsed (some clients send one), a value is
     measured. Returns (value, None), or (None, error envelope) for text that is too large, not
@@ -124,7 +137,10 @@ class Gateway:
         if q is None:
             return _err(404, f"no tool {str(tool)[:80]!r}; call list_tools")
         spec = self.world.tools[q]
-        return _ok({"name": tool, "description": spec.description, "parameters": self.world.schema(q)})
+        out = {"name": tool, "description": spec.description, "parameters": self.world.schema(q)}
+        if spec.pages:
+            out["paging"] = f"answers {spec.pages} at a time as {{items, page, more}}: call again with page 2, 3, ... while more is true"
+        return _ok(out)
 
     def call_tool(self, tool_name: Any, arguments: Any = None) -> dict:
         q = self.names.get(tool_name) if isinstance(tool_name, str) else None
@@ -133,10 +149,19 @@ class Gateway:
         arguments, error = _json_arguments(arguments)
         if error is not None:
             return error
+        pages = self.world.tools[q].pages
+        page = 1
+        if pages and isinstance(arguments, dict) and "page" in arguments:
+            arguments = dict(arguments)
+            page = arguments.pop("page")
+            if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+                return _err(400, f"page must be a whole number from 1, not {str(page)[:40]!r}")
         limit = TimeLimit(self.call_timeout) if self.call_timeout else None  # (0, as on the command line: none)
         result = self.world.call(self.state, q, arguments, self.touched, deadline=limit)
         if result["success"]:
             self.calls.append((q, arguments or {}))
+            if pages and isinstance(result["data"], list):
+                result = _ok(page_of(result["data"], page, pages))
         return result
 
     def dispatch(self, name: str, arguments: Any) -> dict:
@@ -203,7 +228,7 @@ class Episode:
     def score(self) -> dict:
         if self.gateway is None or self.task is None:
             return {"reward": 0, "partial": 0.0, "passed": 0, "total": 0, "failed": [{"id": "-", "kind": "episode", "reason": "not reset"}]}
-        return C.score(self.world, self.task["checker"]["checks"], self.initial, self.gateway.state, self.answer, self.gateway.calls, self.gateway.touched)
+        return C.score(self.world, self.task["checker"]["checks"], self.initial, self.gateway.state, self.answer, self.gateway.calls, self.gateway.touched, stated=self.task.get("instruction"))
 
     def close(self) -> None:
         self.gateway = None

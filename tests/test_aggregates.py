@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from compoworld_dsl.agents import final_message, run_oracle
+from compoworld_dsl.agents import call_step, final_message, run_oracle
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.sample.run import load_sampler
 from compoworld_dsl.sample.sampler import verify_task
@@ -21,7 +21,7 @@ LONG = os.environ.get("WORLDC_LONG") == "1"
 
 def _aggregate_tasks(world: str, attempts: int) -> tuple:
     sampler = load_sampler(str(ROOT / "worlds" / f"{world}.world"))
-    return sampler, [t for t in _sampled(sampler, 21, 5, attempts) if any(r.get("aggregate") for r in t["reports"])]
+    return sampler, [t for t in _sampled(sampler, 22, 5, attempts) if any(r.get("aggregate") for r in t["reports"])]
 
 
 def test_a_count_or_total_is_asked_counted_and_checked():
@@ -46,7 +46,7 @@ def test_a_count_or_total_is_asked_counted_and_checked():
             ep.reset(task)
             names = {q: n for n, q in ep.gateway.names.items()}
             for call in task["reference_plan"][: r["step"]]:
-                data = ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": call["arguments"]})["data"]
+                data = call_step(ep.call, names[call["tool"]], call)["data"]
             field = r["aggregate"].split(" ", 1)[1]
             check = next(c for c in task["checker"]["checks"] if c["kind"] == "answer" and c.get("label") == r["label"])
             assert not set(map(str, check.get("decoys", []))) & {str(e[field]) for e in data}, (task["id"], check.get("decoys"))
@@ -58,7 +58,7 @@ def test_a_count_or_total_is_asked_counted_and_checked():
             ep.reset(task)
             names = {q: n for n, q in ep.gateway.names.items()}
             for call in task["reference_plan"]:
-                ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": call["arguments"]})
+                call_step(ep.call, names[call["tool"]], call)
             answer = wrong if len(task["reports"]) == 1 else {**task["answer"], r["label"]: wrong}
             ep.report(final_message(answer))
             assert ep.score()["reward"] == 0, (task["id"], wrong)

@@ -93,3 +93,53 @@ def test_the_parts_of_a_time_are_not_guesses(types):
     assert answer_matches(types, "money", 642.96, recap)
     # six other numbers of its own are still a list of guesses
     assert not answer_matches(types, "money", 642.96, "It is 642.96, or 1, 2, 3, 4, 5 or 6.")
+
+
+def test_a_recap_of_the_instruction_is_no_list_of_guesses(types):
+    """An agent that sums up what it did before the value asked for repeats the instruction's
+    numbers; those are no guesses (found by an agent playing a 12-hop supply_chain task: its
+    right answer, 1,802.60, failed for the seven numbers of its recap). Numbers the instruction
+    does not hold still count."""
+    instruction = (
+        'Discontinue the product "Corrugated shipping box, 40 x 30 x 30 cm". Change the payment terms '
+        "of that supplier to 15 days. Set the lead time of that supplier to 5 days. Adjust the stock "
+        "level by 58 units. Then tell me the value of that purchase order."
+    )
+    recap = (
+        'Done. Discontinued "Corrugated shipping box, 40 x 30 x 30 cm"; payment terms 15 days and lead '
+        "time 5 days; stock adjusted by +58 (now 375 on hand). The value of the purchase order is 1,802.60."
+    )
+    assert not answer_matches(types, "money", 1802.6, recap)  # without the instruction: six numbers too many
+    assert answer_matches(types, "money", 1802.6, recap, stated=instruction)
+    guesses = "It is 1,802.60, or 1,750, 2,100, 1,640, 990, 1,200 or 3,020."
+    assert not answer_matches(types, "money", 1802.6, guesses, stated=instruction)
+
+
+def test_an_episode_judges_a_recap_against_its_own_instruction():
+    """The episode gives the checker its task's instruction: an oracle whose final message first
+    repeats the whole instruction (here one that states seven more numbers), then the value,
+    passes."""
+    from compoworld_dsl.agents import run_oracle
+    from compoworld_dsl.gateway import Episode
+    from compoworld_dsl.sample.rejected import Rejected
+
+    sampler = load_sampler(str(ROOT / "worlds" / "supply_chain.world"))
+    played = 0
+    for i in range(40):
+        try:
+            task = sampler.task(11, i, 5)
+        except Rejected:
+            continue
+        if not any(c["kind"] == "answer" and c.get("type") in ("money", "int") for c in task["checker"]["checks"]):
+            continue
+        task = {**task, "instruction": task["instruction"] + " Quote references 311, 312, 313, 314, 315, 316 and 317."}
+        episode = Episode(sampler.world)
+        episode.reset(task)
+        run_oracle(episode, task)
+        oracle = episode.answer
+        episode.report("What I did: " + task["instruction"] + " " + oracle)
+        assert episode.score()["reward"] == 1, (task["id"], oracle)
+        played += 1
+        if played == 3:
+            break
+    assert played >= 1, "no task reports a number"

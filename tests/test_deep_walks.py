@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from compoworld_dsl.agents import call_step
 from compoworld_dsl.codegen.python import tstr
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.sample.rejected import Rejected
@@ -74,8 +75,8 @@ def test_a_value_from_an_earlier_read_is_what_the_agent_finds_when_it_gets_there
                 ep.reset(task)
                 names = {q: n for n, q in ep.gateway.names.items()}  # a tool's name as the agent sees it
                 for call in plan[:k]:
-                    assert ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": call["arguments"]})["success"]
-                again = ep.call("call_tool", {"tool_name": names[plan[j]["tool"]], "arguments": plan[j]["arguments"]})
+                    assert call_step(ep.call, names[call["tool"]], call)["success"]
+                again = call_step(ep.call, names[plan[j]["tool"]], plan[j])
                 assert again["success"], (task["id"], j, again)
                 found = _found_again(sampler, task, j, again["data"])
                 if found is None and isinstance(again["data"], list):
@@ -124,9 +125,9 @@ def test_a_value_left_to_the_rules_is_not_one_the_record_holds_already():
                 ep.reset(task)
                 names = {q: n for n, q in ep.gateway.names.items()}  # a tool's name as the agent sees it
                 for call in plan[:k]:
-                    ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": call["arguments"]})
+                    call_step(ep.call, names[call["tool"]], call)
                 before = ep.gateway.state.snapshot()
-                ep.call("call_tool", {"tool_name": names[plan[k]["tool"]], "arguments": plan[k]["arguments"]})
+                call_step(ep.call, names[plan[k]["tool"]], plan[k])
                 held = [before.tables[ch.table][ch.key][name] for ch in diff(before, ep.gateway.state).rows if ch.kind == "updated" and name in ch.fields]
                 if not held:
                     continue  # an insert, or a field named otherwise: nothing held already
@@ -134,7 +135,7 @@ def test_a_value_left_to_the_rules_is_not_one_the_record_holds_already():
                 ep.reset(task)
                 for i, call in enumerate(plan):
                     arguments = {**call["arguments"], name: sampler.world.types.to_json(dict(sampler.world.tools[call["tool"]].params)[name], held[0])} if i == k else call["arguments"]
-                    got = ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": arguments})
+                    got = call_step(ep.call, names[call["tool"]], {**call, "arguments": arguments})
                     if i == k:
                         kept_value_ran = got["success"]
                 ep.report(None if task["answer"] is None else json.dumps(task["answer"]))

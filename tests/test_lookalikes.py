@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from compoworld_dsl.agents import call_step
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.sample.run import load_sampler
 from compoworld_dsl.sample.sampler import Rejected, verify_task
@@ -99,7 +100,7 @@ def test_working_on_the_look_alike_breaks_the_rule(legal, planted):
                 j, _, field = source[5:].partition(".")
                 out = outputs[int(j)]
                 args[name] = out[field] if field else out
-        res = ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": args})
+        res = call_step(ep.call, names[call["tool"]], {**call, "arguments": args})
         assert res["success"], (k, res)
         data = res["data"]
         outputs[k + 1] = next(e for e in data if e["id"] == twin) if k == 0 else data

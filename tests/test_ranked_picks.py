@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from compoworld_dsl.agents import call_step
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.sample.rejected import Rejected
 from compoworld_dsl.sample.run import load_sampler
@@ -38,7 +39,7 @@ def test_a_ranked_pick_in_a_task_compares_at_least_five():
             names = {q: n for n, q in ep.gateway.names.items()}
             results = []
             for call in task["reference_plan"]:
-                got = ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": call["arguments"]})
+                got = call_step(ep.call, names[call["tool"]], call)
                 assert got["success"], (task["id"], call)
                 results.append(got["data"])
             for k, how in ranks:

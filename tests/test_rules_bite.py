@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import z3
 
+from compoworld_dsl.agents import call_step
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.sample import checker as C
 from compoworld_dsl.sample.run import Job, load_sampler, run
@@ -119,7 +120,7 @@ def _play(world, task, changes: dict) -> dict:
         for (j, n), v in changes.items():
             if j == k:
                 args[n] = v
-        ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": args})
+        call_step(ep.call, names[call["tool"]], {**call, "arguments": args})
     if task["answer"] is not None:
         ep.report(json.dumps(task["answer"]))
     return ep.score()

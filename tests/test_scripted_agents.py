@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from compoworld_dsl.agents import call_step, reported
 from compoworld_dsl.check import types as T
-from compoworld_dsl.agents import reported
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.sample.checker import GOAL_KINDS
 from compoworld_dsl.sample.run import load_sampler
@@ -229,7 +229,7 @@ def correct_a_mistake(sampler, task) -> dict | None:
                 if not gone["success"] or not _undone(world, ep, f"{tool.service}.{table}", typo["data"]):
                     break  # not this tool (or it takes more than one call: archive, then destroy)
             args = {a: renamed.get(v, v) if isinstance(v, str) else v for a, v in args.items()}
-            res = ep.call("call_tool", {"tool_name": names[tname], "arguments": args})
+            res = call_step(ep.call, names[tname], {**task["reference_plan"][k], "arguments": args})
             assert res["success"], (task["id"], k, res)
             got[k + 1] = res["data"]
             ref = ref_results[k].get("data")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from compoworld_dsl.agents import call_step
 from compoworld_dsl.gateway import Episode
 from compoworld_dsl.sample.run import load_sampler
 from test_scripted_agents import sampled  # (the tasks a run of attempts gives)
@@ -29,7 +30,7 @@ def results_of(world, task) -> list:
     names = {q: n for n, q in ep.gateway.names.items()}
     out = []
     for call in task["reference_plan"]:
-        got = ep.call("call_tool", {"tool_name": names[call["tool"]], "arguments": call["arguments"]})
+        got = call_step(ep.call, names[call["tool"]], call)
         assert got["success"], (task["id"], call, got)
         out.append(got["data"])
     return out

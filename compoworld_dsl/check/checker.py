@@ -841,6 +841,14 @@ class Checker:
             self.warn("W002", f"tool `{decl.name}` has no `say` phrase", decl.span, help='add `say "..."` so sampled instructions can mention it')
         if decl.gives is not None:
             self._check_template(decl.gives, scope, decl.gives_span or decl.span, "`gives` phrase")
+        if decl.pages is not None:
+            span = decl.pages_span or decl.span
+            if not isinstance(result, T.ListT):
+                self.error("E411", f"tool `{decl.name}` answers in pages, but it returns `{result}`, not a list", span, help="only a tool that returns `list[...]` can have `pages N`")
+            elif decl.pages < 1:
+                self.error("E411", f"tool `{decl.name}` answers in pages of {decl.pages}; a page holds at least one element", span, help="write `pages N` with N of 1 or more")
+            elif any(p.name == "page" for p in decl.params):
+                self.error("E411", f"tool `{decl.name}` answers in pages, so its callers pass `page`; it cannot also have a parameter `page`", span, help="rename the parameter, or drop `pages` and page by hand")
 
         self._check_body(tool, scope)
         tool.consumes = self._nominals(decl.consumes, module, svc) if decl.consumes is not None else _derive_consumes(params)

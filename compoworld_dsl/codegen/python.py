@@ -485,6 +485,8 @@ class PythonGenerator:
             f"produces={py_literal(tuple(a.name for a in tool.produces))}",
             f"source={py_literal(f'{decl.span.file}:{decl.span.line}')}",
         ]
+        if decl.pages is not None:
+            spec.append(f"pages={decl.pages}")  # a list answered a page at a time (the gateway pages it)
         out = [f"# {safe_comment(decl.span.file)}:{decl.span.line}  tool {tool.name}"]
         out.append("@_rt.tool(" + ", ".join(spec) + ")")
         params = "".join(f", {local(n)}" for n, _ in tool.params)

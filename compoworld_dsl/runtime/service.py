@@ -237,6 +237,8 @@ class ToolSpec:
     produces: tuple[str, ...]
     source: str  # "file:line"
     method: str  # the Python method implementing it
+    # elements a page holds when the tool answers agents a page at a time (`pages N`); None: whole
+    pages: int | None = None
 
     @property
     def qualified(self) -> str:

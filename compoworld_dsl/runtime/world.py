@@ -482,6 +482,9 @@ class CompiledWorld:
             raise KeyError(tool)
         props = {p: self.types.schema(t) for p, t in spec.params}
         required = [p for p, _ in spec.params if p not in spec.defaults]
+        if spec.pages:
+            # the gateway answers a page at a time (`gateway.page_of`); the tool itself never sees it
+            props["page"] = {"type": "integer", "minimum": 1, "default": 1, "description": f"which page of the answer ({spec.pages} a page; 1 first)"}
         return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 

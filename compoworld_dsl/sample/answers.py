@@ -199,9 +199,11 @@ class AnswerMatcher:
 
     # ─── prose answers ───
 
-    def in_text(self, t: str, expected: Any, text: str, guesses: bool = False) -> bool:
+    def in_text(self, t: str, expected: Any, text: str, guesses: bool = False, stated: str | None = None) -> bool:
         """Every expected value appears in `text`, and (unless `guesses`) the text is not a
-        list of guesses."""
+        list of guesses. Values the instruction `stated` are no guesses: an agent that sums up
+        what it did ("set the lead time to 5 days, moved 58 units, ...") before the value asked
+        for repeats them (found by an agent whose right answer failed for its recap)."""
         b = self.types.base(t)
         wanted = list(self._atoms(b, expected))
         if not wanted:
@@ -215,6 +217,8 @@ class AnswerMatcher:
         kinds = {kind for kind, _ in wanted}
         for kind in kinds & {"number", "moment", "key"}:
             found = self._candidates(kind, text)
+            if stated:
+                found -= self._candidates(kind, stated) - {v for k, v in wanted if k == kind}
             if len(found) > len([v for k, v in wanted if k == kind]) + MAX_EXTRA_CANDIDATES:
                 return False
         return True
@@ -289,8 +293,9 @@ def as_reported(answer: Any) -> tuple[Any, str | None]:
     return None, text
 
 
-def answer_matches(types: Types, t: str, expected: Any, answer: Any, ignore: dict | None = None, exact: bool = False, ordered: bool = False) -> bool:
-    """Does `answer` (JSON, JSON text, or prose) report `expected` (JSON of type `t`)?"""
+def answer_matches(types: Types, t: str, expected: Any, answer: Any, ignore: dict | None = None, exact: bool = False, ordered: bool = False, stated: str | None = None) -> bool:
+    """Does `answer` (JSON, JSON text, or prose) report `expected` (JSON of type `t`)?
+    `stated`: the instruction, whose values a prose answer may repeat freely (`in_text`)."""
     if answer is None:
         return False
     matcher = AnswerMatcher(types, ignore, exact, ordered)
@@ -301,7 +306,7 @@ def answer_matches(types: Types, t: str, expected: Any, answer: Any, ignore: dic
         if not isinstance(value, str):
             return False
         prose = value  # a JSON string is prose too: "4 matters" as a string
-    return matcher.same(t, expected, prose) or matcher.in_text(t, expected, prose)
+    return matcher.same(t, expected, prose) or matcher.in_text(t, expected, prose, stated=stated)
 
 
 # Words that may stand before a person's name without making it another name ("Ms. Ana Ruiz").

@@ -132,11 +132,12 @@ def _as_spelled(world: CompiledWorld, after: State, spelled: list[tuple[str, Any
     return state
 
 
-def score(world: CompiledWorld, checks: list[dict], before: State, after: State, answer: Any = None, calls: list[tuple[str, dict]] | None = None, touched: set | None = None) -> dict:
+def score(world: CompiledWorld, checks: list[dict], before: State, after: State, answer: Any = None, calls: list[tuple[str, dict]] | None = None, touched: set | None = None, stated: str | None = None) -> dict:
     """Evaluate every check. `calls` is the log of successful calls (tool, JSON arguments);
     `touched` the (table, key) of every row they wrote; `answer` what the agent reported (JSON,
-    JSON text or prose). Returns reward (0/1), partial credit (see `partial_credit`), and the
-    failed checks by id with a reason."""
+    JSON text or prose); `stated` the instruction, whose values a prose answer may repeat
+    without counting as guesses. Returns reward (0/1), partial credit (see `partial_credit`),
+    and the failed checks by id with a reason."""
     failed: list[dict] = []
     explained: set = set()  # (table, key) of rows the expected changes account for
     matched: dict[str, Any] = {}  # row_inserted check id → the key of the agent's row it matched
@@ -214,7 +215,7 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
                 log = [((world.resolve(t).qualified if world.resolve(t) else t), a) for t, a in calls]
                 ok, why = _order_holds(c, log)
         elif kind == "answer":
-            ok, why = _answer_holds(world, c, answer, matched, asked)
+            ok, why = _answer_holds(world, c, answer, matched, asked, stated)
         else:
             continue  # row_inserted above; no_collateral after all: it needs what the others explain
         if not ok:
@@ -256,7 +257,7 @@ def partial_credit(checks: list[dict], failed: list[dict], collateral: int) -> f
     return max(0.0, (passed - collateral - broken) / len(goals))
 
 
-def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict, asked: list[str] = ()) -> tuple[bool, str]:
+def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict, asked: list[str] = (), stated: str | None = None) -> tuple[bool, str]:
     """`asked`: the ids of the answer checks of several reports, in the order the instruction
     asks for them; an answer that is a list of that many values gives this one at its place."""
     if answer is None:
@@ -272,10 +273,10 @@ def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict, ask
         # one of several reported values, answered as a list in the order asked: judged at its
         # place alone, so that another report's value is neither needed nor a decoy here
         answer = value[asked.index(c["id"])]
-    ok = answer_matches(world.types, t, expected, answer, ignored_fields(world), exact=bool(c.get("exact")), ordered=bool(c.get("ordered")))
+    ok = answer_matches(world.types, t, expected, answer, ignored_fields(world), exact=bool(c.get("exact")), ordered=bool(c.get("ordered")), stated=stated)
     if not ok and "label" in c and isinstance(value, dict):
         # one of several reported values: an answer given as a JSON object holds it under any key
-        ok = any(answer_matches(world.types, t, expected, v, ignored_fields(world), exact=bool(c.get("exact"))) for v in value.values())
+        ok = any(answer_matches(world.types, t, expected, v, ignored_fields(world), exact=bool(c.get("exact")), stated=stated) for v in value.values())
     if ok and c.get("decoys") and names_a_decoy(world.types, t, c["decoys"], answer):
         return False, "the answer names other values of that field too"
     return ok, "" if ok else "wrong answer"

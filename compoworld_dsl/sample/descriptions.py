@@ -15,6 +15,7 @@ from .facts import WorldFacts
 from .pools import ensure
 from .rejected import Rejected
 from .reports import read_at_end
+from .runs import runs
 from .solve import check, new_solver
 from .steps import Step, choose_like, output
 
@@ -69,8 +70,37 @@ def still_named(facts: WorldFacts, attempt: Attempt, state0: State, final: State
             new = {e[key] for e in now if facts.people.fits(final, table, e, desc)} - {e[key] for e in results[k] if facts.people.fits(state0, table, e, desc)}
         if not within:  # in the whole table
             new |= set(facts.people.matches(final, table, desc)) - set(facts.people.matches(state0, table, desc))
+            if (why := _said_by_then(facts, state0, final, table, target, how["fields"], plan[:k])) is not None:
+                raise Rejected("changed_by_task", f"step {k + 1} {step.tool.qualified}: {why}")
         if new:
             raise Rejected("changed_by_task", f"step {k + 1} {step.tool.qualified}: by the end the task's own writes make its description fit {sorted(new, key=repr)[0]} too")
+
+
+def _said_by_then(facts: WorldFacts, state0: State, final: State, table: str, target: Any, fields: list[str], before: list[dict]) -> str | None:
+    """Why a description the instruction words from the seeded state no longer says what the
+    agent finds when it gets to the step, or None: an earlier step of the task deleted or
+    renamed a record it names ("the quote of opportunity "Platform renewal 2025"" after the task
+    deleted that opportunity: the quote then names a record no tool shows). Only when the end
+    state differs there is the state before the step replayed."""
+    people = facts.people
+
+    def said(state: State) -> tuple | None:
+        row = state.tables.get(table, {}).get(target)
+        if row is None:
+            return None
+        out = []
+        for f in fields:
+            rt = people.ref_table(people.fields[table][f])
+            out.append(people.ref_value(state, rt, row[f]) if rt is not None else row[f])
+        return tuple(out)
+
+    first = said(state0)
+    if said(final) == first:
+        return None
+    then = runs(facts, state0, before)
+    if then is None or said(then) == first:
+        return None
+    return "an earlier step changes or removes a record its description names, before the agent gets there"
 
 
 def z3_fits(facts: WorldFacts, attempt: Attempt, state0: State, table: str, target: Any, fields: tuple[str, ...]) -> int:

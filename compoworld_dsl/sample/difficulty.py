@@ -18,7 +18,7 @@ def measure(facts: WorldFacts, plan: list[dict], results: list[Any], found_by: l
     # counted once, as the record an agent must tell apart
     look_alikes = {(la["step"], la["look_alike"]) for p in rule_proofs.values() for la in p.get("load_bearing", {}).get("look_alikes", [])}
     d = {
-        "real_calls": len(plan),
+        "real_calls": sum(call.get("pages", 1) for call in plan),  # a paged read is a call a page
         "reads": reads,
         "candidates_compared": candidates,
         "look_alikes": len(look_alikes),

@@ -29,7 +29,7 @@ from .phrasing import Phraser
 from .rebuild import TASK_FORMAT
 from .rejected import Rejected  # noqa: F401  (tests import it from here too)
 from .runs import replay
-from .steps import _STEP, Step, capabilities, found_by, output, thread_count  # noqa: F401  (tests import `Step` from here)
+from .steps import _STEP, Step, capabilities, found_by, output, paged_plan, thread_count  # noqa: F401  (tests import `Step` from here)
 from .walk import Walker
 
 MAX_SERVICES = 15  # services a session mounts: the task's plus distractors
@@ -174,6 +174,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         proofs["answer_not_guessable"] = R.answer_not_guessable(facts, state0, steps, plan, checks, reports, instruction)
         R.decoys(facts, attempt, state0, final, steps, values, reports, checks, instruction)
     services = sorted({s.tool.service for s in steps})
+    paged = paged_plan(facts, plan, steps, results)
     others = [s for s in facts.services if s not in services]
     distractors = sorted(random.Random(f"{seed}:{index}:distractors").sample(others, min(len(others), max(0, MAX_SERVICES - len(services)))))
     return {
@@ -188,7 +189,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "instruction": instruction,
         "capabilities": [c for c in CAPABILITIES if c in caps],
         "initial_state": {"seed": task_seed, **planted[1]} if planted is not None else {"seed": task_seed},
-        "reference_plan": plan,
+        "reference_plan": paged,
         "bindings": [{n: "house rules" if (k, n) in left else (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for k, s in enumerate(steps)],
         "found_by": [found_by(s) for s in steps],
         "reports": [{"step": r["step"] + 1, "field": r["field"], "aggregate": r["aggregate"], "element": None if r.get("element") is None else {"key": facts.people.key[steps[r["step"]].how["table"]], "value": r["element"]}, "label": r["label"], "type": r["type"]} for r in reports],
@@ -198,7 +199,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "proofs": proofs,
         "branch": branch,
         "idempotent": {k: v for k, v in idem.items() if not k.startswith("_")} if idem else None,
-        "difficulty": difficulty.measure(facts, plan, results, [found_by(s) for s in steps], rule_proofs, bearing, branch, services),
+        "difficulty": difficulty.measure(facts, paged, results, [found_by(s) for s in steps], rule_proofs, bearing, branch, services),
     }
 
 

@@ -163,3 +163,23 @@ def aggregate_of(aggregate: str, rows: list | tuple) -> Any:
         return len(rows)
     field = aggregate.split(" ", 1)[1]
     return sum(r[field] for r in rows)
+
+
+def paged_plan(facts, plan: list[dict], steps: list[Step], results: list) -> list[dict]:
+    """The reference plan as a task records it: a call of a tool that answers a page at a time
+    (`pages N`) says how many pages the reference reads, `pages`: up to the page that holds the
+    element a description finds (an agent stops where it finds it), else every page (a ranked
+    pick, a count or a total, or a list reported whole must see them all)."""
+    out = []
+    for call, step, result in zip(plan, steps, results):
+        size = facts.world.tools[call["tool"]].pages
+        if size and isinstance(result, (list, tuple)):
+            n = -(-len(result) // size) or 1
+            how = step.how or {}
+            if how.get("by") == "description" and step.pick is not None:
+                key = facts.people.key[how["table"]]
+                at = next((i for i, e in enumerate(result) if e.get(key) == step.pick), None)
+                n = n if at is None else at // size + 1
+            call = {**call, "pages": n}
+        out.append(call)
+    return out

@@ -484,6 +484,9 @@ class ToolDecl:
     # a noun phrase for what the tool returns ("the newest docket note on {matter}"), and its span
     gives: str | None = attrs.field(default=None, kw_only=True)
     gives_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    # a list tool that answers a page at a time: this many elements a page (`pages 5`)
+    pages: int | None = attrs.field(default=None, kw_only=True)
+    pages_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 # Constraints

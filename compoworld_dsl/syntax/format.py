@@ -194,7 +194,7 @@ def _kids(n) -> list:
     return [c for b in _blocks(n) or () for c in b]
 
 
-_TOOL_CLAUSES = ("description", "say", "gives", "consumes", "produces")
+_TOOL_CLAUSES = ("description", "say", "gives", "pages", "consumes", "produces")
 
 
 class _Notes:
@@ -275,7 +275,7 @@ def _tool_trail_slot(tool: A.ToolDecl, line_tokens: Sequence[str]) -> str:
     for i, tok in enumerate(line_tokens):
         before = line_tokens[i - 1] if i else ""
         after = line_tokens[i + 1] if i + 1 < len(line_tokens) else ""
-        if tok in ("say", "gives", "consumes", "produces") and after != ":":
+        if tok in ("say", "gives", "pages", "consumes", "produces") and after != ":":
             slot = tok
         elif tok.startswith('"') and before not in ("=", "say", "gives"):
             slot = "description"
@@ -362,7 +362,7 @@ def _attach_own_line(outline: _Outline, c: Comment, notes: _Notes) -> None:
 def _attach_tool_header(tool: A.ToolDecl, c: Comment, notes: _Notes) -> None:
     after_params = not tool.params or c.start > _end(tool.params[-1])
     kind = None
-    if c.next_token in ("say", "gives", "consumes", "produces"):
+    if c.next_token in ("say", "gives", "pages", "consumes", "produces"):
         kind = c.next_token
     elif c.next_token.startswith('"') and c.prev_token != "=" and after_params:
         kind = c.prev_token if c.prev_token in ("say", "gives") else "description"
@@ -851,6 +851,8 @@ class _Printer:
             clauses.append(("say", f"say {encode_string(t.say)}"))
         if t.gives is not None:
             clauses.append(("gives", f"gives {encode_string(t.gives)}"))
+        if t.pages is not None:
+            clauses.append(("pages", f"pages {t.pages}"))
         if t.consumes is not None:
             clauses.append(("consumes", "consumes " + ", ".join(x.name for x in t.consumes)))
         if t.produces is not None:

@@ -511,6 +511,8 @@ class _Builder(Transformer):
             say_span=spans.get("say"),
             gives=clauses.get("gives"),
             gives_span=spans.get("gives"),
+            pages=clauses.get("pages"),
+            pages_span=spans.get("pages"),
         )
 
     def params(self, children):
@@ -535,6 +537,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def tool_gives(self, meta, c):
         return ("clause", "gives", self._string(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def tool_pages(self, meta, c):
+        return ("clause", "pages", int(c[0]), self._span(meta))
 
     @v_args(meta=True)
     def tool_consumes(self, meta, c):
