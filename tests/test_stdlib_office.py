@@ -267,3 +267,24 @@ def test_samples_three_hop_tasks_that_verify(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 0, err
     assert "4 of 4 tasks verified" in err
+
+
+def test_a_lead_who_joins_their_team_keeps_their_manager_and_no_two_manage_each_other(world, states):
+    """Found by an agent playing a 12-hop office task: moving a team's lead into that team made
+    them their own manager; `set_manager` let two colleagues manage each other."""
+    moved = refused = 0
+    for seed in SEEDS:
+        state = states[seed].snapshot()
+        people = state.tables["directory.people"]
+        lead_of = {t["lead"]: t["id"] for t in state.tables["directory.teams"].values()}
+        mover = next((p for p in people.values() if p["id"] in lead_of and p["team"] != lead_of[p["id"]]), None)
+        if mover is not None:
+            after = _ok(world, state.snapshot(), "directory.move_to_team", id=mover["id"], team=lead_of[mover["id"]])
+            assert after["manager"] == mover["manager"] != mover["id"]
+            moved += 1
+        pair = next(((p, people[p["manager"]]) for p in people.values() if p["manager"] in people and p["manager"] != p["id"] and p["status"] == "active" and people[p["manager"]]["manager"] != p["id"]), None)
+        if pair is not None:
+            report, boss = pair
+            assert _error(world, state.snapshot(), "directory.set_manager", id=boss["id"], manager=report["id"]) == "conflict"
+            refused += 1
+    assert moved >= 1 and refused >= 1, (moved, refused)
