@@ -5,7 +5,7 @@ Usage: python bench/deep_walks.py [--worlds legal_ops,office,support,supply_chai
 
 For each world and hop count it makes N attempts (`Sampler.task`, one process, each with a time
 budget of --timeout seconds) and prints one markdown row: tasks per attempt (acceptance), the
-median real calls of a task's reference plan, the share of tasks of one thread, median seconds
+median real calls of a task (`difficulty.real_calls`: a paged read counts its pages), the share of tasks of one thread, median seconds
 per attempt, and the three commonest rejection reasons. Acceptance is what decides whether a
 hop count is usable at all; the seconds are this machine's (compare ratios, not values)."""
 
@@ -40,7 +40,7 @@ def row(world: str, hops: int, n: int, seed: int, n_threads: int, timeout: float
         except TypeError:  # a checkout from before `threads`: its walks are not one thread
             tasks.append(sampler.task(seed, i, hops, Deadline(timeout)))
         seconds.append(time.perf_counter() - t0)
-    calls = statistics.median(len(t["reference_plan"]) for t in tasks) if tasks else 0
+    calls = statistics.median(t["difficulty"]["real_calls"] for t in tasks) if tasks else 0  # a paged read counts its pages
     one = sum(threads(t) == 1 for t in tasks) / len(tasks) if tasks else 0
     top = ", ".join(f"{r} {c}" for r, c in why.most_common(3))
     return f"| {world} | {hops} | {len(tasks)}/{n} ({len(tasks) / n:.0%}) | {calls:g} | {one:.0%} | {statistics.median(seconds):.2f} | {top} |"

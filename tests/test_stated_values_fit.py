@@ -61,3 +61,22 @@ def test_a_renamed_document_takes_a_documents_title():
     matter_titles = {p["title"] for p in sampler.facts.world.seeds["matters.matters"]["profiles"]}
     new = [v for a in calls for k, v in a.items() if k != "id"]
     assert new and not set(new) & matter_titles, set(new) & matter_titles
+
+
+def test_a_new_rows_code_is_new():
+    """A code a new row's seed makes from a number range (a supplier part number "HM-64743", a
+    bank reference) is drawn fresh, as the seed draws it, and held by no row yet: an agent met a
+    new price-list entry with a part number another entry of the same supplier had."""
+    import random
+
+    from compoworld_dsl.sample.bindings import _fresh
+
+    sampler = load_sampler(str(ROOT / "worlds" / "supply_chain.world"))
+    tool = next(t for t in sampler.facts.tools if t.qualified == "suppliers.add_price")
+    free = [(n, t) for n, t in tool.params if n in ("part_number", "unit_cost")]
+    for seed in range(5):
+        state = sampler.world.initial_state(seed)
+        got = _fresh(sampler.facts, random.Random(seed), state, tool, free)
+        held = {r["part_number"] for r in state.tables["suppliers.prices"].values()}
+        assert set(got) == {"part_number"} and got["part_number"] not in held
+        assert re.fullmatch(r"[A-Z]{2}-\d{5}", got["part_number"])  # as the seed writes them

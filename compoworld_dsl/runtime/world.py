@@ -284,6 +284,16 @@ class CompiledWorld:
         profiles = self.seeds[table].get("profiles") or ()
         return frozenset(f for f, _ in self._plan(table).copied) | frozenset(profiles[0] if profiles else ())
 
+    def fresh_value(self, table: str, field: str, rng: random.Random) -> Any:
+        """A new value of `field` drawn as `table`'s seed draws it, for a code its `format` makes
+        from a number range ("HM-64743", "x2417"): what a request creating a row states, where a
+        value another row holds would be that row's (a part number already in the price list).
+        None when the field is not seeded so (a pick, a ref, a `same`, a profile)."""
+        gen = self.seeds.get(table, {}).get("fields", {}).get(field)
+        if gen is None or gen[0] != "format" or _derived(gen) or any(_gen_tables(gen)) or not any(g[0] == "range" for g in gen[2]):
+            return None
+        return _compile(gen, self.types)(rng, None)
+
     def derive(self, table: str, row: dict, st: State, rng: random.Random) -> dict:
         """For a new row of `table` that a request states (a lead's name and company): the
         fields the table's seed derives from the others with `same(...)` (the email made from

@@ -44,7 +44,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     draws = DRAWS if free else 1
     for d in range(draws):
         attempt.deadline.check()
-        profiled = _from_profile(facts, rng, state, tool, free)
+        profiled = {**_fresh(facts, rng, state, tool, free), **_from_profile(facts, rng, state, tool, free)}
         chosen = dict(profiled)
         for n, t in free:
             if n in profiled:
@@ -120,6 +120,26 @@ def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Too
         pick = rng.choice(fresh or list(profiles))
         return {n: pick[f] for n, f in pairs}
     return {}
+
+
+def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list) -> dict:
+    """A new row's codes, drawn as its table's seed draws them and held by no row yet: a new
+    price-list entry's supplier part number, not one another entry has ("HM-64743" twice under
+    one supplier, met by an agent playing a 16-hop task). `CompiledWorld.fresh_value`."""
+    kinds = dict(free)
+    out = {}
+    for n, (table, f) in sorted(facts.insert_args.get(tool.qualified, {}).items()):
+        if n not in kinds or facts.people.fields.get(table, {}).get(f) != tstr(kinds[n]):
+            continue
+        held = {r[f] for r in state.tables.get(table, {}).values()}
+        for _ in range(8):
+            v = facts.world.fresh_value(table, f, rng)
+            if v is None:
+                break
+            if v not in held:
+                out[n] = v
+                break
+    return out
 
 
 def _derived(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list, args: dict) -> dict:

@@ -22,6 +22,7 @@ from .rejected import Rejected
 from .steps import Step, aggregate_of, element, output, result_table, unused_reads
 
 MAX_REPORTS = 3
+COMBINE_SHARE = 0.3  # of tasks with a report that also ask a value another service's record holds
 TELLING_SHARE = 0.25  # a reported field's value is held by at most this share of its table's rows, when one is (`_telling`)
 DECOY_RECORDS = 12  # other records asked about per argument, for the decoys of a plain reported value (`_plain_elsewhere`)
 MIN_COUNTED = 3  # records a list read must show before "how many" is asked of it: fewer is a guess away
@@ -117,12 +118,41 @@ def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Sta
             if now != value:
                 raise Rejected("changed_by_task", f"step {j + 1} {step.tool.qualified}: the task's own writes change what it gives")
             out.append({"step": j, "field": None, "aggregate": None, "type": tstr(step.tool.result), "element": None, "value": value})
+    if out and len(out) < MAX_REPORTS and random.Random(f"{attempt.task_seed}:combine").random() < COMBINE_SHARE:
+        out += _from_another_service(facts, attempt, rng, state0, final, steps, plan, results, out)
     if len(out) > MAX_REPORTS:
         raise Rejected("too_many_reports", f"{len(out)} reads would each need a report")
     islands = [r["step"] for r in out if facts.walks.is_entry(steps[r["step"]].tool)]
     if len(islands) > 1:  # two lookups whose results are only read out: chores, not a task
         raise Rejected("step_not_needed", f"steps {', '.join(str(j + 1) for j in islands)}: lookups whose results nothing uses but a report")
     return out
+
+
+def _from_another_service(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, final: State, steps: list[Step], plan: list[dict], results: list, out: list[dict]) -> list[dict]:
+    """One more value to tell, of a record an earlier read found in another service than the
+    reported ones ("... and the lead time of that supplier"), so the answer combines what two
+    services hold (issue 28 item 2); a field a person would ask for and could not guess
+    (`reportable`), the same at the end as when read. [] when no read offers one."""
+    told = {steps[r["step"]].tool.service for r in out} | {r["step"] for r in out}
+    options = []
+    for j, step in enumerate(steps):
+        if step.tool.qualified in facts.mutating or j in told or step.tool.service in told:
+            continue
+        value = output(facts.people, steps, results, j)
+        if not isinstance(value, dict):
+            continue
+        try:
+            table, fields = reportable(facts, state0, step, value, j)
+        except Rejected:
+            continue
+        now = read_at_end(facts, attempt, state0, final, step, plan[j])
+        fields = [f for f in fields if isinstance(now, dict) and now.get(f) == value[f]]
+        options += [(j, table, f) for f in fields]
+    if not options:
+        return []
+    j, table, f = rng.choice(options)
+    value = output(facts.people, steps, results, j)
+    return [{"step": j, "field": f, "aggregate": None, "type": facts.people.fields[table][f], "element": steps[j].pick, "value": value[f], "table": table}]
 
 
 def read_at_end(facts: WorldFacts, attempt: Attempt, state0: State, final: State, step: Step, call: dict, whole: bool = False) -> Any:
