@@ -21,7 +21,8 @@ import pytest
 from compoworld_dsl.cli import main
 from compoworld_dsl.sample.difficulty import measure, of_record
 from compoworld_dsl.sample.rebuild import attempt_of
-from compoworld_dsl.sample.run import Job, load_sampler, options, run
+from compoworld_dsl.sample.journal import options
+from compoworld_dsl.sample.run import Job, load_sampler, run
 from compoworld_dsl.sample.sampler import Rejected, verify_task
 from compoworld_dsl.taskfile import load_tasks
 
@@ -32,13 +33,13 @@ SCHEMA = json.loads((ROOT / "compoworld_dsl" / "schemas" / "task.schema.json").r
 LONG = os.environ.get("WORLDC_LONG") == "1"
 ATTEMPTS = 400 if LONG else 40  # attempts per world for the sampled-task properties
 WORLDS = sorted(p.stem for p in (ROOT / "worlds").glob("*.world")) if LONG else ["legal_ops", "toy"]
-KEYS = {"real_calls", "reads", "candidates_compared", "look_alikes", "rule_checks", "branch", "services", "score"}
+KEYS = {"real_calls", "reads", "candidates_compared", "look_alikes", "rule_checks", "rule_lookups", "branch", "services", "score"}
 
 
 def _score(d: dict) -> int:
     """The documented formula (docs/task-format.md#difficulty), written out again."""
     log = lambda n: n.bit_length()  # noqa: E731  ⌈log2(n + 1)⌉
-    return d["real_calls"] + log(d["reads"]) + log(d["candidates_compared"]) + 2 * (d["look_alikes"] + d["rule_checks"] + d["branch"]) + max(0, d["services"] - 1)
+    return d["real_calls"] + log(d["reads"]) + log(d["candidates_compared"]) + 2 * (d["look_alikes"] + d["rule_checks"] + d["branch"]) + d["rule_lookups"] + max(0, d["services"] - 1)
 
 
 def _replay(sampler, task: dict) -> list:
@@ -86,7 +87,7 @@ def test_measure_counts_what_the_record_and_its_replay_hold():
     }
     d = measure(facts, plan, results, ["description: name, folder", None, "rank: the largest start"], rule_proofs, [{}, {}, {}], {"step": 3}, ["calendar", "files"])
     assert {k: v for k, v in d.items() if k != "score"} == {
-        "real_calls": 3, "reads": 10, "candidates_compared": 10, "look_alikes": 2, "rule_checks": 3, "branch": True, "services": 2,
+        "real_calls": 3, "reads": 10, "candidates_compared": 10, "look_alikes": 2, "rule_checks": 3, "rule_lookups": 0, "branch": True, "services": 2,
     }
     assert d["score"] == 3 + 4 + 4 + 2 * (2 + 3 + 1) + 1 == _score(d)
     # a single record or value read counts one; nothing read (null) none; a pick whose result is no list compares nothing
@@ -102,7 +103,7 @@ def test_sampled_tasks_record_their_difficulty(sampled):
             d = task["difficulty"]
             assert set(d) == KEYS and list(task)[-1] == "difficulty", task["id"]
             assert d == of_record(sampler.facts, task, _replay(sampler, task)), task["id"]  # the record and its replay give it
-            assert d["real_calls"] == len(task["reference_plan"]) and d["services"] == len(task["services"])
+            assert d["real_calls"] == sum(c.get("pages", 1) for c in task["reference_plan"]) and d["services"] == len(task["services"])
             assert d["rule_checks"] == len(task["constraints"]) and d["branch"] == (task["branch"] is not None)
             assert d["score"] == _score(d) >= d["real_calls"]
             assert list(validator.iter_errors(task)) == []

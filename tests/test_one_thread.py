@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 from compoworld_dsl.sample.rebuild import attempt_of, rebuild_problems
-from compoworld_dsl.sample.run import Job, load_sampler, options, run
+from compoworld_dsl.sample.journal import options
+from compoworld_dsl.sample.run import Job, load_sampler, run
 from compoworld_dsl.sample.walk import thread_count, threads
 
 ROOT = Path(__file__).resolve().parents[1]

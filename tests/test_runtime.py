@@ -314,5 +314,5 @@ def test_a_compiled_package_imports_without_the_parser(tmp_path):
     out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True []"
     source_map = json.loads((tmp_path / "toy_pkg" / "source_map.json").read_text())
-    assert source_map["services"]["tasks"]["tools"]["close_task"].startswith("stdlib/tasks.world:")
+    assert source_map["services"]["tasks"]["tools"]["close_task"].startswith("stdlib:tasks.world:")
     assert source_map["world_source"].endswith("toy.world")

@@ -239,7 +239,8 @@ def cmd_sample(args) -> int:
     import math
     import signal
 
-    from ..sample.run import Interrupted, Job, run
+    from ..sample.job import Job
+    from ..sample.run import Interrupted, run
     from ..sample.sampler import CAPABILITIES
 
     path, how = find_world(args.path)
@@ -314,7 +315,7 @@ def cmd_sample(args) -> int:
     if args.merge:
         return _merge_shards(job, args, out, console)
     if args.resume:
-        from ..sample.run import ResumeError, pending
+        from ..sample.journal import ResumeError, pending
 
         try:
             journal = pending(out, job)
@@ -345,7 +346,7 @@ def cmd_sample(args) -> int:
         return 128 + e.signum
     except Exception as e:
         from ..sample.ray_backend import RayBackendError  # imports no Ray
-        from ..sample.run import ResumeError
+        from ..sample.journal import ResumeError
 
         if isinstance(e, RayBackendError):
             print(f"worldc: error: {e}", file=sys.stderr)
@@ -403,7 +404,8 @@ def _first_line(path: Path) -> str:
 
 def _merge_shards(job, args, out, console) -> int:
     """`worldc sample ... --merge S1 --merge S2 ...`: the unsharded run from the shard files."""
-    from ..sample.run import ResumeError, load_sampler, merge
+    from ..sample.journal import ResumeError
+    from ..sample.run import load_sampler, merge
 
     for p in args.merge:
         if not os.path.isfile(p):
@@ -468,7 +470,7 @@ def _progress(console, total: int):
 
 def _print_rule_share(console, job, model, out: Path | None) -> None:
     """Say so when fewer tasks than `--rule-share` asks carry a house rule that decides their
-    reward: the selection passes a few tasks over per slot that wants one (`run.RULE_PATIENCE`),
+    reward: the selection passes a few tasks over per slot that wants one (`job.RULE_PATIENCE`),
     then keeps the next, so a world whose rules rarely bite misses the share (issue 29)."""
     if job.rule_share <= 0 or out is None or not out.is_file() or str(out) == "-":
         return
@@ -491,7 +493,8 @@ def _print_report(console, job, report, args) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..sample.run import ATTEMPT_TIMEOUT, RULE_SHARE, band as difficulty_band
+    from ..sample.job import ATTEMPT_TIMEOUT, RULE_SHARE
+    from ..sample.run import band as difficulty_band
 
     table = Table(title="sampling report", show_header=True, header_style="bold")
     table.add_column("")

@@ -52,7 +52,8 @@ class Probe:
 def probe(world_file: Path, attempts: int = ATTEMPTS) -> Probe:
     from ..check import check_paths
     from ..lint import lint
-    from ..sample.run import Job, run
+    from ..sample.job import Job
+    from ..sample.run import run
 
     out = Probe()
     try:

@@ -10,19 +10,21 @@ import tempfile
 from pathlib import Path
 
 from ..check.model import Model
-from .python import generate_python
+from .python import Locations, generate_python
 
 
-def source_map(model: Model) -> dict:
-    """Every service and tool with the `.world` line it came from."""
+def source_map(model: Model, source: str) -> dict:
+    """Every service and tool with the `.world` line it came from, named as the generated code
+    names it (`codegen.python.Locations`)."""
     world = model.world
     names = world.services if world else list(model.services)
+    where = Locations(source)
     out = {}
     for s in names:
         svc = model.services[s]
         out[s] = {
-            "source": f"{svc.decl.span.file}:{svc.decl.span.line}",
-            "tools": {t.name: f"{t.decl.span.file}:{t.decl.span.line}" for t in svc.tools.values()},
+            "source": where.at(svc.decl.span),
+            "tools": {t.name: where.at(t.decl.span) for t in svc.tools.values()},
         }
     return out
 
@@ -41,7 +43,9 @@ def write_package(model: Model, out: Path, source: str) -> None:
             '"""A world compiled by worldc. `WORLD` runs it; see docs/compile.md."""\n\nfrom .world import WORLD  # noqa: F401\n',
             encoding="utf-8",
         )
-        smap = {"world_source": str(Path(source).resolve()), "services": source_map(model)}
+        # `world_source` is this machine's path on purpose: `worldc sample` with no world finds
+        # the world compiled last through it (cli/common.py). Everything else is portable.
+        smap = {"world_source": str(Path(source).resolve()), "services": source_map(model, source)}
         (tmp / "source_map.json").write_text(json.dumps(smap, indent=2) + "\n", encoding="utf-8")
         if out.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))

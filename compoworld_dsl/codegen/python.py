@@ -5,20 +5,30 @@ World text reaches the output only through `py_literal` (values), `safe_comment`
 from __future__ import annotations
 
 import keyword
+import os
 import re
 import types as pytypes
 from fractions import Fraction
+from pathlib import Path
 
 from .. import __version__
 from ..check import types as T
 from ..check.clocks import volatile_state
 from ..check.model import Model, Service, Tool
+from ..resources import stdlib_dir
 from ..runtime import values as V
 from ..runtime.service import Service
 from ..syntax import ast as A
 from ..syntax.template import template_pieces as _template_pieces
+from .layout import WIDTH, layout
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+# Python's operator precedence, loosest first: the expression printer puts an operand in
+# parentheses only when its operator binds more loosely than its place needs.
+_LAMBDA, _TERNARY, _OR, _AND, _NOT, _CMP, _ADD, _MUL, _UNARY, _ATOM = range(10)
+_ARITH = {"+": _ADD, "-": _ADD, "*": _MUL}
+_COMPLEMENT = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in", "contains": "not contains", "not contains": "contains"}
 
 
 class CodegenError(Exception):
@@ -63,7 +73,7 @@ def py_literal(value: object) -> str:
     if isinstance(value, Fraction):
         return f"_F({value.numerator}, {value.denominator})" if value.denominator != 1 else f"_F({value.numerator})"
     if isinstance(value, tuple):
-        return "(" + "".join(py_literal(v) + ", " for v in value) + ")"
+        return "(" + py_literal(value[0]) + ",)" if len(value) == 1 else "(" + ", ".join(py_literal(v) for v in value) + ")"
     if isinstance(value, list):
         return "[" + ", ".join(py_literal(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -115,6 +125,48 @@ def local(name: str) -> str:
     return "v_" + identifier(name)
 
 
+def _minus(operand: str) -> str:
+    """`-x` of an operand printed at unary level (`-(-x)` rather than `--x`)."""
+    return f"-({operand})" if operand.startswith("-") else "-" + operand
+
+
+class Locations:
+    """Where a `.world` line is, as generated code and source maps name it: a stdlib file by name
+    (`stdlib:crm/accounts.world:12`), any other relative to the folder of the world compiled
+    (`legal_ops.world:6`). Never a path of the compiling machine, so that a world compiles to
+    the same bytes on any machine and from any working folder."""
+
+    def __init__(self, source: str):
+        self.folder = _real(source).parent
+        self.stdlib = _real(str(stdlib_dir()))
+        self.names: dict[str, str] = {}
+
+    def file(self, name: str) -> str:
+        """`name`, a file as the checker's spans give it (relative to the working folder, or absolute)."""
+        found = self.names.get(name)
+        if found is None:
+            path = _real(name)
+            if path.is_relative_to(self.stdlib):
+                found = "stdlib:" + path.relative_to(self.stdlib).as_posix()
+            else:
+                try:
+                    found = Path(os.path.relpath(path, self.folder)).as_posix()
+                except ValueError:  # on another drive (Windows): no relative path exists
+                    found = path.name
+            self.names[name] = found
+        return found
+
+    def at(self, span) -> str:
+        return f"{self.file(span.file)}:{span.line}"
+
+
+def _real(name: str) -> Path:
+    try:
+        return Path(name).resolve()
+    except (OSError, ValueError, RuntimeError):  # a name no file system takes: as written
+        return Path(os.path.abspath(name))
+
+
 class _Tool:
     """Per-tool (or per-constraint) compilation context: local names and their types."""
 
@@ -133,10 +185,11 @@ class _Tool:
 
 
 class PythonGenerator:
-    def __init__(self, model: Model, source: str = "<memory>"):
+    def __init__(self, model: Model, source: str = "<memory>", width: int | None = WIDTH):
         self.model = model
         self.source = source
-        self.lines: list[str] = []
+        self.width = width  # None: one statement a line, however long
+        self.where = Locations(source)
         world = model.world
         self.service_names = list(world.services) if world else list(model.services)
         self.consts: dict[str, str] = {}  # constant expression → module-level name
@@ -163,7 +216,7 @@ class PythonGenerator:
             '"""',
             "",
             f"# world: {safe_comment(world.name) if world else '(no world)'}",
-            f"# from: {safe_comment(self.source)}",
+            f"# from: {safe_comment(self.where.file(self.source))}",
             "",
             "from fractions import Fraction as _F",
             "",
@@ -179,22 +232,20 @@ class PythonGenerator:
                 head.append(f"{name} = {expr}")
             head.append("")
         head += self._types()
-        tail = constraints + [
-            "",
-            "WORLD = _CompiledWorld(",
-            f"    name={py_literal(world.name if world else '')},",
-            f"    description={py_literal((world.description or '') if world else '')},",
-            f"    services=[{', '.join(classes)}],",
-            "    types=TYPES,",
-            "    state=STATE,",
-            "    seeds=SEEDS,",
-            f"    source={py_literal(self.source)},",
-            "    constraints=CONSTRAINTS,",
-            "    volatile=VOLATILE,",
-            ")",
-            "",
+        arguments = [
+            f"name={py_literal(world.name if world else '')}",
+            f"description={py_literal((world.description or '') if world else '')}",
+            f"services=[{', '.join(classes)}]",
+            "types=TYPES",
+            "state=STATE",
+            "seeds=SEEDS",
+            f"source={py_literal(self.where.file(self.source))}",
+            "constraints=CONSTRAINTS",
+            "volatile=VOLATILE",
         ]
-        return "\n".join(head + body + self._state_and_seeds() + tail)
+        tail = constraints + ["", f"WORLD = _CompiledWorld({', '.join(arguments)})", ""]
+        text = "\n".join(head + body + self._state_and_seeds() + tail)
+        return layout(text, self.width) if self.width else text
 
     def _types(self) -> list[str]:
         enums = {e.name: e.members for e in self.model.enums.values()}
@@ -203,14 +254,7 @@ class PythonGenerator:
             for r in s.records.values():
                 records[f"{s.name}.{r.name}"] = {f: tstr(ft) for f, ft in r.fields.items()}
                 keys[f"{s.name}.{r.name}"] = r.key
-        return [
-            "TYPES = _rt.Types(",
-            f"    enums={py_literal(enums)},",
-            f"    records={py_literal(records)},",
-            f"    keys={py_literal(keys)},",
-            ")",
-            "",
-        ]
+        return [f"TYPES = _rt.Types(enums={py_literal(enums)}, records={py_literal(records)}, keys={py_literal(keys)})"]
 
     def _state_and_seeds(self) -> list[str]:
         state: dict[str, dict] = {}
@@ -348,7 +392,7 @@ class PythonGenerator:
         for i, (name, c, svc) in enumerate(self.constraint_list()):
             fn = f"_constraint_{i}"
             ctx = _Tool(self, svc, None)
-            out.append(f"# {safe_comment(c.span.file)}:{c.span.line}  constraint {safe_comment(name)}")
+            out.append(f"# {safe_comment(self.where.at(c.span))}  constraint {safe_comment(name)}")
             out.append(f"def {fn}(before, after):")
             out.append("    untouched = []")
             out.append("    invariants = []")
@@ -358,11 +402,9 @@ class PythonGenerator:
             out.append("")
             orders = [(".".join(o.tool), ".".join(o.after), o.on) for o in _clauses_of(c, A.OrderClause)]
             entries.append(
-                f"    {py_literal(name)}: _rt.Constraint({py_literal(name)}, {py_literal((c.description or ''))}, {py_literal(f'{c.span.file}:{c.span.line}')}, {fn}, {py_literal(tuple(orders))}),"
+                f"{py_literal(name)}: _rt.Constraint({py_literal(name)}, {py_literal((c.description or ''))}, {py_literal(self.where.at(c.span))}, {fn}, {py_literal(tuple(orders))})"
             )
-        out.append("CONSTRAINTS = {")
-        out.extend(entries)
-        out.append("}")
+        out.append("CONSTRAINTS = {" + ", ".join(entries) + "}")
         return out
 
     def _clause(self, clause: A.Clause, ctx: _Tool, counter: list[int]) -> list[str]:
@@ -376,7 +418,7 @@ class PythonGenerator:
             else:
                 ctx.row = (row, rec)
             ctx.state = "before"
-            test = self.ex(clause.where, ctx) if clause.where is not None else None
+            test = self.ex(clause.where, ctx, _OR) if clause.where is not None else None
             ctx.row = saved_row
             if clause.var:
                 del ctx.locals[clause.var]
@@ -396,7 +438,7 @@ class PythonGenerator:
             body_indent = "    "
             if clause.where is not None:
                 ctx.state = "before"
-                lines.append(f"    if not ({self.ex(clause.where, ctx)}):")
+                lines.append(f"    if {self.negated(clause.where, ctx, test=True)}:")
                 lines.append("        continue")
             for c in clause.body:
                 lines.extend(body_indent + line for line in self._clause(c, ctx, counter))
@@ -447,11 +489,11 @@ class PythonGenerator:
         out = [
             "",
             "",
-            f"# {safe_comment(span.file)}:{span.line}  service {svc.name}",
+            f"# {safe_comment(self.where.at(span))}  service {svc.name}",
             f"class {cname}(_rt.Service):",
             f"    name = {py_literal(svc.name)}",
             f"    description = {py_literal((svc.description or ''))}",
-            f"    source = {py_literal(f'{span.file}:{span.line}')}",
+            f"    source = {py_literal(self.where.at(span))}",
         ]
         modifies = {}
         for tool in svc.tools.values():
@@ -483,11 +525,11 @@ class PythonGenerator:
             f"simulated={py_literal(decl.simulated)}",
             f"consumes={py_literal(tuple(a.name for a in tool.consumes))}",
             f"produces={py_literal(tuple(a.name for a in tool.produces))}",
-            f"source={py_literal(f'{decl.span.file}:{decl.span.line}')}",
+            f"source={py_literal(self.where.at(decl.span))}",
         ]
         if decl.pages is not None:
             spec.append(f"pages={decl.pages}")  # a list answered a page at a time (the gateway pages it)
-        out = [f"# {safe_comment(decl.span.file)}:{decl.span.line}  tool {tool.name}"]
+        out = [f"# {safe_comment(self.where.at(decl.span))}  tool {tool.name}"]
         out.append("@_rt.tool(" + ", ".join(spec) + ")")
         params = "".join(f", {local(n)}" for n, _ in tool.params)
         out.append(f"def {method_name(tool.name)}(self, tx{params}):")
@@ -501,7 +543,7 @@ class PythonGenerator:
             ctx.locals["result"] = tool.result
             for stmt in decl.body:
                 if isinstance(stmt, A.Ensures):
-                    body.append(f"if not ({self.ex(stmt.cond, ctx)}):  # line {stmt.span.line}")
+                    body.append(f"if {self.negated(stmt.cond, ctx, test=True)}:  # line {stmt.span.line}")
                     body.append(f"    raise _ToolError('invalid', {py_literal(f'the simulator broke the contract of {tool.name} (line {stmt.span.line})')})")
             body.append("return v_result")
         if not body:
@@ -515,7 +557,7 @@ class PythonGenerator:
         where = f"# line {s.span.line}"
         if isinstance(s, A.Require):
             msg = self.message(s.message, ctx)
-            return [f"if not ({self.ex(s.cond, ctx)}):  {where}", f"    raise _ToolError({py_literal(s.kind)}, {msg})"]
+            return [f"if {self.negated(s.cond, ctx, test=True)}:  {where}", f"    raise _ToolError({py_literal(s.kind)}, {msg})"]
         if isinstance(s, A.Let):
             ctx.locals[s.name] = self.model.type_of(s.value)
             return [f"{local(s.name)} = {self.ex(s.value, ctx)}  {where}"]
@@ -537,7 +579,7 @@ class PythonGenerator:
             ctx.locals[s.target.var] = rec
             keys = ctx.fresh("keys")
             return [
-                f"{keys} = [{var}[{py_literal(rec.key)}] for {var} in {self._each(f'tx.rows({py_literal(table)})', ctx)} if {self.ex(s.target.where, ctx)}]  {where}",
+                f"{keys} = [{var}[{py_literal(rec.key)}] for {var} in {self._each(f'tx.rows({py_literal(table)})', ctx)} if {self.ex(s.target.where, ctx, _OR)}]  {where}",
                 f"for _k in {keys}:",
                 f"    tx.remove({py_literal(table)}, _k)",
             ]
@@ -596,7 +638,7 @@ class PythonGenerator:
         news = ctx.fresh("new")
         # every new row is computed from the old state before any is stored
         return [
-            f"{news} = [{{**{var}, {fields}}} for {var} in {self._each(f'tx.rows({py_literal(table)})', ctx)} if {self.ex(s.target.where, ctx)}]  {where}",
+            f"{news} = [{{**{var}, {fields}}} for {var} in {self._each(f'tx.rows({py_literal(table)})', ctx)} if {self.ex(s.target.where, ctx, _OR)}]  {where}",
             f"for _r in {news}:",
             f"    tx.put({py_literal(table)}, _r[{py_literal(rec.key)}], _r)",
         ]
@@ -620,14 +662,31 @@ class PythonGenerator:
 
     # ─────────────────────────── expressions ───────────────────────────
 
-    def ex(self, e: A.Expr, ctx: _Tool) -> str:
-        return getattr(self, "ex_" + type(e).__name__)(e, ctx)
+    def ex(self, e: A.Expr, ctx: _Tool, level: int = _LAMBDA) -> str:
+        """Python for `e`, in parentheses only if its operator binds less tightly than the place
+        it goes needs (`level`)."""
+        text, own = getattr(self, "ex_" + type(e).__name__)(e, ctx)
+        return f"({text})" if own < level else text
 
-    def ex_Literal(self, e: A.Literal, ctx: _Tool) -> str:
+    def negated(self, e: A.Expr, ctx: _Tool, level: int = _LAMBDA, test: bool = False) -> str:
+        """Python for `not e`, said as a person would: a comparison turns into its complement
+        (`x not in t`, `n <= 0`). That is exact: `!=` and `not in` are by definition the negations
+        of `==` and `in`, and the checker admits `<` only on numbers, text and moments, which are
+        totally ordered. In an `if` (`test`), `not not x` is `x`."""
+        if test and isinstance(e, A.Unary) and e.op == "not":
+            return self.ex(e.operand, ctx, level)
+        if isinstance(e, A.Binary) and e.op in _COMPLEMENT:
+            text, own = self._compare(e, _COMPLEMENT[e.op], ctx)
+        else:
+            text, own = f"not {self.ex(e, ctx, _NOT)}", _NOT
+        return f"({text})" if own < level else text
+
+    def ex_Literal(self, e: A.Literal, ctx: _Tool) -> tuple[str, int]:
         t = self.model.type_of(e) or T.UNKNOWN
         if e.kind in ("date", "time", "datetime", "decimal"):
-            return self.const(const_value(e, t), f"{e.value}")
-        return py_literal(const_value(e, t))
+            return self.const(const_value(e, t), f"{e.value}"), _ATOM
+        text = py_literal(const_value(e, t))
+        return text, _UNARY if text.startswith("-") else _ATOM
 
     def _table_ref(self, e: A.Expr, ctx: _Tool) -> str | None:
         """'service.table' when `e` names a state table, else None."""
@@ -637,102 +696,101 @@ class PythonGenerator:
             return f"{self.model.type_of(e.obj).name}.{e.name}"
         return None
 
-    def ex_Var(self, e: A.Var, ctx: _Tool) -> str:
+    def ex_Var(self, e: A.Var, ctx: _Tool) -> tuple[str, int]:
         if ctx.row is not None and e.name in ctx.row[1].fields:
-            return f"{ctx.row[0]}[{py_literal(e.name)}]"  # the checker resolves row fields first, too
+            return f"{ctx.row[0]}[{py_literal(e.name)}]", _ATOM  # the checker resolves row fields first, too
         if e.name in ctx.locals:
-            return local(e.name)
+            return local(e.name), _ATOM
         table = self._table_ref(e, ctx)
         if table is not None:
             var = ctx.svc.state[e.name]
             if isinstance(var.type, T.TableT):
-                return f"{ctx.state}.table({py_literal(table)})"
-            return f"{ctx.state}.scalar({py_literal(table)})"
+                return f"{ctx.state}.table({py_literal(table)})", _ATOM
+            return f"{ctx.state}.scalar({py_literal(table)})", _ATOM
         t = self.model.type_of(e)
         if isinstance(t, T.EnumT):
-            return py_literal(e.name)
+            return py_literal(e.name), _ATOM
         raise CodegenError(f"cannot compile name {e.name} at {e.span}")
 
-    def ex_Field(self, e: A.Field, ctx: _Tool) -> str:
+    def ex_Field(self, e: A.Field, ctx: _Tool) -> tuple[str, int]:
         ot = self.model.type_of(e.obj)
         if isinstance(ot, T.ServiceRef):
             svc = self.model.services[ot.name]
             kind = "table" if isinstance(svc.state[e.name].type, T.TableT) else "scalar"
-            return f"{ctx.state}.{kind}({py_literal(f'{ot.name}.{e.name}')})"
+            return f"{ctx.state}.{kind}({py_literal(f'{ot.name}.{e.name}')})", _ATOM
         if isinstance(ot, T.EnumRef):
-            return py_literal(e.name)
-        return f"{self.ex(e.obj, ctx)}[{py_literal(e.name)}]"
+            return py_literal(e.name), _ATOM
+        return f"{self.ex(e.obj, ctx, _ATOM)}[{py_literal(e.name)}]", _ATOM
 
-    def ex_Index(self, e: A.Index, ctx: _Tool) -> str:
+    def ex_Index(self, e: A.Index, ctx: _Tool) -> tuple[str, int]:
         ot = self.model.type_of(e.obj)
         if isinstance(ot, T.TableT):
             table = self._table_ref(e.obj, ctx)
-            return f"_rt.lookup({ctx.state}, {py_literal(table)}, {self.ex(e.key, ctx)}, {py_literal(ot.record.name)})"
-        return f"_rt.list_at({self.ex(e.obj, ctx)}, {self.ex(e.key, ctx)})"
+            return f"_rt.lookup({ctx.state}, {py_literal(table)}, {self.ex(e.key, ctx)}, {py_literal(ot.record.name)})", _ATOM
+        return f"_rt.list_at({self.ex(e.obj, ctx)}, {self.ex(e.key, ctx)})", _ATOM
 
-    def ex_ListLit(self, e: A.ListLit, ctx: _Tool) -> str:
-        return "(" + "".join(self.ex(i, ctx) + ", " for i in e.items) + ")"
+    def ex_ListLit(self, e: A.ListLit, ctx: _Tool) -> tuple[str, int]:
+        items = [self.ex(i, ctx, _TERNARY) for i in e.items]
+        return ("(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"), _ATOM
 
-    def ex_Unary(self, e: A.Unary, ctx: _Tool) -> str:
+    def ex_Unary(self, e: A.Unary, ctx: _Tool) -> tuple[str, int]:
         if e.op == "not":
-            return f"(not {self.ex(e.operand, ctx)})"
-        return f"(-{self.ex(e.operand, ctx)})"
+            text = self.negated(e.operand, ctx)
+            return text, _CMP if isinstance(e.operand, A.Binary) and e.operand.op in _COMPLEMENT else _NOT
+        return _minus(self.ex(e.operand, ctx, _UNARY)), _UNARY
 
-    def ex_Cond(self, e: A.Cond, ctx: _Tool) -> str:
-        return f"({self.ex(e.then, ctx)} if {self.ex(e.test, ctx)} else {self.ex(e.else_, ctx)})"
+    def ex_Cond(self, e: A.Cond, ctx: _Tool) -> tuple[str, int]:
+        return f"{self.ex(e.then, ctx, _OR)} if {self.ex(e.test, ctx, _OR)} else {self.ex(e.else_, ctx, _TERNARY)}", _TERNARY
 
-    def ex_Binary(self, e: A.Binary, ctx: _Tool) -> str:
+    def _compare(self, e: A.Binary, op: str, ctx: _Tool) -> tuple[str, int]:
+        """`e`'s operands compared with `op` (comparisons never chain: both sides bind tighter)."""
+        a, b = self.ex(e.left, ctx, _CMP + 1), self.ex(e.right, ctx, _CMP + 1)
+        if op in ("contains", "not contains"):
+            return f"{b} {'not in' if op == 'not contains' else 'in'} {a}", _CMP
+        return f"{a} {op} {b}", _CMP
+
+    def ex_Binary(self, e: A.Binary, ctx: _Tool) -> tuple[str, int]:
         op = e.op
-        a, b = self.ex(e.left, ctx), self.ex(e.right, ctx)
         if op in ("and", "or"):
-            return f"({a} {op} {b})"
+            own = _AND if op == "and" else _OR
+            # a chain written left to right needs no parentheses; `and` inside `or` keeps them,
+            # for the reader
+            left = _NOT if op == "or" and isinstance(e.left, A.Binary) and e.left.op == "and" else own
+            return f"{self.ex(e.left, ctx, left)} {op} {self.ex(e.right, ctx, _NOT)}", own
         if op == "implies":
-            return f"((not {a}) or {b})"
-        if op in ("in", "not in"):
-            rt = self.model.type_of(e.right)
-            neg = "not " if op == "not in" else ""
-            return f"({a} {neg}in {b})"
-        if op == "contains":
-            return f"({b} in {a})"
-        if op in ("==", "!=", "<", "<=", ">", ">="):
-            return f"({a} {op} {b})"
+            return f"{self.negated(e.left, ctx, _OR)} or {self.ex(e.right, ctx, _NOT)}", _OR
+        if op in _COMPLEMENT:
+            return self._compare(e, op, ctx)
         lt, rt = T.prim_name(self.model.type_of(e.left)), T.prim_name(self.model.type_of(e.right))
-        if op == "/":
-            return f"_rt.div({a}, {b}, {lt == rt == 'int'})"
-        if op == "%":
-            return f"_rt.mod({a}, {b})"
-        if op in ("+", "-") and lt == "date" and rt == "duration":
-            return f"_v.add_days({a}, {'-' if op == '-' else ''}{b})"
-        if op == "+" and lt == "duration" and rt == "date":
-            return f"_v.add_days({b}, {a})"
-        if op in ("+", "-") and lt == "time" and rt == "duration":
-            return f"_v.time_add({a}, {'-' if op == '-' else ''}{b})"
-        if op == "+" and lt == "duration" and rt == "time":
-            return f"_v.time_add({b}, {a})"
+        shift = {"date": "_v.add_days", "time": "_v.time_add", "datetime": "_v.add_minutes"}
+        if op in ("/", "%") or (op in ("+", "-") and lt in shift and rt == "duration") or (op == "+" and lt == "duration" and rt in shift):
+            a = self.ex(e.left, ctx)
+            b = _minus(self.ex(e.right, ctx, _UNARY)) if op == "-" else self.ex(e.right, ctx)
+            if op == "/":
+                return f"_rt.div({a}, {b}, {lt == rt == 'int'})", _ATOM
+            if op == "%":
+                return f"_rt.mod({a}, {b})", _ATOM
+            if lt == "duration":  # the moment goes first
+                return f"{shift[rt]}({b}, {a})", _ATOM
+            return f"{shift[lt]}({a}, {b})", _ATOM
+        own = _ARITH.get(op)
         if op == "-" and lt == rt == "date":
-            return f"(({a} - {b}) * {V.MINUTES_PER_DAY})"
-        if op in ("+", "-") and lt == "datetime" and rt == "duration":
-            return f"_v.add_minutes({a}, {'-' if op == '-' else ''}{b})"
-        if op == "+" and lt == "duration" and rt == "datetime":
-            return f"_v.add_minutes({b}, {a})"
-        return f"({a} {op} {b})"
+            return f"({self.ex(e.left, ctx, _ADD)} - {self.ex(e.right, ctx, _MUL)}) * {V.MINUTES_PER_DAY}", _MUL
+        if own is None:  # not an operator the grammar has: keep every parenthesis
+            return f"({self.ex(e.left, ctx, _ATOM)} {op} {self.ex(e.right, ctx, _ATOM)})", _ATOM
+        return f"{self.ex(e.left, ctx, own)} {op} {self.ex(e.right, ctx, own + 1)}", own
 
     def _domain(self, e: A.Expr, ctx: _Tool) -> tuple[str, str | None]:
         """Python iterable for a quantifier/aggregate domain, and the key field if it is a table."""
         t = self.model.type_of(e)
         if isinstance(t, T.TableT):
-            return self._each(f"{self.ex(e, ctx)}.values()", ctx), t.record.key
-        return self._each(self.ex(e, ctx), ctx), None
+            return self._each(f"{self.ex(e, ctx, _ATOM)}.values()", ctx), t.record.key
+        return self._each(self.ex(e, ctx, _OR), ctx), None
 
     def _each(self, domain: str, ctx: _Tool) -> str:
         """A tool's loop starts by checking the call's time budget (`runtime.service.each`);
         a rule's gets no budget (its caller makes the transactions it reads)."""
         return f"_rt.each(tx, {domain})" if ctx.tool is not None else domain
-
-    def _bind(self, var: str, elem: T.Type, ctx: _Tool):
-        saved = ctx.locals.get(var)
-        ctx.locals[var] = elem
-        return saved
 
     def _elem(self, e: A.Expr) -> T.Type:
         t = self.model.type_of(e)
@@ -746,35 +804,35 @@ class PythonGenerator:
         saved = ctx.locals.get(var)
         ctx.locals[var] = self._elem(domain)
         try:
-            return fn()
+            return fn(), _ATOM
         finally:
             if had:
                 ctx.locals[var] = saved
             else:
                 del ctx.locals[var]
 
-    def ex_Quant(self, e: A.Quant, ctx: _Tool) -> str:
+    def ex_Quant(self, e: A.Quant, ctx: _Tool) -> tuple[str, int]:
         dom, _ = self._domain(e.domain, ctx)
         v = local(e.var)
 
         def build():
-            cond = f" if {self.ex(e.where, ctx)}" if e.where is not None else ""
+            cond = f" if {self.ex(e.where, ctx, _OR)}" if e.where is not None else ""
             if e.kind == "exists":
                 return f"any(True for {v} in {dom}{cond})"
-            return f"all({self.ex(e.body, ctx)} for {v} in {dom}{cond})"
+            return f"all({self.ex(e.body, ctx, _TERNARY)} for {v} in {dom}{cond})"
 
         return self._scoped(e.var, e.domain, ctx, build)
 
-    def ex_Select(self, e: A.Select, ctx: _Tool) -> str:
+    def ex_Select(self, e: A.Select, ctx: _Tool) -> tuple[str, int]:
         dom, key = self._domain(e.domain, ctx)
         v = local(e.var)
         elem = self._elem(e.domain)
 
         def build():
-            cond = f" if {self.ex(e.where, ctx)}" if e.where is not None else ""
+            cond = f" if {self.ex(e.where, ctx, _OR)}" if e.where is not None else ""
             rows = f"[{v} for {v} in {dom}{cond}]"
-            keyfn = f"(lambda {v}: {v}[{py_literal(key)}])" if key else f"(lambda {v}: {v})"
-            by = f"(lambda {v}: {self.ex(e.by, ctx)})" if e.by is not None else "None"
+            keyfn = f"lambda {v}: {v}[{py_literal(key)}]" if key else f"lambda {v}: {v}"
+            by = f"lambda {v}: {self.ex(e.by, ctx)}" if e.by is not None else "None"
             if e.kind == "count":
                 return f"sum(1 for {v} in {dom}{cond})"
             if e.kind == "filter":
@@ -784,13 +842,13 @@ class PythonGenerator:
 
         return self._scoped(e.var, e.domain, ctx, build)
 
-    def ex_Project(self, e: A.Project, ctx: _Tool) -> str:
+    def ex_Project(self, e: A.Project, ctx: _Tool) -> tuple[str, int]:
         dom, _ = self._domain(e.domain, ctx)
         v = local(e.var)
 
         def build():
-            cond = f" if {self.ex(e.where, ctx)}" if e.where is not None else ""
-            item = self.ex(e.expr, ctx)
+            cond = f" if {self.ex(e.where, ctx, _OR)}" if e.where is not None else ""
+            item = self.ex(e.expr, ctx, _TERNARY)
             if e.kind == "sum":
                 zero = "0" if T.prim_name(self.model.type_of(e)) == "int" else "_F(0)"
                 return f"sum(({item} for {v} in {dom}{cond}), {zero})"
@@ -800,7 +858,7 @@ class PythonGenerator:
 
         return self._scoped(e.var, e.domain, ctx, build)
 
-    def ex_Call(self, e: A.Call, ctx: _Tool) -> str:
+    def ex_Call(self, e: A.Call, ctx: _Tool) -> tuple[str, int]:
         t = self.model.type_of(e)
         if isinstance(t, T.RecordT) and e.func == t.name:
             given = {a.name: self.ex(a.value, ctx) for a in e.args}
@@ -812,30 +870,33 @@ class PythonGenerator:
                     items.append(f"{py_literal(f)}: {py_literal(const_value(t.defaults[f], ft))}")
                 else:
                     items.append(f"{py_literal(f)}: ()")
-            return "{" + ", ".join(items) + "}"
-        args = [self.ex(a.value, ctx) for a in e.args]
+            return "{" + ", ".join(items) + "}", _ATOM
         f = e.func
+        if f == "minutes":  # minutes are the runtime's unit: the value as it is
+            return getattr(self, "ex_" + type(e.args[0].value).__name__)(e.args[0].value, ctx)
+        # where each argument goes: the object of a method, or the operand of an operator
+        levels = {"starts_with": (_ATOM,), "ends_with": (_ATOM,), "days": (_MUL,), "weeks": (_MUL,), "hours": (_MUL,), "date": (_MUL,), "days_between": (_MUL, _ADD)}.get(f, ())
+        args = [self.ex(a.value, ctx, levels[i] if i < len(levels) else _LAMBDA) for i, a in enumerate(e.args)]
         if f in ("lower", "upper", "trim"):
-            return f"_v.{f}({args[0]})"
+            return f"_v.{f}({args[0]})", _ATOM
         if f == "len":
-            return f"len({args[0]})"
+            return f"len({args[0]})", _ATOM
         if f == "starts_with":
-            return f"{args[0]}.startswith({args[1]})"
+            return f"{args[0]}.startswith({args[1]})", _ATOM
         if f == "ends_with":
-            return f"{args[0]}.endswith({args[1]})"
+            return f"{args[0]}.endswith({args[1]})", _ATOM
         if f == "abs":
-            return f"abs({args[0]})"
-        if f in ("days", "weeks", "hours", "minutes"):
-            factor = {"days": 1440, "weeks": 10080, "hours": 60, "minutes": 1}[f]
-            return f"({args[0]} * {factor})" if factor != 1 else args[0]
+            return f"abs({args[0]})", _ATOM
+        if f in ("days", "weeks", "hours"):
+            return f"{args[0]} * {({'days': 1440, 'weeks': 10080, 'hours': 60})[f]}", _MUL
         if f == "date":
-            return f"({args[0]} // {V.MINUTES_PER_DAY})"
+            return f"{args[0]} // {V.MINUTES_PER_DAY}", _MUL
         if f == "days_between":
-            return f"({args[1]} - {args[0]})"
+            return f"{args[1]} - {args[0]}", _ADD
         if f in ("year", "month", "day"):
-            return f"_v.civil_from_days({args[0]})[{('year', 'month', 'day').index(f)}]"
+            return f"_v.civil_from_days({args[0]})[{('year', 'month', 'day').index(f)}]", _ATOM
         if f == "str":
-            return f"_rt.text({args[0]}, {py_literal(tstr(self.model.type_of(e.args[0].value)))}, TYPES)"
+            return f"_rt.text({args[0]}, {py_literal(tstr(self.model.type_of(e.args[0].value)))}, TYPES)", _ATOM
         if f == "format":
             template = e.args[0].value
             if not (isinstance(template, A.Literal) and template.kind == "string"):
@@ -845,7 +906,7 @@ class PythonGenerator:
             for i, a in enumerate(e.args[1:]):
                 parts.append(f"_rt.text({args[i + 1]}, {py_literal(tstr(self.model.type_of(a.value)))}, TYPES)")
                 parts.append(py_literal(pieces[i + 1]))
-            return "(" + " + ".join(parts) + ")"
+            return " + ".join(parts), _ADD
         raise CodegenError(f"unknown function {f}")
 
 
@@ -876,8 +937,9 @@ def _natural_type(g: A.SeedGen, model: Model) -> T.Type:
     return T.TEXT
 
 
-def generate_python(model: Model, source: str = "<memory>") -> str:
-    return PythonGenerator(model, source).generate()
+def generate_python(model: Model, source: str = "<memory>", width: int | None = WIDTH) -> str:
+    """The module's text: one statement a line, laid out within `width` columns (none: not)."""
+    return PythonGenerator(model, source, width).generate()
 
 
 def compile_world(model: Model, source: str = "<memory>") -> pytypes.CodeType:

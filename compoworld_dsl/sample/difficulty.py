@@ -17,12 +17,16 @@ def measure(facts: WorldFacts, plan: list[dict], results: list[Any], found_by: l
     # one look-alike can make several rules bear (a closed matter: hands off, and its docket):
     # counted once, as the record an agent must tell apart
     look_alikes = {(la["step"], la["look_alike"]) for p in rule_proofs.values() for la in p.get("load_bearing", {}).get("look_alikes", [])}
+    # a rule whose check reads a service the plan never calls: the agent must look it up there
+    # ("is that matter closed?" when the walk only went through its docket)
+    lookups = sum(1 for c in constraints if {t.split(".")[0] for t in facts.rule_tables(c.get("name", ""))} - set(services))
     d = {
         "real_calls": sum(call.get("pages", 1) for call in plan),  # a paged read is a call a page
         "reads": reads,
         "candidates_compared": candidates,
         "look_alikes": len(look_alikes),
         "rule_checks": len(constraints),
+        "rule_lookups": lookups,
         "branch": branch is not None,
         "services": len(services),
     }
@@ -30,7 +34,7 @@ def measure(facts: WorldFacts, plan: list[dict], results: list[Any], found_by: l
     # comparing grow with the log of the rows (an agent skims a long list, it does not reread it)
     d["score"] = (
         d["real_calls"] + reads.bit_length() + candidates.bit_length()
-        + 2 * (d["look_alikes"] + d["rule_checks"] + d["branch"]) + max(0, d["services"] - 1)
+        + 2 * (d["look_alikes"] + d["rule_checks"] + d["branch"]) + d["rule_lookups"] + max(0, d["services"] - 1)
     )
     return d
 

@@ -175,8 +175,10 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         R.decoys(facts, attempt, state0, final, steps, values, reports, checks, instruction)
     services = sorted({s.tool.service for s in steps})
     paged = paged_plan(facts, plan, steps, results)
-    others = [s for s in facts.services if s not in services]
-    distractors = sorted(random.Random(f"{seed}:{index}:distractors").sample(others, min(len(others), max(0, MAX_SERVICES - len(services)))))
+    # the services a load-bearing rule reads are always mounted: the agent must be able to check it
+    checked = sorted({t.split(".")[0] for c in bearing for t in facts.rule_tables(c["name"])} - set(services))
+    others = [s for s in facts.services if s not in services and s not in checked]
+    distractors = sorted(checked + random.Random(f"{seed}:{index}:distractors").sample(others, min(len(others), max(0, MAX_SERVICES - len(services) - len(checked)))))
     return {
         "id": f"{facts.model.world.name if facts.model.world else 'world'}-h{hops}-s{seed}-{index:06d}",
         "format": TASK_FORMAT,
