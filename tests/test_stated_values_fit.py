@@ -80,3 +80,33 @@ def test_a_new_rows_code_is_new():
         held = {r["part_number"] for r in state.tables["suppliers.prices"].values()}
         assert set(got) == {"part_number"} and got["part_number"] not in held
         assert re.fullmatch(r"[A-Z]{2}-\d{5}", got["part_number"])  # as the seed writes them
+
+
+def test_a_changed_email_is_the_same_persons():
+    """A record whose seed derives its email from itself (a customer's, from the name and the
+    organisation's domain) gets a new address of the same person at another domain the table
+    holds, never someone else's (issue 29: an update set a lead's email to another person's)."""
+    import random
+
+    from compoworld_dsl.sample.bindings import _moved
+
+    sampler = load_sampler(str(ROOT / "worlds" / "support.world"))
+    tool = next(t for t in sampler.facts.tools if t.qualified == "customers.update_customer_email")
+    free = [(n, t) for n, t in tool.params if n == "email"]
+    for seed in range(5):
+        state = sampler.world.initial_state(seed)
+        rows = state.tables["customers.customers"]
+        for key, row in list(rows.items())[:4]:
+            got = _moved(sampler.facts, random.Random(seed), state, tool, {"id": key}, free)
+            new = got["email"]
+            assert new.split("@")[0] == row["email"].split("@")[0] and new != row["email"]
+            assert new.lower() not in {r["email"].lower() for r in rows.values()}
+    # sampled tasks that change a customer's email keep the person
+    tasks = [t for t in _sampled(sampler, 5, 4, 200 if LONG else 80)]
+    for t in tasks:
+        state = sampler.world.task_state(t["initial_state"])
+        for c in t["reference_plan"]:
+            if c["tool"] == "customers.update_customer_email":
+                before = state.tables["customers.customers"].get(c["arguments"]["id"])
+                if before is not None:
+                    assert c["arguments"]["email"].split("@")[0] == before["email"].split("@")[0], t["id"]

@@ -44,7 +44,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     draws = DRAWS if free else 1
     for d in range(draws):
         attempt.deadline.check()
-        profiled = {**_fresh(facts, rng, state, tool, free), **_from_profile(facts, rng, state, tool, free)}
+        profiled = {**_fresh(facts, rng, state, tool, free), **_moved(facts, rng, state, tool, given, free), **_from_profile(facts, rng, state, tool, free)}
         chosen = dict(profiled)
         for n, t in free:
             if n in profiled:
@@ -139,6 +139,30 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
             if v not in held:
                 out[n] = v
                 break
+    return out
+
+
+def _moved(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, given: dict, free: list) -> dict:
+    """A record's new email address where its seed derives the address from the record itself (a
+    lead's, made from the name and the company's domain): the same person at another domain the
+    table holds ("maria.lopez@globex.example" for "maria.lopez@acme.example"), never an address
+    another record has, which the walk drew before (issue 29: an update set a lead's email to
+    someone else's). {} where the record is not one the call's key names yet."""
+    kinds = dict(free)
+    out = {}
+    for n, (table, key, f) in sorted(facts.update_args.get(tool.qualified, {}).items()):
+        if n not in kinds or key not in given or facts.world.types.base(tstr(kinds[n])) != "email" or f not in facts.world.derived_fields(table):
+            continue
+        rows = state.tables.get(table, {})
+        row = rows.get(given[key])
+        if row is None or "@" not in str(row[f]):
+            continue
+        local, mine = str(row[f]).split("@", 1)
+        held = {str(r[f]).lower() for r in rows.values()}
+        domains = sorted({str(r[f]).split("@", 1)[1] for r in rows.values() if "@" in str(r[f])} - {mine})
+        options = [f"{local}@{d}" for d in domains if f"{local}@{d}".lower() not in held]
+        if options:
+            out[n] = rng.choice(options)
     return out
 
 

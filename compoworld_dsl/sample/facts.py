@@ -31,6 +31,8 @@ class WorldFacts:
     # tool → the parameters that fill a new row's fields its seed derives or draws from one
     # profile (a new contact's address): never taken from another record (`Walker._try_any`)
     own_args: dict[str, frozenset[str]]
+    # tool → parameter → (qualified table, key parameter, field) of `update t[key] { field: param }`
+    update_args: dict[str, dict[str, tuple[str, str, str]]]
     tables_written: dict[str, set[str]]  # tool → the tables it updates, deletes from or inserts into
     tables_modified: dict[str, set[str]]  # tool → the tables it updates or deletes from
     # tools an idempotency request can name: state-changing, called with keys and ids only
@@ -102,6 +104,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         inserts={t.qualified: _insert_counts(t) for t in tools},
         insert_args=insert_args,
         own_args=own_args,
+        update_args={t.qualified: _update_args(t) for t in tools},
         tables_written=tables_written,
         tables_modified={t.qualified: _tables_changed(t, with_inserts=False) for t in tools},
         idempotent_tools=sorted((t.qualified, t) for t in tools if t.qualified in mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params)),
@@ -224,6 +227,19 @@ def _insert_args(tool: Tool) -> dict[str, tuple[str, str]]:
                 used = {v.name for v in A.walk(fi.value) if isinstance(v, A.Var) and v.name in params}
                 if len(used) == 1:
                     out.setdefault(used.pop(), (f"{tool.service}.{n.table}", fi.name))
+    return out
+
+
+def _update_args(tool: Tool) -> dict[str, tuple[str, str, str]]:
+    """Parameter → (qualified table, key parameter, field) of each field an update of one row by
+    its key sets from one parameter (`update leads[id] { email: email }`)."""
+    params = {n for n, _ in tool.params}
+    out: dict[str, tuple[str, str, str]] = {}
+    for n in A.walk(tool.decl):
+        if isinstance(n, A.Update) and isinstance(n.target, A.KeyTarget) and isinstance(n.target.key, A.Var) and n.target.key.name in params:
+            for fi in n.fields:
+                if isinstance(fi.value, A.Var) and fi.value.name in params:
+                    out.setdefault(fi.value.name, (f"{tool.service}.{n.target.table}", n.target.key.name, fi.name))
     return out
 
 
