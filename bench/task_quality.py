@@ -20,6 +20,10 @@ skipped with probability P), and prints one markdown row:
   rules          share of tasks with a load-bearing house rule attached;
   left           share of tasks with a value left to the house rules (a binding "house rules");
   ids            share of instructions that hold a `prefix-N` id a person would not know;
+  words          mean words per instruction, house rules aside (`phrasing.prose_of`);
+  repeated       full descriptions repeated: places where a description of six words or more
+                 ('the matter "Lease dispute" with client ...') is said again
+                 (`phrasing.repeated_descriptions`), over all the row's tasks (issue 29);
   weak           the weak agent's success rate;
   rejections     the three most common rejection reasons, with counts.
 Then where the look-alikes sit, per world and hops: over the steps a load-bearing rule decides,
@@ -55,6 +59,7 @@ from compoworld_dsl.check import check_paths  # noqa: E402
 from compoworld_dsl.codegen.python import load_world  # noqa: E402
 from compoworld_dsl.sample.run import Job, run  # noqa: E402
 from compoworld_dsl.sample.run import load_sampler  # noqa: E402
+from compoworld_dsl.sample.phrasing import prose_of, repeated_descriptions  # noqa: E402
 from compoworld_dsl.sample.walk import threads  # noqa: E402
 from lookalike_ranks import STRATEGIES, _cell, rates, trials  # noqa: E402  (bench/, the script's folder)
 
@@ -166,7 +171,9 @@ def main() -> None:
                     f"| {100 * needed / max(steps, 1):.0f}% | {100 * sum(1 for t in tasks if threads(t) == 1) / n:.0f}% "
                     f"| {_median([t['difficulty']['score'] for t in tasks], spread=True)} | {100 * sum(1 for t in tasks if t['constraints']) / n:.0f}% "
                     f"| {100 * sum(1 for t in tasks if 'house rules' in json.dumps(t['bindings'])) / n:.0f}% "
-                    f"| {100 * sum(1 for t in tasks if ID.search(t['instruction'])) / n:.0f}% | {f'{100 * rate:.0f}%' if rate == rate else '—'} | {top} |"
+                    f"| {100 * sum(1 for t in tasks if ID.search(t['instruction'])) / n:.0f}% "
+                    f"| {sum(len(prose_of(t['instruction']).split()) for t in tasks) / n:.1f} | {sum(len(repeated_descriptions(t['instruction'])) for t in tasks)} "
+                    f"| {f'{100 * rate:.0f}%' if rate == rate else '—'} | {top} |"
                 )
                 # where a look-alike sits: each shortcut's hit rate against chance (bench/lookalike_ranks.py)
                 got = rates(trials(tasks, load_sampler(path)))
@@ -176,8 +183,8 @@ def main() -> None:
                 named = collections.Counter(c["name"] for t in tasks for c in t["constraints"])
                 rules.append(f"| {world} | {hops} | {', '.join(f'{c} {k}' for c, k in named.most_common()) or '—'} |")
                 print(rows[-1], file=sys.stderr)
-    print("| world | hops | tasks/s | tries/task | calls/task | services/task | steps needed | one thread | difficulty | rules | left | ids | weak | most common rejections |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("| world | hops | tasks/s | tries/task | calls/task | services/task | steps needed | one thread | difficulty | rules | left | ids | words | repeated | weak | most common rejections |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     print("\n".join(rows))
     print("\n| world | hops | capability tags |\n| --- | ---: | --- |")
     print("\n".join(tags))

@@ -116,8 +116,17 @@ class Run:
             found = [e for e in found if self.internal(table, field, e[field]) == top]
         if len(found) > 1 and rank.startswith("description: "):  # the fields the instruction states
             fields = rank[len("description: ") :].split(", ")
-            found = [e for e in found if all(self.people.part(self.state0, table, f, self.internal(table, f, e[f])) in self.task["instruction"] for f in fields)]
+            found = [e for e in found if all(self.said(table, f, self.internal(table, f, e[f])) for f in fields)]
         return found[0][key] if len(found) == 1 else None
+
+    def said(self, table: str, field: str, value) -> bool:
+        """Does the instruction name `field` = `value` of a `table` record: labelled ('title
+        "X"'), or, what the record is known by first, after its noun ('the matter "X"')?"""
+        text = self.task["instruction"]
+        if self.people.part(self.state0, table, field, value) in text:
+            return True
+        shown = self.people.value_text(self.people.fields[table][field], value)
+        return field == (self.people.known_by.get(table) or (None,))[0] and f"{self.people.noun[table]} {shown}" in text
 
     def element(self, data, k: int, key):
         table = self.table(k)

@@ -3,13 +3,15 @@ facts; it decides nothing about the task, so the wording can change without touc
 
 It states the outcomes (the walk's writes, worded by the tools' `say` phrases), the facts a person
 knows (stated values), and what to report; it names records by description and values by where
-they come from ("the email of the responsible lawyer of the matter with title ..."), never by a
-step number, a tool or an id the person would not know. Reads are not mentioned: finding things
-is the agent's job. Everything here reads the walk; nothing here decides what the task is, so the
+they come from ('the email of the responsible lawyer of the matter "Lease dispute"'), never by a
+step number, a tool or an id the person would not know, each record in full once and then by
+reference ("that matter"), goals about one record in one sentence. Reads are not mentioned:
+finding things is the agent's job. Everything here reads the walk; nothing here decides what the task is, so the
 wording can change without touching a proof."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -17,8 +19,14 @@ from ..check import types as T
 from ..codegen.python import tstr
 from ..runtime.state import State
 from .facts import WorldFacts
-from .people import words
+from .people import same_as_said, words
 from .steps import Step, output, result_table
+
+# prepositions a sentence's topic stands for: "For the matter ..., record a disbursement of 500"
+_COMPLEMENT = frozenset("for of under on".split())
+
+# in a named record's values (`Phraser._mentioned`): the rank it was found by; a record a write creates
+_RANK, _NEW = "\0rank", "\0new"
 
 
 class Phraser:
@@ -32,54 +40,29 @@ class Phraser:
         self.results = results
         self._subjects: dict[int, str] = {}
         self._said: set[str] = set()  # subjects named in full so far
-        self._short: dict[tuple, str] = {}  # a described record → its name once said in full
-        # how many distinct records of each kind the instruction can name ("that matter" needs
-        # one): the records the walk reads, those its writes create ("record a disbursement ...
-        # if the status of that disbursement ..." must not be read as the new one), and those
-        # named through a field of a read ("the team lead of the team" is a colleague too)
-        used = {src[1] for st in steps for src in st.sources.values() if src[0] == "step"}
-        seen = set()
-        for j, step in enumerate(steps):
-            table = self._table(j)
-            out = _output(self, j)
-            if table is not None and isinstance(out, dict):
-                seen.add((table, repr(out.get(self.people.key[table]))))
-                for f, ft in self.people.fields[table].items():
-                    rt = self.people.ref_table(ft)
-                    if rt is not None and (j, f) in used and f != self.people.key[table]:
-                        seen.add((rt, repr(out.get(f))))
-            if step.tool.qualified in facts.mutating and j < len(results):
-                r = step.tool.result
-                rt = self.people.ref_table(tstr(r)) if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
-                if rt is not None:
-                    seen.add((rt, repr(results[j])))
-        self._named = seen
-        self._kinds: dict[str, int] = {}
-        self._count_kinds()
-
-    def _count_kinds(self) -> None:
-        """`_kinds` from `_named`, in place (the branch not taken shares the dict)."""
-        self._kinds.clear()
-        for table, _ in self._named:
-            self._kinds[self.people.noun[table]] = self._kinds.get(self.people.noun[table], 0) + 1
+        self._short: dict[tuple, tuple[str, set]] = {}  # a described record → its name once said in full, and the fields it uses
+        self._changed: dict[tuple, set] = {}  # a record → the fields the writes said so far change
+        # the records the text has named so far, by noun, in the order it named them: "that
+        # matter" is said where the matter meant is the only one named so far (a reader takes
+        # "that" back to what was said before it); a record a write creates counts from the
+        # write on ("record a disbursement ...; if the status of that disbursement ..." would
+        # read as the new one)
+        self._mentioned: dict[str, dict[tuple, tuple]] = {}  # noun → record → (table, its values as known)
 
     # ─────────────────────────── noun phrases ───────────────────────────
 
     def subject(self, j: int) -> str:
         """What step j's output is, as a noun phrase: in full the first time its record is named,
-        then "that matter" when no other record of its kind is named in the task, or else by as
-        much of its description as tells it from the others the task names (`_short_name`), or
-        else again, with the records inside the phrase named short ("the patient of that
-        appointment")."""
+        then as `_again` says."""
         table = self._table(j)
         out = _output(self, j)
         ident = (table, repr(out.get(self.people.key[table]))) if table is not None and isinstance(out, dict) else ("step", j)
         if ident in self._said:
-            if table is not None and self._kinds.get(self.people.noun[table], 0) == 1:
-                return f"that {self.people.noun[table]}"
-            if ident in self._short:
-                return self._short[ident]
-            return self._subject(j)  # said again: the records inside it are named short now
+            return self._again(j, table, ident)
+        # named from here on, before what its phrase names inside it ("the colleague with the
+        # latest start date among the direct reports of the colleague ...": two colleagues)
+        how = self.steps[j].how
+        self._mention(table, ident, {**out, _RANK: (how["field"], how.get("order"))} if how is not None and how["by"] == "rank" and isinstance(out, dict) else out)
         if j not in self._subjects:
             self._subjects[j] = self._subject(j)
             short = self._short_name(j)
@@ -88,13 +71,96 @@ class Phraser:
         self._said.add(ident)
         return self._subjects[j]
 
-    def _short_name(self, j: int) -> str | None:
+    def _again(self, j: int, table: str | None, ident: tuple) -> str:
+        """A record said in full already: "that matter" when it is the only one of its kind named
+        so far; else the shorter of the fewest fields of its description that single it out
+        (`_short_name`: 'the purchase order "PO-23376"') and a reference back by as much of it
+        as tells it from the others named so far (`_tag`: 'that purchase order "PO-23599"'); or
+        else again, with the records inside the phrase named short ("the patient of that
+        appointment")."""
+        if table is not None and self._only(table, ident):
+            return f"that {self.people.noun[table]}"
+        # a value the task's own writes have changed is no name for it any more ("rename the
+        # file "Q1 plan" to "Board pack". If the file "Q1 plan" ..."): other fields, or else
+        # what it was before ('that drive file formerly "Q1 plan"')
+        changed = self._changed.get(ident, set())
+        short, fields = self._short.get(ident, (None, set()))
+        short = None if fields & changed else short
+        tag = self._tag(j, table, ident, avoid=changed) or (self._tag(j, table, ident, formerly=changed) if changed and short is None else None)
+        if short is not None and tag is not None:
+            # 'the purchase order "PO-23376"' reads alone; a labelled one ("the room booking with
+            # day 2025-03-24") is a description said again where a reference back is as short
+            return short if len(short) < len(tag) and not (" with " in short and len(short.split()) >= len(tag.split())) else tag
+        return short or tag or self._subject(j)
+
+    def _mention(self, table: str | None, ident: tuple, row: Any) -> None:
+        """Count a record as named in the text from here on (`row`: its values as far as they
+        are known, for `_tag`)."""
+        if table is not None:
+            self._mentioned.setdefault(self.people.noun[table], {}).setdefault(ident, (table, row))
+
+    def _only(self, table: str, ident: tuple) -> bool:
+        """Is `ident` the only record of its kind the text has named so far?"""
+        return set(self._mentioned.get(self.people.noun[table], ())) == {ident}
+
+    def _tag(self, j: int, table: str | None, ident: tuple, avoid: set = frozenset(), formerly: set = frozenset()) -> str | None:
+        """Step j's record named again as a reference back, by the fewest leading fields of its
+        description that tell it from every other record of its kind named so far ('that matter
+        "Lease dispute"', "that docket note with author "R. Castillo""), or, found by rank, by
+        its rank alone ("that purchase order with the latest order date", without "among ...")
+        when no other one named was found by the same rank. The full description came before,
+        so the reference needs to tell it only from what the text has named; None when nothing
+        short does. Never by the fields in `avoid`; those in `formerly` as they were."""
+        how = self.steps[j].how
+        if table is None or how is None:
+            return None
+        noun = self.people.noun[table]
+        others = [v for i, v in self._mentioned.get(noun, {}).items() if i != ident]
+        if how["by"] == "rank":
+            if any(t == table and isinstance(row, dict) and row.get(_RANK) == (how["field"], how.get("order")) for t, row in others):
+                return None
+            return f"that {noun} with {self._ranked(how)}"
+        desc = self._description(j)
+        # all of it would be the description again, unless it was told apart "among" a list
+        for n in range(1, len(desc) + (how.get("within") == "list")):
+            for names in itertools.combinations(desc, n):
+                part = {f: desc[f] for f in names}
+                if set(names) & avoid or not all(t == table and isinstance(row, dict) and any(self._tells(table, f, v, row) for f, v in part.items()) for t, row in others):
+                    continue
+                return "that" + describe(self.people, self.state0, table, part, formerly)[3:]
+        return None
+
+    def _ranked(self, how: dict) -> str:
+        """"the latest order date", "the smallest amount"."""
+        table = how["table"]
+        dated = self.facts.world.types.base(self.people.fields[table][how["field"]]) in ("date", "datetime")
+        word = ("earliest" if dated else "smallest") if how.get("order") == "min" else ("latest" if dated else "largest")
+        return f"the {word} {self.people.label(table, how['field'])}"
+
+    def _tells(self, table: str, field: str, value: Any, row: dict) -> bool:
+        """Does `field` = `value` tell a record apart from another one named, `row` (its values,
+        or for a record a write creates, the values the write is given: 'that matter "Lease
+        dispute"' is not the matter opened as "Estate of R. Okafor")? Compared as a description
+        reads them: a reference by what its record is known by. A value not known tells nothing,
+        but for the name a new record is known by when its write does not give it (the number
+        of a new invoice is a new one: 'that invoice "WR-24284"' is not "the new invoice")."""
+        if field not in row:
+            kb = self.people.known_by.get(table) or (None,)
+            return bool(row.get(_NEW)) and field == kb[0] and self.facts.world.types.base(self.people.fields[table][field]) == "text"
+        a, b = row[field], value
+        rt = self.people.ref_table(self.people.fields[table][field])
+        if rt is not None:
+            a, b = self.people.ref_value(self.state0, rt, a), self.people.ref_value(self.state0, rt, b)
+        return not same_as_said(a, b)
+
+    def _short_name(self, j: int) -> tuple[str, set] | None:
         """Step j's record named by the fewest leading fields of its description that no other
         record of its table the task names shares ("the patient with name "Max" and date of birth
         2021-12-17", without "among the pets of ..."): values said already, so nothing new. The
         short name must also fit no more rows of the state than the full description does (one
         row, for a description relative to a list), so that every mention can be read alone.
-        None when it would be no shorter, or only the whole description tells the records apart."""
+        None when it would be no shorter, or only the whole description tells the records apart;
+        else (the name, the fields it uses)."""
         how = self.steps[j].how
         mine = _output(self, j)
         if how is None or how["by"] != "description" or not how["fields"] or not isinstance(mine, dict):
@@ -106,13 +172,8 @@ class Phraser:
         for n in range(1, len(fields) + 1):
             prefix = {f: mine[f] for f in fields[:n]}
             if all(any(o.get(f) != v for f, v in prefix.items()) for o in others) and sorted(self.people.matches(self.state0, table, prefix), key=repr) == fits:
-                short = self.people.phrase(self.state0, table, prefix)
-                (f, v), = prefix.items() if n == 1 else ((None, None),)
-                if f is not None and f == (self.people.known_by.get(table) or (None,))[0] and self.facts.world.types.base(self.people.fields[table][f]) == "text" and isinstance(v, str):
-                    # named again by what it is known by, as a person does: "the purchase order
-                    # "PO-23376"", not "the purchase order with PO number "PO-23376"" a ninth time
-                    short = f"the {self.people.noun[table]} {self.people.value_text(self.people.fields[table][f], v)}"
-                return short if len(short) < len(self._subjects[j]) else None
+                short = describe(self.people, self.state0, table, prefix)
+                return (short, set(prefix)) if len(short) < len(self._subjects[j]) else None
         return None
 
     def _description(self, j: int) -> dict:
@@ -127,7 +188,12 @@ class Phraser:
         how = step.how
         if how is not None and how["by"] == "description":
             desc = self._description(j)
-            phrase = self.people.phrase(self.state0, how["table"], desc)
+            phrase = describe(self.people, self.state0, how["table"], desc)
+            for f, v in desc.items():  # 'client "Ana Ruiz"' names that contact
+                rt = self.people.ref_table(self.people.fields[how["table"]][f])
+                if rt is not None:
+                    self._said.add((rt, repr(v)))
+                    self._mention(rt, (rt, repr(v)), self.state0.tables.get(rt, {}).get(v))
             if how.get("within") == "list":  # told apart among what the call shows
                 among = self.gives(j)
                 if among:
@@ -136,9 +202,7 @@ class Phraser:
         if how is not None and how["by"] == "rank":
             table = how["table"]
             among = self.gives(j) or f"the {self.people.noun[table]} records"
-            dated = self.facts.world.types.base(self.people.fields[table][how["field"]]) in ("date", "datetime")
-            word = ("earliest" if dated else "smallest") if how.get("order") == "min" else ("latest" if dated else "largest")
-            return f"the {self.people.noun[table]} with the {word} {self.people.label(table, how['field'])} among {among}"
+            return f"the {self.people.noun[table]} with {self._ranked(how)} among {among}"
         if tool.qualified in self.facts.mutating:
             r = tool.result
             rt = self.people.ref_table(tstr(r)) if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
@@ -163,17 +227,35 @@ class Phraser:
         phrase = self.steps[j].tool.decl.gives
         return None if phrase is None else self.fill(j, phrase)
 
-    def say(self, j: int) -> str:
+    def say(self, j: int, topic: str | None = None) -> str:
         """A write as the user asks for it: the tool's `say` phrase, then every argument the
         phrase leaves out whose value the checker holds the agent to ("…, with memo "Filing
         fees" and co-signatory "R. Castillo""); only a flag left at its default `false` goes
-        unsaid."""
+        unsaid. With `topic` (a parameter the sentence names first: "For that matter, ..."),
+        the phrase goes on without it where it is a complement (`_without`)."""
         tool = self.steps[j].tool
         template = tool.decl.say or words(tool.name)
+        named = {m.group(1).strip().split(".")[0] for m in re.finditer(r"\{([^{}]*)\}", template)}
+        if topic is not None:
+            template = self._without(j, template, topic)
+        r = tool.result
+        made = self.people.ref_table(tstr(r)) if tool.qualified in self.facts.mutating and not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
+        # what the reader knows of the new record: the values its write is given (not those left
+        # to the house rules)
+        given = {n: self.values[(j, n)] for n in self.steps[j].sources if (j, n) not in self.left and (j, n) in self.values}
+        new = (made, (made, repr(self.results[j] if j < len(self.results) else None)), {**given, _NEW: True}) if made is not None else None
+        # "open a matter "Y" for the client of that matter": the new matter is named from the
+        # verb on; "reverse the journal entry ..." names the entry it acts on, and the reversal
+        # it creates only counts after it
+        acts_on_own_kind = new is not None and any((rt := self.people.ref_table(tstr(pt))) is not None and self.people.noun[rt] == self.people.noun[made] for _, pt in tool.params)
+        if new is not None and not acts_on_own_kind:
+            self._mention(*new)
         text = self.fill(j, template)
+        if new is not None:
+            self._mention(*new)
+        self._note_changes(j)
         if tool.qualified not in self.facts.mutating:
             return text
-        named = {m.group(1).strip().split(".")[0] for m in re.finditer(r"\{([^{}]*)\}", template)}
         defaults = self.facts.world.tools[tool.qualified].defaults
         extra = []
         for name, _ in tool.params:
@@ -192,6 +274,70 @@ class Phraser:
         if not extra:
             return text
         return f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
+
+    def _note_changes(self, j: int) -> None:
+        """The fields step j's write changes on the records its arguments name, from here on."""
+        step = self.steps[j]
+        for name, pt in step.tool.params:
+            rt = self.people.ref_table(tstr(pt))
+            src = step.sources.get(name)
+            if rt is None or src is None or src[0] != "step":
+                continue
+            fields = {f for var, f in step.tool.writes if f"{step.tool.service}.{var}" == rt}
+            ident = self._record_of(*src[1])
+            if fields and ident is not None:
+                self._changed.setdefault(ident, set()).update(fields)
+
+    def _topic(self, k: int) -> tuple[str, tuple] | None:
+        """The record step k's write is about, if a person could say it first ("For the matter
+        ..., deposit 2,000 into trust"): its `say` phrase's first record argument, taken from an
+        earlier step, and as a complement (`_without`). (parameter, the record's identity)."""
+        step = self.steps[k]
+        template = step.tool.decl.say or words(step.tool.name)
+        for m in re.finditer(r"\{([^{}]*)\}", template):
+            name = m.group(1).strip().split(".")[0]
+            pt = dict(step.tool.params).get(name)
+            if pt is None or self.people.ref_table(tstr(pt)) is None:
+                continue
+            src = step.sources.get(name)
+            if src is None or src[0] != "step" or (k, name) in self.left or self._without(k, template, name) == template:
+                return None
+            ident = self._record_of(*src[1])
+            return None if ident is None else (name, ident)
+        return None
+
+    def _record_of(self, j: int, field: str | None) -> tuple | None:
+        """The record step j's output is (`field` None or its key), or the one its `field` refers
+        to, as `subject` and `field_of` know it; None for a field that names no record."""
+        table, out = self._table(j), _output(self, j)
+        if field is None or table is None or field == self.people.key[table]:
+            return (table, repr(out.get(self.people.key[table]))) if table is not None and isinstance(out, dict) else ("step", j)
+        rt = self.people.ref_table(self.people.fields[table][field])
+        return (rt, repr(out.get(field))) if rt is not None and isinstance(out, dict) else None
+
+    def _without(self, j: int, template: str, name: str) -> str:
+        """`template` without the placeholder {name} and the preposition (and noun) before it,
+        where the sentence's topic stands for it: "deposit {amount} into trust for matter
+        {matter}" → "deposit {amount} into trust", "set the deadline of matter {matter} to
+        {due}" → "set the deadline to {due}". Unchanged where the record is the object ("close
+        matter {matter}") or the preposition means more ("move {file} to {folder}")."""
+        m = re.search(r"\{\s*" + re.escape(name) + r"(\.[^{}]*)?\s*\}", template)
+        pt = dict(self.steps[j].tool.params).get(name)
+        rt = self.people.ref_table(tstr(pt)) if pt is not None else None
+        if m is None or rt is None:
+            return template
+        before = template[: m.start()].rstrip()
+        for noun in sorted({words(name), self.people.noun[rt].lower(), self.people.noun[rt].split()[-1].lower()}, key=len, reverse=True):
+            if before.lower().endswith(" " + noun):
+                before = before[: -len(noun)].rstrip()
+                break
+        if before.lower().endswith(" the"):
+            before = before[:-4].rstrip()
+        head, _, prep = before.rpartition(" ")
+        if not head or prep.lower() not in _COMPLEMENT:
+            return template
+        # "register {name}, a {species} born on {born}, for {owner}" → "..., born on {born}"
+        return re.sub(r",\s*(?=,|$)", "", head + template[m.end() :])
 
     def _param_label(self, j: int, name: str) -> str:
         """A parameter's words: the label of the field it fills in a table the tool writes."""
@@ -219,13 +365,14 @@ class Phraser:
         rt = self.people.ref_table(self.people.fields[table][field])
         out = _output(self, j)
         ident = (rt, repr(out.get(field))) if rt is not None and isinstance(out, dict) else None
-        if ident is not None and ident in self._said and self._kinds.get(self.people.noun[rt], 0) == 1:
+        if ident is not None and ident in self._said and self._only(rt, ident):
             # a reference to a record named already: "that colleague", and step j's record is
             # not named here (asking for its subject first would count it said, unsaid)
             return f"that {self.people.noun[rt]}"
         subject = self.subject(j)
         if ident is not None:  # a reference names a record: once in full
             self._said.add(ident)
+            self._mention(rt, ident, self.state0.tables.get(rt, {}).get(out.get(field)))
             lead = self._lead(j, table, field, subject)
             if lead is not None:
                 return lead
@@ -247,7 +394,7 @@ class Phraser:
         names = list(desc)
         for n in range(names.index(field) + 1, len(names) + 1):
             prefix = {f: desc[f] for f in names[:n]}  # the full description, or a short name (`_short_name`)
-            text = self.people.phrase(self.state0, table, prefix)
+            text = describe(self.people, self.state0, table, prefix)
             if subject == text or subject.startswith(text + " among "):
                 rest = {f: v for f, v in prefix.items() if f != field}
                 if not rest and subject == text:  # "the traveller "Chloe Lindahl" of the trip from
@@ -257,11 +404,12 @@ class Phraser:
                     # patient "Luna""
                     if n < len(names):  # a short name: the whole description names the rest
                         part = self.people.part(self.state0, table, field, desc[field])
-                        if self._kinds.get(self.people.noun[table], 0) == 1:
+                        out = _output(self, j)
+                        if isinstance(out, dict) and self._only(table, (table, repr(out.get(self.people.key[table])))):
                             return f"the {part} of that {self.people.noun[table]}"
-                        return f"the {part} of {self.people.phrase(self.state0, table, {f: v for f, v in desc.items() if f != field})}"
+                        return f"the {part} of {describe(self.people, self.state0, table, {f: v for f, v in desc.items() if f != field})}"
                     return None
-                return f"the {self.people.part(self.state0, table, field, desc[field])} of {self.people.phrase(self.state0, table, rest)}{subject[len(text):]}"
+                return f"the {self.people.part(self.state0, table, field, desc[field])} of {describe(self.people, self.state0, table, rest)}{subject[len(text):]}"
         return None
 
     def fill(self, k: int, template: str) -> str:
@@ -298,6 +446,7 @@ class Phraser:
     def instruction(self, reports: list[tuple[int, str | None]], constraints: list[dict], branch: dict | None = None, alt=None, idem: dict | None = None) -> str:
         goals = []
         last = len(self.steps) - 1
+        topics = self._groups([k for k, s in enumerate(self.steps) if s.tool.qualified in self.facts.mutating and not (branch is not None and k == last)])
         for k, step in enumerate(self.steps):
             if step.tool.qualified not in self.facts.mutating:
                 continue
@@ -316,15 +465,16 @@ class Phraser:
                     second = self.say(k)
                 text = f"if {condition}, {first}; otherwise {second}"
             else:
-                text = self.say(k)
-            goals.append(text)
+                text = self._joined(k, topics) if k in topics else self.say(k) if not any(k in ks for ks in topics.values()) else None
+            if text is not None:
+                goals.append(text)
         sentences = [_sentence(g) for g in goals]
         if idem is not None:
             sentences.append(_sentence(("also make sure to " if goals else "make sure to ") + idem["_phrase"]))
             # from here on the records it names count too: "that account" after "also make sure
             # to mark the account ... as a customer" would read as that one
-            self._named |= {(table, repr(key)) for table, key in idem.get("_named", ())}
-            self._count_kinds()
+            for table, key in idem.get("_named", ()):
+                self._mention(table, (table, repr(key)), self.state0.tables.get(table, {}).get(key))
         if reports:
             shown = [self.report(*r) for r in reports]
             listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
@@ -333,6 +483,47 @@ class Phraser:
         if constraints:
             out += "\nHouse rules: " + " ".join(f"{c['description'] or c['name']}." for c in constraints)
         return out
+
+    def _groups(self, goals: list[int]) -> dict[int, list[int]]:
+        """Runs of two or more goals in a row about one record, as a manager puts them in one
+        sentence: first step → the steps of its run. The first goal of a run says its record as
+        a complement (`_topic`), the others name it anywhere ("... and close that matter")."""
+        runs: dict[int, list[int]] = {}
+        run: list[int] = []
+        about = None
+        for k in goals:
+            topic = self._topic(k)
+            if run and self._names(k, about) is not None:
+                run.append(k)
+                continue
+            if len(run) > 1:
+                runs[run[0]] = run
+            run, about = ([k], topic[1]) if topic is not None else ([], None)
+        if len(run) > 1:
+            runs[run[0]] = run
+        return runs
+
+    def _names(self, k: int, ident: tuple) -> str | None:
+        """The parameter of step k's write that takes the record `ident`, if one does."""
+        step = self.steps[k]
+        for name, pt in step.tool.params:
+            src = step.sources.get(name)
+            if self.people.ref_table(tstr(pt)) is not None and src is not None and src[0] == "step" and (k, name) not in self.left and self._record_of(*src[1]) == ident:
+                return name
+        return None
+
+    def _joined(self, k: int, topics: dict[int, list[int]]) -> str:
+        """One sentence for a run of goals about one record: "for the matter ..., deposit 2,000
+        into trust, set the deadline to 2025-04-01 and close that matter"; clauses that hold
+        commas of their own are set off by semicolons."""
+        name, ident = self._topic(k)
+        head = self.arg(k, name)
+        clauses = [self.say(k, topic=name)]
+        for j in topics[k][1:]:
+            clauses.append(self.say(j, topic=self._names(j, ident)))  # (said in full where it is no complement)
+        sep = "; " if any(", " in c or " and " in c for c in clauses) else ", "
+        listed = clauses[0] + (" and " if sep == ", " else ", and ") + clauses[1] if len(clauses) == 2 else sep.join(clauses[:-1]) + sep.rstrip() + " and " + clauses[-1]
+        return f"for {head}, {listed}"
 
     def _condition(self, j: int, field: str, t: str | None, equals: Any) -> str:
         """"the latest memorandum of ... is archived", "the status of ... is closed"."""
@@ -356,7 +547,7 @@ class _Alt(Phraser):
         step, values = alt
         super().__init__(base.facts, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results, base.left)
         self._subjects = dict(base._subjects)
-        self._said, self._kinds, self._short = base._said, base._kinds, base._short
+        self._said, self._mentioned, self._short, self._changed = base._said, base._mentioned, base._short, base._changed
 
 
 def _output(p: Phraser, j: int) -> Any:
@@ -366,6 +557,32 @@ def _output(p: Phraser, j: int) -> Any:
 def _sentence(text: str) -> str:
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
+
+
+def describe(people, state: State, table: str, desc: dict[str, Any], formerly: set = frozenset()) -> str:
+    """A record described as a person does: by what it is known by, without a label, then by
+    labelled fields ('the matter "Lease dispute" with client "Ana Ruiz"', 'the purchase order
+    "PO-23376"'); the labelled form where the description does not begin with the text it is
+    known by ("the shipment with sales order "SO-50563" and carrier ups"). The fields in
+    `formerly` are said as they were before the task changes them ('the drive file formerly
+    "Q1 plan"')."""
+    kb = people.known_by.get(table) or (None,)
+    names = list(desc)
+
+    def part(f: str) -> str:
+        whole = people.part(state, table, f, desc[f])  # "{label} {value}"
+        label = people.label(table, f)
+        return f"{label} formerly {whole[len(label) + 1 :]}" if f in formerly else whole
+
+    if not names or names[0] != kb[0] or people.types.base(people.fields[table][kb[0]]) != "text" or not isinstance(desc[kb[0]], str):
+        if not formerly:
+            return people.phrase(state, table, desc)
+        parts = [part(f) for f in names]
+        return f"the {people.noun[table]} with " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
+    shown = people.value_text(people.fields[table][kb[0]], desc[kb[0]])
+    head = f"the {people.noun[table]} {'formerly ' if kb[0] in formerly else ''}{shown}"
+    rest = [part(f) for f in names[1:]]
+    return head if not rest else f"{head} with " + (", ".join(rest[:-1]) + " and " + rest[-1] if len(rest) > 1 else rest[0])
 
 
 def fill(people, template: str, types: dict, arg) -> str:
@@ -384,15 +601,95 @@ def fill(people, template: str, types: dict, arg) -> str:
         rt = people.ref_table(tstr(types[name]))
         if shown.startswith(("the ", "that ")) and rt is not None:  # a record, named in full: its noun goes
             nouns = [words(name), people.noun[rt].lower(), people.noun[rt].split()[-1].lower()]
+            dropped = False
             for noun in sorted(nouns, key=len, reverse=True):
                 if before.rstrip().lower().endswith(" " + noun) or before.rstrip().lower() == noun:
-                    before = before.rstrip()[: -len(noun)]
+                    before, dropped = before.rstrip()[: -len(noun)], True
                     break
             if before.lower().endswith("the "):  # "close the task {id}": "close the new task"
                 before = before[:-4]
+            elif dropped and (adj := re.search(r"\bthe ((?:[\w-]+ ){1,2})$", before, re.I)) and not set(adj.group(1).lower().split()) & (_BOUNDARY | {"and", "with"}):
+                # "reinstate the written-off time entry {id}": "reinstate the written-off time
+                # entry with the most hours", not "the written-off the time entry with ..."
+                before = before[: adj.start()]
+                article, _, rest = shown.partition(" ")
+                shown = f"{article} {adj.group(1)}{rest}"
         if before.endswith(" a ") and shown[:1].lower() in "aeiou":
             before = before[:-2] + "an "  # "file a {kind}" with kind evidence
-        out.append(before + shown)
+        if shown.startswith("that ") and re.search(r"\bthat $", before, re.I):
+            shown = "the " + shown[5:]  # "note that the matter is due ...", not "note that that matter"
+        out.append(_set_off(out, before) + shown)
         pos = m.end()
-    out.append(template[pos:])
+    out.append(_set_off(out, template[pos:]))
     return "".join(out).replace("{{", "{").replace("}}", "}")
+
+
+def _set_off(out: list[str], text: str) -> str:
+    """`text`, the template's words after what `out` says, with a comma first where they would
+    read as part of it: "the channels that colleague belongs to, to ...", not "to to"; "about
+    the matter "X" with client "Y", with the subject ...", not "with client "Y" with the
+    subject"."""
+    said = "".join(out).split()
+    if said and text.split()[:1] == said[-1:] and not _QUOTED.search(said[-1]):
+        return "," + text
+    last = out[-1] if out else ""
+    if text.startswith(" with ") and " with " in last[last.find("the ") :]:
+        return "," + text
+    return text
+
+
+# ─────────────────────────── measures of the prose ───────────────────────────
+# (bench/task_quality.py and tests/test_prose_*.py: what issue 29 counts)
+
+_QUOTED = re.compile(r'"[^"\n]+"')
+
+
+def prose_of(instruction: str) -> str:
+    """The instruction without its house-rules block."""
+    return instruction.split("\nHouse rules:")[0]
+
+
+def most_quoted(instruction: str) -> int:
+    """The most times one quoted value appears in the instruction (0 when none is quoted)."""
+    seen: dict[str, int] = {}
+    for q in _QUOTED.findall(prose_of(instruction)):
+        seen[q] = seen.get(q, 0) + 1
+    return max(seen.values(), default=0)
+
+
+# words that end a description in a sentence ("... and client "Ana Ruiz" to 2025-03-01")
+_BOUNDARY = frozenset("among to for on at in into from is as by of about under".split())
+
+
+def repeated_descriptions(instruction: str) -> list[str]:
+    """Descriptions said again: each place where a run of six words or more that begins as a
+    description does ("the matter with title ...", 'the matter "Lease dispute" with client ...',
+    "the purchase order with the latest ...") and holds a value (a quoted text or a number) and
+    a "with" of its own (not inside a quote) appears again, outside a repeat already counted. A
+    record's name alone ('the matter "Acquisition of Bluewater Properties"') is no description.
+    Two records that share the first fields of their descriptions are not a repeat: their common
+    run stops inside the description ('... carrier ups and' tracking number / status ...)."""
+    words = prose_of(instruction).split()
+    low = [w.lower() for w in words]
+    quoted, inside = [], False  # whether each word is (part of) a quoted value
+    for w in words:
+        quoted.append(inside or '"' in w)
+        inside ^= w.count('"') % 2 == 1
+    out, covered = [], 0
+    for k in range(len(low) - 5):
+        if k < covered or low[k] != "the" or not any(low[i] == "with" and not quoted[i] or low[i].startswith('"') for i in range(k + 1, min(k + 4, len(low)))):
+            continue
+        for i in range(k):
+            n = 0
+            while k + n < len(low) and i + n < k and low[i + n] == low[k + n]:
+                n += 1
+            if n < 6:
+                continue
+            run = range(k, k + n)
+            after = low[k + n] if k + n < len(low) else "."
+            ends = low[k + n - 1][-1:] in '".;:' or any(c.isdigit() for c in low[k + n - 1]) or after in _BOUNDARY
+            if ends and any(low[r] == "with" and not quoted[r] for r in run) and any(quoted[r] or any(c.isdigit() for c in low[r]) for r in run):
+                out.append(" ".join(words[k : k + n]))
+                covered = k + n
+                break
+    return out

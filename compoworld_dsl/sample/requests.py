@@ -14,7 +14,7 @@ from . import checker as C
 from .attempt import Attempt
 from .facts import WorldFacts
 from .people import words
-from .phrasing import fill
+from .phrasing import describe, fill
 from .pools import candidates, ensure
 from .rejected import Rejected
 from .runs import replay
@@ -159,7 +159,7 @@ def idempotent(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: 
                 desc = facts.people.description(state0, rt, args[n]) if rt else None
                 if rt is None or not desc or facts.people.matches(state0, rt, desc) != [args[n]]:
                     break
-                shown[n] = facts.people.phrase(state0, rt, desc)
+                shown[n] = describe(facts.people, state0, rt, desc)
                 named.append((rt, args[n]))  # and those its description names ("with patient "Bella"")
                 named += [(ref, v) for f, v in desc.items() if (ref := facts.people.ref_table(facts.people.fields[rt][f]))]
             else:
