@@ -19,14 +19,14 @@ def test_coverage_counts_what_the_tasks_use(tmp_path, capsys):
     tasks = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert report["emitted"] == len(tasks) == 6
     tools = report["coverage"]["tools"]
-    assert len(tools) == 60  # every tool of the six services, called or not
+    assert len(tools) == 94  # every tool of the eight services, called or not
     for name, n in tools.items():
         assert n == sum(1 for t in tasks if any(c["tool"] == name for c in t["reference_plan"])), name
     rules = report["coverage"]["rules"]
     assert set(rules) == {"hands_off_closed", "cosign", "latest_note_wins", "pay_after_approval", "file_before_telling", "docket_discipline"}
     for name, n in rules.items():
         assert n == sum(1 for t in tasks if any(c["name"] == name for c in t["constraints"])), name
-    assert "coverage: " in captured.err and "of 60 tools called" in captured.err
+    assert "coverage: " in captured.err and "of 94 tools called" in captured.err
 
 
 def test_json_needs_an_output_file(capsys):

@@ -16,7 +16,7 @@ from compoworld_dsl.resources import stdlib_dir
 from compoworld_dsl.syntax.parser import IF_BRANCH_BLOCK, IF_MISSING_ELSE, IF_NEEDS_THEN, IF_NEEDS_THEN_CLAUSE, IF_STATEMENT
 
 ROOT = Path(__file__).resolve().parent.parent
-LEGAL_OPS_MODULES = ("matters", "contacts", "billing", "documents", "messaging", "docket")
+LEGAL_OPS_MODULES = ("matters", "contacts", "billing", "documents", "messaging", "docket", "timekeeping", "invoicing")
 NO_ELSE = ("      title: trim(title),", "      title: if len(title) > 0 then trim(title),")
 
 

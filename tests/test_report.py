@@ -128,7 +128,7 @@ def test_coverage_counts_tasks_per_tool(made):
     tasks = [json.loads(line) for line in tasks_path.read_text().splitlines()]
     called = {step["tool"] for t in tasks for step in t["reference_plan"]}
     m = re.search(r"(\d+) of (\d+) tools called", page)
-    assert m and int(m.group(1)) == len(called) and int(m.group(2)) == 60
+    assert m and int(m.group(1)) == len(called) and int(m.group(2)) == 94
 
 
 def test_escapes_what_the_world_says(tmp_path):

@@ -747,6 +747,8 @@ class Checker:
             return
         shown = first
         for step in gen.path[1:]:
+            if isinstance(t, T.UnknownT):
+                return  # its type failed to resolve: that error is reported already, not this one
             target = self._table_of_key(t)
             if target is None:
                 self.error("E604", f"`{shown}` has type `{t}`, which is not the key type of one table, so `.{step}` cannot follow it", gen.span, help="follow a field that holds another table's key, such as `patient.owner`")

@@ -394,7 +394,10 @@ class Walker:
                 # itself before the records it refers to (the employee, not their manager):
                 # among one step's fields, its own key first
                 own = self.people.key.get(self.people.ref_table(t) or "")
-                like = [o for o in options if any(f != own and share_a_word(name, f) for f in {o[1]} | aka.get((o[0], o[1]), set()) if f is not None)]
+                # (its own name first, then one it had later: a matter's `lawyer` before a client
+                # who is some other matter's lawyer)
+                named = [o for o in options if o[1] is not None and o[1] != own and share_a_word(name, o[1])]
+                like = named or [o for o in options if any(f != own and share_a_word(name, f) for f in {o[1]} | aka.get((o[0], o[1]), set()) if f is not None) and not self._named_otherwise(steps, o, name, t)]
                 options = like or options
                 # a read no step has used yet first: the thread goes on through it
                 options.sort(key=lambda o: (o[0] not in pending, -o[0], o[1] != own))
@@ -443,6 +446,16 @@ class Walker:
                 return "no element of the list can be told apart"
             step.pick, step.how = picked
         return step, {**given, **chosen}, post, result, z3_used
+
+    def _named_otherwise(self, steps: list[Step], option: tuple, name: str, t: str) -> bool:
+        """Does the record the option's value comes from hold another field of the same type
+        named like the parameter? Then that field is what the parameter means there (a matter's
+        `lawyer`), not the option's (its `client`, though that contact is another matter's
+        lawyer)."""
+        j, f = option[0], option[1]
+        table = steps[j].how["table"] if steps[j].how else result_table(self.people, steps[j].tool)
+        fields = self.people.fields.get(table or "", {})
+        return any(g != f and ft == t and share_a_word(name, g) for g, ft in fields.items())
 
     def _try_entry(self, rng: random.Random, state0: State, state: State, steps: list[Step], tool: Tool, k: int):
         """An entry: choose a row the seeded state holds, call the read with that row's values."""
