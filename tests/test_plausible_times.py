@@ -24,3 +24,16 @@ def test_stated_times_are_on_the_quarter_hour():
         times += [(task["id"], h, m) for h, m in re.findall(r"\bat (\d\d):(\d\d)\b", task["instruction"])]
     assert len(times) >= 5, "too few stated times: the test shows nothing"
     assert all(int(m) % 15 == 0 for _, _, m in times), [t for t in times if int(t[2]) % 15]
+
+
+def test_an_amount_of_money_is_said_with_its_cents():
+    """"Fine that member 12" beside "2.50" read as a count, not an amount (met by an author
+    reading a new world's tasks): money is always said with two decimals; other numbers as needed."""
+    from fractions import Fraction
+
+    people = load_sampler(str(ROOT / "worlds" / "legal_ops.world")).facts.people
+    assert people.value_text("money", Fraction(12)) == "12.00"
+    assert people.value_text("money", Fraction(200000)) == "200,000.00"
+    assert people.value_text("money", Fraction(501, 2)) == "250.50"
+    assert people.value_text("decimal", Fraction(2)) == "2"
+    assert people.value_text("int", 12) == "12"

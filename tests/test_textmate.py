@@ -85,12 +85,15 @@ service s "doc" {
     day: 2025-01-01
     note: format("{}", slug(same(name), "-"))
     other: unique ref rs
+    again: ref rs where kind == a
+    also: ref rs where kind in [a, b]
   }
 
   simulated tool t(n: int = 1) -> list[R]
     "doc"
     say "do {n}"
     gives "it"
+    pages 5
     consumes Ref
     produces Ref
   {

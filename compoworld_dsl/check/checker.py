@@ -713,6 +713,15 @@ class Checker:
             kt = table.record.fields[table.record.key]
             if not T.fits(ft, kt):
                 self.error("E602", f"{what} has type `{ft}`, but keys of `{'.'.join(gen.path)}` are `{kt}`", gen.span)
+            if gen.where is not None:
+                f, values = gen.where
+                wt = table.record.fields.get(f)
+                if wt is None:
+                    self.error("E601", f"record `{table.record.name}` has no field `{f}`", gen.span, help=_suggest(f, table.record.fields))
+                else:
+                    for v in values:
+                        if not self._check_const(v, wt, f"field `{f}` of `{'.'.join(gen.path)}`", code="E602"):
+                            break
         elif isinstance(gen, A.GenSame):
             if row is None:
                 self.error("E602", f"{what}: `same(...)` fills a field of a table row with another field's value, and cannot be used here", gen.span, help="use it in a field of `rows { ... }`")

@@ -357,7 +357,12 @@ class PythonGenerator:
         if isinstance(g, A.GenWeighted):
             return ("weighted", tuple((const_value(w.value, t), w.weight) for w in g.weights))
         if isinstance(g, A.GenRef):
-            return ("uref" if g.unique else "ref", ".".join(_ref_path(g.path, sname)))
+            table = ".".join(_ref_path(g.path, sname))
+            if g.where is None:
+                return ("uref" if g.unique else "ref", table)
+            f, values = g.where
+            wt = self._table_record(table).fields[f]
+            return ("uref" if g.unique else "ref", table, (f, tuple(const_value(v, wt) for v in values)))
         if isinstance(g, A.GenFormat):
             pieces = _template_pieces(g.template)
             gens, gtypes = [], []

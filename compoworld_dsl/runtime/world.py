@@ -254,7 +254,7 @@ class CompiledWorld:
         return (
             bool(decl.get("prefix"))
             and decl["key"] not in spec["fields"]
-            and not any(_derived(g) or g[0] == "uref" for g in spec["fields"].values())  # (rows may be dropped)
+            and not any(_derived(g) or g[0] == "uref" or _filtered(g) for g in spec["fields"].values())  # (rows may be dropped)
             and "profiles" not in spec
             and spec["count"][0] in ("const", "range", "pick", "weighted")
         )
@@ -542,18 +542,31 @@ class _RefKeys(dict):
     def __init__(self, world: "CompiledWorld", st: State, seed: int | str, seeding: str):
         super().__init__()
         self.args = (world, st, seed, seeding)
-        self._free: dict[str, list] = {}
+        self._free: dict[tuple, list] = {}
+        self._where: dict[tuple, list] = {}
 
     def __missing__(self, table: str) -> list:
         world, st, seed, seeding = self.args
         got = self[table] = world._key_list(st, seed, table, seeding)
         return got
 
-    def free(self, table: str) -> list:
-        """The keys of `table` no `unique ref` of this seed has taken yet (taken ones are removed)."""
-        got = self._free.get(table)
+    def free(self, table: str, where: tuple | None = None) -> list:
+        """The keys of `table` no `unique ref` of this seed has taken yet (taken ones are removed);
+        with `where`, of the rows that fit it."""
+        got = self._free.get((table, where))
         if got is None:
-            got = self._free[table] = list(self[table])
+            got = self._free[(table, where)] = list(self[table] if where is None else self.where(table, where))
+        return got
+
+    def where(self, table: str, where: tuple) -> list:
+        """The keys of the rows of `table` whose field holds one of the values (`ref ... where`):
+        the table is seeded before the one that refers to it (`_gen_tables` reads it as rows)."""
+        key = (table, where)
+        got = self._where.get(key)
+        if got is None:
+            f, values = where
+            rows = self.args[1].tables.get(table, {})
+            got = self._where[key] = [k for k in self[table] if k in rows and rows[k][f] in values]
         return got
 
 
@@ -599,7 +612,8 @@ def _gen_tables(gen: tuple):
     """(kind, table) of each `ref` target ("ref") and `same(...)` hop table ("same") a seed
     generator reads."""
     if gen[0] in ("ref", "uref"):
-        yield "ref", gen[1]
+        # a `ref ... where` reads the target's rows, as a `same(...)` does
+        yield ("same" if len(gen) > 2 else "ref"), gen[1]
     elif gen[0] == "same":
         for table, _ in gen[2]:
             yield "same", table
@@ -608,6 +622,11 @@ def _gen_tables(gen: tuple):
             yield from _gen_tables(g)
     elif gen[0] == "slug":
         yield from _gen_tables(gen[1])
+
+
+def _filtered(gen: tuple) -> bool:
+    """Is the generator a `ref ... where` (a `ref` or `unique ref` with a field's values)?"""
+    return gen[0] in ("ref", "uref") and len(gen) > 2
 
 
 def _derived(gen: tuple) -> bool:
@@ -641,7 +660,9 @@ class _SeedPlan:
         same = {f for f, _ in self.copied}
         self.profiles = spec.get("profiles") or ()
         profiled = set(self.profiles[0]) if self.profiles else set()
-        self.unique = [f for f, g in spec["fields"].items() if g[0] == "uref"]
+        # fields that may find no key (a `unique ref` whose keys are taken, a `ref ... where` no
+        # row fits): the row is then not made
+        self.unique = [f for f, g in spec["fields"].items() if g[0] == "uref" or _filtered(g)]
         self.fields = []  # (field, generator or None, default or _NONE), in the record's order
         for f, ft in record.items():
             if f in same or f in profiled:
@@ -675,6 +696,14 @@ def _compile(gen: tuple, types: Types):
         values = [v for v, _ in gen[1]]
         cum = list(itertools.accumulate(w for _, w in gen[1]))  # what `choices(weights=)` builds
         return lambda rng, keys: rng.choices(values, cum_weights=cum, k=1)[0]
+    if kind == "ref" and _filtered(gen):
+        table, where = gen[1], gen[2]
+
+        def ref_where(rng, keys):
+            got = keys.where(table, where)
+            return rng.choice(got) if got else _NO_KEY
+
+        return ref_where
     if kind == "ref":
         table, none = gen[1], f"{gen[1]}-none"
 
@@ -685,9 +714,12 @@ def _compile(gen: tuple, types: Types):
         return ref
     if kind == "uref":
         table, none = gen[1], f"{gen[1]}-none"
+        where = gen[2] if _filtered(gen) else None
 
         def unique_ref(rng, keys):
-            free = keys.free(table)
+            free = keys.free(table, where)
+            if where is not None and not free:
+                return _NO_KEY
             if not free:
                 return _NO_KEY if keys[table] else none
             i = rng.randrange(len(free))

@@ -116,8 +116,11 @@ class People:
             return words(str(j))
         if base in ("money", "decimal") or isinstance(value, (Fraction, Decimal)):
             n = Fraction(str(j)) if not isinstance(j, (int, float)) else Fraction(j)
-            whole = n.denominator == 1
-            return f"{int(n):,}" if whole else f"{float(n):,.2f}"
+            # an amount of money always with its cents ("fine that member 12.00", not "12" beside
+            # "2.50": met by an author reading a library world's tasks); other decimals as needed
+            if base == "money" or n.denominator != 1:
+                return f"{float(n):,.2f}"
+            return f"{int(n):,}"
         if isinstance(j, int):
             return f"{j:,}" if abs(j) >= 10000 else str(j)
         if base in ("text", "email") or base.startswith("alias:"):

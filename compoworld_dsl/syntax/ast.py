@@ -308,6 +308,9 @@ class GenRef:
     path: tuple[str, ...]
     span: Span = _span()
     unique: bool = attrs.field(default=False, kw_only=True)
+    # `ref contacts where role == client` / `where role in [partner, lawyer]`: only rows whose
+    # field holds one of the values (a matter's client is a client, its lawyer a lawyer)
+    where: tuple[str, tuple[Literal, ...]] | None = attrs.field(default=None, kw_only=True)
 
 
 @node

@@ -504,7 +504,11 @@ def _gen(g) -> str:
     if isinstance(g, A.GenWeighted):
         return "weighted(" + ", ".join(f"{format_literal(w.value)}: {w.weight}" for w in g.weights) + ")"
     if isinstance(g, A.GenRef):
-        return f"{'unique ' if g.unique else ''}ref {_dotted(g.path)}"
+        where = ""
+        if g.where is not None:
+            f, values = g.where
+            where = f" where {f} == {format_literal(values[0])}" if len(values) == 1 else f" where {f} in [" + ", ".join(format_literal(v) for v in values) + "]"
+        return f"{'unique ' if g.unique else ''}ref {_dotted(g.path)}{where}"
     if isinstance(g, A.GenSlug):
         return f"slug({_gen(g.arg)})" if g.sep == "." else f"slug({_gen(g.arg)}, {encode_string(g.sep)})"
     if isinstance(g, A.GenSame):

@@ -452,11 +452,17 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def gen_ref(self, meta, c):
-        return A.GenRef(c[0], span=self._span(meta))
+        return A.GenRef(c[0], span=self._span(meta), where=c[1] if len(c) > 1 else None)
 
     @v_args(meta=True)
     def gen_ref_unique(self, meta, c):
-        return A.GenRef(c[0], span=self._span(meta), unique=True)
+        return A.GenRef(c[0], span=self._span(meta), unique=True, where=c[1] if len(c) > 1 else None)
+
+    def ref_where_eq(self, c):
+        return (str(c[0]), (c[1],))
+
+    def ref_where_in(self, c):
+        return (str(c[0]), tuple(c[1:]))
 
     @v_args(meta=True)
     def gen_slug(self, meta, c):

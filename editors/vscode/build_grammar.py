@@ -17,7 +17,7 @@ DOTTED = rf"{N}(?:\s*\.\s*{N})*"
 INFIX = r"(?:and|or|not|in|contains|implies|where|by|then|else|for|after|on)\b"
 PRIMS = "text|int|decimal|money|bool|date|time|datetime|email|id|duration"
 BUILTINS = "lower|upper|trim|len|starts_with|ends_with|str|format|abs|days|weeks|hours|minutes|date|days_between|year|month|day"
-ENDCLAUSE = r'(?=["{}]|\b(?:say|gives|consumes|produces)\b|//|/\*)'
+ENDCLAUSE = r'(?=["{}]|\b(?:say|gives|pages|consumes|produces)\b|//|/\*)'
 
 
 def inc(*names):
@@ -223,6 +223,7 @@ for k in range(SEED_DEPTH + 1):
     {"match": r"\b(pick|same|format|slug)\s*(?=\()", "captures": cap("keyword.other.generator.world")},
     {"match": r"\b(unique)\s+(?=ref\b)", "captures": cap("keyword.other.generator.world")},
     {"match": rf"\b(ref)\s+(?={N})", "captures": cap("keyword.other.generator.world")},
+    {"match": r"\b(where|in)\b", "captures": cap("keyword.other.generator.world")},
   ] + ([] if k == SEED_DEPTH else [
     {"name": "meta.parens.world",
      "begin": r"\(", "beginCaptures": {"0": {"name": "punctuation.section.parens.begin.world"}},
@@ -258,6 +259,7 @@ repo["tool"] = {
          "end": ENDCLAUSE,
          "patterns": inc("type-expression")},
         {"match": r"\b(say|gives)\b", "name": "keyword.other.world"},
+        {"match": r"\b(pages)\s+(\d+)", "captures": cap("keyword.other.world", "constant.numeric.integer.world")},
         {"begin": r"\b(consumes|produces)\b",
          "beginCaptures": {"1": {"name": "keyword.other.world"}},
          "end": ENDCLAUSE,
