@@ -317,7 +317,15 @@ class TypeMapper:
                     what = f" ({one_line(ps.description, 60)})" if ps.description else ""
                     out[first].comments.insert(0, f"{path}{what}: a nested object, flattened into {name}_*" + (", nullable" if ps.nullable else ""))
                 continue
-            f = self.field_of(ps, name, path, owner, taken, for_table)
+            key = embedded_key(ps) if for_table else None
+            if key is not None:
+                # an embedded record too big to flatten (a track's `album` of 20 fields): its key
+                # names it, and finds the table it is a row of (link_references); the rest is
+                # that row's own to give
+                f = self.field_of(ps.props[key], snake(f"{name}_{key}"), f"{path}.{key}", owner, taken, for_table)
+                f.comments.insert(0, f"{path}: an embedded object of {len(ps.props)} properties; only its {key} is kept")
+            else:
+                f = self.field_of(ps, name, path, owner, taken, for_table)
             f.required = prop in shape.required
             out.append(f)
         return dropped
@@ -585,6 +593,10 @@ class OpenAPIImporter(TypeMapper):
         for n, orig in props.items():
             if n.endswith("id") and len(n) > 2 and (p.startswith(n) or n.startswith(p)):
                 return orig
+        # `/rooms/{roomNumber}` returning a room's `number`, `/rateplans/{rateplanCode}` its `code`
+        rest = p[len(noun) :] if noun and p.startswith(noun) else ""
+        if rest in ("number", "code", "key", "slug", "name", "uuid", "uid") and rest in props:
+            return props[rest]
         return None
 
     def unwrap_item(self, shape: Shape | None, depth: int = 0) -> Shape | None:
@@ -607,7 +619,11 @@ class OpenAPIImporter(TypeMapper):
             if norm(p) in ITEM_WRAPPERS and s.kind == "object":
                 return self.unwrap_item(s, depth + 1) or s
         objs = [s for s in shape.props.values() if s.kind == "object"]
-        if len(objs) == 1 and len(shape.props) <= 6:
+        # an envelope holds its object beside a status or a message, not beside a name and
+        # values of its own (`{crateName, title, size, vault: {...}}` is a crate that embeds a vault)
+        scalars = [norm(p) for p, s in shape.props.items() if s.kind == "scalar" and not re.search(ENVELOPE_WORDS, norm(p))]
+        own = len(scalars) > 1 or any(n.endswith(("name", "title")) for n in scalars)
+        if len(objs) == 1 and len(shape.props) <= 6 and not own:
             got = self.unwrap_item(objs[0], depth + 1)
             if got is not None:
                 return got
@@ -857,15 +873,20 @@ class OpenAPIImporter(TypeMapper):
             own = [c for c in (norm(singular(other.table)), norm(other.name)) if c and k.startswith(c) and len(k) > len(c)]
             named_keys |= {k} if own else set()
             # an ARN names a resource wherever it appears (`sinkArn`), whatever the resource's key is called
-            for c in {norm(singular(other.table)) + "id", norm(other.name) + "id", norm(singular(other.table)) + "arn", norm(other.name) + "arn"} | ({k} if own else set()):
+            # and by its collection's word (`/albums` holds `AlbumBase`s: `album.id` names one)
+            word = norm(singular(snake(other.coll_segs[-1])))
+            names = {norm(singular(other.table)) + "id", norm(other.name) + "id", norm(singular(other.table)) + "arn", norm(other.name) + "arn", word + "id"} | ({k} if own else set())
+            if k == "name":  # keyed by its name (Google's resource names): `rulesetName` names a ruleset
+                names |= {norm(singular(other.table)) + "name", norm(other.name) + "name", word + "name"}
+            for c in names:
                 by_name.setdefault(c, []).append(i)
         lengths = sorted({len(c) for c in by_name})
         for r in self.resources:
             for f in r.record.fields:
                 if f.key or f.ref or f.base not in ("text", "int") or f.json:
                     continue
-                n = norm(f.src.split(".")[-1] if f.src else f.name)
-                if not (n.endswith(("id", "arn")) or n in named_keys) or len(n) <= 2 or n == "arn":
+                n = ref_name(f.src) if f.src else norm(f.name)
+                if not (n.endswith(("id", "arn", "name")) or n in named_keys) or len(n) <= 2 or n == "arn":
                     continue
                 for i in sorted({i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())}):
                     other = self.resources[i]
@@ -879,7 +900,9 @@ class OpenAPIImporter(TypeMapper):
     def known_by(self, r: Resource) -> list[str]:
         """The fields a person names a row by (a display name, a name, a title; never bookkeeping
         such as an etag: `speak.identity`), then the parent it belongs to."""
-        out = identity([f for f in r.record.fields if norm(f.name) not in BOOKKEEPING], IDENTITY)
+        # a scope no resource owns has one value for every row (resources.scope_seeds): it names none
+        scopes = {r.parent_fields[p] for p, parent in r.parents if parent is None}
+        out = identity([f for f in r.record.fields if norm(f.name) not in BOOKKEEPING and f.name not in scopes], IDENTITY)
         for p, parent in r.parents:
             if parent is not None and parent.record is not None and parent.record.known_by and r.parent_fields[p] not in out:
                 out.append(r.parent_fields[p])
@@ -1075,7 +1098,7 @@ class OpenAPIImporter(TypeMapper):
             return "no resource owns this path"
         if kind == "list":
             return f"the response holds no list of {plural(r.noun)}"
-        if kind in ("create", "update"):
+        if kind in ("create", "create_keyed", "update"):
             return f"the request body sets no field of the {r.noun} record"
         if kind in ("get_by", "delete_by"):
             return f"the path parameter {{{pname(o.segs[-1])}}} names no field of the {r.noun}"
@@ -1097,6 +1120,8 @@ class OpenAPIImporter(TypeMapper):
             alt = norm(param) != norm(r.item_param)
             if m == "get":
                 return "get_by" if alt else "get"
+            if m in ("put", "post") and not alt and resources.creates(o):
+                return "create_keyed"  # `POST /channel/{ChannelName}` named CreateChannel: the caller chooses the key
             if m in ("put", "patch") or m == "post" and o.body is not None:  # Stripe and AWS update with a POST on the item
                 return None if alt else "update"
             if m == "delete":
@@ -1105,7 +1130,7 @@ class OpenAPIImporter(TypeMapper):
             if m == "get":
                 return "list"
             if m == "post":
-                return "create"
+                return "create_keyed" if resources.body_key(o, r) else "create"
         if m == "get" and pat == r.item + "/" + o.segs[-1].lower() and o.segs[-1].lower() in DETAIL_WORDS and r.getter is o:
             return "get"
         if m == "get" and pat == r.coll + "/" + o.segs[-1].lower() and o.segs[-1].lower() in SEARCH_WORDS:
@@ -1140,7 +1165,8 @@ class OpenAPIImporter(TypeMapper):
         `archiveTicket` → archive), else the default; a resource's name is never a verb."""
         if not o.op_id:
             return default
-        toks = snake(o.op_id).split("_")
+        # Google's ids name the method last (`firebaserules.projects.rulesets.delete`)
+        toks = snake(o.op_id.split(".")[-1] if "." in o.op_id else o.op_id).split("_")
         if self.common_lead and toks[0] == self.common_lead:
             toks = toks[1:]
         generic = {"get", "list", "create", "add", "update", "patch", "put", "delete", "remove", "one", "all", "insert", "post", "new", "set", "edit", "modify", "replace", "fetch", "retrieve", "read", "destroy", "do", "api", "v1", "v2"}
@@ -1443,12 +1469,14 @@ class OpenAPIImporter(TypeMapper):
 
         return sorted(fields, key=rank)
 
-    def tool_create(self, o: Op, r: Resource) -> ToolIR | None:
+    def tool_create(self, o: Op, r: Resource, keyed: bool = False) -> ToolIR | None:
+        """`keyed`: the caller chooses the new row's key (resources.tool_create_keyed), so a body
+        that sets no other field still creates one."""
         taken = self.fresh()
         params, info = self.path_params(o, r, taken)
         parent_fields = {r.parent_fields[p] for p, _ in r.parents if p in info}
         fields, left, batch = self.writable(o, r, o.body, parent_fields)
-        if not fields:
+        if not fields and not keyed:
             return None
         ranked = self.rank_writable(r, fields)
         chosen = ranked[:MAX_WRITE_PARAMS]
@@ -1533,6 +1561,9 @@ class OpenAPIImporter(TypeMapper):
 
     def tool_action(self, o: Op, r: Resource) -> ToolIR | None:
         return resources.tool_action(self, o, r)
+
+    def tool_create_keyed(self, o: Op, r: Resource) -> ToolIR | None:
+        return resources.tool_create_keyed(self, o, r)
 
     def tool_get_one(self, o: Op, r: Resource) -> ToolIR | None:
         return resources.tool_one(self, o, r)
@@ -1761,6 +1792,7 @@ class OpenAPIImporter(TypeMapper):
         self.build_records()
         tables = self.build_seeds()
         resources.unique_parents(self, tables)
+        resources.scope_seeds(self, tables)
         for r in self.resources:
             self.aliases.append((r.alias, "id", f"the key of {article(r.noun)} {r.noun}"))
         self.make_tools()
@@ -1837,6 +1869,30 @@ def _ordinal(n: int) -> str:
     return f"{n:,}" + ("th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
 
 
+# what an envelope says beside the object it holds (`{jobStatus, message, errorCode, jobMetadata}`)
+ENVELOPE_WORDS = r"status|message|error|code|success|^ok$|request|trace|took|count|total|next|token|page|version|kind|warning|timestamp"
+
+
+def embedded_key(s: Shape) -> str | None:
+    """The key property of a nested object that is a record of its own (`{id, name, ...}`): a
+    scalar `id`, `uid`, `uuid` or `key`."""
+    if s.kind != "object":
+        return None
+    return next((p for p, x in s.props.items() if norm(p) in KEY_NAMES and x.kind == "scalar" and x.type in ("string", "integer")), None)
+
+
+def ref_name(src: str) -> str:
+    """The name a field's value is known by, for finding what it refers to: its own name
+    (`companyId`), or, for the bare key of a nested object (`album.id`, JSON:API's
+    `relationships.organization.data.id`), the object's name with it (`albumid`)."""
+    parts = [p for p in src.split(".") if p]
+    last = norm(parts[-1]) if parts else ""
+    if last in KEY_NAMES or last == "arn":
+        owner = next((norm(p) for p in reversed(parts[:-1]) if norm(p) not in ITEM_WRAPPERS), "")
+        return owner + last if owner else last
+    return last
+
+
 def clean_schema_name(name: str | None) -> str:
     """`BounceInfoResponse` → `Bounce`, `TemplateDetailResponse` → `Template`, `company` → `company`."""
     if not name:
@@ -1846,7 +1902,7 @@ def clean_schema_name(name: str | None) -> str:
         m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|Model|Object|Schema|Entity)$", n)
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
-    n = re.sub(r"^(Get|Create|Update)(?=[A-Z])", "", n)
+    n = re.sub(r"^(Get|Create|Update|Describe)(?=[A-Z])", "", n)
     return n
 
 

@@ -15,14 +15,19 @@
   record with an `archived` flag sets the flag; with neither the operation stays simulated: an
   effect is never invented.
 - **Bodies.** An update's body matches the record's fields through one wrapper level, either
-  side (`{fields: {summary}}`; a record read from `{database: {name}}` set by `{name}`)."""
+  side (`{fields: {summary}}`; a record read from `{database: {name}}` set by `{name}`).
+- **Sibling lists.** AWS's `GET /channels` beside `GET /channel/{ChannelName}` lists the channels.
+- **Scopes.** A path parameter no resource owns (Azure's subscription) has one value in every
+  table, so a task that states a row's scope states the one it has.
+- **Keyed creates.** `POST /channel/{ChannelName}` named CreateChannel inserts under that key
+  (a conflict when a row has it), never updates a row that is there."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from .common import ROW, ParamIR, ToolIR, datetime_lit, email_ok, lit, singular, snake, words
+from .common import ROW, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, singular, snake, stable_hash, words
 from .ops import DETAIL_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, is_param, pattern, pname
 from .schema import Shape, opaque
 
@@ -321,6 +326,28 @@ def scope_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
             if by_ref:
                 o._by_ref = by_ref  # type: ignore[attr-defined]
                 return r
+    return sibling_list(imp, o, params)
+
+
+def sibling_list(imp: "OpenAPIImporter", o: "Op", params: list[str]) -> "Resource | None":
+    """AWS's REST style names an item in the singular and its list in the plural, side by side
+    (`GET /channel/{ChannelName}`, `GET /channels`; `/sourceLocation/{s}/liveSource/{l}` and
+    `/sourceLocation/{s}/liveSources`), and the list's items are a schema of their own
+    (`Channel`, not `DescribeChannelResponse`): a GET whose last segment is the resource's
+    collection word in the other number, under the same parent path, listing objects that carry
+    the resource's key property, lists it."""
+    item = imp.unwrap_list(o.response)
+    if item is None:
+        return None
+    word = norm(singular(snake(o.segs[-1])))
+    prefix = pattern(o.segs[:-1])
+    for r in imp.resources:
+        if getattr(r, "singleton", False) or pattern(r.coll_segs[:-1]) != prefix or r.coll_segs[-1].lower() == o.segs[-1].lower():
+            continue
+        if norm(singular(snake(r.coll_segs[-1]))) != word or norm(r.key_prop) not in imp.prop_names(item):
+            continue
+        if all(p in {q for q, _ in r.parents} for p in params):
+            return r
     return None
 
 
@@ -564,3 +591,116 @@ def unique_name(name: str, taken: set) -> str:
     from .common import safe, unique
 
     return unique(safe(name), taken)
+
+
+# ─── scopes no resource owns: one tenant ───
+
+
+def scope_seeds(imp: "OpenAPIImporter", tables: dict) -> None:
+    """A path parameter before a row's id that names no resource of the spec (Azure's
+    `subscriptionId` and `resourceGroupName`, a GitHub `{owner}`, a `{format}`) is a text field
+    of the row that every tool on the row checks. Seeded with one value for the whole spec (the
+    world is one tenant: one subscription, one resource group), so that every table's rows share
+    it and a call that states the scope of a row it found states the one that row has; seeded
+    with a value a row each, a chain of calls could only name a row's scope by luck."""
+    values: dict[str, str] = {}
+    for r in imp.resources:
+        if r.qualified not in tables:
+            continue
+        seed = tables[r.qualified].seed
+        for p, parent in r.parents:
+            f = r.record.field(r.parent_fields[p]) if parent is None else None
+            if f is None or f.base != "text" or f.name not in seed:
+                continue
+            n = norm(p)
+            if n not in values:
+                values[n] = one_value(seed[f.name], p, _param_example(imp, p))
+            seed[f.name] = values[n]
+            if not any(c.startswith("one value") for c in f.comments):
+                f.comments.append("one value for every row: a scope no resource of the spec owns (the world is one tenant)")
+
+
+def _param_example(imp: "OpenAPIImporter", p: str) -> str | None:
+    for o in imp.ops:
+        got = o.param(p)
+        if got is not None and got.where == "path" and isinstance(got.shape.example, str) and got.shape.example.strip() and "{" not in got.shape.example:
+            return got.shape.example
+    return None
+
+
+def one_value(gen: str, name: str, example: str | None) -> str:
+    """One literal of what a seed generator draws: the spec's example, the first of a `pick`,
+    or a number of a `format`'s range chosen by the name (the same every import)."""
+    if example is not None:
+        return lit(example[:80])
+    m = re.match(r'pick\(\[("(?:[^"\\]|\\.)*")', gen)
+    if m:
+        return m.group(1)
+    m = re.fullmatch(r'format\(("(?:[^"\\]|\\.)*"), (-?\d+)\.\.(-?\d+)\)', gen)
+    if m and m.group(1).count("{}") == 1:
+        lo, hi = int(m.group(2)), int(m.group(3))
+        n = lo + stable_hash(name) % (hi - lo + 1)
+        return m.group(1).replace("{}", str(n))
+    if gen.startswith('"'):
+        return gen
+    return lit(f"{words(snake(name))} 1")
+
+
+# ─── creates under a key the caller chooses ───
+
+CREATE_VERBS = {"create", "add", "insert", "register", "new"}
+
+
+def creates(o: "Op") -> bool:
+    """Does an operation on one item say it creates it (`CreateChannel`, `channels.create`,
+    "Creates a channel")? Not an upsert (`createOrUpdate`, `upsert`): that updates a row that is
+    there, which an update tool says."""
+    raw = (o.op_id or "").split(".")[-1] or o.summary
+    toks = [t for t in snake(raw).split("_") if t]
+    return bool(toks) and toks[0] in CREATE_VERBS and "or" not in toks[1:3] and "upsert" not in toks
+
+
+def body_key(o: "Op", r: "Resource") -> str | None:
+    """The body property of `POST C` that is the key of the row it creates, where the key is a
+    property the item path names with its noun (`/collections/{collectionName}` is keyed by a
+    collection's `name`, and `POST /collections {name, source}` chooses it); None otherwise (a
+    create whose rows get a generated key)."""
+    noun = norm(singular(snake(r.coll_segs[-1])))
+    # a natural key (a name, a number, a code) is the caller's to choose; an `id` in a create's
+    # body is the server's, whatever the spec says of it (YouTube's inserts)
+    natural = norm(r.key_prop) in ("name", "number", "code", "slug")
+    if not natural or norm(r.item_param) != noun + norm(r.key_prop) or o.body is None or o.body.kind != "object":
+        return None
+    return next((p for p, s in o.body.props.items() if norm(p) == norm(r.key_prop) and s.kind == "scalar" and not s.readonly), None)
+
+
+def tool_create_keyed(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
+    """`POST /channel/{ChannelName}` (CreateChannel), `PUT /things/{name}` (createThing), `POST
+    /collections {name}` for collections keyed by their name: an insert under the key the path
+    or the body names, refused as a conflict when a row has it already."""
+    tool = imp.tool_create(o, r, keyed=True)
+    if tool is None:
+        return None
+    prop = body_key(o, r) if pattern(o.segs) == r.coll else None
+    if prop is not None:
+        named = unique_name(r.key_field, {p.name for p in tool.params} | imp.fresh())
+        at = next((i for i, p in enumerate(tool.params) if p.default is not None), len(tool.params))
+        tool.params.insert(at, ParamIR(named, r.alias))
+    key = next((p.name for p in tool.params if p.type == r.alias), None)
+    at = next((i for i, line in enumerate(tool.body) if line.startswith(f"let new_ = insert {r.table} {{ ")), None)
+    if key is None or at is None:
+        return None
+    inner = tool.body[at][len(f"let new_ = insert {r.table} {{ ") :].rstrip().removesuffix("}").strip()
+    tool.body[at] = f"let new_ = insert {r.table} {{ " + ", ".join([f"{r.key_field}: {key}"] + ([inner] if inner else [])) + " }"
+    tool.body.insert(0, f"require not ({key} in {r.table}) else conflict {lit(f'{r.noun} {{{key}}} exists already')}")
+    head = f"add {article(r.noun)} {r.noun}"
+    if tool.say.startswith(head) and f"{{{key}}}" not in tool.say:
+        # the key names the new row; a value the phrase named it by is said with its field's words
+        rest = re.sub(r"^ \{(\w+)\}", lambda m: f", {words(m.group(1))} {{{m.group(1)}}}", tool.say[len(head) :])
+        tool.say = f"{head} {{{key}}}{rest}"
+    if prop is not None:  # the key is taken, not left out
+        tool.comments = [re.sub(rf"\b{re.escape(prop)}(, |$)", "", c).removesuffix(": ").rstrip(", ") if c.startswith("body properties left out") else c for c in tool.comments]
+        tool.comments = [c for c in tool.comments if not c.endswith("left out (no field of the record, or read-only)")]
+    chosen = f"its {prop} in the body" if prop is not None else f"{{{pname(o.segs[-1])}}}"
+    tool.comments[0] = f"{o.label}: create under the key the caller chooses ({chosen}; a conflict if a row has it)"
+    return tool

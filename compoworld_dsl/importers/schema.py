@@ -296,11 +296,14 @@ class SchemaReader:
     def _all_of(self, d: dict, seen: tuple, depth: int, at: Any) -> Shape:
         parts = [self.shape(p, seen, depth, ((at, "allOf"), i)) for i, p in enumerate(d["allOf"])]
         rest = {k: v for k, v in d.items() if k != "allOf"}
-        if rest.get("properties") or rest.get("type") not in (None,):
+        if rest.get("properties") or rest.get("type") not in (None, "object"):
             parts.append(self._plain(rest, seen, depth, at))
+        # a part that only says "an object" (`{type: object}` beside the refs, Spotify's paging
+        # objects) adds nothing to merge, as a part that says nothing does
+        neutral = ("any value", "an object with no declared properties")
         objects = [p for p in parts if p.kind == "object"]
-        typed = [p for p in parts if p.kind != "opaque" or p.reason.startswith("any value")]
-        others = [p for p in parts if p.kind != "object" and not (p.kind == "opaque" and p.reason.startswith("any value"))]
+        typed = [p for p in parts if p.kind != "opaque" or p.reason.startswith(neutral)]
+        others = [p for p in parts if p.kind != "object" and not (p.kind == "opaque" and p.reason.startswith(neutral))]
         if objects and not others:
             s = Shape("object", notes=["allOf merged: the fields of every part"])
             for p in objects:

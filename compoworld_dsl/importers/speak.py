@@ -696,7 +696,12 @@ def propose_rules(resources, services: dict[str, ServiceIR], tables: dict[str, T
         said = " or ".join(s for _, s, _, _ in conds)
         noun = plural(r.record.noun or r.noun)
         name = unique(f"hands_off_{conds[0][3]}_{r.table}"[:60], taken)
-        clauses = [f"untouched {r.table} where {cond}"] if changers else []
+        # a flag named like a member of the status (`voided` and `OrderStatus.voided`) is
+        # ambiguous in a bare condition (E101): the row is bound and its fields named through it
+        members = {m for f in r.record.fields if f.base == "enum" and f.enum in enums for m in enums[f.enum].members}
+        clash = members & {f.name for f in r.record.fields} & set(re.findall(r"\w+", cond))
+        bare = f"{ROW} in {r.table} where {_qualify(cond, r.record)}" if clash else f"{r.table} where {cond}"
+        clauses = [f"untouched {bare}"] if changers else []
         kid_nouns = []
         if kids:
             row_cond = _qualify(cond, r.record)
