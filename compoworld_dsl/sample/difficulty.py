@@ -19,7 +19,7 @@ def measure(facts: WorldFacts, plan: list[dict], results: list[Any], found_by: l
     look_alikes = {(la["step"], la["look_alike"]) for p in rule_proofs.values() for la in p.get("load_bearing", {}).get("look_alikes", [])}
     # a rule whose check reads a service the plan never calls: the agent must look it up there
     # ("is that matter closed?" when the walk only went through its docket)
-    lookups = sum(1 for c in constraints if {t.split(".")[0] for t in facts.rule_tables(c.get("name", ""))} - set(services))
+    lookups = sum(1 for c in constraints if {t.split(".")[0] for t in facts.rule_checks_tables(c.get("name", ""))} - set(services))
     d = {
         "real_calls": sum(call.get("pages", 1) for call in plan),  # a paged read is a call a page
         "reads": reads,

@@ -64,6 +64,12 @@ class WorldFacts:
         info = next((i for i in self.constraints if i["name"] == name), None)
         return info["tables"] if info else set()
 
+    def rule_checks_tables(self, name: str) -> set[str]:
+        """The tables a rule reads to decide (a closed matter), not the ones it only protects
+        (`untouched` billing rows): where an agent looks to check it."""
+        info = next((i for i in self.constraints if i["name"] == name), None)
+        return info["reads"] - info["untouched"] if info else set()
+
     @property
     def world_name(self) -> str:
         return self.model.world.name if self.model.world else ""

@@ -176,7 +176,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
     services = sorted({s.tool.service for s in steps})
     paged = paged_plan(facts, plan, steps, results)
     # the services a load-bearing rule reads are always mounted: the agent must be able to check it
-    checked = sorted({t.split(".")[0] for c in bearing for t in facts.rule_tables(c["name"])} - set(services))
+    checked = sorted({t.split(".")[0] for c in bearing for t in facts.rule_checks_tables(c["name"])} - set(services))
     others = [s for s in facts.services if s not in services and s not in checked]
     distractors = sorted(checked + random.Random(f"{seed}:{index}:distractors").sample(others, min(len(others), max(0, MAX_SERVICES - len(services) - len(checked)))))
     return {
