@@ -143,3 +143,18 @@ def test_an_episode_judges_a_recap_against_its_own_instruction():
         if played == 3:
             break
     assert played >= 1, "no task reports a number"
+
+
+def test_a_quantity_of_something_else_is_no_decoy(types):
+    """An agent that reported 4 messages after "wrote off the entry of 3 hours" failed: 3 was a
+    decoy (another matter's count) and any 3 in the text counted (a 12-hop legal_ops task, played).
+    A number followed by a word the question does not use counts something else; a list of
+    guesses still names its candidates."""
+    from compoworld_dsl.sample.answers import names_a_decoy
+
+    label = "the number of messages about the matter sent since 2024-04-14"
+    recap = "Wrote off timeentry-2 (3 hours, the longest). Messages about matter-4 sent since 2024-04-14: 4."
+    assert names_a_decoy(types, "int", [2, 3], recap)  # without the question's words: a decoy
+    assert not names_a_decoy(types, "int", [2, 3], recap, label)
+    for guesses in ("It is 4, or maybe 3.", "2, 3 or 4", "4. Or 3.", "3 messages or 4 messages"):
+        assert names_a_decoy(types, "int", [2, 3], guesses, label), guesses

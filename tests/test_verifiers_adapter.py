@@ -177,7 +177,10 @@ def test_rollouts_end_to_end(tmp_path, no_uv, monkeypatch):
     async def episodes():
         async with env.serving():
             contexts = [vf.ModelContext(model=mode, client=vf.EvalClientConfig(base_url=model.url, api_key_var="COMPOWORLD_SCRIPTED_KEY")) for mode in modes]
-            return await asyncio.gather(*(env.run_episode(task, ctx) for ctx in contexts))
+            # one after another: verifiers' harness writes its chat program to one file per
+            # task, and three episodes started together raced on it (a SyntaxError from a
+            # half-written file failed CI once in a fresh environment)
+            return [await env.run_episode(task, ctx) for ctx in contexts]
 
     with model:
         played = asyncio.run(episodes())

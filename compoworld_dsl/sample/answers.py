@@ -337,7 +337,7 @@ def stated_in(types: Types, t: str, expected: Any, text: str) -> bool:
     return AnswerMatcher(types).in_text(t, expected, text, guesses=True)
 
 
-def names_a_decoy(types: Types, t: str, decoys: list, answer: Any) -> bool:
+def names_a_decoy(types: Types, t: str, decoys: list, answer: Any, label: str | None = None) -> bool:
     """Does an answer that reports the expected value also name one of `decoys` (other values of
     the field asked for)? Then it lists candidates instead of answering: "the memo is one of A;
     B; C" holds the right memo and fails, and so does {"memo": "A", "or": "B"}. Read in the
@@ -351,17 +351,34 @@ def names_a_decoy(types: Types, t: str, decoys: list, answer: Any) -> bool:
     if text is None:
         return False
     matcher = AnswerMatcher(types)
+    # a number followed by a word the question does not use counts something else: "wrote off
+    # the entry of 3 hours" names no candidate for "the number of messages" (decoys 2 and 3)
+    asked = set(re.findall(r"[a-z]+", label.casefold())) if label else None
     folded = " ".join(text.split()).casefold()
     base = types.base(t)
     for d in decoys:
         atoms = list(matcher._atoms(base, d))
-        if atoms and all(_named(matcher, kind, v, text, folded) for kind, v in atoms):
+        if atoms and all(_named(matcher, kind, v, text, folded, asked) for kind, v in atoms):
             return True
     return False
 
 
-def _named(matcher: AnswerMatcher, kind: str, value: Any, text: str, folded: str) -> bool:
-    """`_found`, but text only as whole words: a decoy "memo" is not named by "memorandum"."""
+def _named(matcher: AnswerMatcher, kind: str, value: Any, text: str, folded: str, asked: set | None = None) -> bool:
+    """`_found`, but text only as whole words: a decoy "memo" is not named by "memorandum"; and,
+    given the words of the question (`asked`), a number followed by another word ("3 hours"
+    when the question counts messages) is a quantity of something else, not a candidate."""
     if kind == "text":
         return bool(value) and re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", folded) is not None
+    if kind == "number" and asked is not None:
+        for m in _NUMBER.finditer(text):
+            if _number(m.group(0)) != value:
+                continue
+            unit = re.match(r"\s*([A-Za-z]+)", text[m.end() :])
+            if unit is None or unit.group(1).casefold() in asked or unit.group(1).casefold() in _JOINERS:
+                return True
+        return False
     return matcher._found(kind, value, text, folded)
+
+
+# words after a number that join candidates rather than name a quantity ("2 or 3", "3 and 4")
+_JOINERS = frozenset("or and to nor maybe perhaps possibly".split())

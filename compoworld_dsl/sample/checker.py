@@ -277,7 +277,7 @@ def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict, ask
     if not ok and "label" in c and isinstance(value, dict):
         # one of several reported values: an answer given as a JSON object holds it under any key
         ok = any(answer_matches(world.types, t, expected, v, ignored_fields(world), exact=bool(c.get("exact")), stated=stated) for v in value.values())
-    if ok and c.get("decoys") and names_a_decoy(world.types, t, c["decoys"], answer):
+    if ok and c.get("decoys") and names_a_decoy(world.types, t, c["decoys"], answer, c.get("label")):
         return False, "the answer names other values of that field too"
     return ok, "" if ok else "wrong answer"
 
