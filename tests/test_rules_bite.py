@@ -242,3 +242,25 @@ def test_a_missed_rule_share_is_said(tmp_path, capsys):
     ruled = sum(bool(t["constraints"]) for t in tasks)
     assert ruled < len(tasks)  # toy's rules rarely bite at 3 hops: the share is missed
     assert f"only {ruled} of {len(tasks)} tasks" in err and "--rule-share 1" in err and "What makes a house rule bite" in err
+    # and which rules never decided a task, and why (issue 29 item 4)
+    decided = {c["name"] for t in tasks for c in t["constraints"]}
+    silent = [r for r in ("keep_archive", "no_weekend_tasks") if r not in decided]
+    assert silent and all(f"house rule `{r}` decided no task:" in err for r in silent), err
+
+
+def test_why_a_rule_decided_no_task():
+    """`rules.never_decided` tells, per rule that decided none of the tasks, where the walks went:
+    no task wrote what it guards, or tasks did but nothing made it matter; an order rule, whether
+    its tools were called."""
+    from compoworld_dsl.sample.rules import never_decided
+
+    facts = load_sampler(str(ROOT / "worlds" / "legal_ops.world")).facts
+    why = dict(never_decided(facts, []))
+    assert set(why) == {i["name"] for i in facts.constraints}
+    assert why["cosign"].startswith("no task wrote what it guards (billing.disbursements)")
+    assert why["pay_after_approval"].startswith("no task called billing.approve_disbursement or billing.pay_disbursement")
+    paid = {"reference_plan": [{"tool": "billing.record_disbursement", "arguments": {}}], "constraints": []}
+    why = dict(never_decided(facts, [paid]))
+    assert why["cosign"].startswith("1 of 1 tasks wrote what it guards") and "the seeds never make it matter" in why["cosign"]
+    decided = {**paid, "constraints": [{"name": "cosign"}]}
+    assert "cosign" not in dict(never_decided(facts, [decided]))

@@ -478,15 +478,23 @@ def _print_rule_share(console, job, model, out: Path | None) -> None:
     if not rules:
         return
     tasks = ruled = 0
+    records = []
     with open(out, encoding="utf-8") as fh:
         for line in fh:
             try:
                 tasks += 1
-                ruled += bool(json.loads(line).get("constraints"))
+                record = json.loads(line)
+                ruled += bool(record.get("constraints"))
+                records.append(record)
             except ValueError:
                 continue
     if tasks and ruled < job.rule_share * tasks:
         console.print(f"[yellow]only {ruled} of {tasks} tasks ({100 * ruled / tasks:.0f}%) carry a house rule that decides their reward, under --rule-share {job.rule_share:g}: the world's rules rarely bite on its walks (docs/authoring.md, \"What makes a house rule bite\"; `worldc lint` W101)[/]")
+        from ..sample.run import load_sampler
+        from ..sample.rules import never_decided
+
+        for name, why in never_decided(load_sampler(job.path).facts, records):
+            console.print(f"[yellow]  house rule `{name}` decided no task: {why}[/]")
 
 
 def _print_report(console, job, report, args) -> None:

@@ -232,3 +232,30 @@ def rules_to_keep(facts: WorldFacts, attempt: Attempt, state0: State, final: Sta
     for info in facts.constraints:
         out += order_rules(facts, info, plan)
     return out
+
+
+def never_decided(facts: WorldFacts, tasks: list[dict]) -> list[tuple[str, str]]:
+    """(rule, why) for each house rule that decided none of `tasks` (task records), told from
+    where the walks went (issue 29 item 4): an order rule whose tools no task called; a rule whose
+    protected tables no task wrote (no walk reaches them: a write there must be one a walk can
+    make); or one whose tables tasks wrote, but on no record a look-alike or a value it decides
+    made it matter (the seeds never set it up: see docs/authoring.md, "What makes a house rule
+    bite")."""
+    decided = {c["name"] for t in tasks for c in t.get("constraints") or ()}
+    out = []
+    for info in facts.constraints:
+        if info["name"] in decided:
+            continue
+        plans = [[c.get("tool", "") for c in t.get("reference_plan") or ()] for t in tasks]
+        if info["orders"]:
+            tools = sorted({".".join(o.tool) for o in info["orders"]} | {".".join(o.after) for o in info["orders"]})
+            reached = sum(1 for p in plans if any(q in tools for q in p))
+            why = f"no task called {' or '.join(tools)}" if not reached else f"{reached} of {len(plans)} tasks called {' or '.join(tools)}, never out of the order it asks"
+        else:
+            guarded = set(info["untouched"]) | set(info["inv_tables"])
+            reached = sum(1 for p in plans if any(facts.tables_written.get(q, set()) & guarded for q in p))
+            where = ", ".join(sorted(guarded)) or "nothing"
+            why = (f"no task wrote what it guards ({where}): no walk reaches those tables" if not reached else
+                   f"{reached} of {len(plans)} tasks wrote what it guards ({where}), but no look-alike or value it decides came up there: the seeds never make it matter")
+        out.append((info["name"], why))
+    return out
