@@ -149,6 +149,17 @@ class People:
             out[f] = row[f]
         return out
 
+    def nameable(self, table: str, fields) -> bool:
+        """Can a description by `fields` be said without a key? Not when one of them refers to a
+        record whose first `known by` field is itself a reference: the text would show that
+        reference's key ("the loan with copy book-9", met in a world written from the docs
+        alone, where a copy is known first by its book)."""
+        for f in fields:
+            rt = self.ref_table(self.fields[table][f])
+            if rt is not None and (not self.known_by.get(rt) or self.ref_table(self.fields[rt][self.known_by[rt][0]]) is not None):
+                return False
+        return True
+
     def ref_value(self, state: State, table: str, key: Any) -> Any:
         """What a person says for a referenced row: its first `known by` field's value."""
         kb = self.known_by.get(table)

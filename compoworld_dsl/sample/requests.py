@@ -157,7 +157,7 @@ def idempotent(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: 
             for n, t in tool.params:  # each record named as a person would, and uniquely
                 rt = facts.people.ref_table(tstr(t))
                 desc = facts.people.description(state0, rt, args[n]) if rt else None
-                if rt is None or not desc or facts.people.matches(state0, rt, desc) != [args[n]]:
+                if rt is None or not desc or not facts.people.nameable(rt, desc) or facts.people.matches(state0, rt, desc) != [args[n]]:
                     break
                 shown[n] = describe(facts.people, state0, rt, desc)
                 named.append((rt, args[n]))  # and those its description names ("with patient "Bella"")

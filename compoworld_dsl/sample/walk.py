@@ -487,6 +487,8 @@ class Walker:
             return got
         post, result = got
         fields = tuple(dict.fromkeys(self.people.known_by[table] + tuple(used)))
+        if not self.people.nameable(table, fields):
+            return "its description would say a key"
         how = {"by": "description", "table": table, "fields": list(fields)}
         pkey = self.people.key[table]
         if isinstance(result, (list, tuple)):
@@ -525,6 +527,8 @@ class Walker:
             return k, {"by": "rank", "table": table, "field": f, "order": order}
         fixed = {repr(v) for v in given.values()}
         fields = [f for f in self.people.known_by.get(table, ()) if repr(result[0][f]) not in fixed or len({repr(e[f]) for e in result}) > 1]
+        if not self.people.nameable(table, fields):
+            return None  # the description would say a key
         options = []
         for e in result:
             if e[key] not in state0.tables.get(table, {}) or repr(e[key]) in known:
