@@ -8,6 +8,7 @@ import re
 import zlib
 from typing import Any
 
+from .runtime.paging import page_of
 from .runtime.service import TimeLimit, ToolError, printable_message
 from .runtime.state import State
 from .runtime.world import CompiledWorld
@@ -52,19 +53,6 @@ def _ok(data: Any) -> dict:
 
 def _err(code: int, message: str) -> dict:
     return {"success": False, "error": {"code": code, "message": printable_message(message)}}
-
-
-def page_of(items: list, page: int, size: int) -> dict:
-    """One page of a list answer (`pages N` on the tool): the elements of page `page` (1 first)
-    and whether more follow. No total: an agent asked how many there are must read every page,
-    as it would from a real API that pages."""
-    start = (page - 1) * size
-    return {"items": items[start : start + size], "page": page, "more": start + size < len(items)}
-
-
-def pages_needed(count: int, size: int) -> int:
-    """Calls that read every element of a list of `count` in pages of `size` (one for none)."""
-    return max(1, -(-count // size))
 
 
 def _json_arguments(arguments: Any) -> tuple[Any, dict | None]:

@@ -21,12 +21,9 @@ import json
 import os
 import random
 import re
-from pathlib import Path
 
-from compoworld_dsl.check import check_paths
 from compoworld_dsl.check import types as T
-from compoworld_dsl.codegen.python import load_world
-from compoworld_dsl.importers.openapi import import_openapi
+from import_specs import body, ok, pparam, ref, run, spec, world_of
 
 LONG = os.environ.get("WORLDC_LONG") == "1"
 
@@ -42,44 +39,11 @@ def s(t: str = "string", **kw) -> dict:
     return {"type": t, **kw}
 
 
-def ok(schema: dict) -> dict:
-    return {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}
 
 
-def body(schema: dict) -> dict:
-    return {"content": {"application/json": {"schema": schema}}}
 
 
-def ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
 
-
-def spec(paths: dict, schemas: dict | None = None) -> dict:
-    return {"openapi": "3.0.3", "info": {"title": "Probe API", "version": "1"}, "paths": paths, "components": {"schemas": schemas or {}}}
-
-
-def pparam(name: str) -> dict:
-    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-
-
-def run(tmp_path: Path, doc: dict):
-    """Import, write, check: (result, {operation: (kind, why)}, model, world file)."""
-    p = tmp_path / "spec.json"
-    p.write_text(json.dumps(doc))
-    result = import_openapi(p)
-    out = tmp_path / "out"
-    out.mkdir(exist_ok=True)
-    for name, text in result.files.items():
-        (out / name).write_text(text)
-    program = check_paths([out / result.world_file])
-    assert program.ok, [d.message for d in program.diagnostics]
-    ops = {o.label: (o.kind, o.why) for o in result.ops}
-    return result, ops, program.model, out / result.world_file
-
-
-def world_of(model, world_file: Path):
-    w = load_world(model, str(world_file))
-    return w, w.initial_state(1)
 
 
 def table(st, suffix: str) -> dict:

@@ -11,17 +11,13 @@ verbs) and checks that an action tool only ever sets a member the enum has: 60 s
 
 from __future__ import annotations
 
-import json
 import os
 import random
-from pathlib import Path
 
 import pytest
 
-from compoworld_dsl.check import check_paths
-from compoworld_dsl.codegen.python import load_world
-from compoworld_dsl.importers.openapi import import_openapi
 from compoworld_dsl.importers.resources import STATUS_VERBS
+from import_specs import body, ok, pparam, run, spec, world_of
 
 LONG = os.environ.get("WORLDC_LONG") == "1"
 
@@ -33,45 +29,10 @@ def obj(props: dict, required: list | None = None) -> dict:
     return s
 
 
-def ok(schema: dict | None = None, example=None) -> dict:
-    media: dict = {}
-    if schema is not None:
-        media["schema"] = schema
-    if example is not None:
-        media["examples"] = {"response": {"value": example}}
-    return {"200": {"description": "ok", "content": {"application/json": media}}}
 
 
-def body(schema: dict) -> dict:
-    return {"content": {"application/json": {"schema": schema}}}
 
 
-def spec(paths: dict, schemas: dict | None = None) -> dict:
-    return {"openapi": "3.0.3", "info": {"title": "Probe API", "version": "1"}, "paths": paths, "components": {"schemas": schemas or {}}}
-
-
-def pparam(name: str) -> dict:
-    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-
-
-def run(tmp_path: Path, doc: dict):
-    """Import, write, check: (result, {operation: (kind, why)}, model, world file)."""
-    p = tmp_path / "spec.json"
-    p.write_text(json.dumps(doc))
-    result = import_openapi(p)
-    out = tmp_path / "out"
-    out.mkdir(exist_ok=True)
-    for name, text in result.files.items():
-        (out / name).write_text(text)
-    program = check_paths([out / result.world_file])
-    assert program.ok, [d.message for d in program.diagnostics] + [result.files[n] for n in result.files]
-    ops = {o.label: (o.kind, o.why) for o in result.ops}
-    return result, ops, program.model, out / result.world_file
-
-
-def world_of(model, world_file: Path):
-    w = load_world(model, str(world_file))
-    return w, w.initial_state(1)
 
 
 # ─── a response with only an example ───

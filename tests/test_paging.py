@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from compoworld_dsl.agents import run_oracle
-from compoworld_dsl.gateway import Episode, Gateway, page_of
+from compoworld_dsl.gateway import Episode, Gateway
+from compoworld_dsl.runtime.paging import page_count, page_holding, page_of
 from compoworld_dsl.sample.rejected import Rejected
 from compoworld_dsl.sample.run import load_sampler
 from compoworld_dsl.check.loader import check_source
@@ -62,6 +63,8 @@ def test_page_of_slices_and_says_whether_more_follow():
     assert page_of(items, 3, 4) == {"items": [8, 9], "page": 3, "more": False}
     assert page_of(items, 4, 4) == {"items": [], "page": 4, "more": False}
     assert page_of([], 1, 4) == {"items": [], "page": 1, "more": False}
+    assert [page_count(n, 4) for n in (0, 1, 4, 5, 8, 9)] == [1, 1, 1, 2, 2, 3]
+    assert [page_holding(i, 4) for i in (0, 3, 4, 9)] == [1, 1, 2, 3]
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +125,7 @@ def test_a_paged_read_counts_its_pages_and_the_oracle_reads_them(office):
             if "pages" not in c:
                 continue
             whole = office.world.call(state, c["tool"], c["arguments"])["data"]
-            every = max(1, -(-len(whole) // 4))
+            every = page_count(len(whole), 4)
             how = task["found_by"][k] or ""
             if how.startswith("description"):
                 assert c["pages"] <= every  # up to the page that holds it

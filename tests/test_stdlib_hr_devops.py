@@ -17,6 +17,7 @@ from compoworld_dsl.cli import main
 from compoworld_dsl.codegen.python import load_world
 from compoworld_dsl.sample import checker as C
 from compoworld_dsl.syntax import ast as A
+from world_calls import ok as _ok
 
 ROOT = Path(__file__).resolve().parent.parent
 WORLD = ROOT / "tests" / "fixtures" / "worlds" / "hr_devops.world"
@@ -36,11 +37,6 @@ def program():
 def world(program):
     return load_world(program.model, str(WORLD))
 
-
-def _ok(world, state, tool, **args):
-    got = world.call(state, tool, args)
-    assert got["success"], (tool, args, got)
-    return got["data"]
 
 
 def _rows(state, table):

@@ -24,6 +24,7 @@ from compoworld_dsl.codegen.python import load_world
 from compoworld_dsl.runtime.service import Tx
 from compoworld_dsl.sample.rejected import Rejected
 from compoworld_dsl.sample.run import load_sampler
+from world_calls import error as _error, ok as _ok
 
 ROOT = Path(__file__).resolve().parent.parent
 WORLD = ROOT / "worlds" / "legal_ops.world"
@@ -49,22 +50,7 @@ def states(world):
     return {seed: world.initial_state(seed) for seed in SEEDS}
 
 
-def _ok(world, state, tool, **args):
-    got = world.call(state, tool, args)
-    assert got["success"], (tool, args, got)
-    return got["data"]
 
-
-CODES = {400: "invalid", 403: "forbidden", 404: "not_found", 409: "conflict"}
-
-
-def _error(world, state, tool, **args):
-    """The error kind of a call that must fail; the state must not change."""
-    before = state.snapshot()
-    got = world.call(state, tool, args)
-    assert not got["success"], (tool, args, got)
-    assert state.tables == before.tables, (tool, args)
-    return CODES.get(got["error"]["code"], got["error"]["code"])
 
 
 def _day(world, days: int) -> str:

@@ -16,7 +16,7 @@ from compoworld_dsl.cli import main
 from compoworld_dsl.codegen.python import load_world
 from compoworld_dsl.runtime.service import Tx
 from compoworld_dsl.sample.sampler import _tables_read
-from compoworld_dsl.syntax import ast as A
+from world_calls import error as _error, ok as _ok
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFICE = ROOT / "stdlib" / "office"
@@ -41,20 +41,7 @@ def states(world):
     return {seed: world.initial_state(seed) for seed in SEEDS}
 
 
-def _ok(world, state, tool, **args):
-    got = world.call(state, tool, args)
-    assert got["success"], (tool, args, got)
-    return got["data"]
 
-
-CODES = {400: "invalid", 403: "forbidden", 404: "not_found", 409: "conflict"}
-
-
-def _error(world, state, tool, **args):
-    """The error kind of a call that must fail (the gateway reports kinds as HTTP-like codes)."""
-    got = world.call(state, tool, args)
-    assert not got["success"], (tool, args, got)
-    return CODES.get(got["error"]["code"], got["error"]["code"])
 
 
 # ─────────────────────────── files ───────────────────────────

@@ -63,6 +63,20 @@ def _err(message: str) -> None:
     print(f"worldc: error: {message}", file=sys.stderr)
 
 
+def _write(out: Path, files: dict, args) -> tuple[list | None, int]:
+    """`write_files` with the import verbs' errors said: (paths written, EXIT_OK), or (None, the
+    exit status) when a file is there already without --force, or cannot be written."""
+    try:
+        return write_files(out, files, args.force), EXIT_OK
+    except OutputExists as e:
+        shown = ", ".join(str(p) for p in e.paths[:3]) + (f" and {len(e.paths) - 3} more" if len(e.paths) > 3 else "")
+        _err(f"not overwriting {shown} (use --force)")
+        return None, EXIT_USAGE
+    except OSError as e:
+        _err(f"cannot write {args.output}: {e.strerror or e}")
+        return None, EXIT_FAILED
+
+
 def _run(args, do_import, kind: str) -> int:
     spec = Path(args.spec)
     if not spec.is_file():
@@ -87,14 +101,9 @@ def _run(args, do_import, kind: str) -> int:
         _err(f"{spec}: the importer failed inside ({type(e).__name__}: {e}); a bug in worldc, please report it with the spec")
         return EXIT_FAILED
     seconds = time.perf_counter() - t0
-    try:
-        written = write_files(out, result.files, args.force)
-    except OutputExists as e:
-        _err(f"not overwriting {', '.join(str(p) for p in e.paths)} (use --force)")
-        return EXIT_USAGE
-    except OSError as e:
-        _err(f"cannot write {args.output}: {e.strerror or e}")
-        return EXIT_FAILED
+    written, code = _write(out, result.files, args)
+    if written is None:
+        return code
     t1 = time.perf_counter()
     ok, summary, diags = check_output(out / result.world_file)
     check_seconds = time.perf_counter() - t1
@@ -174,15 +183,9 @@ def run_library(args) -> int:
     if not lib.files:
         _err(f"none of the {len(lib.outcomes)} specs under {folder} imported (the first: {lib.outcomes[0].spec}: {lib.outcomes[0].error})")
         return EXIT_FAILED
-    try:
-        written = write_files(out, lib.files, args.force)
-    except OutputExists as e:
-        shown = ", ".join(str(p) for p in e.paths[:3]) + (f" and {len(e.paths) - 3} more" if len(e.paths) > 3 else "")
-        _err(f"not overwriting {shown} (use --force)")
-        return EXIT_USAGE
-    except OSError as e:
-        _err(f"cannot write {args.output}: {e.strerror or e}")
-        return EXIT_FAILED
+    written, code = _write(out, lib.files, args)
+    if written is None:
+        return code
     t1 = time.perf_counter()
     lib, program = prune(out, folder, lib)
     written = [p for p in written if p.exists()]

@@ -292,7 +292,9 @@ class CompiledWorld:
         gen = self.seeds.get(table, {}).get("fields", {}).get(field)
         if gen is None or gen[0] != "format" or _derived(gen) or any(_gen_tables(gen)) or not any(g[0] == "range" for g in gen[2]):
             return None
-        return _compile(gen, self.types)(rng, None)
+        # the seed plan's generator, compiled once per world (`_SeedPlan.fields`)
+        make = next(m for f, m, _ in self._plan(table).fields if f == field)
+        return make(rng, None)
 
     def derive(self, table: str, row: dict, st: State, rng: random.Random) -> dict:
         """For a new row of `table` that a request states (a lead's name and company): the
@@ -493,7 +495,7 @@ class CompiledWorld:
         props = {p: self.types.schema(t) for p, t in spec.params}
         required = [p for p, _ in spec.params if p not in spec.defaults]
         if spec.pages:
-            # the gateway answers a page at a time (`gateway.page_of`); the tool itself never sees it
+            # the gateway answers a page at a time (`runtime.paging.page_of`); the tool itself never sees it
             props["page"] = {"type": "integer", "minimum": 1, "default": 1, "description": f"which page of the answer ({spec.pages} a page; 1 first)"}
         return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 

@@ -363,6 +363,10 @@ def names_a_decoy(types: Types, t: str, decoys: list, answer: Any, label: str | 
     return False
 
 
+# words after a number that join candidates rather than name a quantity ("2 or 3", "3 and 4")
+_JOINERS = frozenset("or and to nor maybe perhaps possibly".split())
+
+
 def _named(matcher: AnswerMatcher, kind: str, value: Any, text: str, folded: str, asked: set | None = None) -> bool:
     """`_found`, but text only as whole words: a decoy "memo" is not named by "memorandum"; and,
     given the words of the question (`asked`), a number followed by another word ("3 hours"
@@ -379,6 +383,3 @@ def _named(matcher: AnswerMatcher, kind: str, value: Any, text: str, folded: str
         return False
     return matcher._found(kind, value, text, folded)
 
-
-# words after a number that join candidates rather than name a quantity ("2 or 3", "3 and 4")
-_JOINERS = frozenset("or and to nor maybe perhaps possibly".split())

@@ -11,6 +11,7 @@ import attrs
 from ..check import types as T
 from ..check.model import Tool
 from ..codegen.python import tstr
+from ..runtime.paging import page_count, page_holding
 from ..runtime.state import State
 from .people import People
 
@@ -174,12 +175,12 @@ def paged_plan(facts, plan: list[dict], steps: list[Step], results: list) -> lis
     for call, step, result in zip(plan, steps, results):
         size = facts.world.tools[call["tool"]].pages
         if size and isinstance(result, (list, tuple)):
-            n = -(-len(result) // size) or 1
+            n = page_count(len(result), size)
             how = step.how or {}
             if how.get("by") == "description" and step.pick is not None:
                 key = facts.people.key[how["table"]]
                 at = next((i for i, e in enumerate(result) if e.get(key) == step.pick), None)
-                n = n if at is None else at // size + 1
+                n = n if at is None else page_holding(at, size)
             call = {**call, "pages": n}
         out.append(call)
     return out
