@@ -212,3 +212,29 @@ def test_a_walk_never_deletes_a_record_an_earlier_step_changed():
     walker = Walker(sampler.facts, Attempt.__new__(Attempt))
     assert walker._rewrites(moved, gone, [diff(state0, moved)]) == "it deletes a record step 1 changed"
     assert walker._rewrites(state0, gone, []) is None  # nothing changed it before: a delete is fine
+
+
+def test_a_walk_writes_nothing_under_a_record_an_earlier_step_ended():
+    """Closing a matter, then correcting or writing off one of its time entries, reverses a
+    person's order (found reading 8-hop legal_ops tasks: "Close that matter. ... write off that
+    time entry"): an existing row under a record the task ended is no more written to than a new
+    one is added under it (`Walker._rewrites`)."""
+    from compoworld_dsl.runtime.state import diff
+    from compoworld_dsl.sample.attempt import Attempt
+    from compoworld_dsl.sample.walk import Walker
+
+    sampler = load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
+    world = sampler.world
+    state0 = world.initial_state(1)
+    entries = state0.tables["timekeeping.entries"]
+    entry = next(e for e in entries.values() if e["status"] == "unbilled" and state0.tables["matters.matters"][e["matter"]]["status"] == "open")
+    closed = state0.snapshot()
+    assert world.call(closed, "matters.close_matter", {"id": entry["matter"]})["success"]
+    written = closed.snapshot()
+    assert world.call(written, "timekeeping.write_off_time", {"id": entry["id"]})["success"]
+    walker = Walker(sampler.facts, Attempt.__new__(Attempt))
+    assert walker._rewrites(closed, written, [diff(state0, closed)]) == "it changes a row under a record step 1 ended"
+    # the same write with the matter left open: nothing to refuse
+    open_written = state0.snapshot()
+    assert world.call(open_written, "timekeeping.write_off_time", {"id": entry["id"]})["success"]
+    assert walker._rewrites(state0, open_written, []) is None

@@ -254,17 +254,20 @@ class Walker:
         set, a later step may not set again (the first request would be pointless: the plan
         without it ends the same); and a record an earlier step ended — moved an enum field to a
         closing value (closed, cancelled, offboarded, killed, ...) — a later step may not change
-        at all, nor add a row under it (a docket note on the matter the task just closed: a
-        person asks for the record as it should end up, and writes nothing more on it); nor
-        delete a record an earlier step changed (that change would be for nothing)."""
+        at all, nor add, change or delete a row under it (a docket note on the matter the task
+        just closed, a correction to its time entry: a person asks for the record as it should
+        end up, and writes nothing more on it); nor delete a record an earlier step changed
+        (that change would be for nothing)."""
         vol = self.facts.world.volatile_fields
         for ch in diff(state, post).rows:
-            under = self._parents(ch.table, post.tables[ch.table].get(ch.key)) if ch.kind == "inserted" else ()
+            # the records the written row belongs to (its matter, its client)
+            under = self._parents(ch.table, (state if ch.kind == "deleted" else post).tables[ch.table].get(ch.key))
             for j, earlier in enumerate(diffs):
                 for e in earlier.rows:
-                    if e.kind == "inserted" or not ((e.table == ch.table and e.key == ch.key) or (e.table, e.key) in under):
+                    same = e.table == ch.table and e.key == ch.key
+                    if e.kind == "inserted" or not (same or (e.table, e.key) in under):
                         continue
-                    if ch.kind == "deleted":
+                    if same and ch.kind == "deleted":
                         # the earlier change would be for nothing: the necessity proof turns the
                         # walk down after all its work (17 of 200 imported specs spent their tries
                         # on list, update, delete)
@@ -272,8 +275,9 @@ class Walker:
                     types = self.people.fields.get(e.table, {})
                     row = state.tables[e.table].get(e.key)
                     if row is not None and any(types.get(f, "").startswith("enum:") and ENDING.search(str(row[f])) for f in e.fields):
-                        return f"it {'adds a row under' if (e.table, e.key) in under else 'changes'} a record step {j + 1} ended"
-                    if (e.table, e.key) in under:
+                        how = "changes" if same else "adds a row under" if ch.kind == "inserted" else "changes a row under"
+                        return f"it {how} a record step {j + 1} ended"
+                    if not same:
                         continue
                     again = (set(ch.fields) & set(e.fields)) - vol.get(e.table, frozenset())
                     if again:
