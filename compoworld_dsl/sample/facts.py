@@ -8,6 +8,7 @@ import attrs
 
 from ..check import types as T
 from ..check.model import Model, Tool
+from ..codegen.python import tstr
 from ..runtime.world import CompiledWorld
 from ..smt.encode import WorldEncoding, tables_in
 from ..syntax import ast as A
@@ -51,6 +52,9 @@ class WorldFacts:
     date_fields: dict[str, list[str]]
     people: People
     walks: WalkGraph  # where walks start and what may follow what
+    # table → the fields each of its entries (a read by a row's own values: `find_matters(title)`)
+    # is called with: a record whose description holds one of these can be found on its own
+    finders: dict[str, list[tuple[str, ...]]] = attrs.field(factory=dict)
 
     def written(self, steps: list) -> set[str]:
         """The tables the walk's steps can write."""
@@ -99,6 +103,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
             if world.types.base(ft) == "date":
                 date_fields.setdefault(table, []).append(f)
     people = People(model, world)
+    walks = WalkGraph(tools, mutating, tables_written, constraints, people, world.types, own_args)
     return WorldFacts(
         model=model,
         world=world,
@@ -122,8 +127,31 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         fields_of_type=fields_of_type,
         date_fields=date_fields,
         people=people,
-        walks=WalkGraph(tools, mutating, tables_written, constraints, people, world.types, own_args),
+        walks=walks,
+        finders=_finders(walks, people),
     )
+
+
+def _finders(walks: WalkGraph, people: People) -> dict[str, list[tuple[str, ...]]]:
+    """Per table, the fields each entry with parameters takes its arguments from, as
+    `Walker._try_entry` maps them (a parameter named like a field of its type, else the one field
+    of its type): what a person must say of a record for an agent to find it without a path."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for t in walks.entries:
+        table = walks.result_table(t)
+        if table is None or not t.params:
+            continue
+        fields = people.fields[table]
+        used = []
+        for name, pt in t.params:
+            ft = tstr(pt)
+            same = [name] if fields.get(name) == ft else [f for f, x in fields.items() if x == ft and f != people.key[table]]
+            if len(same) != 1:
+                break
+            used.append(same[0])
+        else:
+            out.setdefault(table, []).append(tuple(dict.fromkeys(used)))
+    return out
 
 
 def _constraint_info(model: Model, world: CompiledWorld, services: list[str]) -> list[dict]:

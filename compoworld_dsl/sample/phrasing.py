@@ -48,12 +48,15 @@ class Phraser:
         # write on ("record a disbursement ...; if the status of that disbursement ..." would
         # read as the new one)
         self._mentioned: dict[str, dict[tuple, tuple]] = {}  # noun → record → (table, its values as known)
+        self._alone_said: dict[tuple, Any] = {}  # records named on their own in place of a path (`_alone`) → their keys
 
     # ─────────────────────────── noun phrases ───────────────────────────
 
-    def subject(self, j: int) -> str:
+    def subject(self, j: int, base: bool = False) -> str:
         """What step j's output is, as a noun phrase: in full the first time its record is named,
-        then as `_again` says."""
+        then as `_again` says. `base`: the record another one is named through ("the matters of
+        {it}", "the client of {it}"): named on its own where its own phrase would go through a
+        further record (`_alone`), so that a description goes through at most one other."""
         table = self._table(j)
         out = _output(self, j)
         ident = (table, repr(out.get(self.people.key[table]))) if table is not None and isinstance(out, dict) else ("step", j)
@@ -64,8 +67,9 @@ class Phraser:
         how = self.steps[j].how
         self._mention(table, ident, {**out, _RANK: (how["field"], how.get("order"))} if how is not None and how["by"] == "rank" and isinstance(out, dict) else out)
         if j not in self._subjects:
-            self._subjects[j] = self._subject(j)
-            short = self._short_name(j)
+            alone = self._alone_step(j) if base else None
+            self._subjects[j] = alone[0] if alone is not None else self._subject(j, base)
+            short = alone or self._short_name(j)
             if short is not None:
                 self._short.setdefault(ident, short)
         self._said.add(ident)
@@ -102,6 +106,82 @@ class Phraser:
     def _only(self, table: str, ident: tuple) -> bool:
         """Is `ident` the only record of its kind the text has named so far?"""
         return set(self._mentioned.get(self.people.noun[table], ())) == {ident}
+
+    def _alone_step(self, j: int) -> tuple[str, set] | None:
+        """Step j's record named on its own (`_alone`) where its own phrase would go through a
+        further record: told apart among a list a call gives ("the matter ... among the matters
+        of ..."). None otherwise."""
+        how = self.steps[j].how
+        if how is None or how["by"] != "description" or how.get("within") != "list":
+            return None
+        table, out = self._table(j), _output(self, j)
+        if table is None or not isinstance(out, dict) or self.steps[j].tool.qualified in self.facts.mutating:
+            return None
+        return self._alone(table, out.get(self.people.key[table]), j)
+
+    def _alone(self, table: str, key: Any, j: int) -> tuple[str, set] | None:
+        """A record named by its own values, in place of a path through the step j that found it
+        (issue 29: "the X of the Y among the Z", three records deep): what it is known by, then
+        its own labelled fields, as few as single it out in the seeded state, and holding the
+        fields an entry of its table is called with (`facts.finders`), so that an agent can find
+        it from the name alone. None where no such name exists; where the walk inserts into or
+        deletes from its table, or writes a field of the name (the name would not hold to the
+        end); or where step j's record, or one that fed it, was chosen by more than its own
+        values (`_plainly_found`): the name would drop what the task is about."""
+        people = self.people
+        row = self.state0.tables.get(table, {}).get(key)
+        finders = self.facts.finders.get(table)
+        if row is None or not finders or not self._plainly_found(j):
+            return None
+        written = set()
+        for s in self.steps:
+            if table in {f"{s.tool.service}.{t}" for t in s.tool.inserts | s.tool.deletes}:
+                return None
+            written |= {f for var, f in s.tool.writes if f"{s.tool.service}.{var}" == table}
+        kb = [f for f in people.known_by.get(table, ()) if self.people.ref_table(people.fields[table][f]) is None or people.nameable(table, [f])]
+        options = []
+        for found in finders:
+            for n in range(len(kb) + 1):
+                fields = tuple(dict.fromkeys(kb[:n] + list(found)))
+                if not set(fields) & written and people.nameable(table, fields):
+                    options.append(fields)
+        for fields in sorted(set(options), key=lambda fs: (len(fs), fs[:1] != tuple(kb[:1]), fs)):
+            desc = people.description(self.state0, table, key, fields)
+            if desc is not None and people.matches(self.state0, table, desc) == [key]:
+                return describe(people, self.state0, table, desc), set(fields)
+        return None
+
+    def _plainly_found(self, j: int) -> bool:
+        """Were step j's record and the records that fed it each found by what they are (a
+        description, a read by key) or written? Not when one was chosen by a rank ("the time
+        entry with the most hours") or by a read that computes it ("the oldest unpaid invoice
+        of ...", "the latest message about ..."): that choice is what the task asks of the agent."""
+        seen, todo = set(), [j]
+        while todo:
+            i = todo.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            step, how = self.steps[i], self.steps[i].how
+            if how is not None and how["by"] == "rank":
+                return False
+            if how is None and step.tool.qualified not in self.facts.mutating:
+                table = result_table(self.people, step.tool)
+                if table is None or not any(self.people.ref_table(tstr(pt)) == table for _, pt in step.tool.params):
+                    return False  # a read that computes which record (`oldest_unpaid_invoice(client)`)
+            todo += [src[1][0] for src in step.sources.values() if src[0] == "step"]
+        return True
+
+    def _alone_again(self, table: str, ident: tuple) -> str:
+        """A record named on its own before, named again: by the first value of its name
+        where that tells it from the others of its kind named so far, else by the whole name."""
+        name, fields = self._short[ident]
+        row = self.state0.tables.get(table, {}).get(self._alone_said[ident])
+        kb = self.people.known_by.get(table) or (None,)
+        others = [v for i, v in self._mentioned.get(self.people.noun[table], {}).items() if i != ident]
+        if row is not None and kb[0] in fields and all(t == table and isinstance(o, dict) and self._tells(table, kb[0], row[kb[0]], o) for t, o in others):
+            return "that" + describe(self.people, self.state0, table, {kb[0]: row[kb[0]]})[3:]
+        return name
 
     def _tag(self, j: int, table: str | None, ident: tuple, avoid: set = frozenset(), formerly: set = frozenset()) -> str | None:
         """Step j's record named again as a reference back, by the fewest leading fields of its
@@ -182,7 +262,7 @@ class Phraser:
         key = step.pick if step.pick is not None else how.get("key")
         return self.people.description(self.state0, how["table"], key, tuple(how["fields"])) or {}
 
-    def _subject(self, j: int) -> str:
+    def _subject(self, j: int, base: bool = False) -> str:
         step = self.steps[j]
         tool = step.tool
         how = step.how
@@ -220,12 +300,12 @@ class Phraser:
             out = _output(self, j)
             for name, pt in tool.params:
                 if table is not None and self.people.ref_table(tstr(pt)) == table and isinstance(out, dict) and out.get(self.people.key[table]) == self.values.get((j, name)):
-                    return self.arg(j, name)
+                    return self.arg(j, name, base)
         return self.gives(j) or f"what you find when you {self.say(j)}"
 
     def gives(self, j: int) -> str | None:
         phrase = self.steps[j].tool.decl.gives
-        return None if phrase is None else self.fill(j, phrase)
+        return None if phrase is None else self.fill(j, phrase, base=True)
 
     def say(self, j: int, topic: str | None = None) -> str:
         """A write as the user asks for it: the tool's `say` phrase, then every argument the
@@ -347,7 +427,7 @@ class Phraser:
                 return self.people.label(table, name)
         return words(name)
 
-    def arg(self, k: int, name: str) -> str:
+    def arg(self, k: int, name: str, base: bool = False) -> str:
         step = self.steps[k]
         src = step.sources[name]
         t = tstr(dict(step.tool.params)[name])
@@ -355,13 +435,13 @@ class Phraser:
             return f"the {self._param_label(k, name)} the house rules call for"
         if src[0] == "step":
             j, field = src[1]
-            return self.field_of(j, field)
+            return self.field_of(j, field, base)
         return self.people.value_text(t, self.values[(k, name)])
 
-    def field_of(self, j: int, field: str | None) -> str:
+    def field_of(self, j: int, field: str | None, base: bool = False) -> str:
         table = self._table(j)
         if field is None or table is None or field == self.people.key[table]:
-            return self.subject(j)
+            return self.subject(j, base)
         rt = self.people.ref_table(self.people.fields[table][field])
         out = _output(self, j)
         ident = (rt, repr(out.get(field))) if rt is not None and isinstance(out, dict) else None
@@ -369,7 +449,22 @@ class Phraser:
             # a reference to a record named already: "that colleague", and step j's record is
             # not named here (asking for its subject first would count it said, unsaid)
             return f"that {self.people.noun[rt]}"
-        subject = self.subject(j)
+        if ident is not None and ident in self._said and ident in self._alone_said:
+            return self._alone_again(rt, ident)
+        if ident is not None and base:
+            # the record another one is named through: by its own name where it has one that
+            # finds it ('the matters of the contact "Lucia Moreno"', not "the matters of the
+            # client of the invoice ... among the invoices of the matter ..."); step j is then
+            # not named here
+            alone = self._alone(rt, out.get(field), j)
+            if alone is not None:
+                self._said.add(ident)
+                self._mention(rt, ident, self.state0.tables.get(rt, {}).get(out.get(field)))
+                self._short.setdefault(ident, alone)
+                self._alone_said[ident] = out.get(field)
+                return alone[0]
+        # a record named through step j's: that one goes by its own name where it has one
+        subject = self.subject(j, base=ident is not None)
         if ident is not None:  # a reference names a record: once in full
             self._said.add(ident)
             self._mention(rt, ident, self.state0.tables.get(rt, {}).get(out.get(field)))
@@ -412,11 +507,11 @@ class Phraser:
                 return f"the {self.people.part(self.state0, table, field, desc[field])} of {describe(self.people, self.state0, table, rest)}{subject[len(text):]}"
         return None
 
-    def fill(self, k: int, template: str) -> str:
+    def fill(self, k: int, template: str, base: bool = False) -> str:
         step = self.steps[k]
 
         def arg(name: str) -> str:
-            text = self.arg(k, name)
+            text = self.arg(k, name, base)
             # "add {name} ({email}) as a lead": a stated address reads well in brackets, a phrase
             # for where it comes from does not ("Rahul Reyes (the recipient of the quote ...)"
             # reads as if he were the recipient): the phrase says what it is
@@ -547,7 +642,7 @@ class _Alt(Phraser):
         step, values = alt
         super().__init__(base.facts, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results, base.left)
         self._subjects = dict(base._subjects)
-        self._said, self._mentioned, self._short, self._changed = base._said, base._mentioned, base._short, base._changed
+        self._said, self._mentioned, self._short, self._changed, self._alone_said = base._said, base._mentioned, base._short, base._changed, base._alone_said
 
 
 def _output(p: Phraser, j: int) -> Any:
@@ -618,6 +713,11 @@ def fill(people, template: str, types: dict, arg) -> str:
             before = before[:-2] + "an "  # "file a {kind}" with kind evidence
         if shown.startswith("that ") and re.search(r"\bthat $", before, re.I):
             shown = "the " + shown[5:]  # "note that the matter is due ...", not "note that that matter"
+        if shown.startswith("that ") and before.strip() and "".join(out).rstrip().endswith(f"{before.strip()} {shown}"):
+            # "by the fee earner of the time entry ... among the unbilled time on that matter":
+            # the template's " on {matter}" would say "on that matter" twice in a row
+            pos = m.end()
+            continue
         out.append(_set_off(out, before) + shown)
         pos = m.end()
     out.append(_set_off(out, template[pos:]))
@@ -693,3 +793,20 @@ def repeated_descriptions(instruction: str) -> list[str]:
                 covered = k + n
                 break
     return out
+
+
+_LINK = re.compile(r"\b(?:of|on|by|to|for|about) (?:the|that)\b")
+
+
+def path_depth(instruction: str) -> int:
+    """The most records one list a description picks from goes through (issue 29: "the matter
+    ... among the matters of the client of the invoice ... among the invoices of the matter ..."
+    goes through three: the client, the invoice, the matter): the links ("of the", "on that",
+    ...) after an "among", up to the end of the clause, quoted values aside. 1 for 'among the
+    matters of the contact "Lucia Moreno"'."""
+    text = _QUOTED.sub("Q", prose_of(instruction))
+    deepest = 0
+    for m in re.finditer(r"\bamong (?:the|that)\b", text):
+        clause = re.split(r"[,;.:]| (?:is|to|into|at|back|as|under|from|with the subject) ", text[m.end() :], maxsplit=1)[0]
+        deepest = max(deepest, len(_LINK.findall(clause)))
+    return deepest

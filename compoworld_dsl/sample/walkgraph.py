@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 import random
+import re
 
 from ..check import types as T
 from ..check.model import Tool
@@ -30,14 +31,18 @@ AGAIN = 0.25  # the weight of a tool the walk has called already
 USES_PENDING = 4.0
 
 
-def _same_meaning(param: str, t: str, field: str | None) -> bool:
+def _same_meaning(param: str, t: str, field: str | None, said: str = "") -> bool:
     """May a value of `field` flow into `param`? When they mean the same thing: the type is a
     nominal one (`Day`, shared by the services that agree on it), or an email address, or the
-    names share a word (`new_folder` and `folder`). A client's joining date is a date, but not
-    a pet's birth date."""
-    if t.startswith("alias:") or t == "email" or field is None:
+    names share a word (`new_folder` and `folder`), or the field's label does (`said`, words
+    joined by `_`). A client's joining date is a date, but not a pet's birth date. A read's
+    whole result (no `field`) is what the read's name and `gives` phrase say it is (`said`,
+    `WalkGraph.said_of`): `suggested_price` may set a list price, `budget_variance` may not
+    (issue 29: met in a library world written from the docs alone, a book's list price set to
+    a department's budget variance)."""
+    if t.startswith("alias:") or t == "email":
         return True
-    return share_a_word(param, field)
+    return any(share_a_word(param, n) for n in (field, said) if n)
 
 
 class WalkGraph:
@@ -240,10 +245,20 @@ class WalkGraph:
         for name, pt in t.params:
             ft = tstr(pt)
             if self.types.base(ft) in FLOW_TYPES and name not in own:
-                options = [(j, f, v) for ht, j, f, v in hs if ht == ft and _same_meaning(name, ft, f) and not self.described(steps, (j, f, v))]
+                options = [(j, f, v) for ht, j, f, v in hs if ht == ft and _same_meaning(name, ft, f, self.said_of(steps, j, f)) and not self.described(steps, (j, f, v))]
                 if options:
                     out.append((name, options))
         return out
+
+    def said_of(self, steps: list[Step], j: int, field: str | None) -> str:
+        """Other words for step j's output `field`, joined by `_` (`_same_meaning`): the field's
+        label; for the whole result of a read (no field), its name and its `gives` phrase."""
+        if field is None:
+            gives = steps[j].tool.decl.gives or ""
+            return "_".join([steps[j].tool.name] + [w.lower() for w in re.findall(r"[A-Za-z]+", re.sub(r"\{[^{}]*\}", " ", gives))])
+        table = steps[j].how["table"] if steps[j].how else self.result_table(steps[j].tool)
+        label = self.people.labels.get((table, field)) if table else None
+        return "_".join(label.lower().split()) if label else ""
 
     def described(self, steps: list[Step], option: tuple) -> bool:
         """Is an earlier output's field one the instruction states, as part of the description that
