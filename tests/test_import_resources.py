@@ -343,6 +343,62 @@ def test_a_sub_collection_of_another_resource_lists_it_by_its_reference(tmp_path
     assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in tracks.items() if r["album_id"] == aid}
 
 
+def test_a_list_of_another_resource_under_an_item_gives_it_a_field_for_the_owner(tmp_path):
+    # `GET /properties/{propertyID}/tenancies` lists Tenancies, whose record names no property:
+    # the path says which property each belongs to
+    prop = obj({"id": {"type": "string"}, "address": {"type": "string"}})
+    tenancy = obj({"id": {"type": "string"}, "tenant": {"type": "string"}, "rent": {"type": "number"}})
+    doc = spec(
+        {
+            "/properties/{propertyID}": {"get": {"operationId": "getProperty", "parameters": [pparam("propertyID")], "responses": ok({"$ref": "#/components/schemas/Property"})}},
+            "/tenancies/{tenancyID}": {"get": {"operationId": "getTenancy", "parameters": [pparam("tenancyID")], "responses": ok({"$ref": "#/components/schemas/Tenancy"})}},
+            "/tenancies": {"get": {"operationId": "listTenancies", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Tenancy"}})}},
+            "/properties/{propertyID}/tenancies": {"get": {"operationId": "getPropertyTenancies", "parameters": [pparam("propertyID")], "responses": ok(obj({"Count": {"type": "integer"}, "Data": {"type": "array", "items": {"$ref": "#/components/schemas/Tenancy"}}}))}},
+        },
+        {"Property": prop, "Tenancy": tenancy},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /properties/{propertyID}/tenancies"][0] == "list"
+    text = result.files["probe.world"]
+    assert "property_id: PropertyId" in text and "the property it is listed under (GET /properties/{propertyID}/tenancies)" in text
+    assert "property_id: ref probe_properties.properties" in text
+    w, st = world_of(model, wf)
+    tenancies = st.tables["probe_tenancies.tenancies"]
+    pid = next(iter(tenancies.values()))["property_id"]
+    assert pid in st.tables["probe_properties.properties"]
+    got = w.call(st, "probe_tenancies.get_property_tenancies", {"property_id": pid})
+    assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in tenancies.items() if r["property_id"] == pid}
+
+
+def test_rows_with_no_id_under_an_item_are_a_child_table_and_other_calls_stay_on_the_owner(tmp_path):
+    # a property's rooms carry no id; the rooms' other operations still work on one property
+    room = obj({"name": {"type": "string"}, "floor": {"type": "string"}, "width": {"type": "integer"}})
+    doc = spec(
+        {
+            "/properties/{propertyID}": {"get": {"operationId": "getProperty", "parameters": [pparam("propertyID")], "responses": ok(obj({"id": {"type": "string"}, "address": {"type": "string"}}))}},
+            "/properties/{propertyID}/rooms": {
+                "get": {"operationId": "getPropertyRooms", "parameters": [pparam("propertyID")], "responses": ok(obj({"total": {"type": "integer"}, "items": {"type": "array", "items": {"$ref": "#/components/schemas/Room"}}}))},
+                "post": {"operationId": "addPropertyRooms", "parameters": [pparam("propertyID")], "requestBody": body(obj({"layout": {"type": "string"}})), "responses": {"204": {"description": "done"}}},
+            },
+            # settings that hold a list beside values of their own are no list of rows
+            "/properties/{propertyID}/access": {"get": {"operationId": "getPropertyAccess", "parameters": [pparam("propertyID")], "responses": ok(obj({"mode": {"type": "string"}, "keys": {"type": "array", "items": {"$ref": "#/components/schemas/Key"}}}))}},
+        },
+        {"Room": room, "Key": obj({"holder": {"type": "string"}, "issued": {"type": "string", "format": "date"}})},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /properties/{propertyID}/rooms"][0] == "list"
+    assert ops["POST /properties/{propertyID}/rooms"] == ("recorded", "an action on one property")
+    assert ops["GET /properties/{propertyID}/access"][0] != "list"
+    w, st = world_of(model, wf)
+    rooms = next(t for q, t in st.tables.items() if q.endswith(".rooms"))
+    props = next(t for q, t in st.tables.items() if q.endswith(".properties"))
+    assert rooms and all(r["property_id"] in props for r in rooms.values()) and all(r["id"] for r in rooms.values())
+    svc = next(q for q in st.tables if q.endswith(".rooms")).split(".")[0]
+    pid = next(iter(rooms.values()))["property_id"]
+    got = w.call(st, f"{svc}.get_property_rooms", {"property_id": pid})
+    assert got["success"] and len(got["data"]) == sum(1 for r in rooms.values() if r["property_id"] == pid)
+
+
 def test_a_rows_own_settings_are_a_table_of_one_per_row(tmp_path):
     doc = spec(
         {

@@ -83,6 +83,7 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     MAX_WRITE_PARAMS,
     MAX_SIM_PARAMS,
     API_STOPWORDS,
+    ENVELOPE_WORDS,
     norm,
     Param,
     Op,
@@ -634,7 +635,7 @@ class OpenAPIImporter(TypeMapper):
         envelopes down) whose objects are the resource's schema or carry its key property."""
         fallback = None
         for it in self.arrays_of_objects(shape):
-            if (it.name and it.name == r.shape.name) or r.key_prop in it.props or norm(r.key_prop) in self.prop_names(it):
+            if (it.name and it.name == r.shape.name) or it is r.shape or r.key_prop and (r.key_prop in it.props or norm(r.key_prop) in self.prop_names(it)):
                 return it
             fallback = fallback or it
         return fallback if fallback is not None and self.key_prop(fallback, r.item_param, r.coll_segs[-1]) else None
@@ -1074,15 +1075,14 @@ class OpenAPIImporter(TypeMapper):
             svc = self.service_for(r.service, f"{plural(r.noun).capitalize()} of the {self.api_title} (/{'/'.join(r.coll_segs)})")
             svc.records.append(r.record)
         for o in self.ops:
-            r = o._res  # type: ignore[attr-defined]
             pat = pattern(o.segs)
-            tool = None
-            kind = self.crud_kind(o, r, pat) if r is not None else None
-            if kind:
-                tool = getattr(self, f"tool_{kind}")(o, r)
-                if tool is not None:
-                    o.kind = kind.split("_")[0]
-                    o.why = {"get_by": "get by a field the path names", "delete_by": "delete by a field the path names"}.get(kind, getattr(o, "_why", ""))
+            tool, kind = self.crud_tool(o, o._res, pat)  # type: ignore[attr-defined]
+            if tool is None and getattr(o._res, "owner", None) is not None:  # type: ignore[attr-defined]
+                # rows with no id of their own (resources.more_resources) are only listed; any
+                # other operation on them works on the one owner row the path names
+                o._res, o._near = o._res.owner, False  # type: ignore[attr-defined]
+                tool, kind = self.crud_tool(o, o._res, pat)  # type: ignore[attr-defined]
+            r = o._res  # type: ignore[attr-defined]
             if tool is None:
                 o.why = self.why_simulated(o, r, kind)
                 tool = self.tool_simulated(o, r)
@@ -1092,6 +1092,15 @@ class OpenAPIImporter(TypeMapper):
             svc = self.service_for(svc_name, f"Operations of the {self.api_title} that belong to no resource")
             svc.tools.append(tool)
             o.tool = f"{svc_name}.{tool.name}"
+
+    def crud_tool(self, o: Op, r: Resource | None, pat: str) -> tuple[ToolIR | None, str | None]:
+        """The ordinary tool an operation on `r` is (None when it is none) and its kind."""
+        kind = self.crud_kind(o, r, pat) if r is not None else None
+        tool = getattr(self, f"tool_{kind}")(o, r) if kind else None
+        if tool is not None:
+            o.kind = kind.split("_")[0]
+            o.why = {"get_by": "get by a field the path names", "delete_by": "delete by a field the path names"}.get(kind, getattr(o, "_why", ""))
+        return tool, kind
 
     def why_simulated(self, o: Op, r: Resource | None, kind: str | None) -> str:
         if r is None:
@@ -1790,6 +1799,7 @@ class OpenAPIImporter(TypeMapper):
         normalize_ops(self.ops, Param)
         self.find_resources()
         self.build_records()
+        resources.listed_under(self)
         tables = self.build_seeds()
         resources.unique_parents(self, tables)
         resources.scope_seeds(self, tables)
@@ -1870,7 +1880,6 @@ def _ordinal(n: int) -> str:
 
 
 # what an envelope says beside the object it holds (`{jobStatus, message, errorCode, jobMetadata}`)
-ENVELOPE_WORDS = r"status|message|error|code|success|^ok$|request|trace|took|count|total|next|token|page|version|kind|warning|timestamp"
 
 
 def embedded_key(s: Shape) -> str | None:

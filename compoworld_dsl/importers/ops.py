@@ -27,6 +27,8 @@ PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken
 BOOKKEEPING = {"etag", "kind", "selflink", "created", "updated", "createdat", "updatedat", "createdtime", "updatedtime", "modified", "modifiedat", "lastmodified", "version", "href", "links", "sequence", "archivedat", "deletedat", "createdby", "updatedby"}
 # `date-time` and the names specs give it (Google's `google-datetime`, RFC 1123 and 2822 stamps)
 DATETIME_FORMATS = {"datetime", "googledatetime", "datetimerfc1123", "datetimerfc2822", "rfc3339", "iso8601", "timestamp"}
+# what an envelope holds beside its item or list: a status, a message, a count, paging
+ENVELOPE_WORDS = r"status|message|error|code|success|^ok$|request|trace|took|count|total|next|token|page|version|kind|warning|timestamp"
 MAX_FIELDS = 40  # per record; the rest are listed in a comment
 MAX_WRITE_PARAMS = 5  # fields a create or update takes besides keys
 MAX_SIM_PARAMS = 8

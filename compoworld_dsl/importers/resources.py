@@ -27,8 +27,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .common import ROW, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, singular, snake, stable_hash, words
-from .ops import DETAIL_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, is_param, pattern, pname
+from .common import ROW, FieldIR, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, safe, singular, snake, stable_hash, unique, words
+from .ops import DETAIL_WORDS, ENVELOPE_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, is_param, pattern, pname
 from .schema import Shape, opaque
 
 # `imp: OpenAPIImporter` in the signatures below names openapi.py's importer, which calls these
@@ -251,6 +251,7 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
     with no schema whose fields come from `POST C`'s body."""
 
     named = {r.shape.name for r in by_coll.values() if r.shape.name}
+    keyless = []  # lists of objects with no id-like property: child tables, once every item is known
     for o in imp.ops:
         if o.method != "get" or not o.segs or is_param(o.segs[-1]) or o.segs[-1].startswith(":"):
             continue
@@ -265,6 +266,7 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
         param = pname(getter.segs[-1]) if getter is not None else singular(re.sub(r"\W", "", word) or "item") + "Id"
         key = imp.key_prop(shape, param, word)
         if key is None:
+            keyless.append((o, shape, param, getter))
             continue
         how = f"GET {o.path} lists objects with the id-like property {key}" + (" (from the response's example)" if from_example(o.response) else "") + ("" if getter is not None or item_ops.get(pat + "/{}") else ", and no operation works on one (a read-only collection)")
         by_coll[pat] = Resource(list(o.segs), param, shape, key, how, getter=getter)
@@ -297,7 +299,64 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
         key = imp.key_prop(post.body, param, coll[-1]) or param
         how = f"GET {o.path} declares no response: the fields are the body of POST {post.path}"
         by_coll[pat] = Resource(list(coll), param, post.body, key, how, getter=o)
+    for o, shape, param, getter in keyless:
+        pat = pattern(o.segs)
+        if pat in by_coll or (shape.name and shape.name in named) or not _child_rows(o, shape, by_coll):
+            continue
+        # `GET /properties/{id}/rooms` listing rooms with no id of their own: the rooms of one
+        # property, a child table keyed by an id the world gives them (never a tool's argument)
+        owner = next(r for r in by_coll.values() if r.item == pattern(o.segs[:-1]))
+        of = words(singular(snake(owner.coll_segs[-1])))
+        by_coll[pat] = Resource(list(o.segs), param, shape, "", f"GET {o.path} lists objects with no id of their own under one {of}: a child table, keyed by an id the world gives each row", getter=getter)
+        by_coll[pat].owner = owner  # type: ignore[attr-defined]  # what its other operations work on (openapi.make_tools)
+        if shape.name:
+            named.add(shape.name)
     singletons(imp, by_coll)
+
+
+def _child_rows(o: "Op", shape: Shape, by_coll: dict) -> bool:
+    """Is `GET P/{id}/C` a list of rows that belong to one P though they carry no id (a
+    property's rooms, a device's latency history)? Its path is a literal word after a
+    resource's item, and its objects hold at least two values of their own (not a list of
+    names or of links)."""
+    if len(o.segs) < 3 or not is_param(o.segs[-2]) or o.segs[-1].lower() in DETAIL_WORDS or o.segs[-1].lower() in SEARCH_WORDS:
+        return False
+    if not any(r.item == pattern(o.segs[:-1]) and not getattr(r, "singleton", False) for r in by_coll.values()):
+        return False
+    # the response is the list, or an envelope of it (a count, paging): not settings of the
+    # owner that hold a list beside values of their own (`snmpSettings {access, users: [...]}`)
+    r = o.response
+    if r is not None and r.kind == "object" and any(s.kind != "array" and not re.search(ENVELOPE_WORDS, norm(p)) and norm(p) not in ("links", "meta", "metadata", "paging", "pagination") for p, s in r.props.items()):
+        return False
+    return sum(1 for s in shape.props.values() if s.kind == "scalar") >= 2
+
+
+def listed_under(imp: "OpenAPIImporter") -> None:
+    """`GET P/{id}/C` listing the records of another resource R whose record names no P
+    (`GET /properties/{propertyID}/tenancies` listing `TenancyModel`s, which hold no property
+    id): the path says which P each listed R belongs to, so R gets a field for it (`property_id:
+    PropertyId`, seeded `ref`), and the GET becomes a list of R by that field
+    (`through_reference`). Run after the records are built and before they are seeded."""
+    items = {r.item: r for r in imp.resources}
+    for o in imp.ops:
+        if o.method != "get" or len(o.segs) < 3 or is_param(o.segs[-1]) or o.segs[-1].startswith(":") or not is_param(o.segs[-2]):
+            continue
+        owner = items.get(pattern(o.segs[:-1]))
+        if owner is None or owner.record is None or o.segs[-1].lower() in DETAIL_WORDS:
+            continue
+        listed = [it for it in imp.arrays_of_objects(o.response)[:3] if it.name]
+        for r in imp.resources_named({it.name for it in listed}):
+            if r is owner or r.record is None or getattr(r, "singleton", False) or r.coll == pattern(o.segs):
+                continue
+            if any(f.ref == owner.qualified for f in r.record.fields) or any(parent is owner for _, parent in r.parents):
+                break  # it names its owner already: the list is one of R by that field
+            taken = {f.name for f in r.record.fields}
+            p = pname(o.segs[-2])  # named as the path names it (`salesInstructionID` → sales_instruction_id)
+            name = unique(safe(snake(p) if norm(p).endswith("id") and norm(p) != "id" else snake(singular(owner.table)) + "_id"), taken)
+            f = FieldIR(name, owner.alias, "id", default='""', ref=owner.qualified)
+            f.comments = [f"the {owner.noun} it is listed under ({o.label}); the API's {r.noun} does not name it"]
+            r.record.fields.insert(1 + len(r.parent_fields), f)
+            break
 
 
 def singleton_kind(o: "Op", r: "Resource", pat: str) -> str | None:
