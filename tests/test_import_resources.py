@@ -370,6 +370,26 @@ def test_a_list_of_another_resource_under_an_item_gives_it_a_field_for_the_owner
     assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in tenancies.items() if r["property_id"] == pid}
 
 
+def test_a_list_whose_elements_are_envelopes_of_the_item_lists_the_resource(tmp_path):
+    # parliament.uk's style: a get returns `{links, value: {...}}` and a list `{items: [{links, value}]}`
+    item = obj({"id": {"type": "integer"}, "name": {"type": "string"}, "laid": {"type": "string", "format": "date"}})
+    wrapped = obj({"links": {"type": "array", "items": obj({"rel": {"type": "string"}, "href": {"type": "string"}})}, "value": {"$ref": "#/components/schemas/Instrument"}})
+    page = obj({"items": {"type": "array", "items": {"$ref": "#/components/schemas/InstrumentResource"}}, "totalResults": {"type": "integer"}})
+    doc = spec(
+        {
+            "/instruments": {"get": {"operationId": "listInstruments", "responses": ok({"$ref": "#/components/schemas/Page"})}},
+            "/instruments/{id}": {"get": {"operationId": "getInstrument", "parameters": [pparam("id")], "responses": ok({"$ref": "#/components/schemas/InstrumentResource"})}},
+        },
+        {"Instrument": item, "InstrumentResource": wrapped, "Page": page},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /instruments"][0] == "list"
+    assert "-> list[Instrument]" in result.files["probe.world"]
+    w, st = world_of(model, wf)
+    got = w.call(st, "probe_instruments.list_instruments", {})
+    assert got["success"] and len(got["data"]) == len(st.tables["probe_instruments.instruments"]) > 0
+
+
 def test_rows_with_no_id_under_an_item_are_a_child_table_and_other_calls_stay_on_the_owner(tmp_path):
     # a property's rooms carry no id; the rooms' other operations still work on one property
     room = obj({"name": {"type": "string"}, "floor": {"type": "string"}, "width": {"type": "integer"}})

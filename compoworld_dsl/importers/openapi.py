@@ -635,10 +635,23 @@ class OpenAPIImporter(TypeMapper):
         envelopes down) whose objects are the resource's schema or carry its key property."""
         fallback = None
         for it in self.arrays_of_objects(shape):
-            if (it.name and it.name == r.shape.name) or it is r.shape or r.key_prop and (r.key_prop in it.props or norm(r.key_prop) in self.prop_names(it)):
-                return it
+            # each element may be an envelope of the item as a get's is (`{links, value: {...}}`)
+            inner = self.unwrap_item(it)
+            for x in (it,) if inner is None or inner is it else (it, inner):
+                if (x.name and x.name == r.shape.name) or x is r.shape or r.key_prop and (r.key_prop in x.props or norm(r.key_prop) in self.prop_names(x)):
+                    return x
             fallback = fallback or it
         return fallback if fallback is not None and self.key_prop(fallback, r.item_param, r.coll_segs[-1]) else None
+
+    def listed(self, shape: Shape | None, n: int = 3) -> list[Shape]:
+        """The objects the first `n` arrays of objects in `shape` list, each also as the item its
+        envelope holds (`{links, value: {...}}`, read as a get's response is): what a list of a
+        resource's records may show."""
+        out = []
+        for it in self.arrays_of_objects(shape)[:n]:
+            inner = self.unwrap_item(it)
+            out += [it] if inner is None or inner is it else [it, inner]
+        return out
 
     def arrays_of_objects(self, shape: Shape | None) -> list[Shape]:
         """The item shapes of the arrays of objects in `shape`, at most three envelopes down,

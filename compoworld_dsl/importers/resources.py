@@ -344,7 +344,7 @@ def listed_under(imp: "OpenAPIImporter") -> None:
         owner = items.get(pattern(o.segs[:-1]))
         if owner is None or owner.record is None or o.segs[-1].lower() in DETAIL_WORDS:
             continue
-        listed = [it for it in imp.arrays_of_objects(o.response)[:3] if it.name]
+        listed = [it for it in imp.listed(o.response) if it.name]
         for r in imp.resources_named({it.name for it in listed}):
             if r is owner or r.record is None or getattr(r, "singleton", False) or r.coll == pattern(o.segs):
                 continue
@@ -374,7 +374,7 @@ def scope_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
     if o.method != "get" or not o.segs or is_param(o.segs[-1]):
         return None
     params = [pname(s) for s in o.segs if is_param(s)]
-    for it in imp.arrays_of_objects(o.response)[:3]:
+    for it in imp.listed(o.response):
         if not it.name:
             continue
         for r in imp.resources_named({it.name}):
