@@ -291,6 +291,26 @@ def test_bare_verb_after_a_noun_or_an_item(tmp_path):
     assert "read as DELETE /project/{id}" in ops["POST /project/{id}/delete"].why
 
 
+def test_a_view_word_or_all_as_the_method_of_an_rpc_path(tmp_path):
+    # envoice's style: `GET /api/client/details?id=`, `GET /api/client/all`, `POST /api/client/update`
+    s = {"type": "string"}
+    client = {"type": "object", "properties": {"Id": {"type": "integer"}, "Name": s, "Email": s}}
+    q = {"name": "id", "in": "query", "required": True, "schema": {"type": "integer"}}
+    paths = {
+        "/api/client/all": {"get": {"responses": ok_with({"type": "array", "items": ref("Client")})}},
+        "/api/client/details": {"get": {"parameters": [q], "responses": ok_with(ref("Client"))}},
+        "/api/client/update": {"post": {"requestBody": json_body(ref("Client")), "responses": {"200": {"description": "ok"}}}},
+        "/api/client/delete": {"post": {"requestBody": json_body({"type": "object", "required": ["Id"], "properties": {"Id": {"type": "integer"}}}), "responses": {"200": {"description": "ok"}}}},
+        # REST's own details view of an item stays what it was
+        "/api/teams/{teamId}/details": {"get": {"parameters": [{"name": "teamId", "in": "path", "required": True, "schema": s}], "responses": ok_with({"type": "object", "properties": {"teamId": s, "title": s}})}},
+    }
+    result = imported(tmp_path, spec_file(tmp_path, paths, {"Client": client}))
+    ops = ops_by_label(result)
+    assert [ops[k].kind for k in ("GET /api/client/all", "GET /api/client/details", "POST /api/client/update", "POST /api/client/delete")] == ["list", "get", "update", "delete"]
+    assert "read as GET /api/client/{id}" in ops["GET /api/client/details"].why
+    assert ops["GET /api/teams/{teamId}/details"].kind == "get" and not ops["GET /api/teams/{teamId}/details"].why.startswith("an RPC")
+
+
 def test_rest_shapes_that_look_like_verbs_are_left_alone(tmp_path):
     """A GET named like a create (`/browse/new-releases`), a PATCH called `read` (it marks, it does
     not get), a verb on an item the path already names, and a body field that is a value

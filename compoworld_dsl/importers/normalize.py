@@ -30,6 +30,8 @@ GOOGLE_KIND = {"get": "get", "list": "list", "create": "create", "insert": "crea
 PREPOSITIONS = {"for", "by", "from", "in", "of", "on", "to", "with", "at", "into", "as"}
 # a view of the noun, not another noun: `GetServerDetails` gets a server
 VIEWS = {"details", "detail", "info", "information"}
+# a view word or `all` as an RPC path's method (`GET /api/client/details?id=`, `GET /api/client/all`)
+VIEW_METHODS = {"details": "get", "detail": "get", "all": "list"}
 KEY_SUFFIXES = ("id", "name", "arn", "key", "identifier", "uuid", "number", "slug")  # `IssueNumber`, `ProjectSlug` too
 EXTENSIONS = {"json", "xml", "php", "asp", "aspx", "html", "htm", "do", "action"}
 AWS_ACTION = re.compile(r"#(?:X-Amz-Target|Action|Operation)=(?:[\w.-]*\.)?([A-Za-z]\w*)")
@@ -191,8 +193,10 @@ def read_generic(o: Any) -> Reading | None:
             found = words_of(toks, explicit=False)
             prefix = segs[:i]
             self_key = False
-        elif toks[0] in KIND and i >= 1:  # `/user/create`, `/users/{id}/delete`
+        elif (toks[0] in KIND or toks[0] in VIEW_METHODS and o.method == "get") and i >= 1:  # `/user/create`, `/users/{id}/delete`, `/client/details?id=`
             j = i - 1
+            if toks[0] not in KIND and (is_param(segs[j]) or key is not None):
+                return None  # `/users/{id}/details` is REST's own details view (openapi.DETAIL_WORDS)
             if is_param(segs[j]):
                 if key is not None or j == 0 or is_param(segs[j - 1]):
                     return None
@@ -200,7 +204,7 @@ def read_generic(o: Any) -> Reading | None:
             noun_seg = segs[j]
             if noun_seg.startswith((":", "#")) or not re.fullmatch(r"[A-Za-z][\w-]*", noun_seg):
                 return None
-            found = (KIND[toks[0]], toks[0], snake(noun_seg).split("_"))
+            found = (KIND.get(toks[0]) or VIEW_METHODS[toks[0]], toks[0], snake(noun_seg).split("_"))
             r = noun_reading(style, found, segs[:j], seg)
             r.coll = noun_seg  # as written: its REST siblings (`/user/{id}`) use it so
             r.key = key
