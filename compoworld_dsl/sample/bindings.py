@@ -15,7 +15,7 @@ from ..check import types as T
 from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.state import State
-from ..smt.encode import EncodingUnsupported, assert_success, constraint_violated, fresh_context
+from ..smt.encode import EncodingUnsupported, assert_success, asserted, constraint_violated, fresh_context
 from .attempt import Attempt
 from .facts import WorldFacts
 from .pools import date_range, ensure, held, held_split
@@ -245,19 +245,19 @@ def _z3_bind(facts: WorldFacts, attempt: Attempt, seed: int, state: State, tool:
     with attempt.encoding():
         fresh_context()
         solver = new_solver(seed)
-        sym = facts.enc.state_from(state, spare=facts.inserts[tool.qualified], deadline=attempt.deadline)
+        sym = facts.enc.state_from(state, spare=facts.inserts[tool.qualified], deadline=attempt.deadline, python=True)
         args, user = {}, {}
         for name, t in tool.params:
             if name in given:
-                args[name] = facts.enc.value(t, given[name])
+                args[name] = facts.enc.value(t, given[name], sym.python)
             else:
                 v = facts.enc.var(t, f"s{k + 1}.{name}")
-                solver.add(facts.enc.domain(t, v))
+                solver.add(asserted(facts.enc.domain(t, v)))
                 user[name] = args[name] = v
         tr = facts.enc.encode(tool, sym, args, attempt.deadline)
         named = assert_success(solver, tr, f"step {k + 1} ")
         written = facts.tables_written[tool.qualified]
-        keep = [z3.Not(constraint_violated(facts.enc, i["decl"], i["svc"], i["name"], sym, tr.post, [], written, held_before=holds(facts, i, state), deadline=attempt.deadline)) for i in rules if i["inv_tables"] & written]
+        keep = [z3.Not(asserted(constraint_violated(facts.enc, i["decl"], i["svc"], i["name"], sym, tr.post, [], written, held_before=holds(facts, i, state), deadline=attempt.deadline))) for i in rules if i["inv_tables"] & written]
         plausible, close = [], []
         lo, hi = date_range(facts, state)
         for name, var in user.items():

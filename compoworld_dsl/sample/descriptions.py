@@ -9,7 +9,7 @@ from typing import Any
 import z3
 
 from ..runtime.state import State
-from ..smt.encode import _and, _or, boolval
+from ..smt.encode import _and, _or, asserted, is_false, is_true
 from .attempt import Attempt
 from .facts import WorldFacts
 from .pools import ensure
@@ -115,7 +115,7 @@ def z3_fits(facts: WorldFacts, attempt: Attempt, state0: State, table: str, targ
     count is read off the folded terms; the solver counts whatever does not fold."""
     ensure(facts, attempt, {table} | {rt for f in fields if (rt := facts.people.ref_table(facts.people.fields[table][f]))}, state0)
     with attempt.encoding():
-        sym = facts.enc.state_from(state0, spare=0, deadline=attempt.deadline)
+        sym = facts.enc.state_from(state0, spare=0, deadline=attempt.deadline, python=True)
         slots = sym.tables[table]
         mine = slots[list(state0.tables[table]).index(target)].fields
         conds_by_field = []
@@ -127,12 +127,12 @@ def z3_fits(facts: WorldFacts, attempt: Attempt, state0: State, table: str, targ
             kb, key = facts.people.known_by[rt][0], facts.people.key[rt]
             ref_slots = sym.tables[rt]
             want = ref_slots[list(state0.tables[rt]).index(state0.tables[table][target][f])].fields[kb]
-            conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: _or([_and(r.present, facts.enc.eq(r.fields[key], sl.fields[f]), facts.enc.eq(r.fields[kb], want)) for r in ref_slots]) if ref_slots else boolval(False))
+            conds_by_field.append(lambda sl, f=f, ref_slots=ref_slots, kb=kb, key=key, want=want: _or([_and(r.present, facts.enc.eq(r.fields[key], sl.fields[f]), facts.enc.eq(r.fields[kb], want)) for r in ref_slots]) if ref_slots else False)
         conds = [_and(sl.present, *[c(sl) for c in conds_by_field]) for sl in slots]
-        if all(z3.is_true(c) or z3.is_false(c) for c in conds):
-            return sum(1 for c in conds if z3.is_true(c))
+        if all(is_true(c) or is_false(c) for c in conds):
+            return sum(1 for c in conds if is_true(c))
         n = z3.Int("fits")
-        terms = [z3.If(c, 1, 0) for c in conds]
+        terms = [z3.If(asserted(c), 1, 0) for c in conds]
         solver = new_solver(0)
         solver.add(n == (z3.Sum(*terms) if terms else z3.IntVal(0)))
     if check(attempt, solver) != z3.sat:

@@ -11,7 +11,7 @@ import z3
 
 from ..runtime.service import ToolError
 from ..runtime.state import State, Tx
-from ..smt.encode import constraint_violated
+from ..smt.encode import asserted, constraint_violated
 from . import checker as C
 from .attempt import Attempt
 from .facts import WorldFacts
@@ -134,7 +134,7 @@ def _breakable_by_z3(facts: WorldFacts, attempt: Attempt, seed: int, info: dict,
         free += [solver, start, end]
     solver, start, end = free
     solver.push()
-    solver.add(violated(facts, attempt, info, state0, steps, start, end))
+    solver.add(asserted(violated(facts, attempt, info, state0, steps, start, end)))
     res = check(attempt, solver)
     why = solver.reason_unknown() if res == z3.unknown else ""
     solver.pop()

@@ -9,7 +9,7 @@ from typing import Any
 import z3
 
 from ..runtime.state import State
-from ..smt.encode import OutOfTime, assert_success
+from ..smt.encode import OutOfTime, assert_success, assert_term, assertion_count
 from .attempt import Attempt
 from .facts import WorldFacts
 from .rejected import Rejected
@@ -47,11 +47,13 @@ def check(attempt: Attempt, solver: z3.Solver, *assumptions) -> Any:
 
 def symbolic_state(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step]):
     """The Z3 image of the seeded state, built once per task and shared by every chain
-    (encodings copy only the tables they write)."""
+    (encodings copy only the tables they write). Its ground values are Python literals: these
+    questions are only ever answered sat or unsat, and their ground part folds in Python
+    (decision D39)."""
     spare = spare_slots(facts, steps)
     key = (id(state0), z3.main_ctx(), tuple(sorted(spare.items())))
     if attempt.sym_cache is None or attempt.sym_cache[0] != key:
-        attempt.sym_cache = (key, facts.enc.state_from(state0, spare=spare, deadline=attempt.deadline), state0)
+        attempt.sym_cache = (key, facts.enc.state_from(state0, spare=spare, deadline=attempt.deadline, python=True), state0)
     return attempt.sym_cache[1]
 
 
@@ -86,15 +88,15 @@ def _chain_terms(facts: WorldFacts, attempt: Attempt, solver: z3.Solver, state0:
                 j, field = src[1]
                 args[name] = results[j][field] if field is not None else results[j]
             elif values is not None:
-                args[name] = facts.enc.value(t, values[(k, name)])
-                solver.add(facts.enc.domain(t, args[name]))
+                args[name] = facts.enc.value(t, values[(k, name)], sym.python)
+                assert_term(solver, facts.enc.domain(t, args[name]))
             else:
                 v = facts.enc.var(t, f"{tag}s{k + 1}.{name}")
-                solver.add(facts.enc.domain(t, v))
+                assert_term(solver, facts.enc.domain(t, v))
                 user[(k, name)] = v
                 args[name] = v
         tr = facts.enc.encode(step.tool, sym, args, attempt.deadline)
-        assert_success(solver, tr, f"{tag}step {k + 1} ")
+        assert_success(solver, tr, f"{tag}step {k + 1} ", fold=True)
         results.append(tr.result)
         sym = tr.post
     return user, results, (start, sym)
@@ -113,4 +115,4 @@ def prove_walk(facts: WorldFacts, attempt: Attempt, seed: int, state0: State, st
         raise Rejected("unknown", f"proving the walk: {solver.reason_unknown()}")
     if res == z3.unsat:
         raise Rejected("unsat", "Z3 does not prove the walk satisfiable with its arguments")
-    return len(solver.assertions())
+    return assertion_count(solver)

@@ -120,7 +120,26 @@ def _bools(args) -> list | None:
 
 
 def _junction(args, absorbing: int, mk, fallback):
-    """And (absorbing = -1: a false argument decides) or Or (absorbing = 1), folding literals."""
+    """And (absorbing = -1: a false argument decides) or Or (absorbing = 1), folding literals
+    (Python's true and false as well as Z3's)."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = args[0]
+    decides = absorbing > 0
+    rest = None  # the arguments that are not Python's true or false, once one is met
+    for i, a in enumerate(args):
+        if a.__class__ is bool:
+            if a is decides:
+                return a
+            if rest is None:
+                rest = list(args[:i])
+        elif rest is not None:
+            rest.append(a)
+    if rest is not None:
+        if not rest:
+            return not decides
+        if len(rest) == 1:
+            return rest[0]
+        args = rest
     bs = _bools(args)
     if bs is None:
         return fallback(*args)
@@ -148,6 +167,8 @@ def _or(*args):
 
 
 def _not(a):
+    if isinstance(a, bool):
+        return not a
     if not isinstance(a, z3.BoolRef):
         return z3.Not(a)
     v = _lit(a)
@@ -170,8 +191,8 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 def _folded(r, *operands):
     """`r`, reduced to a literal when every operand is one: a concrete state's rows compared with
     a concrete argument fold away here, and the connectives above fold with them (true and false
-    as `boolval`'s objects, which `_lit` knows by identity)."""
-    if not all(_is_value(o) for o in operands):
+    as `boolval`'s objects, which `_lit` knows by identity). A Python literal is one already."""
+    if _is_lit(r) or not all(_is_value(o) for o in operands):
         return r
     r = z3.simplify(r)
     if isinstance(r, z3.BoolRef):
@@ -183,12 +204,24 @@ def _folded(r, *operands):
 
 def _eq(a, b):
     """a == b, decided on the spot when both are literals (a key lookup in a concrete table)."""
+    if _is_lit(a) or _is_lit(b):
+        return cmp("==", a, b)
     if _is_value(a) and _is_value(b) and _same_sort(a, b):  # (an int and a real: z3 compares by value)
         return boolval(a.eq(b), a.ctx)  # literals are hash-consed: equal values are one term
     return a == b
 
 
 def _ite(c, a, b):
+    if isinstance(c, bool):
+        return a if c else b
+    la, lb = _is_lit(a), _is_lit(b)
+    if la or lb:
+        if la and lb and type(a) is type(b) and a == b:
+            return a
+        if la and lb and not (type(a) is int and type(b) is int):  # (z3.If takes two ints, as `count` builds it)
+            a, b = _z(a), _z(b)
+        else:
+            a, b = _both(a, b)
     if isinstance(c, z3.BoolRef) and isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
         v = _lit(c)
         if v > 0:
@@ -202,6 +235,163 @@ def _ite(c, a, b):
     return z3.If(c, a, b)
 
 
+# ─────────────────────────── Python literals ───────────────────────────
+# A symbolic state made with `python=True` (the proofs whose answer is only sat or unsat) holds
+# its ground values as Python literals: bool, int (int, date, time, datetime, duration),
+# Fraction (decimal, money) and str. Operations on two literals are computed here, with
+# SMT-LIB's semantics (integer `div` and `mod` are Euclidean), so the ground part of a walk
+# folds without a single Z3 call; a literal meets a Z3 term only where something is symbolic,
+# and is made a Z3 literal there (`_z`). A state made without it holds Z3 literals, and every
+# helper's Z3 path builds exactly the terms it always did: the questions whose model becomes
+# part of a task (`bindings._z3_bind`) are unchanged term for term (decision D39).
+
+
+def _py_text(v) -> str:
+    s = v if type(v) is str else str(v)
+    if not s.isascii() and any(ord(c) > MAX_CHAR for c in s):
+        raise EncodingUnsupported("a character above U+2FFFF")
+    return s
+
+
+def _py_int(v) -> int:
+    return v if type(v) is int else int(v)
+
+
+def _py_fraction(v) -> Fraction:
+    return v if type(v) is Fraction else Fraction(v)
+
+
+# a runtime value as the Python literal of its primitive type (text, ids, emails, enums: `_py_text`)
+_PY_LITERAL = {
+    "decimal": _py_fraction, "money": _py_fraction, "bool": bool,
+    **dict.fromkeys(("int", "date", "time", "datetime", "duration"), _py_int),
+}
+
+
+_LITERALS = frozenset((bool, int, Fraction, str))
+
+
+def _is_lit(x) -> bool:
+    """A Python literal of the encoding (bool, int, Fraction or str)."""
+    return x.__class__ in _LITERALS
+
+
+_LIFTED: list = [None, {}]  # (context, {(type, value): its Z3 literal}) of the context last asked: `_z`
+
+
+def _z(x):
+    """`x` as a Z3 term: a Python literal becomes the Z3 literal of its sort. Made once per
+    context (as `WorldEncoding.value` keeps the literals of a Z3-literal state): a symbolic
+    argument meets the same row values again and again, and each new wrapper is a call into Z3."""
+    cls = x.__class__
+    if cls is bool:
+        return boolval(x)
+    if cls not in _LITERALS:
+        return x
+    ctx = z3.main_ctx()
+    if _LIFTED[0] is not ctx or len(_LIFTED[1]) > 100_000:
+        _LIFTED[:] = [ctx, {}]
+    key = (cls, x)
+    hit = _LIFTED[1].get(key)
+    if hit is None:
+        if cls is int:
+            hit = z3.IntVal(x)
+        elif cls is Fraction:
+            hit = z3.RealVal(f"{x.numerator}/{x.denominator}")
+        else:
+            hit = zstr(x)
+        _LIFTED[1][key] = hit
+    return hit
+
+
+def _both(a, b):
+    """(a, b), with a Python literal made a Z3 term when the other is one: the literal of its own
+    sort (an int-typed value is an integer literal, as `WorldEncoding.value` makes it, and Z3
+    then converts it beside a real term exactly as it did before)."""
+    la, lb = _is_lit(a), _is_lit(b)
+    if la and not lb:
+        return _z(a), b
+    if lb and not la:
+        return a, _z(b)
+    return a, b
+
+
+def smt_div(a: int, b: int) -> int:
+    """SMT-LIB's integer `div` (Euclidean: the remainder is never negative); 0 for b = 0, where
+    SMT-LIB leaves it free and the encoder records the division-by-zero check."""
+    if b == 0:
+        return 0
+    return (a - a % abs(b)) // b
+
+
+def smt_mod(a: int, b: int) -> int:
+    return a % abs(b) if b else 0
+
+
+def _div(a, b):
+    """a / b for an integer term and a constant divisor: SMT `div` on two literals, Z3's `/`
+    otherwise (which makes the constant a literal of the term's sort, as it always did)."""
+    if isinstance(a, int) and isinstance(b, int):
+        return smt_div(a, b)
+    return a / b
+
+
+def cmp(op: str, a, b):
+    """`a op b` for a comparison: computed on two literals, a Z3 term otherwise."""
+    if _is_lit(a) and _is_lit(b):
+        return _COMPARE[op](a, b)
+    a, b = _both(a, b)
+    return _COMPARE[op](a, b)
+
+
+def _neq(a, b):
+    return cmp("!=", a, b)
+
+
+def _implies(a, b):
+    if isinstance(a, bool):
+        return b if a else True
+    if isinstance(b, bool) and b:
+        return True
+    return z3.Implies(a, _z(b))
+
+
+def _sum(terms: list, zero):
+    """The sum of `terms` (`zero`, a literal of the sum's sort, when there are none)."""
+    if not terms:
+        return zero
+    if all(_is_lit(t) for t in terms):
+        return sum(terms, zero)
+    return z3.Sum([_z(t) for t in terms])
+
+
+def _concat(*parts):
+    if all(isinstance(p, str) for p in parts):
+        return "".join(parts)
+    return z3.Concat(*[_z(p) for p in parts])
+
+
+def _int_to_str(n):
+    """Z3's str.from_int: the digits of a non-negative number, "" for a negative one."""
+    if isinstance(n, int):
+        return str(n) if n >= 0 else ""
+    return z3.IntToStr(n)
+
+
+def is_true(x) -> bool:
+    """Is `x` the literal true (Python's or Z3's)?"""
+    return x is True if isinstance(x, bool) else z3.is_true(x)
+
+
+def is_false(x) -> bool:
+    return x is False if isinstance(x, bool) else z3.is_false(x)
+
+
+def asserted(x) -> z3.BoolRef:
+    """`x` as something a solver can take (a Python literal becomes Z3's)."""
+    return _z(x)
+
+
 # ─────────────────────────── symbolic values ───────────────────────────
 
 
@@ -213,7 +403,11 @@ class Slot:
 
 def _same_term(a, b) -> bool:
     """The same value: one object, or structurally equal Z3 terms (one C call)."""
-    return a is b or (isinstance(a, z3.AstRef) and isinstance(b, z3.AstRef) and a.eq(b))
+    if a is b:
+        return True
+    if _is_lit(a) or _is_lit(b):
+        return type(a) is type(b) and a == b
+    return isinstance(a, z3.AstRef) and isinstance(b, z3.AstRef) and a.eq(b)
 
 
 def _same_slot(a: "Slot", b: "Slot") -> bool:
@@ -230,6 +424,7 @@ class SymState:
     tables: dict[str, list[Slot]]
     scalars: dict[str, Any]
     counters: dict[str, Any]
+    python: bool = False  # ground values are Python literals (`state_from(python=True)`)
     _owned: set = attrs.field(factory=set, repr=False)
 
     def copy(self) -> "SymState":
@@ -237,7 +432,7 @@ class SymState:
         def dup(d):
             return d.copy() if isinstance(d, LazyMap) else dict(d)
 
-        return SymState(dup(self.tables), dup(self.scalars), dup(self.counters))
+        return SymState(dup(self.tables), dup(self.scalars), dup(self.counters), self.python)
 
     def writable(self, table: str) -> list[Slot]:
         if table not in self._owned:
@@ -300,7 +495,7 @@ class Transition:
 
     def contract(self):
         """A simulated tool's answer keeps its `ensures` whenever the call succeeds."""
-        return z3.Implies(self.ok, _and(self.assumptions)) if self.assumptions else boolval(True)
+        return _implies(self.ok, _and(self.assumptions)) if self.assumptions else boolval(True)
 
     @property
     def ok(self):
@@ -382,7 +577,9 @@ def lex_less(a: tuple, b: tuple):
     """(a1, a2, ...) < (b1, b2, ...) lexicographically, as a Z3 boolean."""
     if not a:
         return boolval(False)
-    return _or(a[0] < b[0], _and(a[0] == b[0], lex_less(a[1:], b[1:])))
+    if len(a) == 1 and (_is_lit(a[0]) or _is_lit(b[0])):
+        return cmp("<", a[0], b[0])  # (what the line below folds to, without a Z3 literal)
+    return _or(cmp("<", a[0], b[0]), _and(_eq(a[0], b[0]) if _is_lit(a[0]) or _is_lit(b[0]) else a[0] == b[0], lex_less(a[1:], b[1:])))
 
 
 def fresh_context() -> None:
@@ -402,6 +599,8 @@ def string_func(name: str, s):
     function); on a symbolic one, an uninterpreted function. That over-approximates: an `unsat`
     stays sound, and a `sat` witness is replayed on the Python services before it is trusted.
     (Z3's seq.map does not reduce on ground strings, and str.replace_all crashes this binding.)"""
+    if isinstance(s, str):
+        return _STRING_FUNCS[name](s)
     g = s if _is_value(s) else z3.simplify(s)  # a literal already (a concrete row): no simplify
     if z3.is_string_value(g):
         return zstr(_STRING_FUNCS[name](pystr(g)))
@@ -409,20 +608,22 @@ def string_func(name: str, s):
 
 
 def _pad2(n):
+    if isinstance(n, int):
+        return _concat("0", _int_to_str(n)) if n < 10 else _int_to_str(n)
     return _ite(n < 10, z3.Concat(z3.StringVal("0"), z3.IntToStr(n)), z3.IntToStr(n))
 
 
 def civil_from_days(z):
     """(year, month, day) of a day number, with the same integer steps in Z3 as the calendar."""
     z = z + 719468
-    era = z / 146097  # SMT div floors for positive divisors, like Python's //
+    era = _div(z, 146097)  # SMT div floors for positive divisors, like Python's //
     doe = z - era * 146097
-    yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+    yoe = _div(doe - _div(doe, 1460) + _div(doe, 36524) - _div(doe, 146096), 365)
     y = yoe + era * 400
-    doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    mp = (5 * doy + 2) / 153
-    d = doy - (153 * mp + 2) / 5 + 1
-    m = _ite(mp < 10, mp + 3, mp - 9)
+    doy = doe - (365 * yoe + _div(yoe, 4) - _div(yoe, 100))
+    mp = _div(5 * doy + 2, 153)
+    d = doy - _div(153 * mp + 2, 5) + 1
+    m = _ite(mp < 10, mp + 3, mp - 9)  # (a Python int compares natively, a Z3 term builds `<`)
     return _ite(m <= 2, y + 1, y), m, d
 
 
@@ -450,6 +651,7 @@ class WorldEncoding:
         self._literals_ctx = None
         self._values: dict[int, tuple[str, Any]] = {}  # a cached constant's term address → (kind, value)
         self._probes: dict = {}  # (id of a `where`, its variable) → (node, `key_probe`)
+        self._py_rows: dict[str, list] = {}  # table → its fields' Python-literal converters
 
     # sorts and values
 
@@ -467,14 +669,16 @@ class WorldEncoding:
             return z3.StringSort()
         raise EncodingUnsupported(f"no Z3 sort for `{t}`")
 
-    def value(self, t: T.Type, v: Any):
-        """A Z3 constant for an internal runtime value."""
+    def value(self, t: T.Type, v: Any, python: bool = False):
+        """A Z3 constant for an internal runtime value (with `python`, its Python literal)."""
         b = T.base_of(t)
         if isinstance(b, T.ListT):
-            return SymList([(boolval(True), self.value(b.elem, x), None) for x in v])
+            return SymList([(True if python else boolval(True), self.value(b.elem, x, python), None) for x in v])
         if isinstance(b, T.RecordT):
-            return {f: self.value(ft, v[f]) for f, ft in b.fields.items()}
+            return {f: self.value(ft, v[f], python) for f, ft in b.fields.items()}
         p = T.prim_name(t)
+        if python:
+            return _PY_LITERAL.get(p, _py_text)(v)
         if p in ("decimal", "money"):
             key = ("real", Fraction(v))
         elif p == "bool":
@@ -507,6 +711,8 @@ class WorldEncoding:
     def eq(self, a, b):
         """`_eq`, decided from the Python values when both are literals of one kind made here (a
         key compared with every key of a concrete table)."""
+        if a.__class__ in _LITERALS and b.__class__ in _LITERALS:
+            return a == b
         got = self.decided("==", a, b)
         return got if got is not None else _eq(a, b)
 
@@ -514,6 +720,8 @@ class WorldEncoding:
         """`a op b` (a comparison) as the literal Z3's `simplify` would give, decided on the Python
         values when both are literals of one kind made here (numbers; for `==`/`!=` any kind);
         None when it is not so decided."""
+        if a.__class__ in _LITERALS and b.__class__ in _LITERALS:
+            return _COMPARE[op](a, b)  # (an int and a Fraction compare by value, as in Z3)
         la = self.literal_value(a)
         if la is None:
             return None
@@ -537,6 +745,8 @@ class WorldEncoding:
     def literal_value(self, term) -> tuple[str, Any] | None:
         """(kind, Python value) of a literal `value` made in this context, by its term's address
         (any wrapper of the same literal has it: Z3 hash-conses terms); None for anything else."""
+        if _is_lit(term):
+            return ("bool", term) if isinstance(term, bool) else ("int", term) if isinstance(term, int) else ("real", term) if isinstance(term, Fraction) else ("str", term)
         if self._literals_ctx is not z3.main_ctx() or not isinstance(term, z3.ExprRef):
             return None
         return self._values.get(term.ast.value)
@@ -552,17 +762,24 @@ class WorldEncoding:
         b = T.base_of(t)
         if isinstance(b, T.RecordT):
             return _and([self.domain(ft, term[f]) for f, ft in b.fields.items()])
+        if _is_lit(term):
+            if isinstance(b, T.EnumT):
+                return term in b.members
+            if T.prim_name(t) == "time":
+                return 0 <= term < V.MINUTES_PER_DAY
+            return True
         if isinstance(b, T.EnumT):
             return _or([term == z3.StringVal(m) for m in b.members])
         if T.prim_name(t) == "time":
             return _and(term >= 0, term < V.MINUTES_PER_DAY)
         return boolval(True)
 
-    def state_from(self, st: State, spare: int | Mapping[str, int] = 2, deadline: Deadline | None = None) -> SymState:
+    def state_from(self, st: State, spare: int | Mapping[str, int] = 2, deadline: Deadline | None = None, python: bool = False) -> SymState:
         """The Z3 image of a concrete state, with `spare` empty slots per table for inserts (one
         number for every table, or a number per table: absent tables get none).
         Tables, scalars and counters are built when first read (`LazyMap`), from a snapshot
-        taken now."""
+        taken now. With `python`, ground values are Python literals: what only a sat or unsat
+        answer is asked of folds in Python (see "Python literals" above)."""
         st = st.snapshot()
         budget = deadline or Deadline()  # the caller's: tables are built when first read, maybe later
 
@@ -575,20 +792,41 @@ class WorldEncoding:
             if name not in st.tables:  # a partially seeded state that lacks a table its user reads
                 raise EncodingUnsupported(f"table `{name}` is not in the state")
             slots = []
-            for row in st.tables[name].values():
+            present, absent = (True, False) if python else (boolval(True), boolval(False))
+            if python:
+                convert = self._python_row(name)
+                for row in st.tables[name].values():
+                    budget.check()
+                    slots.append(Slot(True, {f: c(row[f]) for f, c in convert}))
+            for row in () if python else st.tables[name].values():
                 budget.check()
-                slots.append(Slot(boolval(True), {f: self.value(ft, row[f]) for f, ft in rec.fields.items()}))
+                slots.append(Slot(present, {f: self.value(ft, row[f], python) for f, ft in rec.fields.items()}))
             for _ in range(spare if isinstance(spare, int) else spare.get(name, 0)):
-                slots.append(Slot(boolval(False), {f: self._blank(ft) for f, ft in rec.fields.items()}))
+                slots.append(Slot(absent, {f: self._blank(ft, python) for f, ft in rec.fields.items()}))
             built[name] = slots
             return slots
 
         tables = LazyMap({}, self._table_names, build)
-        scalars = LazyMap({}, self._scalar_names, lambda n: self.value(self.scalars[n], st.scalars[n]))
-        counters = LazyMap({}, self._table_names, lambda n: z3.IntVal(st.counters.get(n, 1)))
-        return SymState(tables, scalars, counters)
+        scalars = LazyMap({}, self._scalar_names, lambda n: self.value(self.scalars[n], st.scalars[n], python))
+        counters = LazyMap({}, self._table_names, lambda n: st.counters.get(n, 1) if python else z3.IntVal(st.counters.get(n, 1)))
+        return SymState(tables, scalars, counters, python)
 
-    def _blank(self, t: T.Type):
+    def _python_row(self, table: str) -> list:
+        """(field, converter to its Python literal) for the rows of `table`, made once."""
+        got = self._py_rows.get(table)
+        if got is None:
+            got = self._py_rows[table] = [(f, self._python_of(ft)) for f, ft in self.tables[table].fields.items()]
+        return got
+
+    def _python_of(self, t: T.Type):
+        b = T.base_of(t)
+        if isinstance(b, (T.ListT, T.RecordT)):
+            return lambda v: self.value(t, v, True)
+        return _PY_LITERAL.get(T.prim_name(t), _py_text)
+
+    def _blank(self, t: T.Type, python: bool = False):
+        if python:
+            return {"str": "", "bool": False, "real": Fraction(0), "int": 0}[self._kind(t)]
         s = self.sort(t)
         if s == z3.StringSort():
             return z3.StringVal("")
@@ -618,7 +856,14 @@ class WorldEncoding:
             st.counters[n] = self.concrete(T.INT, sym.counters[n], model)
         return st
 
+    def _kind(self, t: T.Type) -> str:
+        """The kind of Python literal that stands for a value of `t` (its sort, as `sort` says)."""
+        s = self.sort(t)
+        return "str" if s == z3.StringSort() else "bool" if s == z3.BoolSort() else "real" if s == z3.RealSort() else "int"
+
     def concrete(self, t: T.Type, term, model: z3.ModelRef | None = None):
+        if _is_lit(term):
+            return term
         b = T.base_of(t)
         if isinstance(b, T.RecordT):
             return {f: self.concrete(ft, term[f], model) for f, ft in b.fields.items()}
@@ -708,21 +953,39 @@ class _ToolEncoder:
         self.fresh: list = []
         self.assumptions: list = []
         self.n_require = 0
+        self.py = False  # the state's values are Python literals (`SymState.python`)
+
+    def mode(self, st: SymState) -> None:
+        """Take the literals of `st`: Python's or Z3's true and false for what the encoder adds."""
+        self.py = st.python
+        if self.py:
+            self.overflow = False
+
+    def true(self):
+        return True if self.py else boolval(True)
+
+    def false(self):
+        return False if self.py else boolval(False)
+
+    def lit(self, t: T.Type, v: Any):
+        return self.enc.value(t, v, self.py)
 
     def label(self, what: str, span: Span) -> str:
         return f"{self.tool.qualified}: {what} ({span.file}:{span.line})"
 
     def fail(self, cond, kind: str, what: str, span: Span, guard) -> None:
-        self.checks.append(Check(self.label(what, span), kind, z3.simplify(_and(guard, cond)), span))
+        fails = _and(guard, cond)
+        self.checks.append(Check(self.label(what, span), kind, fails if _is_lit(fails) else z3.simplify(fails), span))
 
     def run(self, pre: SymState, args: dict[str, Any]) -> Transition:
+        self.mode(pre)
         st = pre.copy()
         env = dict(args)
         result = None
         decl = self.tool.decl
         for stmt in decl.body:
             if isinstance(stmt, A.Return):
-                result = self.ev(stmt.value, env, st, boolval(True))
+                result = self.ev(stmt.value, env, st, self.true())
                 break
             if isinstance(stmt, A.Ensures):
                 continue
@@ -751,13 +1014,13 @@ class _ToolEncoder:
         env["result"] = result
         for stmt in self.tool.decl.body:
             if isinstance(stmt, A.Ensures):
-                self.assumptions.append(self.ev(stmt.cond, env, st, boolval(True)))
+                self.assumptions.append(self.ev(stmt.cond, env, st, self.true()))
         return result
 
     # statements
 
     def stmt(self, s: A.Stmt, env: dict, st: SymState) -> SymState:
-        true = boolval(True)
+        true = self.true()
         if isinstance(s, A.Require):
             self.n_require += 1
             cond = self.ev(s.cond, env, st, true)
@@ -783,18 +1046,21 @@ class _ToolEncoder:
                 elif f in rec.defaults:
                     from ..codegen.python import const_value
 
-                    row[f] = self.enc.value(ft, const_value(rec.defaults[f], ft))
+                    row[f] = self.lit(ft, const_value(rec.defaults[f], ft))
                 elif isinstance(T.base_of(ft), T.ListT):
                     row[f] = SymList([])
             if rec.key not in given:
                 counter = st.counters[table]
-                row[rec.key] = z3.Concat(z3.StringVal(rec.name.lower() + "-"), z3.IntToStr(counter))
+                if isinstance(counter, int):
+                    row[rec.key] = rec.name.lower() + "-" + _int_to_str(counter)
+                else:
+                    row[rec.key] = z3.Concat(z3.StringVal(rec.name.lower() + "-"), z3.IntToStr(counter))
                 st.counters[table] = counter + 1
             key = row[rec.key]
-            exists = _or([_and(sl.present, self.enc.eq(sl.fields[rec.key], key)) for sl in slots]) if slots else boolval(False)
+            exists = _or([_and(sl.present, self.enc.eq(sl.fields[rec.key], key)) for sl in slots]) if slots else self.false()
             self.fail(exists, "conflict", f"insert into `{s.table}`: the key is taken", s.span, true)
             # the new row goes to the first free slot
-            taken = boolval(False)
+            taken = self.false()
             for sl in st.writable(table):
                 self.deadline.check()
                 here = _and(_not(sl.present), _not(taken))
@@ -844,7 +1110,7 @@ class _ToolEncoder:
         from ..codegen.python import const_value
 
         t = self.model.type_of(e) or T.UNKNOWN
-        return self.enc.value(t, const_value(e, t))
+        return self.lit(t, const_value(e, t))
 
     def _table(self, e: A.Expr, env) -> str | None:
         if isinstance(e, A.Var) and e.name not in env and self.svc is not None and e.name in self.svc.state:
@@ -866,7 +1132,7 @@ class _ToolEncoder:
             return st.scalars[ref]
         t = self.model.type_of(e)
         if isinstance(t, T.EnumT):
-            return z3.StringVal(e.name)
+            return e.name if self.py else z3.StringVal(e.name)
         raise EncodingUnsupported(f"name `{e.name}`")
 
     def ev_Field(self, e: A.Field, env, st, guard):
@@ -875,7 +1141,7 @@ class _ToolEncoder:
             ref = f"{ot.name}.{e.name}"
             return ("table", ref) if ref in st.tables else st.scalars[ref]
         if isinstance(ot, T.EnumRef):
-            return z3.StringVal(e.name)
+            return e.name if self.py else z3.StringVal(e.name)
         return self.ev(e.obj, env, st, guard)[e.name]
 
     def ev_Index(self, e: A.Index, env, st, guard):
@@ -885,13 +1151,13 @@ class _ToolEncoder:
             rec = self.enc.tables[obj[1]]
             slots = st.tables[obj[1]]
             matches = [_and(sl.present, self.enc.eq(sl.fields[rec.key], key)) for sl in slots]
-            self.fail(_not(_or(matches)) if matches else boolval(True), "not_found", f"no `{rec.name}` with that key", e.span, guard)
-            blank = {f: self.enc._blank(ft) for f, ft in rec.fields.items()}
+            self.fail(_not(_or(matches)) if matches else self.true(), "not_found", f"no `{rec.name}` with that key", e.span, guard)
+            blank = {f: self.enc._blank(ft, self.py) for f, ft in rec.fields.items()}
             return LazyRecord(blank, [(m, dict(sl.fields)) for sl, m in reversed(list(zip(slots, matches)))])
         raise EncodingUnsupported("indexing a list by position")
 
     def ev_ListLit(self, e: A.ListLit, env, st, guard):
-        return SymList([(boolval(True), self.ev(i, env, st, guard), None) for i in e.items])
+        return SymList([(self.true(), self.ev(i, env, st, guard), None) for i in e.items])
 
     def ev_Unary(self, e: A.Unary, env, st, guard):
         v = self.ev(e.operand, env, st, guard)
@@ -909,7 +1175,7 @@ class _ToolEncoder:
             a = self.ev(e.left, env, st, guard)
             inner = _and(guard, _not(a)) if op == "or" else _and(guard, a)
             b = self.ev(e.right, env, st, inner)
-            return _and(a, b) if op == "and" else _or(a, b) if op == "or" else z3.Implies(a, b)
+            return _and(a, b) if op == "and" else _or(a, b) if op == "or" else _implies(a, b)
         a = self.ev(e.left, env, st, guard)
         b = self.ev(e.right, env, st, guard)
         if op in _COMPARE:  # a concrete row against a concrete argument: most of a ground walk
@@ -925,7 +1191,13 @@ class _ToolEncoder:
         if op == "contains":
             if isinstance(a, SymList):
                 return self._member(b, a, st)
+            if isinstance(a, str) and isinstance(b, str):
+                return b in a
+            a, b = _both(a, b)
             return z3.Contains(a, b)
+        if _is_lit(a) and _is_lit(b):
+            return self._literal_binary(e, op, a, b, guard)
+        a, b = _both(a, b)
         if op == "==":
             return a == b
         if op == "!=":
@@ -960,13 +1232,44 @@ class _ToolEncoder:
             return z3.Concat(a, b)
         return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b}[op]()
 
+    def _literal_binary(self, e: A.Binary, op: str, a, b, guard):
+        """`_binary` on two Python literals, with the checks it records (SMT-LIB semantics)."""
+        if op in _COMPARE:
+            return _COMPARE[op](a, b)
+        lt, rt = T.prim_name(self.model.type_of(e.left)), T.prim_name(self.model.type_of(e.right))
+        if op in ("/", "%"):
+            self.fail(b == 0, "invalid", "division by zero", e.span, guard)
+            if op == "%":
+                return smt_mod(a, b)
+            if lt == rt == "int":
+                return smt_div(a, b)
+            return Fraction(a) / b if b else Fraction(0)
+        if "duration" in (lt, rt) and {lt, rt} & {"date", "datetime"}:
+            moment, dur = (a, b) if rt == "duration" else (b, a)
+            dur = -dur if op == "-" else dur
+            if "date" in (lt, rt):
+                out, lo, hi = moment + smt_div(dur, V.MINUTES_PER_DAY), V.MIN_DAY, V.MAX_DAY
+            else:
+                out, lo, hi = moment + dur, V.MIN_MINUTE, V.MAX_MINUTE
+            self.fail(out < lo or out > hi, "invalid", "moment out of range", e.span, guard)
+            return out
+        if lt == "time" and rt == "duration":
+            return smt_mod(a + b if op == "+" else a - b, V.MINUTES_PER_DAY)
+        if lt == "duration" and rt == "time":
+            return smt_mod(b + a, V.MINUTES_PER_DAY)
+        if op == "-" and lt == rt == "date":
+            return (a - b) * V.MINUTES_PER_DAY
+        if op == "+" and lt == rt == "text":
+            return a + b
+        return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b}[op]()
+
     def _member(self, x, coll, st):
         if isinstance(coll, tuple) and coll[0] == "table":
             rec = self.enc.tables[coll[1]]
             slots = st.tables[coll[1]]
-            return _or([_and(sl.present, self.enc.eq(sl.fields[rec.key], x)) for sl in slots]) if slots else boolval(False)
+            return _or([_and(sl.present, self.enc.eq(sl.fields[rec.key], x)) for sl in slots]) if slots else self.false()
         if isinstance(coll, SymList):
-            return _or([_and(c, self.enc.eq(v, x)) for c, v, _ in coll.items]) if coll.items else boolval(False)
+            return _or([_and(c, self.enc.eq(v, x)) for c, v, _ in coll.items]) if coll.items else self.false()
         raise EncodingUnsupported("membership in this collection")
 
     def _items(self, domain: A.Expr, env, st, guard):
@@ -997,7 +1300,7 @@ class _ToolEncoder:
                 if other is _UNSET:
                     other = self.ev(probe[1], env, st, guard)
                 if false is None:
-                    false = boolval(False)
+                    false = self.false()
                 got = self.enc.decided("==", elem[probe[0]], other)
                 if got is false:
                     out.append((false, elem, key, inner))
@@ -1010,14 +1313,14 @@ class _ToolEncoder:
     def ev_Quant(self, e: A.Quant, env, st, guard):
         rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
         if e.kind == "exists":
-            return _or([c for c, *_ in rows]) if rows else boolval(False)
-        parts = [z3.Implies(c, self.ev(e.body, inner, st, _and(guard, c))) for c, _, _, inner in rows]
-        return _and(parts) if parts else boolval(True)
+            return _or([c for c, *_ in rows]) if rows else self.false()
+        parts = [_implies(c, self.ev(e.body, inner, st, _and(guard, c))) for c, _, _, inner in rows]
+        return _and(parts) if parts else self.true()
 
     def ev_Select(self, e: A.Select, env, st, guard):
         rows = self._filtered(e.var, e.domain, e.where, env, st, guard)
         if e.kind == "count":
-            return z3.Sum([_ite(c, 1, 0) for c, *_ in rows]) if rows else z3.IntVal(0)
+            return _sum([_ite(c, 1, 0) for c, *_ in rows], self.zero("int"))
         keyed = []
         for c, elem, key, inner in rows:
             by = self.ev(e.by, inner, st, _and(guard, c)) if e.by is not None else None
@@ -1027,7 +1330,7 @@ class _ToolEncoder:
             return SymList(keyed)
         # latest/earliest: the best candidate by (by, key)
         latest = e.kind == "latest"
-        self.fail(_not(_or([c for c, *_ in keyed])) if keyed else boolval(True), "not_found", f"`{e.kind}` over no rows", e.span, guard)
+        self.fail(_not(_or([c for c, *_ in keyed])) if keyed else self.true(), "not_found", f"`{e.kind}` over no rows", e.span, guard)
         if not keyed:
             raise EncodingUnsupported(f"`{e.kind}` over an empty domain")
         best_c, first, best_k = keyed[0]
@@ -1046,14 +1349,14 @@ class _ToolEncoder:
         if e.kind == "map":
             return SymList([(c, v, None) for c, v in vals])
         if e.kind == "sum":
-            zero = z3.IntVal(0) if T.prim_name(self.model.type_of(e)) == "int" else z3.RealVal(0)
-            return z3.Sum([_ite(c, v, zero) for c, v in vals]) if vals else zero
-        self.fail(_not(_or([c for c, _ in vals])) if vals else boolval(True), "not_found", f"`{e.kind}` over no values", e.span, guard)
+            zero = self.zero("int" if T.prim_name(self.model.type_of(e)) == "int" else "real")
+            return _sum([_ite(c, v, zero) for c, v in vals], zero)
+        self.fail(_not(_or([c for c, _ in vals])) if vals else self.true(), "not_found", f"`{e.kind}` over no values", e.span, guard)
         if not vals:
             raise EncodingUnsupported(f"`{e.kind}` over an empty domain")
         best_c, best = vals[0]
         for c, v in vals[1:]:
-            better = v > best if e.kind == "max" else v < best
+            better = cmp(">", v, best) if e.kind == "max" else cmp("<", v, best)
             take = _and(c, _or(_not(best_c), better))
             best = _ite(take, v, best)
             best_c = _or(best_c, c)
@@ -1065,25 +1368,26 @@ class _ToolEncoder:
             from ..codegen.python import const_value
 
             given = {a.name: self.ev(a.value, env, st, guard) for a in e.args}
-            return {f: given[f] if f in given else self.enc.value(ft, const_value(t.defaults[f], ft)) if f in t.defaults else SymList([]) for f, ft in t.fields.items()}
+            return {f: given[f] if f in given else self.lit(ft, const_value(t.defaults[f], ft)) if f in t.defaults else SymList([]) for f, ft in t.fields.items()}
         args = [self.ev(a.value, env, st, guard) for a in e.args]
         f = e.func
         if f in ("lower", "upper", "trim"):
             return string_func(f, args[0])
         if f == "len":
             if isinstance(args[0], SymList):
-                return z3.Sum([_ite(c, 1, 0) for c, _, _ in args[0].items]) if args[0].items else z3.IntVal(0)
-            return z3.Length(args[0])
-        if f == "starts_with":
-            return z3.PrefixOf(args[1], args[0])
-        if f == "ends_with":
-            return z3.SuffixOf(args[1], args[0])
+                return _sum([_ite(c, 1, 0) for c, _, _ in args[0].items], self.zero("int"))
+            return len(args[0]) if isinstance(args[0], str) else z3.Length(args[0])
+        if f in ("starts_with", "ends_with"):
+            if isinstance(args[0], str) and isinstance(args[1], str):
+                return args[0].startswith(args[1]) if f == "starts_with" else args[0].endswith(args[1])
+            whole, part = _both(args[0], args[1])
+            return z3.PrefixOf(part, whole) if f == "starts_with" else z3.SuffixOf(part, whole)
         if f == "abs":
             return _ite(args[0] < 0, -args[0], args[0])
         if f in ("days", "weeks", "hours", "minutes"):
             return args[0] * {"days": 1440, "weeks": 10080, "hours": 60, "minutes": 1}[f]
         if f == "date":
-            return args[0] / V.MINUTES_PER_DAY
+            return _div(args[0], V.MINUTES_PER_DAY)
         if f == "days_between":
             return args[1] - args[0]
         if f in ("year", "month", "day"):
@@ -1094,17 +1398,41 @@ class _ToolEncoder:
             from ..codegen.python import _template_pieces
 
             pieces = [p for p in _template_pieces(str(e.args[0].value.value)) if isinstance(p, str)]
+            texts = [self.text(args[i + 1], self.model.type_of(a.value)) for i, a in enumerate(e.args[1:])]
+            if all(isinstance(x, str) for x in texts):
+                return "".join(p + x for p, x in zip(pieces, [*texts, ""]))
             out = z3.StringVal(pieces[0])
-            for i, a in enumerate(e.args[1:]):
-                out = z3.Concat(out, self.text(args[i + 1], self.model.type_of(a.value)), z3.StringVal(pieces[i + 1]))
+            for i, x in enumerate(texts):
+                out = z3.Concat(out, _z(x), z3.StringVal(pieces[i + 1]))
             return out
         raise EncodingUnsupported(f"function `{f}`")
 
+    def zero(self, kind: str):
+        """0 of an int or real sum (a Python literal in a Python-literal state)."""
+        if self.py:
+            return 0 if kind == "int" else Fraction(0)
+        return z3.IntVal(0) if kind == "int" else z3.RealVal(0)
+
     def text(self, v, t: T.Type):
-        """The runtime's `text()` rendering, in Z3."""
+        """The runtime's `text()` rendering, in Z3 (on a Python literal, computed with the same
+        integer steps)."""
         p = T.prim_name(t)
         if p in ("text", "id", "email") or isinstance(T.base_of(t), T.EnumT):
             return v
+        if _is_lit(v):
+            if p in ("int", "duration"):
+                return _int_to_str(v) if v >= 0 else "-" + _int_to_str(-v)
+            if p == "bool":
+                return "true" if v else "false"
+            if p == "date":
+                y, m, d = civil_from_days(v)
+                return _int_to_str(y) + "-" + _pad2(m) + "-" + _pad2(d)
+            if p == "time":
+                return _pad2(smt_div(v, 60)) + ":" + _pad2(smt_mod(v, 60))
+            if p == "datetime":
+                y, m, d = civil_from_days(smt_div(v, V.MINUTES_PER_DAY))
+                t_ = smt_mod(v, V.MINUTES_PER_DAY)
+                return _int_to_str(y) + "-" + _pad2(m) + "-" + _pad2(d) + "T" + _pad2(smt_div(t_, 60)) + ":" + _pad2(smt_mod(t_, 60))
         if p in ("int", "duration"):
             return _ite(v >= 0, z3.IntToStr(v), z3.Concat(z3.StringVal("-"), z3.IntToStr(-v)))
         if p == "bool":
@@ -1121,10 +1449,11 @@ class _ToolEncoder:
         raise EncodingUnsupported(f"rendering `{t}` as text")
 
 
-def assert_success(solver: z3.Solver, tr: Transition, tag: str = "") -> dict[str, Check]:
+def assert_success(solver: z3.Solver, tr: Transition, tag: str = "", fold: bool = False) -> dict[str, Check]:
     """Assert that the call succeeds, one tracked assertion per check, so an unsat core names the
     precondition at fault. Returns tracking name → check; `check.label` says it in words
     ("matters.close_matter: precondition 2 (stdlib/matters.world:123)").
+    With `fold`, an assertion that folded to Python's true is counted, not sent (`assert_term`).
 
     Tracking names hold no file paths: Z3's choices depend on symbol names, and a task must
     not change with the folder the world was loaded from."""
@@ -1132,9 +1461,35 @@ def assert_success(solver: z3.Solver, tr: Transition, tag: str = "") -> dict[str
     for i, c in enumerate(tr.checks):
         name = f"{tag}{tr.tool} check {i + 1}"
         labels[name] = c
-        solver.assert_and_track(_not(c.fails), z3.Bool(name))
-    solver.add(_not(tr.overflow))
+        holds = _not(c.fails)
+        if fold and holds is True:
+            _count_folded(solver)  # (a true assertion is never part of an unsat core)
+            continue
+        solver.assert_and_track(asserted(holds), z3.Bool(name))
+    if fold:
+        assert_term(solver, _not(tr.overflow))
+    else:
+        solver.add(asserted(_not(tr.overflow)))
     return labels
+
+
+def _count_folded(solver: z3.Solver) -> None:
+    solver.folded = getattr(solver, "folded", 0) + 1
+
+
+def assert_term(solver: z3.Solver, term) -> None:
+    """`solver.add(term)`, except that Python's literal true is only counted (`assertion_count`):
+    asserting it changes no answer, and each `add` costs a call into Z3. Only for questions
+    whose model becomes nothing (a binding's question is asked exactly as built, D15)."""
+    if term is True:
+        _count_folded(solver)
+    else:
+        solver.add(asserted(term))
+
+
+def assertion_count(solver: z3.Solver) -> int:
+    """The assertions made: those sent to Z3 and those that folded to true (`assert_term`)."""
+    return len(solver.assertions()) + getattr(solver, "folded", 0)
 
 
 class _ConstraintEncoder(_ToolEncoder):
@@ -1154,6 +1509,7 @@ class _ConstraintEncoder(_ToolEncoder):
         self.skip_untouched = False
         self.written: set[str] | None = None
         self.held_before = False
+        self.py = False
 
     def label(self, what: str, span: Span) -> str:
         return f"constraint {self.name}: {what} ({span.file}:{span.line})"
@@ -1172,8 +1528,8 @@ class _ConstraintEncoder(_ToolEncoder):
                     olds, news = before.tables[table], after.tables[table]
                     tables = after.tables.copy()
                     tables[table] = [n for o, n in zip(olds, news) if not _same_slot(o, n)] + news[len(olds):]
-                    return self.ev(e, env, SymState(tables, after.scalars, after.counters), boolval(True))
-        return self.ev(e, env, after, boolval(True))
+                    return self.ev(e, env, SymState(tables, after.scalars, after.counters, after.python), self.true())
+        return self.ev(e, env, after, self.true())
 
     def _unchanged(self, name: str, before: SymState, after: SymState) -> bool:
         if name in self.enc.tables:
@@ -1186,7 +1542,7 @@ class _ConstraintEncoder(_ToolEncoder):
     def violated(self, clauses, before: SymState, after: SymState, env: dict) -> list:
         """Conditions under which some clause is broken (untouched rows read `before`)."""
         out = []
-        true = boolval(True)
+        true = self.true()
         for c in clauses:
             if isinstance(c, A.Invariant) and self.written is not None and not (tables_in(self.model, c.expr, self.svc) & self.written):
                 continue  # nothing the walk writes can change it
@@ -1197,7 +1553,7 @@ class _ConstraintEncoder(_ToolEncoder):
                 rec = self.enc.tables[table]
                 for old, new in zip(before.tables[table], after.tables[table]):
                     self.deadline.check()
-                    spare = z3.is_false(old.present)  # a slot for an insert: judged by the new row (D22)
+                    spare = is_false(old.present)  # a slot for an insert: judged by the new row (D22)
                     if self.skip_untouched and not spare:
                         continue  # the caller encodes the rows present before
                     row = new if spare else old
@@ -1207,7 +1563,7 @@ class _ConstraintEncoder(_ToolEncoder):
                     if spare:
                         out.append(match)  # a row was added that the clause selects
                     else:
-                        changed = _or(_not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields])
+                        changed = _or(_not(new.present), *[_neq(new.fields[f], old.fields[f]) for f in rec.fields])
                         out.append(_and(match, changed))
             elif isinstance(c, A.ForallClause):
                 table = ".".join(c.domain) if len(c.domain) == 2 else f"{self.svc.name}.{c.domain[0]}"
@@ -1247,6 +1603,7 @@ def constraint_violated(
     change. `held_before`: the caller knows the rule held on `before`, so rows an invariant
     ranges over that did not change need no terms (`_ConstraintEncoder._invariant`)."""
     ce = _ConstraintEncoder(enc, svc, name, deadline)
+    ce.mode(before)
     ce.skip_untouched = untouched is not None
     ce.written = written
     ce.held_before = held_before
@@ -1257,9 +1614,9 @@ def constraint_violated(
                 continue
             rec = enc.tables[table]
             old, new = before.tables[table][i], after.tables[table][i]
-            parts.append(_or(_not(new.present), *[new.fields[f] != old.fields[f] for f in rec.fields]))
+            parts.append(_or(_not(new.present), *[_neq(new.fields[f], old.fields[f]) for f in rec.fields]))
     parts += ce.violated(decl.clauses, before, after, {})
-    return _or(parts) if parts else boolval(False)
+    return _or(parts) if parts else ce.false()
 
 
 def tables_in(model: Model, node, svc: Service | None) -> set[str]:
