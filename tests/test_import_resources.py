@@ -390,6 +390,35 @@ def test_a_list_whose_elements_are_envelopes_of_the_item_lists_the_resource(tmp_
     assert got["success"] and len(got["data"]) == len(st.tables["probe_instruments.instruments"]) > 0
 
 
+def test_a_path_parameter_named_as_a_field_of_the_listed_records_filters_by_it(tmp_path):
+    # sportsdata's style: `/News` lists News keyed by `NewsID` (no plain plural of "news"), and
+    # `/NewsByPlayerID/{playerid}` the news of one player; `PlayerID` in a news item names the player
+    player = obj({"PlayerID": {"type": "integer"}, "Name": {"type": "string"}})
+    news = obj({"NewsID": {"type": "integer"}, "Title": {"type": "string"}, "PlayerID": {"type": "integer"}})
+    listing = lambda name: ok({"type": "array", "items": {"$ref": f"#/components/schemas/{name}"}})  # noqa: E731
+    doc = spec(
+        {
+            "/Players": {"get": {"operationId": "Players", "responses": listing("Player")}},
+            "/Player/{playerid}": {"get": {"operationId": "Player", "parameters": [pparam("playerid")], "responses": ok({"$ref": "#/components/schemas/Player"})}},
+            "/News": {"get": {"operationId": "News", "responses": listing("News")}},
+            "/NewsByPlayerID/{playerid}": {"get": {"operationId": "NewsByPlayerID", "parameters": [pparam("playerid")], "responses": listing("News")}},
+            # a get whose response is one object, not a list, stays what it was
+            "/NewsSummary/{playerid}": {"get": {"operationId": "NewsSummary", "parameters": [pparam("playerid")], "responses": ok(obj({"Count": {"type": "integer"}, "Latest": {"type": "string"}}))}},
+        },
+        {"Player": player, "News": news},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /News"][0] == "list" and ops["GET /NewsByPlayerID/{playerid}"][0] == "list"
+    assert ops["GET /NewsSummary/{playerid}"][0] != "list"
+    text = result.files["probe.world"]
+    assert "key news_id: NewsId" in text and "tool news_by_player_id(playerid: PlayerId) -> list[News]" in text
+    w, st = world_of(model, wf)
+    items = st.tables["probe_news.news"]
+    pid = next(iter(items.values()))["player_id"]
+    got = w.call(st, "probe_news.news_by_player_id", {"playerid": pid})
+    assert got["success"] and {r["news_id"] for r in got["data"]} == {k for k, r in items.items() if r["player_id"] == pid}
+
+
 def test_rows_with_no_id_under_an_item_are_a_child_table_and_other_calls_stay_on_the_owner(tmp_path):
     # a property's rooms carry no id; the rooms' other operations still work on one property
     room = obj({"name": {"type": "string"}, "floor": {"type": "string"}, "width": {"type": "integer"}})

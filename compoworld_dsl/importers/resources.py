@@ -264,7 +264,7 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
         word = o.segs[-1]
         getter = next((x for x in item_ops.get(pat + "/{}", []) if x.method == "get"), None)
         param = pname(getter.segs[-1]) if getter is not None else singular(re.sub(r"\W", "", word) or "item") + "Id"
-        key = imp.key_prop(shape, param, word)
+        key = imp.key_prop(shape, param, word) or (_stem_key(shape, word, by_coll) if getter is None else None)
         if key is None:
             keyless.append((o, shape, param, getter))
             continue
@@ -314,6 +314,24 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
     singletons(imp, by_coll)
 
 
+def _stem_key(shape: Shape, word: str, by_coll: dict) -> str | None:
+    """The id-like property of a listed object named after the start of the collection's word
+    where the word is no plain plural of it: `NewsID` for `/News`, `PlayerSeasonID` for
+    `/PlayerSeasonStats`. Never another resource's key (`PlayerID` in player stats names the
+    player, not the row)."""
+    w = norm(word)
+    others = {norm(r.key_prop) for r in by_coll.values() if r.key_prop}
+    best = None
+    for p, ps in shape.props.items():
+        n = norm(p)
+        stem = n[:-2]
+        if ps.kind != "scalar" or ps.type not in ("string", "integer") or not n.endswith("id") or len(stem) < 3 or n in others:
+            continue
+        if w.startswith(stem) and (best is None or len(stem) > len(norm(best)) - 2):
+            best = p
+    return best
+
+
 def _child_rows(o: "Op", shape: Shape, by_coll: dict) -> bool:
     """Is `GET P/{id}/C` a list of rows that belong to one P though they carry no id (a
     property's rooms, a device's latency history)? Its path is a literal word after a
@@ -323,12 +341,19 @@ def _child_rows(o: "Op", shape: Shape, by_coll: dict) -> bool:
         return False
     if not any(r.item == pattern(o.segs[:-1]) and not getattr(r, "singleton", False) for r in by_coll.values()):
         return False
-    # the response is the list, or an envelope of it (a count, paging): not settings of the
-    # owner that hold a list beside values of their own (`snmpSettings {access, users: [...]}`)
-    r = o.response
-    if r is not None and r.kind == "object" and any(s.kind != "array" and not re.search(ENVELOPE_WORDS, norm(p)) and norm(p) not in ("links", "meta", "metadata", "paging", "pagination") for p, s in r.props.items()):
+    # not settings of the owner that hold a list beside values of their own (`snmpSettings
+    # {access, users: [...]}`)
+    if o.response is not None and not _only_a_list(o.response):
         return False
     return sum(1 for s in shape.props.values() if s.kind == "scalar") >= 2
+
+
+def _only_a_list(r: Shape) -> bool:
+    """Is a response the list itself, or an envelope that holds nothing of its own beside it (a
+    count, paging, links)?"""
+    if r.kind == "array":
+        return True
+    return r.kind == "object" and not any(s.kind != "array" and not re.search(ENVELOPE_WORDS, norm(p)) and norm(p) not in ("links", "meta", "metadata", "paging", "pagination") for p, s in r.props.items())
 
 
 def listed_under(imp: "OpenAPIImporter") -> None:
@@ -371,8 +396,8 @@ def scope_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
     resource's own schema, and every path parameter is a parent of the resource (so that the
     list filters by them): Azure's `GET /subscriptions/{s}/providers/X/things`."""
 
-    if o.method != "get" or not o.segs or is_param(o.segs[-1]):
-        return None
+    if o.method != "get" or not o.segs or is_param(o.segs[-1]) and (o.response is None or not _only_a_list(o.response)):
+        return None  # a path that ends in a parameter lists only when its response is a list
     params = [pname(s) for s in o.segs if is_param(s)]
     for it in imp.listed(o.response):
         if not it.name:
@@ -431,7 +456,13 @@ def through_reference(imp: "OpenAPIImporter", o: "Op", r: "Resource", params: li
             continue
         p = pname(seg)
         owner = items_of(imp).get(pattern(o.segs[: i + 1]))
-        field = next((f for f in r.record.fields if owner is not None and f.ref == owner.qualified and not f.key), None) if r.record is not None else None
+        fields = [f for f in r.record.fields if not f.key and not f.json and f.base != "list"] if r.record is not None else []
+        if owner is not None:
+            field = next((f for f in fields if f.ref == owner.qualified), None)
+        else:
+            # no item on the path: a parameter named as a field of the listed record filters by it
+            # (`GET /NewsByPlayerID/{playerid}` lists the news whose `PlayerID` is that player)
+            field = next((f for f in fields if norm(p) in (norm(f.src), norm(f.name)) and f.name not in r.parent_fields.values()), None)
         if field is None:
             return {}
         got[p] = field.name
