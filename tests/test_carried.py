@@ -34,12 +34,15 @@ def legal():
 
 def test_a_bare_result_feeds_only_what_it_names(legal):
     """`deposit_to_trust(matter, amount)`: the largest amount awaiting approval may be the amount
-    deposited (its name says amount); the money held in trust for a matter (`get_trust_balance`)
-    is a balance, not an amount to deposit."""
+    deposited (its name says amount), and so may the money held in trust for a matter
+    (`get_trust_balance`): both tools are about a matter (`WalkGraph.subjects`); a balance
+    topped up by as much again is an instruction a manager may give, and without it deep walks
+    on legal_ops lose most of their ways on (16 hops, seed 7: 42% of attempts give a task, 17%
+    without)."""
     facts = legal.facts
     tools = {t.qualified: t for t in facts.tools}
     deposit = tools["billing.deposit_to_trust"]
-    for source, fed in (("billing.largest_pending_amount", True), ("billing.get_trust_balance", False)):
+    for source, fed in (("billing.largest_pending_amount", True), ("billing.get_trust_balance", True)):
         steps = [Step(tools[source], {})]
         hs = [("money", 0, None, 5000)]
         got = dict(facts.walks.fed(deposit, hs, steps))

@@ -38,7 +38,7 @@ from .reports import reportable
 from .rules import order_rules
 from .runs import run_step
 from .steps import Step, element, output, ranked_top, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
-from .walkgraph import FLOW_TYPES, _same_meaning
+from .walkgraph import FLOW_TYPES
 
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
 TRIES_PER_HOP = 96  # candidate steps a walk may try per hop, over all the dead ends it backs out of
@@ -412,7 +412,7 @@ class Walker:
                 # a read no step has used yet first: the thread goes on through it
                 options.sort(key=lambda o: (o[0] not in pending, -o[0], o[1] != own))
                 j, f, v = options[0] if rng.random() < 0.75 else rng.choice(options)
-            elif name not in derived and (options := [o for o in options if _same_meaning(name, t, o[1], self.graph.said_of(steps, o[0], o[1])) and not self.graph.described(steps, o)]) and facts.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
+            elif name not in derived and (options := [o for o in options if self.graph.may_flow(steps, o, tool, name, t)]) and facts.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
                 j, f, v = rng.choice(options)
             else:
                 sources[name] = ("user", None)

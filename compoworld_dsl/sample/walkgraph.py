@@ -31,7 +31,7 @@ AGAIN = 0.25  # the weight of a tool the walk has called already
 USES_PENDING = 4.0
 
 
-def _same_meaning(param: str, t: str, field: str | None, said: str = "") -> bool:
+def _same_meaning(param: str, t: str, field: str | None, said: str = "", same_subject: bool = False) -> bool:
     """May a value of `field` flow into `param`? When they mean the same thing: the type is a
     nominal one (`Day`, shared by the services that agree on it), or an email address, or the
     names share a word (`new_folder` and `folder`), or the field's label does (`said`, words
@@ -39,8 +39,10 @@ def _same_meaning(param: str, t: str, field: str | None, said: str = "") -> bool
     whole result (no `field`) is what the read's name and `gives` phrase say it is (`said`,
     `WalkGraph.said_of`): `suggested_price` may set a list price, `budget_variance` may not
     (issue 29: met in a library world written from the docs alone, a book's list price set to
-    a department's budget variance)."""
-    if t.startswith("alias:") or t == "email":
+    a department's budget variance). A whole result also flows to a tool about the same kind of
+    record (`same_subject`: both take a key of one table): a matter's trust balance may be the
+    amount disbursed from that matter; a department's variance is no book's price."""
+    if t.startswith("alias:") or t == "email" or (field is None and same_subject):
         return True
     return any(share_a_word(param, n) for n in (field, said) if n)
 
@@ -53,6 +55,8 @@ class WalkGraph:
         # a new row's own derived parameters (a new lead's email, made from the lead's name):
         # never fed by another record's value (`facts.own_args`)
         self._own = own_args or {}
+        # the tables whose records each tool takes a key of: what it is about (`subjects`)
+        self._subjects = {t.qualified: frozenset(rt for _, pt in t.params if (rt := people.ref_table(tstr(pt))) is not None) for t in tools}
         self.types = types
         self.mutating = mutating
         self._offer_sets: dict[str, frozenset] = {}  # tool → `_offers`, filled as asked
@@ -245,10 +249,21 @@ class WalkGraph:
         for name, pt in t.params:
             ft = tstr(pt)
             if self.types.base(ft) in FLOW_TYPES and name not in own:
-                options = [(j, f, v) for ht, j, f, v in hs if ht == ft and _same_meaning(name, ft, f, self.said_of(steps, j, f)) and not self.described(steps, (j, f, v))]
+                options = [(j, f, v) for ht, j, f, v in hs if ht == ft and self.may_flow(steps, (j, f, v), t, name, ft)]
                 if options:
                     out.append((name, options))
         return out
+
+    def may_flow(self, steps: list[Step], option: tuple, tool: Tool, param: str, ptype: str) -> bool:
+        """May step `option[0]`'s output `option[1]` (None: its whole result) flow into `param` of
+        `tool`: the same meaning (`_same_meaning`), and not a value the instruction states."""
+        j, field, _ = option
+        same_subject = field is None and bool(self.subjects(steps[j].tool) & self.subjects(tool))
+        return _same_meaning(param, ptype, field, self.said_of(steps, j, field), same_subject) and not self.described(steps, option)
+
+    def subjects(self, tool: Tool) -> frozenset[str]:
+        """The tables whose records `tool` takes a key of: what it is about."""
+        return self._subjects.get(tool.qualified, frozenset())
 
     def said_of(self, steps: list[Step], j: int, field: str | None) -> str:
         """Other words for step j's output `field`, joined by `_` (`_same_meaning`): the field's
