@@ -24,6 +24,7 @@ from .rules import relevant
 from .runs import holds, run_step
 from .solve import check, new_solver
 from .steps import Step
+from .topics import fitting, profile_text, prose, topic
 
 DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
 FINITE_TRIES = 32  # combinations of enum/yes-no values run before Z3 is asked for them (`_no_finite_value`)
@@ -40,16 +41,27 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     reads = set(facts.tool_tables[tool.qualified]).union(*[i["reads"] for i in facts.constraints if i["state"] and i["tables"] & written])
     ensure(facts, attempt, reads, state0, state)
     rules = relevant(facts, attempt, state0, steps + [step])
+    # the records the call writes on (a note's ticket): stated texts fit them (`topics.fitting`);
+    # worked out only where a text is drawn from prose (most calls state none)
+    on = [(rt, given[n]) for n, pt in tool.params if n in given and (rt := facts.people.ref_table(tstr(pt))) is not None]
+    known: list = []
+
+    def about():
+        if not known:
+            ensure(facts, attempt, {rt for rt, _ in on}, state0, state)
+            known.append(topic(facts.people, state, on))
+        return known[0]
+
     why = "no values tried"
     draws = DRAWS if free else 1
     for d in range(draws):
         attempt.deadline.check()
-        profiled = {**_fresh(facts, rng, state, tool, free), **_moved(facts, rng, state, tool, given, free), **_from_profile(facts, rng, state, tool, free)}
+        profiled = {**_fresh(facts, rng, state, tool, free), **_moved(facts, rng, state, tool, given, free), **_from_profile(facts, rng, state, tool, free, about)}
         chosen = dict(profiled)
         for n, t in free:
             if n in profiled:
                 continue
-            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified])
+            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about)
             if v is _NO_VALUE:
                 return f"no sensible value for {n}"
             if v is _NO_DRAW:
@@ -100,12 +112,14 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     return got if isinstance(got, str) else (chosen, *got, 1)
 
 
-def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list) -> dict:
+def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list, about=lambda: None) -> dict:
     """Values a new row's arguments take together, from one profile of the pool its table is
     seeded from (`rows from POOL`): a new matter's title and practice area from one profile, so
     "open a real estate matter "Trademark opposition"" is never asked (issue 29, item 2).
     Parameters match profile fields by name and type. A profile no row of the state holds yet is
-    preferred (the request makes a new record); none: {} (each value drawn on its own)."""
+    preferred (the request makes a new record), and one whose texts fit the records the call
+    writes on (`about()`: a document filed under "Commercial lease renewal" is the draft lease, not
+    the witness statement about missed shipments); none: {} (each value drawn on its own)."""
     kinds = dict(free)
     into = facts.insert_args.get(tool.qualified, {})
     for table in sorted(facts.inserts.get(tool.qualified, {})):
@@ -117,7 +131,9 @@ def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Too
         rows = state.tables.get(table, {}).values()
         held_now = {tuple(r[f] for _, f in pairs) for r in rows}
         fresh = [p for p in profiles if tuple(p[f] for _, f in pairs) not in held_now]
-        pick = rng.choice(fresh or list(profiles))
+        fit = about() if prose(profile_text(p) for p in profiles) else None  # (a person's name is about no record)
+        # one that fits and no row holds, else one that fits, else one no row holds
+        pick = rng.choice(fitting(fresh, profile_text, fit, strict=True) or fitting(list(profiles), profile_text, fit, strict=True) or fresh or list(profiles))
         return {n: pick[f] for n, f in pairs}
     return {}
 
@@ -296,14 +312,16 @@ def _z3_bind(facts: WorldFacts, attempt: Attempt, seed: int, state: State, tool:
         return {n: facts.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
 
 
-def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None) -> Any:
+def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None, about=lambda: None) -> Any:
     """One seeded value for a user-given parameter: a member of an enum; for ids, text and
     emails a value the state holds, by meaning: from fields of the parameter's name (those of
     the tool's own service first), or that share a word with it (`new_folder`: `folder`), else from the fields of that type in the
     tool's own service (`near`), and only then from any field of the type — a drug's name is
     not a pet's; for numbers, dates and times a plausible value, or one such a field holds
     (an `amount` like other amounts), dates otherwise within the range the tool's own
-    service holds (a rescheduled visit near the visits, not near birth dates)."""
+    service holds (a rescheduled visit near the visits, not near birth dates). Text fits the
+    records the call writes on where the pool holds some that does (`about()`, `topics.fitting`):
+    a comment on a webhook ticket about the webhook, not a refund (issue 29, item 2)."""
     b = T.base_of(t)
     if isinstance(b, T.EnumT):
         return rng.choice(list(b.members))
@@ -325,6 +343,7 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         # only values a person would write: ones the world's data holds (its pools), never
         # made-up filler ("title 417"); the same field's values first
         pool = same if same and (prefer_state or rng.random() < 0.7) else (same or other)
+        pool = fitting(list(pool), str, about()) if p == "text" and prose(pool) else pool
         return rng.choice(pool) if pool else _NO_VALUE
     if same and (prefer_state or rng.random() < 0.5):
         return rng.choice(same)

@@ -25,6 +25,11 @@ from .steps import Step, output, result_table
 # prepositions a sentence's topic stands for: "For the matter ..., record a disbursement of 500"
 _COMPLEMENT = frozenset("for of under on".split())
 
+# how a goal that follows from the one before it begins (`Phraser.instruction`), by its step
+_THEN = ("once that is done, ", "then ", "after that, ")
+# writes that end a record: the goals before them on it read "..., before you close it"
+_ENDING = re.compile(r"^(?:close|archive|delete|cancel|void|retract|deactivate|expire|retire|offboard|end|finish|complete|write off)\b", re.I)
+
 # in a named record's values (`Phraser._mentioned`): the rank it was found by; a record a write creates
 _RANK, _NEW = "\0rank", "\0new"
 
@@ -82,7 +87,10 @@ class Phraser:
         as tells it from the others named so far (`_tag`: 'that purchase order "PO-23599"'); or
         else again, with the records inside the phrase named short ("the patient of that
         appointment")."""
-        if table is not None and self._only(table, ident):
+        named = self._subjects.get(j)
+        if table is not None and self._only(table, ident) and (named is None or re.search(rf"\b{re.escape(self.people.noun[table].split()[-1])}\b", named)):
+            # (not where it was named by what a read gives without its noun: "the latest
+            # correspondence of that matter" is no "document" a reader takes "that document" to)
             return f"that {self.people.noun[table]}"
         # a value the task's own writes have changed is no name for it any more ("rename the
         # file "Q1 plan" to "Board pack". If the file "Q1 plan" ..."): other fields, or else
@@ -556,14 +564,27 @@ class Phraser:
                     first = self.say(k)
                     second = _Alt(self, alt).say(k)
                 else:
-                    first = _Alt(self, alt).say(k)
+                    other = _Alt(self, alt)
+                    first = other.say(k)
+                    # what the branch not taken named in full, this one names again from there
+                    self._subjects.update({i: v for i, v in other._subjects.items() if i != k})
                     second = self.say(k)
                 text = f"if {condition}, {first}; otherwise {second}"
             else:
                 text = self._joined(k, topics) if k in topics else self.say(k) if not any(k in ks for ks in topics.values()) else None
             if text is not None:
-                goals.append(text)
-        sentences = [_sentence(g) for g in goals]
+                goals.append((k, text))
+        sentences = []
+        # (an order house rule is the agent's to apply: the text does not say which goal comes first)
+        ordered = any(c.get("kind") == "order" for c in constraints)
+        for i, (k, g) in enumerate(goals):
+            # a goal that needs what the one before it does, or works on what it works on, said as
+            # a manager joins them: "Open a corporate matter ... . Once that is done, open a trust
+            # account for the new matter"; errands side by side stay apart
+            needs = self._needs(k, topics)
+            follows = i > 0 and not ordered and not g.startswith("for ") and (goals[i - 1][0] in needs or bool(needs & self._needs(goals[i - 1][0], topics)))
+            sentences.append(_sentence((_THEN[k % len(_THEN)] + g) if follows else g))
+        goals = [g for _, g in goals]
         if idem is not None:
             sentences.append(_sentence(("also make sure to " if goals else "make sure to ") + idem["_phrase"]))
             # from here on the records it names count too: "that account" after "also make sure
@@ -578,6 +599,19 @@ class Phraser:
         if constraints:
             out += "\nHouse rules: " + " ".join(f"{c['description'] or c['name']}." for c in constraints)
         return out
+
+    def _needs(self, k: int, topics: dict[int, list[int]]) -> set[int]:
+        """The steps whose outputs step k's write (and the rest of its run, `topics`) takes,
+        directly or through the reads between them."""
+        out, todo = set(), list(topics.get(k, [k]))
+        while todo:
+            for src in self.steps[todo.pop()].sources.values():
+                if src[0] == "step" and src[1][0] not in out:
+                    out.add(src[1][0])
+                    if self.steps[src[1][0]].tool.qualified not in self.facts.mutating:
+                        todo.append(src[1][0])
+        # a run's first step stands for the run: a goal after it follows from any step of it
+        return out | {r[0] for r in topics.values() if set(r) & out}
 
     def _groups(self, goals: list[int]) -> dict[int, list[int]]:
         """Runs of two or more goals in a row about one record, as a manager puts them in one
@@ -616,9 +650,18 @@ class Phraser:
         clauses = [self.say(k, topic=name)]
         for j in topics[k][1:]:
             clauses.append(self.say(j, topic=self._names(j, ident)))  # (said in full where it is no complement)
+        # "..., bill the unbilled time before you close it": the last goal ends the record
+        noun = self.people.noun.get(ident[0]) if ident[0] != "step" else None
+        last = clauses[-1]
+        if noun is not None and re.match(_ENDING, last) and f"that {noun}" in last:
+            clauses, end = clauses[:-1], " before you " + last.replace(f"that {noun}", "it", 1)
+        else:
+            end = ""
+        if len(clauses) == 1:
+            return f"for {head}, {clauses[0]}{end}"
         sep = "; " if any(", " in c or " and " in c for c in clauses) else ", "
         listed = clauses[0] + (" and " if sep == ", " else ", and ") + clauses[1] if len(clauses) == 2 else sep.join(clauses[:-1]) + sep.rstrip() + " and " + clauses[-1]
-        return f"for {head}, {listed}"
+        return f"for {head}, {listed}{end}"
 
     def _condition(self, j: int, field: str, t: str | None, equals: Any) -> str:
         """"the latest memorandum of ... is archived", "the status of ... is closed"."""
@@ -810,3 +853,18 @@ def path_depth(instruction: str) -> int:
         clause = re.split(r"[,;.:]| (?:is|to|into|at|back|as|under|from|with the subject) ", text[m.end() :], maxsplit=1)[0]
         deepest = max(deepest, len(_LINK.findall(clause)))
     return deepest
+
+
+# how a sentence that follows from another begins ("Once that is done, ...", "For the matter ...")
+_JOINED = re.compile(r"^(?:once|when|after|before|for|if|then|also|otherwise)\b", re.I)
+
+
+def reads_as_list(instruction: str) -> bool:
+    """Does the instruction read as a to-do list: two goal sentences in a row, each a bare
+    command ("Open a matter ... . Open a trust account ... .")? The report ("Then tell me ...")
+    and the extra request ("Also make sure ...") begin with their own joining words; quoted values
+    aside (a note's text holds sentences of its own)."""
+    text = _QUOTED.sub("Q", prose_of(instruction))
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+(?=[A-Z])", text.strip()) if x]
+    bare = [not _JOINED.match(x) for x in sentences]
+    return any(a and b for a, b in zip(bare, bare[1:]))

@@ -1,0 +1,75 @@
+"""Stated texts fit the record they are written on (issue 29, item 2): a comment on a ticket, a
+note on a matter, a document filed under a matter, drawn from the texts the world holds, is about
+that record where some text is (it shares a word with it), else about no other record of its
+table (`topics.fitting`, asked by `bindings._draw` and `bindings._from_profile`). Before, a
+sentence was drawn from the whole list: "Landlord's comments on the rent review clause" filed
+under the matter "Trademark opposition"; of the calls of 40 attempts per world (seed 1) that
+state prose on a record, 7 were about another record (support 2, legal_ops 5), after 0.
+
+Properties over the tasks of a few attempts, never one seed's exact text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compoworld_dsl.codegen.python import tstr
+from compoworld_dsl.sample import topics
+from compoworld_dsl.sample.run import load_sampler
+from test_scripted_agents import sampled
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TICKETS = ["Webhook deliveries failing", "Refund for a duplicate charge", "Invoice shows the wrong VAT number"]
+COMMENTS = [
+    "Thanks for reaching out. Could you send a screenshot of the error?",
+    "Refund issued; it should appear within 5 business days.",
+    "Checked the logs: the webhook endpoint returns 502.",
+]
+
+
+def test_fitting():
+    mine = topics.words_of(TICKETS[0])
+    others = topics.words_of(" ".join(TICKETS[1:]))
+    about = (mine, others - mine)
+    assert topics.fitting(COMMENTS, str, about) == [COMMENTS[2]]  # about the webhook
+    # on a ticket no comment is about: one about no other ticket, not the refund
+    about = (topics.words_of("Mobile app crashes on upload"), topics.words_of(" ".join(TICKETS)))
+    assert topics.fitting(COMMENTS, str, about) == [COMMENTS[0]]
+    assert topics.fitting(COMMENTS, str, None) == COMMENTS
+    assert topics.shares(topics.words_of("Defective roofing works claim"), topics.words_of("Expert report on the roof defects"))
+    assert topics.prose(COMMENTS) and not topics.prose(["Priya Nair", "Tom Adeyemi", "First Harbor Trust"])
+
+
+def off_topic(sampler, tasks) -> tuple[int, int]:
+    """(calls that state prose on a record, those whose prose is about another record of its
+    table and not this one)."""
+    facts = sampler.facts
+    tools = {t.qualified: t for t in facts.tools}
+    calls = off = 0
+    for task in tasks:
+        plan = task["reference_plan"]
+        if len(plan) != len(task["bindings"]):
+            continue
+        state = sampler.world.task_state(task["initial_state"])
+        for call, bound in zip(plan, task["bindings"]):
+            tool = tools[call["tool"]]
+            on = [(rt, call["arguments"][p]) for p, pt in tool.params if (rt := facts.people.ref_table(tstr(pt))) is not None and bound.get(p, "").startswith("step")]
+            said = [call["arguments"][p] for p, pt in tool.params if bound.get(p) == "instruction" and facts.world.types.base(tstr(pt)) == "text"]
+            said = [v for v in said if len(v.split()) >= topics.PROSE_WORDS]
+            if not on or not said or any(key not in state.tables.get(rt, {}) for rt, key in on):
+                continue  # (a record the task itself makes: its words are not in the initial state)
+            mine, others = topics.topic(facts.people, state, on)
+            words = topics.words_of(" ".join(said))
+            calls += 1
+            off += not topics.shares(words, mine) and topics.shares(words, others)
+    return calls, off
+
+
+@pytest.mark.parametrize("world", ["support", "legal_ops"])
+def test_stated_prose_is_about_its_record(world):
+    sampler = load_sampler(str(ROOT / "worlds" / f"{world}.world"))
+    calls, off = off_topic(sampler, sampled(sampler, 1, 5, range(40)))
+    assert calls >= 5
+    assert off == 0
