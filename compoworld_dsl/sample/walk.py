@@ -35,7 +35,7 @@ from .people import share_a_word
 from .pools import ensure
 from .rejected import Rejected
 from .reports import reportable
-from .rules import order_rules
+from .rules import order_rules, protected
 from .runs import run_step
 from .steps import Step, element, output, ranked_top, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
 from .walkgraph import FLOW_TYPES
@@ -227,7 +227,7 @@ class Walker:
         again = [j for j, st in enumerate(steps) if st.tool.qualified == tool.qualified and all(values.get((j, n)) == got[1].get(n) for n in got[1])]
         if again:
             return f"step {k + 1} {tool.qualified}: it repeats step {again[0] + 1}'s call"
-        if tool.qualified in self.facts.mutating and (why := self._rewrites(state, got[2], diffs)):
+        if tool.qualified in self.facts.mutating and (why := self._rewrites(state, got[2], diffs) or self._protected_since(state0, state, got[2])):
             return f"step {k + 1} {tool.qualified}: {why}"
         if (why := self._stale(state0, state, steps, results, values, got[0])):
             return f"step {k + 1} {tool.qualified}: {why}"
@@ -282,6 +282,30 @@ class Walker:
                     again = (set(ch.fields) & set(e.fields)) - vol.get(e.table, frozenset())
                     if again:
                         return f"it sets again the {', '.join(sorted(again))} step {j + 1} set"
+        return None
+
+    def _protected_since(self, state0: State, state: State, post: State) -> str | None:
+        """Why a write touches what an earlier step put under a house rule, or None. The checker
+        judges a rule's protection on the state the task starts from; a record the task itself
+        puts on legal hold is protected from then on in the rule's own words ("nothing of a
+        company on legal hold is changed or added to"), so a person writes nothing more on it or
+        under it: a later change, or a row the rule would select, reads as breaking the rule the
+        instruction states (an agent that kept it failed a task that changed the held account)."""
+        changes = diff(state, post).rows
+        written = {ch.table for ch in changes}
+        for info in self.facts.constraints:
+            if not info["state"] or not info["tables"] & written:
+                continue
+            start, now, after = (protected(self.facts, self.attempt, info, st) for st in (state0, state, post))
+            if start is None or now is None or after is None:
+                continue
+            newly = {tuple(r) for r in now} - {tuple(r) for r in start}
+            selected = {tuple(r) for r in after}
+            for ch in changes:
+                if (ch.table, ch.key) in newly:
+                    return f"it changes a record house rule {info['name']} protects since an earlier step"
+                if ch.kind == "inserted" and (ch.table, ch.key) in selected:
+                    return f"it adds a row house rule {info['name']} protects since an earlier step"
         return None
 
     def _parents(self, table: str, row: dict | None) -> set[tuple[str, Any]]:
