@@ -40,6 +40,24 @@ META_TOOLS = [
 ]
 
 
+# each meta-tool's parameters and the required ones, read from its schema above
+_META_PARAMS = {t["function"]["name"]: (tuple(t["function"]["parameters"]["properties"]), tuple(t["function"]["parameters"].get("required", ()))) for t in META_TOOLS}
+
+
+def _meta_arguments_error(name: str, arguments: dict) -> dict | None:
+    """A 400 naming what a meta-tool takes, for an argument it does not take or one it needs
+    and lacks: `call_tool` with `tool` instead of `tool_name` is told so, not "no tool None"."""
+    params, required = _META_PARAMS[name]
+    takes = " and ".join(f"`{p}`" for p in params) or "no arguments"
+    extra = [a for a in arguments if a not in params]
+    if extra:
+        return _err(400, f"`{name}` takes {takes}, not `{str(extra[0])[:60]}`")
+    missing = [p for p in required if p not in arguments]
+    if missing:
+        return _err(400, f"`{name}` needs `{missing[0]}` (it takes {takes})")
+    return None
+
+
 def result_text(result: Any) -> str:
     """A meta-tool's result as a model reads it: one line of JSON, UTF-8 kept. The one
     serialisation shared by the exports, `worldc eval`'s LLM agent and the MCP server, so that what
@@ -162,6 +180,8 @@ class Gateway:
             arguments = {}
         if not isinstance(arguments, dict):
             return _err(400, "arguments must be a JSON object")
+        if name in _META_PARAMS and (error := _meta_arguments_error(name, arguments)) is not None:
+            return error
         try:
             if name == "list_services":
                 return self.list_services()

@@ -340,3 +340,17 @@ def test_gym_make_finds_the_example_worlds_and_any_registered_one(legal, tmp_pat
     copy.write_text((ROOT / "worlds" / "toy.world").read_text(encoding="utf-8"), encoding="utf-8")
     assert gym_env.register_world(copy) == "compoworld/my_firm-v0" == gym_env.register_world(copy)
     assert isinstance(gym.make("compoworld/my_firm-v0", tasks=ts).unwrapped, gym_env.WorldEnv)
+
+
+def test_a_meta_tool_called_with_the_wrong_argument_names_says_which_it_takes():
+    # agents playing fresh tasks sent `call_tool {"tool": ...}` and were told "no tool 'None'"
+    world = load_sampler(str(ROOT / "worlds" / "toy.world")).facts.world
+    gw = Gateway(world, list(world.services), world.initial_state(0))
+    got = gw.dispatch("call_tool", {"tool": "list_open_tasks", "arguments": {}})
+    assert got["error"]["code"] == 400 and "`tool_name`" in got["error"]["message"] and "`tool`" in got["error"]["message"]
+    got = gw.dispatch("call_tool", {"arguments": {}})
+    assert got["error"]["code"] == 400 and "needs `tool_name`" in got["error"]["message"]
+    got = gw.dispatch("describe_tool", {"name": "list_open_tasks"})
+    assert "`tool`" in got["error"]["message"]
+    assert gw.dispatch("list_services", {})["success"] is True
+    assert gw.dispatch("call_tool", {"tool_name": "list_open_tasks", "arguments": {}})["success"] is True
