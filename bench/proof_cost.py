@@ -97,6 +97,7 @@ def main() -> None:
             mb, ma = statistics.median(cpu["before"]), statistics.median(cpu["after"])
             verdict = "identical" if same else "DIFFER"
             print(f"{world + ':' + hops:<16}{tasks:>7}{mb:>12.1f}{min(cpu['before']):>8.1f}{ma:>11.1f}{min(cpu['after']):>8.1f}{ma / mb:>7.2f}{bound:>10}  {verdict} ({args.n} attempts)")
+            print(f"{'':<16}rounds, before: {', '.join(f'{x:.1f}' for x in cpu['before'])}; after: {', '.join(f'{x:.1f}' for x in cpu['after'])}")
             if args.keep:
                 Path(args.keep).mkdir(parents=True, exist_ok=True)
                 for side, (out, _) in files.items():
