@@ -583,7 +583,9 @@ class Phraser:
             # account for the new matter"; errands side by side stay apart
             needs = self._needs(k, topics)
             follows = i > 0 and not ordered and not g.startswith("for ") and (goals[i - 1][0] in needs or bool(needs & self._needs(goals[i - 1][0], topics)))
-            sentences.append(_sentence((_THEN[k % len(_THEN)] + g) if follows else g))
+            # ("then" neither before an "if" nor just before "Then tell me")
+            then = _THEN[k % len(_THEN)] if not (g.startswith("if ") or (reports and i == len(goals) - 1)) else _THEN[2 * (k % 2)]
+            sentences.append(_sentence((then + g) if follows else g))
         goals = [g for _, g in goals]
         if idem is not None:
             sentences.append(_sentence(("also make sure to " if goals else "make sure to ") + idem["_phrase"]))
