@@ -84,6 +84,8 @@ service s "doc" {
   seed others: 2 rows from profiles {
     day: 2025-01-01
     note: format("{}", slug(same(name), "-"))
+    due: after(same(day), 0..30)
+    met: after(same(other.day), 2025-01-06T09:00..2025-03-13T17:00)
     other: unique ref rs
     again: ref rs where kind == a
     also: ref rs where kind in [a, b]

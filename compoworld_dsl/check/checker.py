@@ -727,6 +727,11 @@ class Checker:
                 self.error("E602", f"{what}: `same(...)` fills a field of a table row with another field's value, and cannot be used here", gen.span, help="use it in a field of `rows { ... }`")
             else:
                 self._check_same(gen, row[0], ft, row[1])
+        elif isinstance(gen, A.GenAfter):
+            if row is None:
+                self.error("E602", f"{what}: `after(...)` follows another field of a table row, and cannot be used here", gen.span, help="use it as the whole generator of a date field in `rows { ... }`")
+            else:
+                self._check_after(gen, row[0], ft, row[1])
         elif isinstance(gen, A.GenFormat):
             if not T.fits(ft, T.TEXT, literal=True):
                 self.error("E602", f"{what} has type `{ft}`; `format` makes text", gen.span)
@@ -736,40 +741,74 @@ class Checker:
             for a in gen.args:
                 # a range inside format makes values of its bounds' own type
                 natural = _LITERAL_TYPES.get(a.lo.kind, UNKNOWN) if isinstance(a, A.GenRange) else UNKNOWN
-                self._check_gen(a, natural, what, svc, row)
+                self._check_gen(a, natural, what, svc, None if isinstance(a, A.GenAfter) else row)  # (a date, not text)
         elif isinstance(gen, A.GenSlug):
             if not T.fits(ft, T.TEXT, literal=True):
                 self.error("E602", f"{what} has type `{ft}`; `slug` makes text", gen.span)
             natural = _LITERAL_TYPES.get(gen.arg.lo.kind, UNKNOWN) if isinstance(gen.arg, A.GenRange) else UNKNOWN
-            self._check_gen(gen.arg, natural, what, svc, row)
+            self._check_gen(gen.arg, natural, what, svc, None if isinstance(gen.arg, A.GenAfter) else row)
+
+    def _check_after(self, gen: A.GenAfter, rec, ft: Type, name: str) -> None:
+        """`after(same(path), lo..hi)`: a date or datetime field, following a date or datetime
+        that `same(path)` reads; `lo..hi` whole days (ints), or bounds of the field's own type."""
+        kind = T.prim_name(ft)
+        if kind not in ("date", "datetime"):
+            self.error("E602", f"field `{name}` has type `{ft}`, but `after(...)` makes a date or a datetime", gen.span, help="use `after(...)` for a date that follows another one; a range for other values")
+            return
+        if not isinstance(gen.arg, A.GenSame):
+            self.error("E602", "`after(...)` follows the date that a `same(...)` reads", gen.arg.span, help="write `after(same(field), 0..30)` or `after(same(ref.field), 0..30)`")
+            return
+        shown = ".".join(gen.arg.path)
+        followed = self._same_type(gen.arg, rec, name)
+        if followed is None:
+            return  # reported
+        if T.prim_name(followed) not in ("date", "datetime"):
+            self.error("E602", f"`after(...)` follows a date or a datetime, but `{shown}` is `{followed}`", gen.arg.span, help="name a date or datetime field")
+            return
+        lo, hi = gen.lo, gen.hi
+        if lo.kind == hi.kind == "int":
+            if lo.value < 0:
+                self.error("E603", f"`after(...)` counts days after `{shown}`; {lo.value} is before it", gen.span, help="start the range at 0 or later")
+            elif lo.value > hi.value:
+                self.error("E603", "range is empty: the low bound is above the high bound", gen.span)
+            return
+        if lo.kind != kind or hi.kind != kind:
+            self.error("E602", f"the range of `after(...)` is whole days (`0..30`) or bounds of the field's type `{kind}`; found {lo.kind} and {hi.kind}", gen.span, help=f"write days, `0..30`, or `{kind}` bounds")
+        elif _const_key(lo) > _const_key(hi):
+            self.error("E603", "range is empty: the low bound is above the high bound", gen.span)
+
+    def _same_type(self, gen: A.GenSame, rec, name: str) -> Type | None:
+        """The type `same(a.b.c)` ends on, or None where its path does not resolve (reported)."""
+        first = gen.path[0]
+        if first == name:
+            self.error("E602", f"field `{name}` cannot be seeded with its own value", gen.span, help="name another field of the row")
+            return None
+        t = rec.fields.get(first)
+        if t is None:
+            self.error("E601", f"record `{rec.name}` has no field `{first}`", gen.span, help=_suggest(first, rec.fields))
+            return None
+        shown = first
+        for step in gen.path[1:]:
+            if isinstance(t, T.UnknownT):
+                return None  # its type failed to resolve: that error is reported already, not this one
+            target = self._table_of_key(t)
+            if target is None:
+                self.error("E604", f"`{shown}` has type `{t}`, which is not the key type of one table, so `.{step}` cannot follow it", gen.span, help="follow a field that holds another table's key, such as `patient.owner`")
+                return None
+            trec = target.record
+            if step not in trec.fields:
+                self.error("E601", f"record `{trec.name}` has no field `{step}`", gen.span, help=_suggest(step, trec.fields))
+                return None
+            t = trec.fields[step]
+            shown += "." + step
+        return t
 
     def _check_same(self, gen: A.SeedGen, rec, ft: Type, name: str) -> None:
         """`same(a.b.c)`: `a` a field of the row, each further name a field of the row the one
         before refers to (its type is a table's key type), the last one's type fitting `ft`."""
-        first = gen.path[0]
-        if first == name:
-            self.error("E602", f"field `{name}` cannot be seeded with its own value", gen.span, help="name another field of the row")
-            return
-        t = rec.fields.get(first)
-        if t is None:
-            self.error("E601", f"record `{rec.name}` has no field `{first}`", gen.span, help=_suggest(first, rec.fields))
-            return
-        shown = first
-        for step in gen.path[1:]:
-            if isinstance(t, T.UnknownT):
-                return  # its type failed to resolve: that error is reported already, not this one
-            target = self._table_of_key(t)
-            if target is None:
-                self.error("E604", f"`{shown}` has type `{t}`, which is not the key type of one table, so `.{step}` cannot follow it", gen.span, help="follow a field that holds another table's key, such as `patient.owner`")
-                return
-            trec = target.record
-            if step not in trec.fields:
-                self.error("E601", f"record `{trec.name}` has no field `{step}`", gen.span, help=_suggest(step, trec.fields))
-                return
-            t = trec.fields[step]
-            shown += "." + step
-        if not T.fits(ft, t):
-            self.error("E602", f"field `{name}` has type `{ft}`, but `{shown}` is `{t}`", gen.span)
+        t = self._same_type(gen, rec, name)
+        if t is not None and not isinstance(t, T.UnknownT) and not T.fits(ft, t):
+            self.error("E602", f"field `{name}` has type `{ft}`, but `{'.'.join(gen.path)}` is `{t}`", gen.span)
 
     def _table_of_key(self, t: Type) -> TableT | None:
         """The one table whose key has exactly the type `t` (an alias such as `PatientId`)."""

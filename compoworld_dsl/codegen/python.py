@@ -340,6 +340,12 @@ class PythonGenerator:
         table seed fills (for the `same(...)` it holds)."""
         if isinstance(g, A.GenSame):
             return self._same(g, rec)
+        if isinstance(g, A.GenAfter):
+            # ("after", the same, its kind, the field's kind, "days" or "bounds", lo, hi)
+            followed = T.prim_name(self._hops(g.arg, rec)[1])
+            if g.lo.kind == "int":
+                return ("after", self._same(g.arg, rec), followed, T.prim_name(t), "days", g.lo.value, g.hi.value)
+            return ("after", self._same(g.arg, rec), followed, T.prim_name(t), "bounds", const_value(g.lo, t), const_value(g.hi, t))
         if isinstance(g, A.GenSlug):
             at = self._hops(g.arg, rec)[1] if isinstance(g.arg, A.GenSame) else _natural_type(g.arg, self.model)
             return ("slug", self._gen(g.arg, at, sname, rec), tstr(at) or "text", g.sep)

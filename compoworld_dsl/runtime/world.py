@@ -282,7 +282,7 @@ class CompiledWorld:
         if table not in self.seeds:
             return frozenset()
         profiles = self.seeds[table].get("profiles") or ()
-        return frozenset(f for f, _ in self._plan(table).copied) | frozenset(profiles[0] if profiles else ())
+        return frozenset(f for f, _ in self._plan(table).echoed) | frozenset(profiles[0] if profiles else ())
 
     def fresh_value(self, table: str, field: str, rng: random.Random) -> Any:
         """A new value of `field` drawn as `table`'s seed draws it, for a code its `format` makes
@@ -304,7 +304,7 @@ class CompiledWorld:
         `row` gives for a derived field is ignored (it is derived anew)."""
         if table not in self.seeds:
             return {}
-        copied = self._plan(table).copied
+        copied = self._plan(table).echoed
         mine = {f for f, _ in copied}
         full = {f: v for f, v in row.items() if f not in mine}  # derived ones are made anew
         _fill_derived(copied, rng, {}, full, _StateRows(st))
@@ -619,6 +619,8 @@ def _gen_tables(gen: tuple):
     elif gen[0] == "same":
         for table, _ in gen[2]:
             yield "same", table
+    elif gen[0] == "after":
+        yield from _gen_tables(gen[1])
     elif gen[0] == "format":
         for g in gen[2]:
             yield from _gen_tables(g)
@@ -633,7 +635,7 @@ def _filtered(gen: tuple) -> bool:
 
 def _derived(gen: tuple) -> bool:
     """Does the generator read the row's other fields (a `same(...)`, maybe inside a `format`)?"""
-    if gen[0] == "same":
+    if gen[0] in ("same", "after"):
         return True
     if gen[0] == "format":
         return any(_derived(g) for g in gen[2])
@@ -659,6 +661,9 @@ class _SeedPlan:
         defaults = decl.get("defaults", {})
         # fields that read the row's others: filled after them, a bare `same` drawing nothing
         self.copied = [(f, _compile_derived(g, types)) for f, g in spec["fields"].items() if _derived(g)]
+        # those a new row's request makes the same way (`derive`): a name's email, not a date
+        # `after(...)` another (a request states its own dates)
+        self.echoed = [(f, make) for f, make in self.copied if spec["fields"][f][0] != "after"]
         same = {f for f, _ in self.copied}
         self.profiles = spec.get("profiles") or ()
         profiled = set(self.profiles[0]) if self.profiles else set()
@@ -785,8 +790,29 @@ def _compile_row(gen: tuple, types: Types):
             return "".join(out)
 
         return fmt
+    if kind == "after":
+        return _compile_after(gen)
     drawn = _compile(gen, types)
     return lambda rng, keys, row, hops: drawn(rng, keys)
+
+
+def _compile_after(gen: tuple):
+    """`after(same(path), lo..hi)`: one draw, between `lo` and `hi` days after the value `same`
+    reads (any minute of them for a datetime), or between the bounds `lo` and `hi` but never
+    before that value (where it is past `hi`, the value itself: the order is what `after` keeps).
+    Within the dates a value may take (0001-01-01 to 9999-12-31)."""
+    _, same, followed, kind, how, lo, hi = gen
+    unit = 1440 if kind == "datetime" else 1
+    least, most = (V.MIN_MINUTE, V.MAX_MINUTE) if kind == "datetime" else (V.MIN_DAY, V.MAX_DAY)
+
+    def after(rng, keys, row, hops):
+        ref = _same(same, row, hops)
+        if followed != kind:  # a date read as its midnight, a datetime as its day
+            ref = ref * 1440 if kind == "datetime" else ref // 1440
+        a, b = (ref + lo * unit, ref + hi * unit) if how == "days" else (max(lo, ref), max(hi, ref))
+        return rng.randint(min(max(a, least), most), min(max(b, least), most))
+
+    return after
 
 
 def _same_leaves(gen: tuple):
@@ -795,7 +821,7 @@ def _same_leaves(gen: tuple):
     elif gen[0] == "format":
         for g in gen[2]:
             yield from _same_leaves(g)
-    elif gen[0] == "slug":
+    elif gen[0] in ("slug", "after"):
         yield from _same_leaves(gen[1])
 
 

@@ -339,7 +339,19 @@ class GenSlug:
     span: Span = _span()
 
 
-SeedGen = Union[GenConst, GenRange, GenPickPool, GenPickList, GenWeighted, GenRef, GenSame, GenFormat, GenSlug]
+@node
+class GenAfter:
+    """`after(same(matter.opened), 0..60)`: a date (or datetime) 0 to 60 days after the one
+    `same(...)` reads; with date bounds (`2025-01-06..2025-03-13`), drawn between them but never
+    before it. A fee invoice is issued after its matter was opened."""
+
+    arg: "SeedGen"
+    lo: Literal
+    hi: Literal
+    span: Span = _span()
+
+
+SeedGen = Union[GenConst, GenRange, GenPickPool, GenPickList, GenWeighted, GenRef, GenSame, GenFormat, GenSlug, GenAfter]
 
 
 def seed_parts(gen: "SeedGen"):
@@ -348,7 +360,7 @@ def seed_parts(gen: "SeedGen"):
     if isinstance(gen, GenFormat):
         for a in gen.args:
             yield from seed_parts(a)
-    elif isinstance(gen, GenSlug):
+    elif isinstance(gen, (GenSlug, GenAfter)):
         yield from seed_parts(gen.arg)
 
 

@@ -473,6 +473,10 @@ class _Builder(Transformer):
         return A.GenSame(tuple(str(n) for n in c), span=self._span(meta))
 
     @v_args(meta=True)
+    def gen_after(self, meta, c):
+        return A.GenAfter(c[0], c[1], c[2], span=self._span(meta))
+
+    @v_args(meta=True)
     def gen_format(self, meta, c):
         return A.GenFormat(self._string(c[0]), tuple(c[1:]), span=self._span(meta))
 
