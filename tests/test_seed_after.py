@@ -24,6 +24,8 @@ service firm "Matters and their bills" {
     sent: datetime
     logged: date
     far: date
+    drafted: date
+    noted: date
     amount: money
   }
   state matters: table[Matter]
@@ -39,6 +41,8 @@ service firm "Matters and their bills" {
     sent: after(same(issued), 0..1)
     logged: after(same(sent), 0..0)
     far: after(same(due), 0..4000000)
+    drafted: before(same(issued), 2..5)
+    noted: before(same(due), same(sent), 2024-11-04..2025-01-31)
     amount: 10..500
   }
 }
@@ -68,6 +72,10 @@ def test_dates_follow_along_references_and_on_the_row(tmp_path):
             assert bill["issued"] * 1440 <= bill["sent"] <= (bill["issued"] + 1) * 1440
             assert bill["logged"] == bill["sent"] // 1440  # a date after a datetime: its day
             assert bill["due"] <= bill["far"] <= V.MAX_DAY  # within the dates a value may take
+            assert 2 <= bill["issued"] - bill["drafted"] <= 5
+            # before the earliest it names, within the bounds unless that is earlier still
+            first = min(bill["due"], bill["sent"] // 1440)
+            assert bill["noted"] <= first and (bill["noted"] == first or lo <= bill["noted"] <= V.date_from_iso("2025-01-31"))
     assert seen_after_lo, "no matter opened inside the bounds: the test shows nothing"
 
 

@@ -85,7 +85,8 @@ service s "doc" {
     day: 2025-01-01
     note: format("{}", slug(same(name), "-"))
     due: after(same(day), 0..30)
-    met: after(same(other.day), 2025-01-06T09:00..2025-03-13T17:00)
+    met: after(same(other.day), same(day), 2025-01-06T09:00..2025-03-13T17:00)
+    was: before(same(day), 1..3)
     other: unique ref rs
     again: ref rs where kind == a
     also: ref rs where kind in [a, b]

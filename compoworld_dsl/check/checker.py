@@ -749,31 +749,27 @@ class Checker:
             self._check_gen(gen.arg, natural, what, svc, None if isinstance(gen.arg, A.GenAfter) else row)
 
     def _check_after(self, gen: A.GenAfter, rec, ft: Type, name: str) -> None:
-        """`after(same(path), lo..hi)`: a date or datetime field, following a date or datetime
-        that `same(path)` reads; `lo..hi` whole days (ints), or bounds of the field's own type."""
+        """`after(same(path), ..., lo..hi)` (or `before`): a date or datetime field, following
+        the dates or datetimes that each `same(path)` reads; `lo..hi` whole days (ints), or bounds
+        of the field's own type."""
+        word = "before" if gen.before else "after"
         kind = T.prim_name(ft)
         if kind not in ("date", "datetime"):
-            self.error("E602", f"field `{name}` has type `{ft}`, but `after(...)` makes a date or a datetime", gen.span, help="use `after(...)` for a date that follows another one; a range for other values")
+            self.error("E602", f"field `{name}` has type `{ft}`, but `{word}(...)` makes a date or a datetime", gen.span, help=f"use `{word}(...)` for a date that keeps its order with another one; a range for other values")
             return
-        if not isinstance(gen.arg, A.GenSame):
-            self.error("E602", "`after(...)` follows the date that a `same(...)` reads", gen.arg.span, help="write `after(same(field), 0..30)` or `after(same(ref.field), 0..30)`")
-            return
-        shown = ".".join(gen.arg.path)
-        followed = self._same_type(gen.arg, rec, name)
-        if followed is None:
-            return  # reported
-        if T.prim_name(followed) not in ("date", "datetime"):
-            self.error("E602", f"`after(...)` follows a date or a datetime, but `{shown}` is `{followed}`", gen.arg.span, help="name a date or datetime field")
-            return
+        for arg in gen.args:
+            followed = self._same_type(arg, rec, name)
+            if followed is not None and not isinstance(followed, T.UnknownT) and T.prim_name(followed) not in ("date", "datetime"):
+                self.error("E602", f"`{word}(...)` keeps its order with a date or a datetime, but `{'.'.join(arg.path)}` is `{followed}`", arg.span, help="name a date or datetime field")
         lo, hi = gen.lo, gen.hi
         if lo.kind == hi.kind == "int":
             if lo.value < 0:
-                self.error("E603", f"`after(...)` counts days after `{shown}`; {lo.value} is before it", gen.span, help="start the range at 0 or later")
+                self.error("E603", f"`{word}(...)` counts whole days {word} the date it follows; {lo.value} is not", gen.span, help="start the range at 0 or later")
             elif lo.value > hi.value:
                 self.error("E603", "range is empty: the low bound is above the high bound", gen.span)
             return
         if lo.kind != kind or hi.kind != kind:
-            self.error("E602", f"the range of `after(...)` is whole days (`0..30`) or bounds of the field's type `{kind}`; found {lo.kind} and {hi.kind}", gen.span, help=f"write days, `0..30`, or `{kind}` bounds")
+            self.error("E602", f"the range of `{word}(...)` is whole days (`0..30`) or bounds of the field's type `{kind}`; found {lo.kind} and {hi.kind}", gen.span, help=f"write days, `0..30`, or `{kind}` bounds")
         elif _const_key(lo) > _const_key(hi):
             self.error("E603", "range is empty: the low bound is above the high bound", gen.span)
 

@@ -341,11 +341,14 @@ class PythonGenerator:
         if isinstance(g, A.GenSame):
             return self._same(g, rec)
         if isinstance(g, A.GenAfter):
-            # ("after", the same, its kind, the field's kind, "days" or "bounds", lo, hi)
-            followed = T.prim_name(self._hops(g.arg, rec)[1])
+            # ("after" or "before", the sames, the kinds they read, the field's kind, "days" or
+            # "bounds", lo, hi)
+            sames = tuple(self._same(a, rec) for a in g.args)
+            followed = tuple(T.prim_name(self._hops(a, rec)[1]) for a in g.args)
+            word, kind = "before" if g.before else "after", T.prim_name(t)
             if g.lo.kind == "int":
-                return ("after", self._same(g.arg, rec), followed, T.prim_name(t), "days", g.lo.value, g.hi.value)
-            return ("after", self._same(g.arg, rec), followed, T.prim_name(t), "bounds", const_value(g.lo, t), const_value(g.hi, t))
+                return (word, sames, followed, kind, "days", g.lo.value, g.hi.value)
+            return (word, sames, followed, kind, "bounds", const_value(g.lo, t), const_value(g.hi, t))
         if isinstance(g, A.GenSlug):
             at = self._hops(g.arg, rec)[1] if isinstance(g.arg, A.GenSame) else _natural_type(g.arg, self.model)
             return ("slug", self._gen(g.arg, at, sname, rec), tstr(at) or "text", g.sep)

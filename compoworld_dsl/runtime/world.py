@@ -619,8 +619,9 @@ def _gen_tables(gen: tuple):
     elif gen[0] == "same":
         for table, _ in gen[2]:
             yield "same", table
-    elif gen[0] == "after":
-        yield from _gen_tables(gen[1])
+    elif gen[0] in ("after", "before"):
+        for same in gen[1]:
+            yield from _gen_tables(same)
     elif gen[0] == "format":
         for g in gen[2]:
             yield from _gen_tables(g)
@@ -635,7 +636,7 @@ def _filtered(gen: tuple) -> bool:
 
 def _derived(gen: tuple) -> bool:
     """Does the generator read the row's other fields (a `same(...)`, maybe inside a `format`)?"""
-    if gen[0] in ("same", "after"):
+    if gen[0] in ("same", "after", "before"):
         return True
     if gen[0] == "format":
         return any(_derived(g) for g in gen[2])
@@ -663,7 +664,7 @@ class _SeedPlan:
         self.copied = [(f, _compile_derived(g, types)) for f, g in spec["fields"].items() if _derived(g)]
         # those a new row's request makes the same way (`derive`): a name's email, not a date
         # `after(...)` another (a request states its own dates)
-        self.echoed = [(f, make) for f, make in self.copied if spec["fields"][f][0] != "after"]
+        self.echoed = [(f, make) for f, make in self.copied if spec["fields"][f][0] not in ("after", "before")]
         same = {f for f, _ in self.copied}
         self.profiles = spec.get("profiles") or ()
         profiled = set(self.profiles[0]) if self.profiles else set()
@@ -790,29 +791,39 @@ def _compile_row(gen: tuple, types: Types):
             return "".join(out)
 
         return fmt
-    if kind == "after":
-        return _compile_after(gen)
+    if kind in ("after", "before"):
+        return _compile_ordered(gen)
     drawn = _compile(gen, types)
     return lambda rng, keys, row, hops: drawn(rng, keys)
 
 
-def _compile_after(gen: tuple):
-    """`after(same(path), lo..hi)`: one draw, between `lo` and `hi` days after the value `same`
-    reads (any minute of them for a datetime), or between the bounds `lo` and `hi` but never
-    before that value (where it is past `hi`, the value itself: the order is what `after` keeps).
+def _compile_ordered(gen: tuple):
+    """`after(same(path), ..., lo..hi)`: one draw, `lo` to `hi` days after the latest value the
+    `same`s read (any minute of them for a datetime), or between the bounds `lo` and `hi` but never
+    before it (where it is past `hi`, that value itself: the order is what `after` keeps).
+    `before(...)` mirrors it: days before the earliest, or the bounds but never after it.
     Within the dates a value may take (0001-01-01 to 9999-12-31)."""
-    _, same, followed, kind, how, lo, hi = gen
+    word, sames, followed, kind, how, lo, hi = gen
     unit = 1440 if kind == "datetime" else 1
     least, most = (V.MIN_MINUTE, V.MAX_MINUTE) if kind == "datetime" else (V.MIN_DAY, V.MAX_DAY)
+    pairs = list(zip(sames, followed))
 
-    def after(rng, keys, row, hops):
-        ref = _same(same, row, hops)
-        if followed != kind:  # a date read as its midnight, a datetime as its day
-            ref = ref * 1440 if kind == "datetime" else ref // 1440
-        a, b = (ref + lo * unit, ref + hi * unit) if how == "days" else (max(lo, ref), max(hi, ref))
+    def value(rng, keys, row, hops):
+        refs = []
+        for same, was in pairs:
+            ref = _same(same, row, hops)
+            if was != kind:  # a date read as its midnight, a datetime as its day
+                ref = ref * 1440 if kind == "datetime" else ref // 1440
+            refs.append(ref)
+        if word == "after":
+            ref = max(refs)
+            a, b = (ref + lo * unit, ref + hi * unit) if how == "days" else (max(lo, ref), max(hi, ref))
+        else:
+            ref = min(refs)
+            a, b = (ref - hi * unit, ref - lo * unit) if how == "days" else (min(lo, ref), min(hi, ref))
         return rng.randint(min(max(a, least), most), min(max(b, least), most))
 
-    return after
+    return value
 
 
 def _same_leaves(gen: tuple):
@@ -821,8 +832,10 @@ def _same_leaves(gen: tuple):
     elif gen[0] == "format":
         for g in gen[2]:
             yield from _same_leaves(g)
-    elif gen[0] in ("slug", "after"):
+    elif gen[0] == "slug":
         yield from _same_leaves(gen[1])
+    elif gen[0] in ("after", "before"):
+        yield from gen[1]
 
 
 def slug(text: str, sep: str = ".") -> str:

@@ -343,12 +343,14 @@ class GenSlug:
 class GenAfter:
     """`after(same(matter.opened), 0..60)`: a date (or datetime) 0 to 60 days after the one
     `same(...)` reads; with date bounds (`2025-01-06..2025-03-13`), drawn between them but never
-    before it. A fee invoice is issued after its matter was opened."""
+    before it (nor before any other `same(...)` listed). A fee invoice is issued after its matter
+    was opened. `before(...)` (`before=True`) keeps the value on or before them instead."""
 
-    arg: "SeedGen"
+    args: tuple[GenSame, ...]
     lo: Literal
     hi: Literal
     span: Span = _span()
+    before: bool = attrs.field(default=False, kw_only=True)
 
 
 SeedGen = Union[GenConst, GenRange, GenPickPool, GenPickList, GenWeighted, GenRef, GenSame, GenFormat, GenSlug, GenAfter]
@@ -360,8 +362,11 @@ def seed_parts(gen: "SeedGen"):
     if isinstance(gen, GenFormat):
         for a in gen.args:
             yield from seed_parts(a)
-    elif isinstance(gen, (GenSlug, GenAfter)):
+    elif isinstance(gen, GenSlug):
         yield from seed_parts(gen.arg)
+    elif isinstance(gen, GenAfter):
+        for a in gen.args:
+            yield from seed_parts(a)
 
 
 @node

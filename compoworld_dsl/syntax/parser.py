@@ -469,12 +469,19 @@ class _Builder(Transformer):
         return A.GenSlug(c[0], self._string(c[1]) if len(c) > 1 else ".", span=self._span(meta))
 
     @v_args(meta=True)
-    def gen_same(self, meta, c):
+    def same_path(self, meta, c):
         return A.GenSame(tuple(str(n) for n in c), span=self._span(meta))
+
+    def gen_same(self, c):
+        return c[0]
 
     @v_args(meta=True)
     def gen_after(self, meta, c):
-        return A.GenAfter(c[0], c[1], c[2], span=self._span(meta))
+        return A.GenAfter(tuple(c[:-2]), c[-2], c[-1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def gen_before(self, meta, c):
+        return A.GenAfter(tuple(c[:-2]), c[-2], c[-1], span=self._span(meta), before=True)
 
     @v_args(meta=True)
     def gen_format(self, meta, c):

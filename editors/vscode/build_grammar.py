@@ -220,7 +220,7 @@ for k in range(SEED_DEPTH + 1):
      "patterns": inc("comments", "literals") + [
          {"match": rf"\b({N})\s*(?=:)", "captures": cap("variable.other.enummember.world")},
          {"include": "#operators"}, {"include": "#punctuation"}]},
-    {"match": r"\b(pick|same|format|slug|after)\s*(?=\()", "captures": cap("keyword.other.generator.world")},
+    {"match": r"\b(pick|same|format|slug|after|before)\s*(?=\()", "captures": cap("keyword.other.generator.world")},
     {"match": r"\b(unique)\s+(?=ref\b)", "captures": cap("keyword.other.generator.world")},
     {"match": rf"\b(ref)\s+(?={N})", "captures": cap("keyword.other.generator.world")},
     {"match": r"\b(where|in)\b", "captures": cap("keyword.other.generator.world")},
