@@ -14,8 +14,12 @@ class Attempt:
     """One attempt's own state, handed to every stage next to the world's facts. Nothing in it
     outlives the attempt, so no task depends on what an earlier attempt cached."""
 
-    def __init__(self, task_seed: int | None, deadline: Deadline | None = None):
+    def __init__(self, task_seed: int | None, deadline: Deadline | None = None, solvers: Any = None):
         self.task_seed = task_seed  # the seed the task's state draws its tables from
+        # the process's reused solver for sat-or-unsat questions (`solve.SolverPool`), or None:
+        # a fresh solver each time. A scope is popped when its question is answered, so nothing
+        # of one attempt's question is there for the next
+        self.solvers = solvers
         # the attempt's time budget; a signal handler may cut it short (`Deadline.expire`)
         self.deadline = deadline or Deadline()
         self.stage = "starting"  # what the attempt is doing, for a timeout's detail

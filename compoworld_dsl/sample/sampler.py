@@ -56,6 +56,7 @@ class Sampler:
         # between attempts one that nothing reads
         self.deadline = Deadline()
         self.attempt: Attempt | None = None  # the running or the last attempt (its stage, for tests)
+        self.solvers = S.SolverPool()  # one reused solver for the walk proofs (`solve.SolverPool`)
 
     def task(self, seed: int, index: int, hops: int, deadline: Deadline | None = None, threads: int = 1) -> dict:
         """Attempt `index` of a run. With a `deadline`, an attempt still working when it runs out
@@ -63,7 +64,7 @@ class Sampler:
         `threads` (`--threads`): 1 grows one thread by construction; N > 1 grows a walk that may
         hold errands side by side and rejects, as `filtered`, one of more than N threads."""
         rng = random.Random(f"{seed}:{hops}:{index}")  # the hops too: walks of other lengths start elsewhere
-        attempt = self.attempt = Attempt(rng.randrange(2**32), deadline)
+        attempt = self.attempt = Attempt(rng.randrange(2**32), deadline, self.solvers)
         self.deadline = attempt.deadline
         t0 = time.monotonic()
         try:
@@ -79,7 +80,7 @@ class Sampler:
 def verify_task(sampler: Sampler, task: dict) -> list[str]:
     """Re-run the replay and the checker from the task record alone, then rebuild the task from
     the world and its seed (every proof re-run) and compare every field. Returns what fails."""
-    attempt = Attempt(None, sampler.deadline)
+    attempt = Attempt(None, sampler.deadline, sampler.solvers)
     try:
         return rebuild.verify(sampler.facts, attempt, task, sampler)
     finally:

@@ -3,6 +3,7 @@ the encoded chain of a walk and the proof that the walk is satisfiable. It asks;
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -25,6 +26,33 @@ def new_solver(seed: int) -> z3.Solver:
     # Z3 would take Ctrl-C for itself (cancel the check, carry on); the job handles it
     s.set("ctrl_c", False)
     return s
+
+
+class SolverPool:
+    """One solver a process reuses, a scope at a time, for the questions only sat or unsat is
+    asked of (the walk proof): making a solver and its first check costs about 0.7 ms, most of a
+    small world's proof once its ground part folds in Python (D39), and a scope pushed and
+    popped costs next to nothing. Owned by the `Sampler`, handed to its attempts; a solver of a
+    context that is no longer the default one (a binding made a fresh one, D15) is replaced."""
+
+    def __init__(self):
+        self._solver: z3.Solver | None = None
+
+    @contextlib.contextmanager
+    def scope(self, seed: int):
+        s = self._solver
+        if s is None or s.ctx is not z3.main_ctx():
+            s = self._solver = new_solver(seed)
+        s.set("random_seed", seed % (2**31))
+        s.set("timeout", NO_TIMEOUT)  # (`check` sets the attempt's budget, if it has one)
+        s.push()
+        try:
+            yield s
+        finally:
+            s.pop()
+
+
+NO_TIMEOUT = 2**32 - 1  # Z3's "no timeout"
 
 
 def check(attempt: Attempt, solver: z3.Solver, *assumptions) -> Any:
@@ -107,12 +135,14 @@ def prove_walk(facts: WorldFacts, attempt: Attempt, seed: int, state0: State, st
     arguments flowing from earlier results (through Z3's own terms) and the user-given ones
     equal to `values`. With every input concrete the encoding is ground, so most of it folds
     to literals while it is built; the solver decides what is left.
-    Returns the number of assertions; raises `Rejected` when Z3 does not say sat."""
-    solver = new_solver(seed)
-    chain(facts, attempt, solver, state0, steps, bind=True, values=values)
-    res = check(attempt, solver)
-    if res == z3.unknown:
-        raise Rejected("unknown", f"proving the walk: {solver.reason_unknown()}")
-    if res == z3.unsat:
-        raise Rejected("unsat", "Z3 does not prove the walk satisfiable with its arguments")
-    return assertion_count(solver)
+    Returns the number of assertions; raises `Rejected` when Z3 does not say sat. Asked in a
+    scope of the process's reused solver where the attempt has one (`SolverPool`)."""
+    with attempt.solvers.scope(seed) if attempt.solvers is not None else contextlib.nullcontext(new_solver(seed)) as solver:
+        solver.folded = 0
+        chain(facts, attempt, solver, state0, steps, bind=True, values=values)
+        res = check(attempt, solver)
+        if res == z3.unknown:
+            raise Rejected("unknown", f"proving the walk: {solver.reason_unknown()}")
+        if res == z3.unsat:
+            raise Rejected("unsat", "Z3 does not prove the walk satisfiable with its arguments")
+        return assertion_count(solver)
