@@ -26,6 +26,8 @@ service firm "Matters and their bills" {
     far: date
     drafted: date
     noted: date
+    paid: date
+    filed: date
     amount: money
   }
   state matters: table[Matter]
@@ -43,6 +45,8 @@ service firm "Matters and their bills" {
     far: after(same(due), 0..4000000)
     drafted: before(same(issued), 2..5)
     noted: before(same(due), same(sent), 2024-11-04..2025-01-31)
+    paid: after(same(issued), 5..10, 2024-11-04..2025-03-10)
+    filed: before(same(issued), 3..5, 2024-11-07..2025-03-10)
     amount: 10..500
   }
 }
@@ -75,6 +79,13 @@ def test_dates_follow_along_references_and_on_the_row(tmp_path):
             assert 2 <= bill["issued"] - bill["drafted"] <= 5
             # before the earliest it names, within the bounds unless that is earlier still
             first = min(bill["due"], bill["sent"] // 1440)
+            # days within bounds; where they do not meet, the nearest bound, never out of order
+            top = V.date_from_iso("2025-03-10")
+            assert bill["issued"] <= bill["paid"] <= max(top, bill["issued"])
+            assert bill["paid"] == max(top, bill["issued"]) if bill["issued"] + 5 > top else 5 <= bill["paid"] - bill["issued"] <= 10
+            low = V.date_from_iso("2024-11-07")
+            assert min(low, bill["issued"]) <= bill["filed"] <= bill["issued"]
+            assert bill["filed"] == min(low, bill["issued"]) if bill["issued"] - 3 < low else 3 <= bill["issued"] - bill["filed"] <= 5
             assert bill["noted"] <= first and (bill["noted"] == first or lo <= bill["noted"] <= V.date_from_iso("2025-01-31"))
     assert seen_after_lo, "no matter opened inside the bounds: the test shows nothing"
 

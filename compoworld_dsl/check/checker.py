@@ -767,11 +767,21 @@ class Checker:
                 self.error("E603", f"`{word}(...)` counts whole days {word} the date it follows; {lo.value} is not", gen.span, help="start the range at 0 or later")
             elif lo.value > hi.value:
                 self.error("E603", "range is empty: the low bound is above the high bound", gen.span)
+            if gen.within is not None:
+                self._check_bounds(gen.within[0], gen.within[1], kind, word, gen.span, second=True)
             return
+        if gen.within is not None:
+            self.error("E602", f"`{word}(...)` takes whole days first, then bounds: `0..10, 2025-01-06..2025-03-13`", gen.span, help="write the days first, or drop one range")
+            return
+        self._check_bounds(lo, hi, kind, word, gen.span, second=False)
+
+    def _check_bounds(self, lo: A.Literal, hi: A.Literal, kind: str, word: str, span: Span, second: bool) -> None:
+        """The bounds of an `after(...)`/`before(...)`: constants of the field's type, low first."""
         if lo.kind != kind or hi.kind != kind:
-            self.error("E602", f"the range of `{word}(...)` is whole days (`0..30`) or bounds of the field's type `{kind}`; found {lo.kind} and {hi.kind}", gen.span, help=f"write days, `0..30`, or `{kind}` bounds")
+            what = f"the second range of `{word}(...)` is bounds of the field's type `{kind}`" if second else f"the range of `{word}(...)` is whole days (`0..30`) or bounds of the field's type `{kind}`"
+            self.error("E602", f"{what}; found {lo.kind} and {hi.kind}", span, help=f"write `{kind}` bounds" if second else f"write days, `0..30`, or `{kind}` bounds")
         elif _const_key(lo) > _const_key(hi):
-            self.error("E603", "range is empty: the low bound is above the high bound", gen.span)
+            self.error("E603", "range is empty: the low bound is above the high bound", span)
 
     def _same_type(self, gen: A.GenSame, rec, name: str) -> Type | None:
         """The type `same(a.b.c)` ends on, or None where its path does not resolve (reported)."""

@@ -341,14 +341,15 @@ class PythonGenerator:
         if isinstance(g, A.GenSame):
             return self._same(g, rec)
         if isinstance(g, A.GenAfter):
-            # ("after" or "before", the sames, the kinds they read, the field's kind, "days" or
-            # "bounds", lo, hi)
+            # ("after" or "before", the sames, the kinds they read, the field's kind, (lo, hi)
+            # whole days or None, (lo, hi) bounds or None)
             sames = tuple(self._same(a, rec) for a in g.args)
             followed = tuple(T.prim_name(self._hops(a, rec)[1]) for a in g.args)
             word, kind = "before" if g.before else "after", T.prim_name(t)
-            if g.lo.kind == "int":
-                return (word, sames, followed, kind, "days", g.lo.value, g.hi.value)
-            return (word, sames, followed, kind, "bounds", const_value(g.lo, t), const_value(g.hi, t))
+            if g.lo.kind != "int":
+                return (word, sames, followed, kind, None, (const_value(g.lo, t), const_value(g.hi, t)))
+            bounds = None if g.within is None else (const_value(g.within[0], t), const_value(g.within[1], t))
+            return (word, sames, followed, kind, (g.lo.value, g.hi.value), bounds)
         if isinstance(g, A.GenSlug):
             at = self._hops(g.arg, rec)[1] if isinstance(g.arg, A.GenSame) else _natural_type(g.arg, self.model)
             return ("slug", self._gen(g.arg, at, sname, rec), tstr(at) or "text", g.sep)

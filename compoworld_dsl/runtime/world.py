@@ -798,14 +798,21 @@ def _compile_row(gen: tuple, types: Types):
 
 
 def _compile_ordered(gen: tuple):
-    """`after(same(path), ..., lo..hi)`: one draw, `lo` to `hi` days after the latest value the
-    `same`s read (any minute of them for a datetime), or between the bounds `lo` and `hi` but never
-    before it (where it is past `hi`, that value itself: the order is what `after` keeps).
-    `before(...)` mirrors it: days before the earliest, or the bounds but never after it.
-    Within the dates a value may take (0001-01-01 to 9999-12-31)."""
-    word, sames, followed, kind, how, lo, hi = gen
+    """`after(same(path), ..., days, bounds)`: one draw, `lo` to `hi` whole days after the latest
+    value the `same`s read (any minute of them for a datetime), within the bounds; where the two
+    do not meet, the bound nearest (or, where the value itself is past the upper bound, that
+    value: the order is what `after` keeps). Without days, anywhere from that value on; without
+    bounds, the dates a value may take (0001-01-01 to 9999-12-31). `before(...)` is its mirror:
+    the same on negated values."""
+    word, sames, followed, kind, days, bounds = gen
     unit = 1440 if kind == "datetime" else 1
     least, most = (V.MIN_MINUTE, V.MAX_MINUTE) if kind == "datetime" else (V.MIN_DAY, V.MAX_DAY)
+    if bounds is not None:
+        least, most = max(least, bounds[0]), min(most, bounds[1])
+    sign = -1 if word == "before" else 1
+    if sign < 0:
+        least, most = -most, -least
+    d_lo, d_hi = (days[0] * unit, days[1] * unit) if days is not None else (0, None)
     pairs = list(zip(sames, followed))
 
     def value(rng, keys, row, hops):
@@ -814,14 +821,12 @@ def _compile_ordered(gen: tuple):
             ref = _same(same, row, hops)
             if was != kind:  # a date read as its midnight, a datetime as its day
                 ref = ref * 1440 if kind == "datetime" else ref // 1440
-            refs.append(ref)
-        if word == "after":
-            ref = max(refs)
-            a, b = (ref + lo * unit, ref + hi * unit) if how == "days" else (max(lo, ref), max(hi, ref))
-        else:
-            ref = min(refs)
-            a, b = (ref - hi * unit, ref - lo * unit) if how == "days" else (min(lo, ref), min(hi, ref))
-        return rng.randint(min(max(a, least), most), min(max(b, least), most))
+            refs.append(sign * ref)
+        ref = max(refs)  # (for `before`, the earliest, negated)
+        top = max(most, ref)  # never before `ref`, even past the upper bound
+        a = min(max(ref + d_lo, least), top)
+        b = top if d_hi is None else min(max(ref + d_hi, a), top)
+        return sign * rng.randint(a, b)
 
     return value
 

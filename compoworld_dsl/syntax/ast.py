@@ -343,14 +343,17 @@ class GenSlug:
 class GenAfter:
     """`after(same(matter.opened), 0..60)`: a date (or datetime) 0 to 60 days after the one
     `same(...)` reads; with date bounds (`2025-01-06..2025-03-13`), drawn between them but never
-    before it (nor before any other `same(...)` listed). A fee invoice is issued after its matter
-    was opened. `before(...)` (`before=True`) keeps the value on or before them instead."""
+    before it (nor before any other `same(...)` listed); days and then bounds (`within`), both.
+    A fee invoice is issued after its matter was opened. `before(...)` (`before=True`) keeps the
+    value on or before them instead."""
 
     args: tuple[GenSame, ...]
     lo: Literal
     hi: Literal
     span: Span = _span()
     before: bool = attrs.field(default=False, kw_only=True)
+    # `after(same(order.placed), 0..10, 2025-01-06..2025-03-13)`: whole days, kept within bounds
+    within: tuple[Literal, Literal] | None = attrs.field(default=None, kw_only=True)
 
 
 SeedGen = Union[GenConst, GenRange, GenPickPool, GenPickList, GenWeighted, GenRef, GenSame, GenFormat, GenSlug, GenAfter]

@@ -514,7 +514,8 @@ def _gen(g) -> str:
     if isinstance(g, A.GenSame):
         return f"same({'.'.join(g.path)})"
     if isinstance(g, A.GenAfter):
-        return f"{'before' if g.before else 'after'}(" + ", ".join([*(_gen(a) for a in g.args), f"{format_literal(g.lo)}..{format_literal(g.hi)}"]) + ")"
+        ranges = [(g.lo, g.hi)] + ([g.within] if g.within else [])
+        return f"{'before' if g.before else 'after'}(" + ", ".join([*(_gen(a) for a in g.args), *(f"{format_literal(lo)}..{format_literal(hi)}" for lo, hi in ranges)]) + ")"
     if isinstance(g, A.GenFormat):
         return "format(" + ", ".join([encode_string(g.template), *(_gen(a) for a in g.args)]) + ")"
     raise TypeError(f"not a seed generator: {type(g).__name__}")

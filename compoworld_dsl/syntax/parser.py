@@ -477,11 +477,18 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def gen_after(self, meta, c):
-        return A.GenAfter(tuple(c[:-2]), c[-2], c[-1], span=self._span(meta))
+        return self._ordered(meta, c, before=False)
 
     @v_args(meta=True)
     def gen_before(self, meta, c):
-        return A.GenAfter(tuple(c[:-2]), c[-2], c[-1], span=self._span(meta), before=True)
+        return self._ordered(meta, c, before=True)
+
+    def _ordered(self, meta, c, before: bool) -> A.GenAfter:
+        """`after(same(a), ..., lo..hi)` or with a second range, `lo..hi, b_lo..b_hi`."""
+        sames = tuple(g for g in c if isinstance(g, A.GenSame))
+        lits = c[len(sames):]
+        within = (lits[2], lits[3]) if len(lits) == 4 else None
+        return A.GenAfter(sames, lits[0], lits[1], span=self._span(meta), before=before, within=within)
 
     @v_args(meta=True)
     def gen_format(self, meta, c):
