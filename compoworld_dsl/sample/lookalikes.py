@@ -205,10 +205,13 @@ def _plant_one(facts: WorldFacts, rng: random.Random, start: State, steps: list[
     planted = start.snapshot()
     rows = list(rows)
     target = start.tables[table][steps[k].pick]
-    copy = {**target, **change, **_vary(facts, rng, start, table, target, set(steps[k].how["fields"]) | set(change), days)}
+    said = set(steps[k].how["fields"]) | set(change)
+    copy = {**target, **change, **_vary(facts, rng, start, table, target, said, days)}
+    copy.update(_namesakes(facts, start, table, copy, said))
     if via is not None:
         f, rt, ref_change = via
         ref = {**start.tables[rt][target[f]], **ref_change}
+        ref.update(_namesakes(facts, planted, rt, ref, set(ref_change) | set(facts.people.known_by.get(rt, ()))))
         ref[facts.people.key[rt]] = world.next_key(planted, rt)
         if ref[facts.people.key[rt]] is None:
             return None
@@ -226,6 +229,7 @@ def _plant_one(facts: WorldFacts, rng: random.Random, start: State, steps: list[
                     twin = {**r, field: look_alike, facts.people.key[child]: world.next_key(planted, child)}
                     if kids is not None and (child, field) == kids[:2]:
                         twin.update(kids[2])
+                    twin.update(_namesakes(facts, planted, child, twin, set(kids[2]) if kids is not None and (child, field) == kids[:2] else set()))
                     if twin[facts.people.key[child]] is None:
                         return None
                     rows.append(_put(facts, planted, child, twin))
@@ -258,6 +262,27 @@ def _vary(facts: WorldFacts, rng: random.Random, state: State, table: str, row: 
         if others:
             out[f] = rng.choice(others)
     return out
+
+
+def _namesakes(facts: WorldFacts, state: State, table: str, row: dict, keep: set[str]) -> dict:
+    """The row's email addresses that `keep` (what the description says) and the house rules
+    leave free, each the namesake's own (`_namesake_email`): a look-alike is another person of
+    the same name, and two people do not share an address (the tools that add people refuse a
+    taken one; players met three customers "Chiara Sato" with one address between them)."""
+    out = {}
+    for f, t in facts.people.fields[table].items():
+        if f not in keep and f not in facts.rule_fields and row.get(f) is not None and facts.world.types.base(t) == "email":
+            out[f] = _namesake_email(row[f], {r[f] for r in state.tables[table].values()})
+    return out
+
+
+def _namesake_email(email: str, taken: set) -> str:
+    """`email` with the first number after its local part that gives an address not `taken`."""
+    local, at, domain = email.partition("@")
+    n = 2
+    while f"{local}{n}{at}{domain}" in taken:
+        n += 1
+    return f"{local}{n}{at}{domain}"
 
 
 def _mirrored(facts: WorldFacts, planted: State, table: str, target: Any, looks: list) -> State:
