@@ -42,13 +42,15 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     ensure(facts, attempt, reads, state0, state)
     rules = relevant(facts, attempt, state0, steps + [step])
     # the records the call writes on (a note's ticket): stated texts fit them (`topics.fitting`);
-    # worked out only where a text is drawn from prose (most calls state none)
-    on = [(rt, given[n]) for n, pt in tool.params if n in given and (rt := facts.people.ref_table(tstr(pt))) is not None]
+    # worked out only where a text is drawn from prose (most calls state none), and from the
+    # tables the walk has seeded already (seeding one here, mid-walk, left the states of the
+    # earlier steps without it: legal_ops 16 hops, seed 7, 30 attempts gave 8 tasks, not 14)
+    on = [(rt, given[n]) for n, pt in tool.params if n in given and (rt := facts.people.ref_table(tstr(pt))) is not None and rt in state.tables]
     known: list = []
+    naming = _naming(facts, tool)  # a name is about no record ("Platform licence (per seat, yearly)")
 
     def about():
         if not known:
-            ensure(facts, attempt, {rt for rt, _ in on}, state0, state)
             known.append(topic(facts.people, state, on))
         return known[0]
 
@@ -61,7 +63,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
         for n, t in free:
             if n in profiled:
                 continue
-            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about)
+            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about if n not in naming else lambda: None)
             if v is _NO_VALUE:
                 return f"no sensible value for {n}"
             if v is _NO_DRAW:
@@ -110,6 +112,13 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     chosen = {n: {**fixed, **chosen}[n] for n, _ in free}  # in parameter order
     got = run_step(facts, state0, state, tool, {**given, **chosen}, rules, attempt.deadline)
     return got if isinstance(got, str) else (chosen, *got, 1)
+
+
+def _naming(facts: WorldFacts, tool: Tool) -> set[str]:
+    """The parameters a call puts into a field its record is known by (a title, a product's
+    name): what names a record, not what a text says about one."""
+    kb = facts.people.known_by
+    return {n for n, (tb, f) in facts.insert_args.get(tool.qualified, {}).items() if f in kb.get(tb, ())} | {n for n, (tb, _, f) in facts.update_args.get(tool.qualified, {}).items() if f in kb.get(tb, ())}
 
 
 def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list, about=lambda: None) -> dict:

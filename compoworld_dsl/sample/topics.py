@@ -72,24 +72,27 @@ def record_words(people: People, state: State, table: str, key: Any) -> frozense
     return frozenset(out)
 
 
-def topic(people: People, state: State, records: list[tuple[str, Any]]) -> tuple[frozenset[str], frozenset[str]] | None:
+def topic(people: People, state: State, records: list[tuple[str, Any]]) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
     """(the words of the records a call writes on, the words that are about one other record of
     their tables and not these): a word most of a table's kinds of row hold ("open") is about none,
-    and one that several others share ("agreement", "claim") singles none of them out. None
-    where the call is on no record."""
+    and one that several others share ("agreement", "claim") singles none of them out; and the
+    texts the records hold, case folded: a text they hold already is no new one for them (a
+    document renamed to the title it has changes nothing). None where the call is on no record."""
     if not records:
         return None
     mine: set[str] = set()
     others: set[str] = set()
+    held: set[str] = set()
     for table, key in records:
         rows = state.tables.get(table, {})
         per = {k: record_words(people, state, table, k) for k in rows}
         kinds = set(per.values())  # (look-alikes and repeated profiles count once)
         common = {w for w in set().union(*kinds) if sum(w in ws for ws in kinds) * 2 > len(kinds)} if kinds else set()
         mine |= per.get(key, frozenset()) - common
+        held |= {v.casefold() for v in rows.get(key, {}).values() if isinstance(v, str)}
         theirs = [ws for ws in kinds if ws != per.get(key)]
         others |= {w for ws in theirs for w in ws if sum(w in o for o in theirs) == 1} - common
-    return frozenset(mine), frozenset(others - mine)
+    return frozenset(mine), frozenset(others - mine), frozenset(held)
 
 
 PROSE_WORDS = 4  # a pool of texts this long (median) is prose a record is about, not names
@@ -107,7 +110,7 @@ def profile_text(profile: dict) -> str:
     return " ".join(v for v in profile.values() if isinstance(v, str))
 
 
-def fitting(options: list, text_of, about: tuple[frozenset[str], frozenset[str]] | None, strict: bool = False) -> list:
+def fitting(options: list, text_of, about: tuple[frozenset[str], frozenset[str], frozenset[str]] | None, strict: bool = False) -> list:
     """The options whose text (`text_of(option)`) fits the records the call writes on (`about`,
     from `topic`): those about them, sharing a word with them ("Checked the logs: the webhook
     endpoint returns 502." on "Webhook deliveries failing"); else those about no other record
@@ -115,10 +118,11 @@ def fitting(options: list, text_of, about: tuple[frozenset[str], frozenset[str]]
     all (`strict`: none). The options' order is kept (draws stay reproducible)."""
     if about is None or not options:
         return [] if strict and not options else list(options)
-    mine, others = about
-    texts = [words_of(text_of(o)) for o in options]
-    on = [o for o, ws in zip(options, texts) if shares(ws, mine)]
+    mine, others, held = about
+    new = [o for o in options if text_of(o).casefold() not in held]
+    texts = [words_of(text_of(o)) for o in new]
+    on = [o for o, ws in zip(new, texts) if shares(ws, mine)]
     if on:
         return on
-    neutral = [o for o, ws in zip(options, texts) if not shares(ws, others)]
+    neutral = [o for o, ws in zip(new, texts) if not shares(ws, others)]
     return neutral or ([] if strict else list(options))
