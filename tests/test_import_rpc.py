@@ -13,6 +13,7 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -225,6 +226,83 @@ def test_google_resource_names_read_as_rest(tmp_path):
     # the parent of a resource name is not modelled: a query parameter, not a made-up path
     assert "read as GET /v1/attachments" in ops["GET /v1/{parent}/attachments"].why
     assert "{key}" not in json.dumps([o.why for o in result.ops])  # the API key is never an item's key
+
+
+def devices_spec(name_text: str = "The name of the device in the form enterprises/{enterpriseId}/devices/{deviceId}.", item_paths: bool = True) -> dict:
+    """Android Management's shape: the devices are listed under `{parent}` and have no get of their
+    own (the spec's one `GET /v1/{name}` is another resource's get), but a custom method takes a
+    device's `{name}`."""
+    s = {"type": "string"}
+    schemas = {
+        "Device": {"type": "object", "properties": {"name": {"type": "string", "description": name_text}, "userName": s, "state": {"type": "string", "enum": ["ACTIVE", "DISABLED", "LOST"]}, "enrollmentTime": {"type": "string", "format": "date-time"}}},
+        "ListDevicesResponse": {"type": "object", "properties": {"devices": {"type": "array", "items": ref("Device")}, "nextPageToken": s}},
+        "ProvisioningInfo": {"type": "object", "properties": {"name": s, "brand": s, "model": s}},
+        "Command": {"type": "object", "properties": {"type": {"type": "string", "enum": ["LOCK", "REBOOT"]}, "duration": s}},
+    }
+    paths = {"/v1/{parent}/devices": {"get": google_op("androidmanagement.enterprises.devices.list", "ListDevicesResponse", params=("parent",))}}
+    if item_paths:
+        paths["/v1/{name}"] = {"get": google_op("androidmanagement.provisioningInfo.get", "ProvisioningInfo", params=("name",))}
+        paths["/v1/{name}:issueCommand"] = {"post": google_op("androidmanagement.enterprises.devices.issueCommand", "Command", body="Command", params=("name",))}
+    return {"openapi": "3.0.0", "info": {"title": "Android Management API", "version": "v1"}, "paths": paths, "components": {"schemas": schemas}}
+
+
+def test_a_google_list_with_no_get_is_a_table_keyed_by_resource_name(tmp_path):
+    from import_specs import run, world_of
+
+    result, ops, model, wf = run(tmp_path, devices_spec())
+    assert ops["GET /v1/{parent}/devices"][0] == "list", ops
+    command = ops["POST /v1/{name}:issueCommand"]
+    assert command[0] != "simulated" and "read as POST /v1/devices/{name}/:issueCommand" in command[1], command
+    devices = next(r for r in model.tools() if r.name.endswith("devices_list"))
+    issue = next(r for r in model.tools() if r.name.endswith("issue_command"))
+    assert devices.service == issue.service  # the command works on one of the listed devices
+    w, st = world_of(model, wf)
+    rows = st.tables[f"{devices.service}.devices"]
+    assert rows and all(r["name"] == k for k, r in rows.items())  # keyed by its resource name
+    listed = w.call(st, devices.qualified, {})
+    assert listed["success"] and {d["name"] for d in listed["data"]} == set(rows)
+    one = listed["data"][0]["name"]
+    got = w.call(st, issue.qualified, {"name": one, "type": "lock", "duration": "600s"})
+    assert got["success"], got
+    missing = w.call(st, issue.qualified, {"name": "enterprises/none/devices/none", "type": "lock", "duration": "600s"})
+    assert missing["error"]["code"] == 404, missing
+
+
+def test_a_listed_name_reaches_the_call_that_takes_it_in_a_three_hop_task(tmp_path):
+    from compoworld_dsl.sample.run import Job, run as sample
+    from import_specs import run, world_of
+
+    result, ops, model, wf = run(tmp_path, devices_spec())
+    rep = sample(Job(str(wf), 3, 1, 1, max_attempts=40), tmp_path / "t.jsonl")
+    assert rep.emitted == 1, rep.rejected.most_common(3)
+    plan = json.loads((tmp_path / "t.jsonl").read_text())["reference_plan"]
+    w, st = world_of(model, wf)
+    names = {k for t, rows in st.tables.items() if t.endswith("devices") for k in rows}
+    steps = [(s["tool"].split(".")[-1], s.get("args", s.get("arguments", {}))) for s in plan]
+    assert steps[0][0].endswith("devices_list"), steps
+    assert any(tool.endswith("issue_command") and args.get("name") in names for tool, args in steps[1:]), steps
+
+
+def test_a_name_the_spec_calls_a_resource_name_keys_a_table_with_no_name_paths(tmp_path):
+    from import_specs import run
+
+    result, ops, model, wf = run(tmp_path, devices_spec(name_text="Output only. The resource name of the device. Format: `enterprises/{enterpriseId}/devices/{deviceId}`.", item_paths=False))
+    assert ops["GET /v1/{parent}/devices"][0] == "list", ops
+    assert result.tables == 1 and "keyed by their resource name (name)" in "\n".join(result.files.values())
+
+
+@pytest.mark.parametrize("why", ["a label", "a list of names"])
+def test_a_name_that_is_a_label_or_alone_keys_no_table(tmp_path, why):
+    from import_specs import run
+
+    if why == "a label":  # no `{name}` path and no resource name in its description: a display name
+        doc = devices_spec(name_text="The device's name as its user calls it.", item_paths=False)
+    else:  # objects with nothing but a name: a list of names, not of records
+        doc = devices_spec()
+        doc["components"]["schemas"]["Device"]["properties"] = {"name": {"type": "string", "description": "The name of the device in the form enterprises/{e}/devices/{d}."}}
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /v1/{parent}/devices"][0] == "simulated", ops
+    assert result.tables == (1 if "/v1/{name}" in doc["paths"] else 0)  # provisioning infos, no devices
 
 
 def test_google_rest_paths_stay_as_they_are(tmp_path):

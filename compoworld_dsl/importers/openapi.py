@@ -455,6 +455,7 @@ class OpenAPIImporter(TypeMapper):
         # per shape (by id; `_kept` holds them so that no id is reused): the arrays of objects
         # in it, its property names
         self._arrays: dict[int, list[Shape]] = {}
+        self._names_items: bool | None = None
         self._items: dict[int, Shape | None] = {}
         self._prop_names: dict[int, set[str]] = {}
         self._kept: list[Shape] = []
@@ -690,6 +691,14 @@ class OpenAPIImporter(TypeMapper):
             for i, x in enumerate(self.resources):
                 self._by_shape_name.setdefault(x.shape.name, []).append(i)
         return [self.resources[i] for i in sorted(i for n in names for i in self._by_shape_name.get(n, ()))]
+
+    def names_items(self) -> bool:
+        """Does the API address items by a `{name}` path parameter (Google's resource names,
+        `/v1/{name}`, `{name=projects/*/jobs/*}`)? Then a listed object's `name` is its key
+        (resources._name_key)."""
+        if self._names_items is None:
+            self._names_items = any(is_param(s) and pname(s) == "name" for o in self.ops for s in o.segs)
+        return self._names_items
 
     def unwrap_list(self, shape: Shape | None, depth: int = 0) -> Shape | None:
         """The element shape of a list response: an array of objects, or an envelope holding one

@@ -4,9 +4,9 @@
 - **Examples.** A response whose schema declares nothing (`{type: object}`) but which carries an
   example gets a shape read from the example (`shape_from_example`).
 - **Read-only and child collections.** `GET C` listing objects with an id-like property is a
-  resource even with no operation on one item; under an item (`/portouts/{id}/comments`) it is a
-  child table. A `GET C/{x}` with no schema takes its fields from `POST C`'s body; one whose
-  object holds no id-like property (AWS: `GET /detector/{detectorId}`) is keyed by `{x}`.
+  resource even with no operation on one item (in an API of resource names, keyed by the
+  objects' `name`); under an item (`/portouts/{id}/comments`) it is a child table. A `GET C/{x}`
+  with no schema takes its fields from `POST C`'s body; one whose object holds no id-like property (AWS: `GET /detector/{detectorId}`) is keyed by `{x}`.
 - **Lists across a scope.** A GET whose response lists a resource's own schema, on a path whose
   parameters are all parents of that resource (`/subscriptions/{s}/providers/X/things`), lists
   it, filtered by those parents.
@@ -264,11 +264,11 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
         word = o.segs[-1]
         getter = next((x for x in item_ops.get(pat + "/{}", []) if x.method == "get"), None)
         param = pname(getter.segs[-1]) if getter is not None else singular(re.sub(r"\W", "", word) or "item") + "Id"
-        key = imp.key_prop(shape, param, word) or (_stem_key(shape, word, by_coll) if getter is None else None)
+        key = imp.key_prop(shape, param, word) or (_stem_key(shape, word, by_coll) or _name_key(imp, shape) if getter is None else None)
         if key is None:
             keyless.append((o, shape, param, getter))
             continue
-        how = f"GET {o.path} lists objects with the id-like property {key}" + (" (from the response's example)" if from_example(o.response) else "") + ("" if getter is not None or item_ops.get(pat + "/{}") else ", and no operation works on one (a read-only collection)")
+        how = f"GET {o.path} lists objects " + ("keyed by their resource name (name)" if key == "name" else f"with the id-like property {key}") + (" (from the response's example)" if from_example(o.response) else "") + ("" if getter is not None or item_ops.get(pat + "/{}") else ", and no operation works on one (a read-only collection)")
         by_coll[pat] = Resource(list(o.segs), param, shape, key, how, getter=getter)
         if shape.name:
             named.add(shape.name)
@@ -330,6 +330,26 @@ def _stem_key(shape: Shape, word: str, by_coll: dict) -> str | None:
         if w.startswith(stem) and (best is None or len(stem) > len(norm(best)) - 2):
             best = p
     return best
+
+
+# what a description says of a `name` that is the record's key, not its label: Google's "The
+# resource name of the ...", "in the form enterprises/{enterpriseId}/devices/{deviceId}", "Format:
+# projects/{project}/..."
+RESOURCE_NAME = re.compile(r"resource name|\bin the (?:form|format)\b[^.]*/|\bformat:?\s*`?[\w{}*-]+/", re.I)
+
+
+def _name_key(imp: "OpenAPIImporter", shape: Shape) -> str | None:
+    """`name` as the key of a listed object where the API names its records by it (issue 30):
+    Google's resource names (`enterprises/e1/devices/d1`) are keys, and a Google API's lists
+    (`GET /v1/{parent}/devices`) often have no get of their own left (every item get shares
+    `GET /v1/{name}`, which the spec keeps for one of them). Honest only where `name` is an
+    identifier, not a label: the API addresses items by a `{name}` path parameter, or the
+    property says it is a resource name; and the objects are records (a value or an object of
+    them beside the name: apphub's discovered services hold two objects), not a list of names."""
+    ps = shape.props.get("name")
+    if ps is None or ps.kind != "scalar" or ps.type != "string" or not any(s.kind in ("scalar", "object") for p, s in shape.props.items() if p != "name"):
+        return None
+    return "name" if RESOURCE_NAME.search(ps.description) or imp.names_items() else None
 
 
 def _child_rows(o: "Op", shape: Shape, by_coll: dict) -> bool:
