@@ -21,7 +21,7 @@ def test_the_services_a_rule_reads_are_mounted(monkeypatch):
     lookups = 0
     for i in range(90):
         try:
-            task = legal.task(3, i, 5)
+            task = legal.task(2, i, 5)  # (seed 3 gave one before this round's walk changes; 2 gives one now)
         except Rejected:
             continue
         mounted = set(task["services"]) | set(task["distractors"])
