@@ -291,18 +291,22 @@ def test_a_name_the_spec_calls_a_resource_name_keys_a_table_with_no_name_paths(t
     assert result.tables == 1 and "keyed by their resource name (name)" in "\n".join(result.files.values())
 
 
-@pytest.mark.parametrize("why", ["a label", "a list of names"])
+@pytest.mark.parametrize("why", ["a label", "a list of names", "a name after a collection"])
 def test_a_name_that_is_a_label_or_alone_keys_no_table(tmp_path, why):
-    from import_specs import run
+    from import_specs import pparam, run
 
     if why == "a label":  # no `{name}` path and no resource name in its description: a display name
         doc = devices_spec(name_text="The device's name as its user calls it.", item_paths=False)
+    elif why == "a name after a collection":  # CircleCI: `/envvar/{name}` keys env vars, not the listed tests
+        doc = devices_spec(name_text="The test's name.", item_paths=False)
+        doc["paths"]["/project/{project}/envvar/{name}"] = {"delete": {"parameters": [pparam("project"), pparam("name")], "responses": {"204": {"description": "gone"}}}}
     else:  # objects with nothing but a name: a list of names, not of records
         doc = devices_spec()
         doc["components"]["schemas"]["Device"]["properties"] = {"name": {"type": "string", "description": "The name of the device in the form enterprises/{e}/devices/{d}."}}
     result, ops, model, wf = run(tmp_path, doc)
     assert ops["GET /v1/{parent}/devices"][0] == "simulated", ops
     assert result.tables == (1 if "/v1/{name}" in doc["paths"] else 0)  # provisioning infos, no devices
+    assert "keyed by their resource name" not in "\n".join(result.files.values())
 
 
 def test_google_rest_paths_stay_as_they_are(tmp_path):

@@ -60,7 +60,7 @@ from .common import (
     unique,
     words,
 )
-from .normalize import normalize_ops, show_readings
+from .normalize import VERSION, normalize_ops, show_readings
 from .schema import SchemaReader, Shape
 from .speak import identity, speak
 from . import resources, world_model
@@ -693,11 +693,13 @@ class OpenAPIImporter(TypeMapper):
         return [self.resources[i] for i in sorted(i for n in names for i in self._by_shape_name.get(n, ()))]
 
     def names_items(self) -> bool:
-        """Does the API address items by a `{name}` path parameter (Google's resource names,
-        `/v1/{name}`, `{name=projects/*/jobs/*}`)? Then a listed object's `name` is its key
-        (resources._name_key)."""
+        """Does the API address items by a resource name in the path (Google's `/v1/{name}`,
+        `/v1/{name=projects/*/jobs/*}`: `{name}` where a REST path would name its collection)?
+        Then a listed object's `name` is its key (resources._name_key). A `{name}` after a
+        collection (`/envvar/{name}`) says only that those items are keyed by it, not every
+        object that has a name (CircleCI's test results do not)."""
         if self._names_items is None:
-            self._names_items = any(is_param(s) and pname(s) == "name" for o in self.ops for s in o.segs)
+            self._names_items = any(pname(s) == "name" and is_param(s) and (i == 0 or is_param(segs[i - 1]) or VERSION.fullmatch(segs[i - 1])) for o in self.ops for segs in [split_path(o.path)] for i, s in enumerate(segs))
         return self._names_items
 
     def unwrap_list(self, shape: Shape | None, depth: int = 0) -> Shape | None:

@@ -343,7 +343,7 @@ def _name_key(imp: "OpenAPIImporter", shape: Shape) -> str | None:
     Google's resource names (`enterprises/e1/devices/d1`) are keys, and a Google API's lists
     (`GET /v1/{parent}/devices`) often have no get of their own left (every item get shares
     `GET /v1/{name}`, which the spec keeps for one of them). Honest only where `name` is an
-    identifier, not a label: the API addresses items by a `{name}` path parameter, or the
+    identifier, not a label: the API addresses items by resource names (`/v1/{name}`), or the
     property says it is a resource name; and the objects are records (a value or an object of
     them beside the name: apphub's discovered services hold two objects), not a list of names."""
     ps = shape.props.get("name")
