@@ -267,7 +267,7 @@ def probe_cosigner_fragments() -> dict:
     co-signatory written as the same person another way (controls) and how many passed."""
     s = sampler_of("legal_ops")
     out = {"tasks": 0, "tries": 0, "passed": 0, "controls": 0, "control_passed": 0, "examples": []}
-    for seed in range(40 * SCALE):
+    for seed in range(120 * SCALE):  # (seeds with a trust balance of 50,000 free: 2 in the first 40 since the seeded dates moved the draws)
         task = cosigner_left_task(s, seed)
         if task is None:
             continue
