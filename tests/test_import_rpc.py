@@ -321,6 +321,28 @@ def test_google_rest_paths_stay_as_they_are(tmp_path):
     assert {o.kind for o in result.ops} == {"get", "list"}
 
 
+def test_a_custom_method_of_a_collection_names_no_item(tmp_path):
+    """Authorized Buyers' `POST /v1/{buyer}/proposals:sendRfp` works on a buyer's proposals: the
+    `{buyer}` before the collection is its parent (as `{parent}` is), never a proposal's key."""
+    paths = {
+        "/v1/{parent}/proposals": {"get": google_op("market.buyers.proposals.list", "ListProposalsResponse", params=("parent",))},
+        "/v1/{name}": {"get": google_op("market.buyers.proposals.get", "Proposal", params=("name",))},
+        "/v1/{name}:accept": {"post": google_op("market.buyers.proposals.accept", "Proposal", params=("name",))},
+        "/v1/{buyer}/proposals:sendRfp": {"post": google_op("market.buyers.proposals.sendRfp", "Proposal", body="Rfp", params=("buyer",))},
+    }
+    s = {"type": "string"}
+    schemas = {
+        "Proposal": {"type": "object", "properties": {"name": s, "displayName": s, "state": {"type": "string", "enum": ["BUYER_ACCEPTANCE_REQUESTED", "FINALIZED"]}}},
+        "ListProposalsResponse": {"type": "object", "properties": {"proposals": {"type": "array", "items": ref("Proposal")}, "nextPageToken": s}},
+        "Rfp": {"type": "object", "properties": {"displayName": s, "client": s}},
+    }
+    ops = ops_by_label(imported(tmp_path, spec_file(tmp_path, paths, schemas, "Marketplace API")))
+    assert "read as POST /v1/proposals/{name}/:accept" in ops["POST /v1/{name}:accept"].why  # an item's custom method still names it
+    rfp = ops["POST /v1/{buyer}/proposals:sendRfp"]
+    assert "read as POST /v1/buyers/{buyer}/proposals/:sendRfp" in rfp.why, rfp.why
+    assert "/proposals/{buyer}" not in rfp.why and "an action on one proposal" not in rfp.why
+
+
 # ─────────────────────────── generic RPC paths ───────────────────────────
 
 

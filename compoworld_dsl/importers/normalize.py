@@ -144,9 +144,12 @@ def read_google(o: Any) -> Reading | None:
     key = None
     if kind not in ("list", "create"):
         tail = segs[-1] if segs else ""
+        # a custom method of the collection (`/v1/{buyer}/proposals:sendRfp`) names no item: the
+        # parameter before it is the collection's parent, whatever it is called
+        on_coll = norm(tail.partition(":")[0]) == norm(coll)
         if is_param(tail) and norm(pname(tail)) != "parent":
             key = pname(tail)
-        elif not is_param(tail) and norm(tail) != norm(coll) and params and norm(params[-1]) != "parent":
+        elif not is_param(tail) and not on_coll and params and norm(params[-1]) != "parent":
             key = params[-1]
     if kind in ("get", "update", "delete") and key is None:
         return None
