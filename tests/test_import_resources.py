@@ -11,6 +11,7 @@ verbs) and checks that an action tool only ever sets a member the enum has: 60 s
 
 from __future__ import annotations
 
+import json
 import os
 import random
 
@@ -69,6 +70,25 @@ def test_a_response_with_only_an_example_gives_a_resource(tmp_path):
     w, st = world_of(model, wf)
     nets = next(t for q, t in st.tables.items() if q.endswith(".networks"))
     assert 4 <= len(nets) <= 8 and all(r["name"] for r in nets.values())
+
+
+def test_an_example_written_as_json_text_is_read_as_its_json(tmp_path):
+    """Press Association's TV API gives every response as an example of JSON text and no schema
+    (its 18 reads were all simulated); a map whose values have a schema keeps its example's keys
+    as entries, not fields (Jira's project roles by name)."""
+    asset = {"id": "5ad4cc44-3f18-52c5-8a3b", "title": "Hello Ladies: The Movie", "runtime": 85, "releasedAt": "2014-11-15"}
+    doc = spec(
+        {
+            "/asset": {"get": {"responses": ok(None, '{\n\t"hasNext": false,\n\t"item": [' + json.dumps(asset) + "]\n}")}},
+            "/asset/{assetId}": {"get": {"parameters": [pparam("assetId")], "responses": ok(None, json.dumps(asset, indent="\t"))}},
+            "/asset/{assetId}/roles": {"get": {"parameters": [pparam("assetId")], "responses": ok({"type": "object", "additionalProperties": {"type": "string", "format": "uri"}}, '{"Director": "https://x.example/role/1"}')}},
+        }
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /asset/{assetId}"][0] == "get" and ops["GET /asset"][0] == "list", ops
+    text = result.files[next(n for n in result.files if not n.endswith("_world.world"))]
+    assert "released_at: date" in text and '"Hello Ladies: The Movie"' in text
+    assert ops["GET /asset/{assetId}/roles"][0] != "list" and "director" not in text.lower()
 
 
 def test_a_child_collection_under_an_item_is_a_child_table(tmp_path):

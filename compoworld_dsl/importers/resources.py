@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -176,15 +177,31 @@ def shape_from_example(v: Any, at: Any = "#", depth: int = 0) -> Shape:
 
 def _declares_nothing(s: Shape | None) -> bool:
     """A response shape that says nothing a table could hold: none, opaque, or an array of
-    opaque items (`{type: array, items: {type: object}}`)."""
+    opaque items (`{type: array, items: {type: object}}`). A map whose values have a schema
+    (`additionalProperties: {type: string}`) says what it is: its example's keys are entries,
+    not fields (Jira's project roles by name)."""
+    if s is not None and s.kind == "opaque" and s.reason.startswith("a map of names"):
+        return False
     if s is None or s.kind == "opaque":
         return True
     return s.kind == "array" and (s.items is None or s.items.kind == "opaque")
 
 
+def json_example(v: Any) -> Any:
+    """An example as JSON: a dict or a list, or JSON text that holds one (a string that starts
+    with `{` or `[`: some specs write their examples so); None for anything else."""
+    if isinstance(v, str) and v.lstrip()[:1] in ("{", "["):
+        try:
+            v = json.loads(v)
+        except (ValueError, RecursionError):
+            return None
+    return v if isinstance(v, (dict, list)) else None
+
+
 def response_example(imp: "OpenAPIImporter", raw: dict) -> Any:
     """The example of an operation's first 2xx response: OpenAPI 3's media `example` or
-    `examples.*.value`, Swagger 2.0's `examples: {mime: value}`, or the schema's `example`."""
+    `examples.*.value`, Swagger 2.0's `examples: {mime: value}`, or the schema's `example`; each
+    may be JSON text (`json_example`)."""
     responses = raw.get("responses")
     if not isinstance(responses, dict):
         return None
@@ -196,23 +213,23 @@ def response_example(imp: "OpenAPIImporter", raw: dict) -> Any:
         if isinstance(r.get("content"), dict):
             medias = [m for c, m in r["content"].items() if "json" in str(c).lower() and isinstance(m, dict)]
         elif isinstance(r.get("examples"), dict):
-            got = next((v for c, v in r["examples"].items() if "json" in str(c).lower()), None)
-            if isinstance(got, (dict, list)):
+            got = json_example(next((v for c, v in r["examples"].items() if "json" in str(c).lower()), None))
+            if got is not None:
                 return got
         if isinstance(r.get("schema"), dict):
             medias.append({"schema": r["schema"]})
         for m in medias:
-            if isinstance(m.get("example"), (dict, list)):
-                return m["example"]
+            if (got := json_example(m.get("example"))) is not None:
+                return got
             exs = m.get("examples")
             if isinstance(exs, dict):
                 for e in exs.values():
                     e = imp.reader.resolve(e)
-                    if isinstance(e, dict) and isinstance(e.get("value"), (dict, list)):
-                        return e["value"]
+                    if isinstance(e, dict) and (got := json_example(e.get("value"))) is not None:
+                        return got
             sch = imp.reader.resolve(m.get("schema")) if isinstance(m.get("schema"), dict) else None
-            if isinstance(sch, dict) and isinstance(sch.get("example"), (dict, list)):
-                return sch["example"]
+            if isinstance(sch, dict) and (got := json_example(sch.get("example"))) is not None:
+                return got
     return None
 
 

@@ -265,7 +265,9 @@ class SchemaReader:
             props = d.get("properties")
             if not isinstance(props, dict) or not props:
                 ap = d.get("additionalProperties")
-                why = "a free-form object (a map of names to values)" if ap not in (None, False) else "an object with no declared properties"
+                # a map whose values have a declared schema says what it holds: its examples'
+                # keys are entries (Jira's project roles by name), not fields (resources.py)
+                why = "a map of names to values" if isinstance(ap, dict) and ap else "a free-form object (a map of names to values)" if ap not in (None, False) else "an object with no declared properties"
                 return opaque(why)
             s = Shape("object", nullable=nullable, notes=notes)
             req = d.get("required")
