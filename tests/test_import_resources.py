@@ -165,6 +165,38 @@ def test_a_get_whose_object_has_no_id_is_keyed_by_the_path_parameter(tmp_path):
     assert w.call(st, f"{svc}.disable_detector", {"detector_id": "nope"})["error"]["code"] == 404
 
 
+
+def test_a_path_parameter_named_as_the_noun_names_the_item_by_its_name(tmp_path):
+    """AWS Evidently's `/projects/{project}` ("the name or ARN of the project") returns a project
+    with a `name` and an `arn` and no id: the name is its key (Evidently, Cloud SQL's instances,
+    GitHub's branches had no table)."""
+    project = obj({"name": {"type": "string"}, "arn": {"type": "string"}, "status": {"type": "string", "enum": ["AVAILABLE", "UPDATING"]}, "description": {"type": "string"}})
+    doc = spec(
+        {
+            "/projects": {
+                "get": {"operationId": "ListProjects", "responses": ok(obj({"projects": {"type": "array", "items": {"$ref": "#/components/schemas/Project"}}, "nextToken": {"type": "string"}}))},
+                "post": {"operationId": "CreateProject", "requestBody": body(obj({"name": {"type": "string"}, "description": {"type": "string"}}, ["name"])), "responses": ok(obj({"project": {"$ref": "#/components/schemas/Project"}}))},
+            },
+            "/projects/{project}": {
+                "get": {"operationId": "GetProject", "parameters": [pparam("project")], "responses": ok(obj({"project": {"$ref": "#/components/schemas/Project"}}))},
+                "delete": {"operationId": "DeleteProject", "parameters": [pparam("project")], "responses": {"200": {"description": "ok"}}},
+            },
+            # a parameter that is not the noun names no item by a name
+            "/teams/{owner}": {"get": {"operationId": "GetTeam", "parameters": [pparam("owner")], "responses": ok(obj({"team": obj({"name": {"type": "string"}, "size": {"type": "integer"}})}))}},
+        },
+        {"Project": project},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert [ops[f"{m} /projects{p}"][0] for m, p in (("GET", ""), ("POST", ""), ("GET", "/{project}"), ("DELETE", "/{project}"))] == ["list", "create", "get", "delete"], ops
+    assert "returns one Project with the id-like property name" in "\n".join(result.files.values())
+    assert ops["GET /teams/{owner}"][0] == "simulated"
+    w, st = world_of(model, wf)
+    table = next(q for q in st.tables if q.endswith(".projects"))
+    name = next(iter(st.tables[table]))
+    got = w.call(st, f"{table.split('.')[0]}.get_project", {"project": name})
+    assert got["success"] and got["data"]["name"] == name, got
+
+
 # ─── status actions in each path style ───
 
 

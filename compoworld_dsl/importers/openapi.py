@@ -599,6 +599,10 @@ class OpenAPIImporter(TypeMapper):
         rest = p[len(noun) :] if noun and p.startswith(noun) else ""
         if rest in ("number", "code", "key", "slug", "name", "uuid", "uid") and rest in props:
             return props[rest]
+        # `/projects/{project}` returning a project with a `name` and no id (AWS's REST APIs:
+        # "the name or ARN of the project"): the parameter is the noun, the name is its key
+        if noun and p == noun and "name" in props:
+            return props["name"]
         return None
 
     def unwrap_item(self, shape: Shape | None, depth: int = 0) -> Shape | None:
