@@ -18,7 +18,8 @@
 - W104: a table whose rows a tool withdraws (`cancel_*`, `void_*`, `withdraw_*`, `retract_*`,
   `revoke_*`: one key argument, a field set to a constant) and that no tool deletes from, with no
   `retracted when`: an agent that makes such a row by mistake and cancels it fails the task's
-  `no_collateral` check on the row it left (decision D31).
+  `no_collateral` check on the row it left (decision D31). A table no tool adds rows to is left
+  alone: no agent makes one of its rows by mistake (a student who withdraws is an outcome).
 
 Reads the compiled world and the sampler's walk structure (`sample.walkgraph.WalkGraph`); changes
 nothing."""
@@ -124,8 +125,9 @@ def _unretracted(model: Model) -> list[Diagnostic]:
     for s in services:
         svc = model.services[s]
         deleted = {t for tool in svc.tools.values() for t in tool.deletes}
+        inserted = {t for tool in svc.tools.values() for t in tool.inserts}
         for var in svc.state.values():
-            if not isinstance(var.type, TableT) or var.retracted is not None or var.retracted_with is not None or var.name in deleted:
+            if not isinstance(var.type, TableT) or var.retracted is not None or var.retracted_with is not None or var.name in deleted or var.name not in inserted:
                 continue
             key = var.type.record.fields.get(var.type.record.key or "")
             for tool in svc.tools.values():

@@ -185,3 +185,18 @@ def test_unphrased_records_and_tools(tmp_path):
     program = check_paths([tmp_path / "shop.world"]) if (tmp_path / "shop.world").write_text(WORLD, encoding="utf-8") else None
     codes = [d.code for d in lint(program.model, str(tmp_path / "shop.world"), seeds=3)]
     assert "W107" not in codes and "W108" not in codes and codes.count("W106") == 3
+
+
+def test_w104_leaves_a_table_no_tool_adds_to(tmp_path):
+    """W104 is about rows an agent makes by mistake and then withdraws: where no tool adds rows to
+    the table (students of record, who withdraw as an outcome), it says nothing; the same table
+    with a tool that adds rows warns."""
+    world = WORLD.replace("  tool hold(item: ItemId) -> id\n", "  tool hold_count(item: ItemId) -> int\n").replace(
+        "    let h = insert holds { item: item }\n    return h.id\n", "    return count(h in holds where h.item == item)\n"
+    )
+    assert "insert holds" not in world
+    path = tmp_path / "w.world"
+    path.write_text(world, encoding="utf-8")
+    program = check_paths([path])
+    assert program.ok, [d.message for d in program.diagnostics]
+    assert [d for d in lint(program.model, str(path), seeds=2) if d.code == "W104"] == []
