@@ -239,8 +239,9 @@ def never_decided(facts: WorldFacts, tasks: list[dict]) -> list[tuple[str, str]]
     where the walks went (issue 29 item 4): an order rule whose tools no task called; a rule whose
     protected tables no task wrote (no walk reaches them: a write there must be one a walk can
     make); or one whose tables tasks wrote, but on no record a look-alike or a value it decides
-    made it matter (the seeds never set it up: see docs/authoring.md, "What makes a house rule
-    bite")."""
+    made it matter (the seeds never set it up, or the tools' own preconditions refuse what it
+    forbids, so a look-alike teaches by the refusal: see docs/authoring.md, "What makes a house
+    rule bite")."""
     decided = {c["name"] for t in tasks for c in t.get("constraints") or ()}
     out = []
     for info in facts.constraints:
@@ -256,6 +257,6 @@ def never_decided(facts: WorldFacts, tasks: list[dict]) -> list[tuple[str, str]]
             reached = sum(1 for p in plans if any(facts.tables_written.get(q, set()) & guarded for q in p))
             where = ", ".join(sorted(guarded)) or "nothing"
             why = (f"no task wrote what it guards ({where}): no walk reaches those tables" if not reached else
-                   f"{reached} of {len(plans)} tasks wrote what it guards ({where}), but no look-alike or value it decides came up there: the seeds never make it matter")
+                   f"{reached} of {len(plans)} tasks wrote what it guards ({where}), but no look-alike or value it decides came up there: the seeds never make it matter, or the services refuse what it forbids already")
         out.append((info["name"], why))
     return out
