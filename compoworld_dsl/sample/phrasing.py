@@ -754,6 +754,8 @@ def fill(people, template: str, types: dict, arg) -> str:
                 before = before[: adj.start()]
                 article, _, rest = shown.partition(" ")
                 shown = f"{article} {adj.group(1)}{rest}"
+        else:
+            before = _undoubled(before, shown)
         if before.endswith(" a ") and shown[:1].lower() in "aeiou":
             before = before[:-2] + "an "  # "file a {kind}" with kind evidence
         if shown.startswith("that ") and re.search(r"\bthat $", before, re.I):
@@ -767,6 +769,24 @@ def fill(people, template: str, types: dict, arg) -> str:
         pos = m.end()
     out.append(_set_off(out, template[pos:]))
     return "".join(out).replace("{{", "{").replace("}}", "}")
+
+
+def _undoubled(before: str, shown: str) -> str:
+    """`before` without the field's words it ends with where the value's phrase begins with them
+    after a preposition: "with memo {memo}" and "the memo the house rules call for" give "with
+    the memo the house rules call for", not "with memo the memo ..."; "due {due}" and "the due
+    date of ..." keep their words (no preposition before "due")."""
+    head = shown.split()
+    if len(head) < 2 or head[0].lower() != "the":
+        return before
+    said = before.rstrip()
+    for n in (3, 2, 1):
+        noun = " ".join(head[1 : 1 + n])
+        if len(head) > n and said.lower().endswith(" " + noun.lower()):
+            rest = said[: -len(noun)].rstrip()
+            if rest.rpartition(" ")[2].lower() in _BOUNDARY | {"with"}:
+                return rest + " "
+    return before
 
 
 def _set_off(out: list[str], text: str) -> str:

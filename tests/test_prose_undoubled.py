@@ -1,0 +1,32 @@
+"""A value left to the house rules is named once (issue 29, a world written from the docs alone):
+a `say` phrase "... with memo {memo}" and the value's phrase "the memo the house rules call for"
+read "with the memo the house rules call for", not "with memo the memo ..."; a field's words
+before a phrase that does not follow a preposition stay ("due the due date of ...")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compoworld_dsl.sample.phrasing import _undoubled
+from compoworld_dsl.sample.run import load_sampler
+from test_scripted_agents import sampled
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_undoubled():
+    assert _undoubled(' ("Overpayment"), with memo ', "the memo the house rules call for") == ' ("Overpayment"), with '
+    assert _undoubled(" and co-signatory ", "the co-signatory the house rules call for") == " and co-signatory "  # (no preposition)
+    assert _undoubled(", due ", "the due date of the charge ...") == ", due "
+    assert _undoubled(" to ", "the due date the house rules call for") == " to "
+    assert _undoubled(" as project lead ", "the project lead of that team") == " as "
+
+
+def test_a_memo_left_to_the_rules_reads_once():
+    """registrar's refunds of 1,000 or more name their approving officer in the memo: the memo is
+    left to the house rules, and the instruction names it once."""
+    sampler = load_sampler(str(ROOT / "worlds" / "registrar.world"))
+    left = [t["instruction"] for t in sampled(sampler, 4242, 5, range(12)) if "the house rules call for" in t["instruction"]]
+    assert left
+    assert all("memo the memo" not in i for i in left)
+    assert any("with the memo the house rules call for" in i for i in left)
