@@ -24,7 +24,7 @@ from .rules import relevant
 from .runs import holds, run_step
 from .solve import check, new_solver
 from .steps import Step
-from .topics import fitting, profile_text, prose, topic
+from .topics import fitting, not_about_another, profile_text, prose, topic
 
 DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
 FINITE_TRIES = 32  # combinations of enum/yes-no values run before Z3 is asked for them (`_no_finite_value`)
@@ -352,7 +352,12 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         # only values a person would write: ones the world's data holds (its pools), never
         # made-up filler ("title 417"); the same field's values first
         pool = same if same and (prefer_state or rng.random() < 0.7) else (same or other)
-        pool = fitting(list(pool), str, about()) if p == "text" and prose(pool) else pool
+        if p == "text" and prose(pool):
+            pool = fitting(list(pool), str, about())
+        elif p == "text" and pool is not same:
+            # a label from fields of other names (a `tag` where no field is one): at least about
+            # no other record, not a ticket's subject as a refund ticket's tag (issue 29)
+            pool = not_about_another(list(pool), str, about())
         return rng.choice(pool) if pool else _NO_VALUE
     if same and (prefer_state or rng.random() < 0.5):
         return rng.choice(same)

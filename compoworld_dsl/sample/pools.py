@@ -56,11 +56,16 @@ def held_split(facts: WorldFacts, attempt: Attempt, state: State, want: str, nam
     same, other = set(), set()
     for table, fields, rows in held:
         for f in fields:
-            hit = f == name if near is None else share_a_word(near, f)
+            hit = f == name if near is None else share_a_word(near, f) or share_a_word(_singular(near), _singular(f))
             (same if hit else other).update(r[f] for r in rows.values())
     out = (tuple(sorted(same, key=repr)), tuple(sorted(other, key=repr)))  # (shared: not to be changed)
     attempt.pools[key] = ([rows for _, _, rows in held], out)  # (holds the dicts: their ids stay theirs)
     return out
+
+
+def _singular(name: str) -> str:
+    """A field or parameter name with each word's plural `s` dropped: a `tag` is one of `tags`."""
+    return "_".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in name.split("_"))
 
 
 def date_range(facts: WorldFacts, state: State, scope: set[str] | None = None) -> tuple[int | None, int | None]:

@@ -126,3 +126,17 @@ def fitting(options: list, text_of, about: tuple[frozenset[str], frozenset[str],
         return on
     neutral = [o for o, ws in zip(new, texts) if not shares(ws, others)]
     return neutral or ([] if strict else list(options))
+
+
+def not_about_another(options: list, text_of, about: tuple[frozenset[str], frozenset[str], frozenset[str]] | None) -> list:
+    """The options that are not about another record than the ones the call writes on (`about`,
+    from `topic`): for labels and short texts (a tag, a reason), which `fitting` leaves alone as
+    they are about no record as a rule, but one can be: "CSV export times out", a ticket's
+    subject, as the tag of a refund ticket. Those about these records or about none are kept, in
+    order; where none is, all."""
+    if about is None or not options:
+        return list(options)
+    mine, others, _ = about
+    kept = [o for o in options if shares(ws := words_of(text_of(o)), mine) or not shares(ws, others)]
+    return kept or list(options)
+
