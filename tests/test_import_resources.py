@@ -197,6 +197,34 @@ def test_a_path_parameter_named_as_the_noun_names_the_item_by_its_name(tmp_path)
     assert got["success"] and got["data"]["name"] == name, got
 
 
+
+def test_a_scope_parameter_is_not_a_resource_that_lives_inside_it(tmp_path):
+    """Azure API Management's users sit under `/subscriptions/{subscriptionId}` (the Azure
+    subscription: one tenant) and have subscriptions of their own (`/users/{userId}/subscriptions`,
+    API subscriptions). Those live inside the scope, so they cannot be what `{subscriptionId}`
+    names: read so, every user needed a subscription's key and no walk could start."""
+    base = "/subscriptions/{subscriptionId}/providers/Api/service/{serviceName}/users"
+    user = obj({"id": {"type": "string"}, "name": {"type": "string"}, "email": {"type": "string"}, "state": {"type": "string", "enum": ["active", "blocked"]}})
+    sub = obj({"id": {"type": "string"}, "name": {"type": "string"}, "scope": {"type": "string"}, "subscriptionId": {"type": "string"}})
+    params = [pparam("subscriptionId"), pparam("serviceName")]
+    doc = spec(
+        {
+            base: {"get": {"operationId": "User_List", "parameters": params, "responses": ok(obj({"value": {"type": "array", "items": user}}))}},
+            base + "/{userId}": {
+                "get": {"operationId": "User_Get", "parameters": params + [pparam("userId")], "responses": ok(user)},
+                "delete": {"operationId": "User_Delete", "parameters": params + [pparam("userId")], "responses": {"200": {"description": "ok"}}},
+            },
+            base + "/{userId}/subscriptions": {"get": {"operationId": "UserSubscription_List", "parameters": params + [pparam("userId")], "responses": ok(obj({"value": {"type": "array", "items": sub}}))}},
+        }
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = result.files[next(n for n in result.files if not n.endswith("_world.world"))]
+    users = text[text.index("record User ") : text.index("service probe_subscriptions")]
+    assert "subscription_id: text" in users and "SubscriptionId" not in users, users
+    listing = next(t for t in model.tools() if t.name == "user_list")
+    assert all(str(pt) != "SubscriptionId" for _, pt in listing.params), listing.params
+
+
 # ─── status actions in each path style ───
 
 

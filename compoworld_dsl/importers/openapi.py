@@ -826,11 +826,17 @@ class OpenAPIImporter(TypeMapper):
                 if not is_param(seg):
                     continue
                 p = pname(seg)
-                parent = items.get("/" + "/".join(prefix))
+                scope = "/" + "/".join(prefix)
+                parent = items.get(scope)
+                # a resource whose own path runs through this parameter lives inside what it
+                # names, so it cannot be it: Azure's `/subscriptions/{subscriptionId}/.../users/
+                # {userId}/subscriptions` are API subscriptions, not the Azure subscription
+                outside = lambda x: x is not r and not x.coll.startswith(scope + "/")  # noqa: E731
                 if parent is None or parent is r:
                     parent = by_param.get(norm(p))
-                if parent is None or parent is r:
-                    parent = next((x for x in by_word.get(norm(p), ()) if x is not r), None)
+                    parent = parent if parent is not None and outside(parent) else None
+                if parent is None:
+                    parent = next((x for x in by_word.get(norm(p), ()) if outside(x)), None)
                 r.parents.append((p, parent))
 
     # ─── records ───
@@ -911,6 +917,9 @@ class OpenAPIImporter(TypeMapper):
                 by_name.setdefault(c, []).append(i)
         lengths = sorted({len(c) for c in by_name})
         for r in self.resources:
+            # the field of a path parameter names no resource whose own path runs through that
+            # parameter (link_parents: Azure's `{subscriptionId}` is not an API subscription)
+            scopes = {r.parent_fields[pname(seg)]: pattern(r.coll_segs[: i + 1]) + "/" for i, seg in enumerate(r.coll_segs) if is_param(seg) and pname(seg) in r.parent_fields}
             for f in r.record.fields:
                 if f.key or f.ref or f.base not in ("text", "int") or f.json:
                     continue
@@ -920,6 +929,8 @@ class OpenAPIImporter(TypeMapper):
                 for i in sorted({i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())}):
                     other = self.resources[i]
                     if other is r and n != norm(r.name) + "id" and not n.startswith("parent"):
+                        continue
+                    if f.name in scopes and other.coll.startswith(scopes[f.name]):
                         continue
                     f.type, f.base, f.ref, f.default = other.alias, "id", other.qualified, '""'
                     f.comments = [c for c in f.comments if not c.startswith("nullable")]
