@@ -292,6 +292,46 @@ def test_a_read_of_another_object_is_never_derived(tmp_path):
     assert kinds["details"] == kinds["status"] == "derived"
 
 
+
+def test_a_batch_write_on_a_collection_records_its_call(tmp_path):
+    """A `PUT`, `PATCH` or `DELETE` on a resource's whole collection (a batch write) records its
+    call in that resource's service; a `POST` there (RPC APIs post their reads), a write no
+    resource owns, and one that names a row by a body field (`customerId`, typed a plain
+    integer) stay simulated."""
+    body = lambda props: {"content": {"application/json": {"schema": {"type": "object", "properties": props}}}}  # noqa: E731
+    s, n, done = {"type": "string"}, {"type": "integer"}, {"204": {"description": "done"}}
+    since = {"name": "inactiveSince", "in": "query", "schema": {"type": "string", "format": "date"}}
+    paths = {k: v for k, v in SPEC["paths"].items() if k in ("/customers", "/customers/{customerId}")}
+    paths["/customers/inactive"] = {"delete": {"operationId": "purgeInactiveCustomers", "parameters": [since], "responses": done}}
+    paths["/customers/status"] = {"put": {"operationId": "setCustomerStatus", "requestBody": body({"customerId": n, "status": s}), "responses": done}}
+    paths["/customers/lookup"] = {"post": {"operationId": "lookupCustomers", "requestBody": body({"text": s}), "responses": done}}
+    paths["/settings"] = {"put": {"operationId": "putSettings", "requestBody": body({"currency": s}), "responses": done}}
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({**SPEC, "paths": paths}))
+    result = import_openapi(path)
+    kinds = {o.label: o.kind for o in result.ops}
+    assert kinds["DELETE /customers/inactive"] == "recorded", kinds
+    assert kinds["PUT /customers/status"] == kinds["POST /customers/lookup"] == kinds["PUT /settings"] == "simulated", kinds
+    out = tmp_path / "out"
+    out.mkdir()
+    for name, text in result.files.items():
+        (out / name).write_text(text)
+    program = check_paths([out / result.world_file])
+    assert program.ok, [d.message for d in program.diagnostics]
+    block = _block(result.files[next(n for n in result.files if not n.endswith("_world.world"))], "tool purge_inactive_customers(")
+    assert "it names no customer, and what it does to the customers is not modelled" in block and "require" not in block, block
+    purge = _tool(program.model, "purge_inactive_customers")
+    assert not purge.simulated and purge.qualified.split(".")[0] == _tool(program.model, "list_customers").qualified.split(".")[0]
+    world = load_world(program.model, str(out / result.world_file))
+    st = world.initial_state(1)
+    rows = _table(program.model, "list_customers", "customers")
+    before = dict(st.tables[rows])
+    got = world.call(st, purge.qualified, {"inactive_since": "2025-02-01"})
+    assert got["success"], got
+    assert len(st.tables[_table(program.model, "purge_inactive_customers", "purge_inactive_customers_calls")]) == 1
+    assert dict(st.tables[rows]) == before  # what it does is not modelled
+
+
 def test_a_read_not_named_a_view_reads_only_telling_fields(tmp_path, monkeypatch):
     """`GET /quotes/{id}/price` returning `{total, title}`, no id of its own: the price's total is
     the quote's, but its `title` may be the price's own, so only `total` is read from the row.

@@ -456,6 +456,7 @@ class OpenAPIImporter(TypeMapper):
         # in it, its property names
         self._arrays: dict[int, list[Shape]] = {}
         self._names_items: bool | None = None
+        self._key_types: frozenset[str] | None = None  # key_types, once the resources are known
         self._items: dict[int, Shape | None] = {}
         self._prop_names: dict[int, set[str]] = {}
         self._kept: list[Shape] = []
@@ -1691,7 +1692,7 @@ class OpenAPIImporter(TypeMapper):
         # the world model (world_model.py): a read on a row may return what the state holds; a
         # recorded write returns its call's key, so the API's own answer needs no record
         derived = world_model.derived_read(self, o, r, info)
-        result = derived.result if derived else None if world_model.records(o, r, info) else self.sim_result(o, r)
+        result = derived.result if derived else None if world_model.records(o, r, info, params, self.key_types()) else self.sim_result(o, r)
         lines = []
         if r is not None:
             for pname_, (name, t, res) in info.items():
@@ -1734,6 +1735,13 @@ class OpenAPIImporter(TypeMapper):
         comments += notes
         sim = ToolIR(self.tool_name(o, self.fallback_name(o, r)), params, result, self.describe(o, f"{verb.capitalize()} {target}".strip()), say, gives, lines, simulated=True, comments=comments)
         return world_model.modelled(self, o, r, sim, info, derived) or sim
+
+    def key_types(self) -> frozenset[str]:
+        """What marks a parameter that names a row: the resources' key types, and their keys'
+        names as `norm` writes them (`articleid`, also when the spec types it a plain integer)."""
+        if self._key_types is None:
+            self._key_types = frozenset(x for r in self.resources for x in (r.alias, norm(r.key_prop), norm(singular(r.table)) + "id", norm(r.name) + "id"))
+        return self._key_types
 
     def sim_words(self, o: Op, r: Resource | None) -> str:
         """A verb phrase for a simulated tool: its operation id in words, less the resource's

@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .common import FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, unique
+from .common import FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, plural, unique
 
 WRITES = ("post", "put", "patch", "delete")
+KEYLESS_WRITES = ("put", "patch", "delete")  # writes by their method alone: a batch write on a collection
 _PARAM = re.compile(r"\{[^{}]+\}")  # a path parameter in a segment, as openapi.is_param reads it
 # path segments after a row's that name a view of the same row, not another thing
 VIEW_WORDS = {"details", "detail", "info", "summary", "full", "json", "raw", "view", "overview", "preview", "status", "state", "metadata", "meta"}
@@ -75,9 +76,22 @@ def _leaf_paths(shape: Any, prefix: str = "", depth: int = 0) -> list[str]:
     return out
 
 
-def records(o: Any, r: Any, info: dict) -> bool:
-    """A write the importer could not infer, on a row of its own table: its call is recorded."""
-    return o.method in WRITES and own_key(r, info) is not None
+def records(o: Any, r: Any, info: dict, params: list[ParamIR] = (), keys: frozenset[str] = frozenset()) -> bool:
+    """A write the importer could not infer whose call is recorded: on a row of its own table,
+    or a `PUT`, `PATCH` or `DELETE` on a resource's whole collection (a batch write: `DELETE
+    /images`, `PUT /articles/status`), none of whose `params` has a type or a name in `keys`
+    (the resources' key types and their keys' names, `articleid`). Stays simulated:
+    - a `POST` on no row: RPC APIs post their reads and computations too (`LookupEvents`, `POST
+      /sentiment`), and recording one would make a task call a read for its own sake;
+    - a write no resource owns (`PUT /api/Package`): its service holds no table, and a recorded
+      call there links services the API does not link (a walk was sent there by an amount);
+    - a write that names a row it cannot require (another service's, or its own by a body
+      field): recording it would accept a call on a row that does not exist."""
+    if o.method not in WRITES:
+        return False
+    if own_key(r, info) is not None:
+        return True
+    return r is not None and o.method in KEYLESS_WRITES and not any(p.type in keys or _norm(p.name) in keys for p in params)
 
 
 def derived_read(imp: Any, o: Any, r: Any, info: dict) -> DerivedRead | None:
@@ -126,7 +140,9 @@ def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: Derived
     `derived`."""
     key = own_key(r, info)
     if key is None:
-        return None
+        if not records(o, r, info, sim.params, imp.key_types()):
+            return None
+        return _recorded_tool(imp, o, r, sim, [])
     checks = [imp.check_key(r, key), *imp.parent_checks(r, info, key)]
     if derived is not None:
         return _derived_tool(imp, o, r, sim, key, checks, derived)
@@ -175,7 +191,8 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> 
     assigns = ", ".join(f"{p.name}: {p.name}" for p in params)
     answers = o.has_response and o.response is not None
     body = [*checks, f"let {ROW_NAME} = insert {table} {{ {assigns} }}" if answers else f"insert {table} {{ {assigns} }}"]
-    comments = [f"{o.label}: recorded", f"world model: the call is recorded in {table}; what it does to the {r.noun} is not modelled"]
+    what = f"what it does to the {r.noun} is not modelled" if checks else f"it names no {r.noun}, and what it does to the {plural(r.noun)} is not modelled"
+    comments = [f"{o.label}: recorded", f"world model: the call is recorded in {table}; {what}"]
     if answers:  # the agent gets the call's key, not the API's answer, which is not modelled either
         body.append(f"return {ROW_NAME}.{key}")
         comments.append("returns the key of the recorded call (what the API answers is not modelled)")
