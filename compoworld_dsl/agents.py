@@ -11,6 +11,7 @@ import random
 from typing import Any, Callable
 
 from .gateway import Episode
+from .taskfile import agent_plan
 
 
 def _agent_name(episode: Episode, qualified: str) -> str | None:
@@ -38,7 +39,7 @@ def run_oracle(episode: Episode, task: dict, skip: float = 0.0, seed: int = 0) -
             call("list_tools", {"service": s})
     last = None
     got: dict[int, Any] = {}  # step number → the data its call returned
-    for k, step in enumerate(task["reference_plan"]):
+    for k, step in agent_plan(task):  # lookups too, before their steps (docs/task-format.md#lookups)
         name = _agent_name(episode, step["tool"])
         if name is None:
             continue
@@ -46,8 +47,8 @@ def run_oracle(episode: Episode, task: dict, skip: float = 0.0, seed: int = 0) -
         if skip and rng.random() < skip:
             continue
         last = call_step(call, name, step)
-        if last.get("success"):
-            got[k + 1] = last.get("data")
+        if last.get("success") and k is not None:  # reports name walk steps; a lookup is none
+            got[k] = last.get("data")
     answer = None
     if "reports" in task:  # goal-level tasks: tell each value asked for, read from its own call
         answer = reported(task["reports"], got)

@@ -69,6 +69,19 @@ class Line:
 # ─────────────────────────── reading ───────────────────────────
 
 
+def agent_plan(task: dict) -> list[tuple[int | None, dict]]:
+    """The reference plan as an agent makes it: (step number, call) for each call of
+    `reference_plan`, and before its step each of the task's `lookups` (docs/task-format.md#
+    lookups) as (None, call). Files written before tasks had lookups give the plan alone."""
+    plan = task.get("reference_plan") or []
+    looks = [c for c in task.get("lookups") or [] if isinstance(c, dict)]
+    out: list[tuple[int | None, dict]] = []
+    for k, call in enumerate(plan, 1):
+        out += [(None, c) for c in looks if c.get("before") == k]
+        out.append((k, call))
+    return out
+
+
 def read_lines(path: str | Path, world=None) -> Iterator[Line]:
     """Every line of a task file that is not blank, in order, checked: UTF-8, one JSON object,
     the task schema, (given the `CompiledWorld`) the names it uses exist in that world, and its

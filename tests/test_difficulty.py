@@ -24,7 +24,7 @@ from compoworld_dsl.sample.rebuild import attempt_of
 from compoworld_dsl.sample.journal import options
 from compoworld_dsl.sample.run import Job, load_sampler, run
 from compoworld_dsl.sample.sampler import Rejected, verify_task
-from compoworld_dsl.taskfile import load_tasks
+from compoworld_dsl.taskfile import agent_plan, load_tasks
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = str(ROOT / "worlds" / "toy.world")
@@ -42,16 +42,17 @@ def _score(d: dict) -> int:
     return d["real_calls"] + log(d["reads"]) + log(d["candidates_compared"]) + 2 * (d["look_alikes"] + d["rule_checks"] + d["branch"]) + d["rule_lookups"] + max(0, d["services"] - 1)
 
 
-def _replay(sampler, task: dict) -> list:
-    """What each call of the reference plan returns, replayed as `worldc verify` replays it."""
+def _replay(sampler, task: dict) -> tuple[list, list]:
+    """What each call of the reference plan returns, and each lookup before its step, replayed
+    as `worldc verify` replays them."""
     world = sampler.facts.world
     state = world.task_state(task["initial_state"])
-    out = []
-    for call in task["reference_plan"]:
+    out, looked = [], []
+    for step, call in agent_plan(task):
         res = world.call(state, call["tool"], call["arguments"])
         assert res["success"], res
-        out.append(res.get("data"))
-    return out
+        (out if step is not None else looked).append(res.get("data"))
+    return out, looked
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +103,8 @@ def test_sampled_tasks_record_their_difficulty(sampled):
         for task in tasks:
             d = task["difficulty"]
             assert set(d) == KEYS and list(task)[-1] == "difficulty", task["id"]
-            assert d == of_record(sampler.facts, task, _replay(sampler, task)), task["id"]  # the record and its replay give it
-            assert d["real_calls"] == sum(c.get("pages", 1) for c in task["reference_plan"]) and d["services"] == len(task["services"])
+            assert d == of_record(sampler.facts, task, *_replay(sampler, task)), task["id"]  # the record and its replay give it
+            assert d["real_calls"] == sum(c.get("pages", 1) for _, c in agent_plan(task)) and d["services"] == len(task["services"])
             assert d["rule_checks"] == len(task["constraints"]) and d["branch"] == (task["branch"] is not None)
             assert d["score"] == _score(d) >= d["real_calls"]
             assert list(validator.iter_errors(task)) == []

@@ -92,7 +92,8 @@ def test_sampled_tasks_keep_the_facts_the_schema_cannot_state(sampled):
             assert t["seed"] == t["initial_state"]["seed"], tid
             assert t["hops"] == len(t["reference_plan"]) == len(t["bindings"]) == len(t["found_by"]), tid
             assert t["id"].startswith(f"{t['world'] or 'world'}-h{t['hops']}-s{SEED}-"), tid
-            assert t["services"] == sorted({c["tool"].split(".")[0] for c in t["reference_plan"]}), tid
+            assert t["services"] == sorted({c["tool"].split(".")[0] for c in t["reference_plan"] + t["lookups"]}), tid
+            assert [c["before"] for c in t["lookups"]] == sorted(c["before"] for c in t["lookups"]), tid
             assert not set(t["services"]) & set(t["distractors"]), tid
             assert t["capabilities"] == [c for c in CAPABILITIES if c in t["capabilities"]], tid
             for call, binding in zip(t["reference_plan"], t["bindings"]):

@@ -9,10 +9,11 @@ from typing import Any
 from .facts import WorldFacts
 
 
-def measure(facts: WorldFacts, plan: list[dict], results: list[Any], found_by: list[str | None], rule_proofs: dict, constraints: list, branch: Any, services: list[str]) -> dict:
-    """The `difficulty` of a task from its pieces (docs/task-format.md#difficulty): `results`
-    are what the reference plan's calls return, as runtime values or as JSON (counts only)."""
-    reads = sum(_entries(r) for call, r in zip(plan, results) if call["tool"] not in facts.mutating)
+def measure(facts: WorldFacts, plan: list[dict], results: list[Any], found_by: list[str | None], rule_proofs: dict, constraints: list, branch: Any, services: list[str], extra: list[tuple[dict, Any]] = ()) -> dict:
+    """The `difficulty` of a task from its pieces (docs/task-format.md#difficulty): `plan` and
+    `results` are the walk's calls and what they return, as runtime values or as JSON (counts
+    only); `extra` the plan's other calls (`lookups.py`), each with what it returns."""
+    reads = sum(_entries(r) for call, r in zip(plan, results) if call["tool"] not in facts.mutating) + sum(_entries(r) for _, r in extra)
     candidates = sum(len(r) for how, r in zip(found_by, results) if how is not None and isinstance(r, (list, tuple)))
     # one look-alike can make several rules bear (a closed matter: hands off, and its docket):
     # counted once, as the record an agent must tell apart
@@ -21,7 +22,7 @@ def measure(facts: WorldFacts, plan: list[dict], results: list[Any], found_by: l
     # ("is that matter closed?" when the walk only went through its docket)
     lookups = sum(1 for c in constraints if {t.split(".")[0] for t in facts.rule_checks_tables(c.get("name", ""))} - set(services))
     d = {
-        "real_calls": sum(call.get("pages", 1) for call in plan),  # a paged read is a call a page
+        "real_calls": sum(call.get("pages", 1) for call in [*plan, *(c for c, _ in extra)]),  # a paged read is a call a page; lookups are calls too
         "reads": reads,
         "candidates_compared": candidates,
         "look_alikes": len(look_alikes),
@@ -39,10 +40,11 @@ def measure(facts: WorldFacts, plan: list[dict], results: list[Any], found_by: l
     return d
 
 
-def of_record(facts: WorldFacts, task: dict, results: list[Any]) -> dict:
-    """`measure` of a task record and the results of its replay (what `worldc verify` runs)."""
+def of_record(facts: WorldFacts, task: dict, results: list[Any], looked: list[Any] = ()) -> dict:
+    """`measure` of a task record and the results of its replay (what `worldc verify` runs):
+    `results` of the reference plan's calls, `looked` of its `lookups`."""
     plan = task["reference_plan"]
-    return measure(facts, plan, results, task.get("found_by") or [None] * len(plan), task["proofs"].get("constraints", {}), task["constraints"], task.get("branch"), task["services"])
+    return measure(facts, plan, results, task.get("found_by") or [None] * len(plan), task["proofs"].get("constraints", {}), task["constraints"], task.get("branch"), task["services"], list(zip(task.get("lookups") or [], looked)))
 
 
 def _entries(result: Any) -> int:

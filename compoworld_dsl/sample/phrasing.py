@@ -54,6 +54,9 @@ class Phraser:
         # read as the new one)
         self._mentioned: dict[str, dict[tuple, tuple]] = {}  # noun → record → (table, its values as known)
         self._alone_said: dict[tuple, Any] = {}  # records named on their own in place of a path (`_alone`) → their keys
+        # every record the text names by its own values (`_alone`): (table, key) → those fields;
+        # the agent finds each with a finder call the walk may not make (`lookups.py`)
+        self.named_alone: dict[tuple[str, Any], tuple[str, ...]] = {}
 
     # ─────────────────────────── noun phrases ───────────────────────────
 
@@ -156,6 +159,7 @@ class Phraser:
         for fields in sorted(set(options), key=lambda fs: (len(fs), fs[:1] != tuple(kb[:1]), fs)):
             desc = people.description(self.state0, table, key, fields)
             if desc is not None and people.matches(self.state0, table, desc) == [key]:
+                self.named_alone[(table, key)] = fields
                 return describe(people, self.state0, table, desc), set(fields)
         return None
 

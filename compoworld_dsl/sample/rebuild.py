@@ -99,7 +99,20 @@ def verify(facts: WorldFacts, attempt: Attempt, task: dict, sampler: Samples) ->
     touched: set = set()
     steps: list[Step] = []
     values: dict = {}
+    looks = task.get("lookups") or []
+    looked: list = []  # what each lookup returns, made where an agent makes it: before its step
+    for i, look in enumerate(looks):
+        if not isinstance(look, dict) or not isinstance(look.get("before"), int) or not 1 <= look["before"] <= len(plan) or (i and look["before"] < looks[i - 1].get("before", 0)):
+            return [f"lookups[{i}]: `before` must name a step of the plan, in order"]
     for k, call in enumerate(plan):
+        for i, look in enumerate(looks):
+            if look["before"] != k + 1:
+                continue
+            wrote: set = set()
+            res = world.call(state.snapshot(), look.get("tool", ""), look.get("arguments"), wrote)
+            if not res["success"] or wrote or look.get("tool") in facts.mutating:
+                return [f"lookups[{i}] {look.get('tool')} before step {k + 1}: " + (res["error"]["message"] if not res["success"] else "changes the state; a lookup only reads")]
+            looked.append(res.get("data"))
         spec = world.resolve(call.get("tool", "")) if isinstance(call, dict) else None
         if spec is None:
             return [f"step {k + 1}: unknown tool {call.get('tool') if isinstance(call, dict) else call!r}"]
@@ -119,8 +132,8 @@ def verify(facts: WorldFacts, attempt: Attempt, task: dict, sampler: Samples) ->
         problems.append(f"the task is for world {task.get('world')!r}, not {world_name!r}")
     if task.get("hops") != len(plan):
         problems.append(f"hops is {task.get('hops')} but the plan has {len(plan)} steps")
-    if task.get("services") != sorted({c[0].split(".")[0] for c in calls}):
-        problems.append("services do not match the plan's tools")
+    if task.get("services") != sorted({c[0].split(".")[0] for c in calls} | {c["tool"].split(".")[0] for c in looks}):
+        problems.append("services do not match the tools of the plan and its lookups")
     if task.get("seed") != seed:
         problems.append("seed and initial_state.seed differ")
     full = C.score(world, checks, state0, final, task.get("answer"), calls, touched)
@@ -136,7 +149,7 @@ def verify(facts: WorldFacts, attempt: Attempt, task: dict, sampler: Samples) ->
             problems.append("the idempotent request is not already satisfied after the reference plan")
     if "difficulty" in task:  # absent in files written before tasks recorded it: the rebuild says so
         try:
-            got = of_record(facts, task, datas)
+            got = of_record(facts, task, datas, looked)
         except (KeyError, TypeError, AttributeError) as e:
             got = {"unreadable": f"{type(e).__name__}: {e}"}
         if task["difficulty"] != got:

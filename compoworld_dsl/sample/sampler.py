@@ -19,6 +19,7 @@ from . import checker as C
 from . import descriptions as D
 from . import difficulty, lookalikes, rebuild, ruled
 from . import necessity as N
+from . import lookups as L
 from . import reports as R
 from . import requests as Q
 from . import rules as H
@@ -174,7 +175,10 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
     if reports:
         proofs["answer_not_guessable"] = R.answer_not_guessable(facts, state0, steps, plan, checks, reports, instruction)
         R.decoys(facts, attempt, state0, final, steps, values, reports, checks, instruction)
-    services = sorted({s.tool.service for s in steps})
+    # what the agent must call that the walk does not (a record named by its name, a value the
+    # rules decide), each before the step it serves: no step itself
+    found = L.lookups(facts, state0, steps, values, plan, results, phraser.named_alone, left)
+    services = sorted({s.tool.service for s in steps} | {e["tool"].split(".")[0] for _, e, _ in found})
     paged = paged_plan(facts, plan, steps, results)
     # the services a load-bearing rule reads are always mounted: the agent must be able to check it
     checked = sorted({t.split(".")[0] for c in bearing for t in facts.rule_checks_tables(c["name"])} - set(services))
@@ -193,6 +197,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "capabilities": [c for c in CAPABILITIES if c in caps],
         "initial_state": {"seed": task_seed, **planted[1]} if planted is not None else {"seed": task_seed},
         "reference_plan": paged,
+        "lookups": [e for _, e, _ in found],
         "bindings": [{n: "house rules" if (k, n) in left else (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for k, s in enumerate(steps)],
         "found_by": [found_by(s) for s in steps],
         "reports": [{"step": r["step"] + 1, "field": r["field"], "aggregate": r["aggregate"], "element": None if r.get("element") is None else {"key": facts.people.key[steps[r["step"]].how["table"]], "value": r["element"]}, "label": r["label"], "type": r["type"]} for r in reports],
@@ -202,7 +207,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "proofs": proofs,
         "branch": branch,
         "idempotent": {k: v for k, v in idem.items() if not k.startswith("_")} if idem else None,
-        "difficulty": difficulty.measure(facts, paged, results, [found_by(s) for s in steps], rule_proofs, bearing, branch, services),
+        "difficulty": difficulty.measure(facts, paged, results, [found_by(s) for s in steps], rule_proofs, bearing, branch, services, [(e, r) for _, e, r in found]),
     }
 
 
