@@ -50,13 +50,12 @@ def lookups(facts: WorldFacts, state0: State, steps: list[Step], values: dict, p
     out: list[tuple[int, dict, Any]] = []
     for u, what, detail in sorted(wanted, key=lambda w: (w[0], w[1], repr(w[2][:2]))):
         seen = [r for r in results[:u]] + [r for j, _, r in out if j <= u]
-        state = None  # the state before step u, replayed only when a lookup is needed
         if what == "record":
             table, key, fields = detail
             row = state0.tables[table][key]
             if any(_shows_record(r, people.key[table], key, {f: row[f] for f in fields}) for r in seen):
                 continue
-            state = runs(facts, state0, plan[:u]) if state is None else state
+            state = runs(facts, state0, plan[:u])  # before step u: replayed only where a lookup is needed
             got = _finder(facts, state, table, key, fields, row) if state is not None else None
             if got is not None:
                 tool, args, result, pages = got
@@ -66,7 +65,7 @@ def lookups(facts: WorldFacts, state0: State, steps: list[Step], values: dict, p
             value = values[(u, name)]
             if any(_shows_value(r, value) for r in seen):
                 continue
-            state = runs(facts, state0, plan[:u]) if state is None else state
+            state = runs(facts, state0, plan[:u])
             got = _reader(facts, state, steps[u], plan[u], value, proof["rules"]) if state is not None else None
             if got is not None:
                 tool, args, result, pages = got

@@ -57,6 +57,7 @@ class Phraser:
         # every record the text names by its own values (`_alone`): (table, key) → those fields;
         # the agent finds each with a finder call the walk may not make (`lookups.py`)
         self.named_alone: dict[tuple[str, Any], tuple[str, ...]] = {}
+        self._read_for: set[int] = set()  # steps whose output the instruction asks for (reports, a branch)
 
     # ─────────────────────────── noun phrases ───────────────────────────
 
@@ -128,6 +129,9 @@ class Phraser:
         table, out = self._table(j), _output(self, j)
         if table is None or not isinstance(out, dict) or self.steps[j].tool.qualified in self.facts.mutating:
             return None
+        # the steps step j took its arguments from would be needed for nothing else: the path stays
+        if not all(self._needed_besides(src[1][0], but=j) for src in self.steps[j].sources.values() if src[0] == "step"):
+            return None
         return self._alone(table, out.get(self.people.key[table]), j)
 
     def _alone(self, table: str, key: Any, j: int) -> tuple[str, set] | None:
@@ -162,6 +166,18 @@ class Phraser:
                 self.named_alone[(table, key)] = fields
                 return describe(people, self.state0, table, desc), set(fields)
         return None
+
+    def _needed_besides(self, j: int, but: int | None = None) -> bool:
+        """Does the task need step j for more than the one reference a name would replace: is
+        it a write, a step the instruction asks about (a report, a branch), or one whose output
+        another argument takes (one of a step other than `but`; without `but`, a second
+        argument)? Naming a record on its own in place of a path through step j (`_alone`) is
+        for such steps only: a step that only led to that record would be a hop in name only,
+        one an agent finding the record by its name never makes (issue 28)."""
+        if self.steps[j].tool.qualified in self.facts.mutating or j in self._read_for:
+            return True
+        takers = [k for k, s in enumerate(self.steps) for src in s.sources.values() if src[0] == "step" and src[1][0] == j]
+        return any(k != but for k in takers) if but is not None else len(takers) >= 2
 
     def _plainly_found(self, j: int) -> bool:
         """Were step j's record and the records that fed it each found by what they are (a
@@ -463,11 +479,12 @@ class Phraser:
             return f"that {self.people.noun[rt]}"
         if ident is not None and ident in self._said and ident in self._alone_said:
             return self._alone_again(rt, ident)
-        if ident is not None and base:
+        if ident is not None and base and self._needed_besides(j):
             # the record another one is named through: by its own name where it has one that
             # finds it ('the matters of the contact "Lucia Moreno"', not "the matters of the
             # client of the invoice ... among the invoices of the matter ..."); step j is then
-            # not named here
+            # not named here. Not where this reference is all step j is for: the name would
+            # leave the walk a step no agent needs (a hop in name only), so the path stays
             alone = self._alone(rt, out.get(field), j)
             if alone is not None:
                 self._said.add(ident)
@@ -551,6 +568,7 @@ class Phraser:
     # ─────────────────────────── the instruction ───────────────────────────
 
     def instruction(self, reports: list[tuple[int, str | None]], constraints: list[dict], branch: dict | None = None, alt=None, idem: dict | None = None) -> str:
+        self._read_for = {r[0] for r in reports} | ({branch["if"]["step"] - 1} if branch is not None else set())
         goals = []
         last = len(self.steps) - 1
         topics = self._groups([k for k, s in enumerate(self.steps) if s.tool.qualified in self.facts.mutating and not (branch is not None and k == last)])
