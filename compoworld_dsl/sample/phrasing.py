@@ -274,9 +274,16 @@ class Phraser:
         if how is None or how["by"] != "description" or not how["fields"] or not isinstance(mine, dict):
             return None
         table, key = how["table"], self.people.key[how["table"]]
-        fields = [f for f in how["fields"] if f in mine]
+        # a name must hold at every mention: not where the task adds rows to the table (a second
+        # trip to "Paris" it requests), nor by a field a write of the task changes ("the
+        # organisation with plan tier professional" after the task moved it to starter)
+        if any(table in {f"{s.tool.service}.{t}" for t in s.tool.inserts} for s in self.steps):
+            return None
+        written = {f for s in self.steps for var, f in s.tool.writes if f"{s.tool.service}.{var}" == table}
+        whole = [f for f in how["fields"] if f in mine]
+        fields = [f for f in whole if f not in written]
         others = [o for i in range(len(self.steps)) if self._table(i) == table and isinstance(o := _output(self, i), dict) and o.get(key) != mine.get(key)]
-        fits = [mine.get(key)] if how.get("within") == "list" else sorted(self.people.matches(self.state0, table, {f: mine[f] for f in fields}), key=repr)
+        fits = [mine.get(key)] if how.get("within") == "list" else sorted(self.people.matches(self.state0, table, {f: mine[f] for f in whole}), key=repr)
         for n in range(1, len(fields) + 1):
             prefix = {f: mine[f] for f in fields[:n]}
             if all(any(o.get(f) != v for f, v in prefix.items()) for o in others) and sorted(self.people.matches(self.state0, table, prefix), key=repr) == fits:
