@@ -422,6 +422,35 @@ class PythonGenerator:
         out.append("CONSTRAINTS = {" + ", ".join(entries) + "}")
         return out
 
+    def _keyed(self, where: A.Expr, ctx: _Tool, row: str, rec: T.RecordT, var: str | None) -> tuple[str, str, str] | None:
+        """(field, value, the rest of the filter) where an `untouched` filter starts with
+        `field == value`: a plain field of the row (text, number, moment, flag or choice) equal
+        to a variable of the rule or its field (`matter == m.id`), which reads no row and cannot
+        fail. Its rows are then those of an index (`Tx.rows_where`), in the table's order, and the
+        rest of the filter (what followed `and`, Python for it, or "") is read only on those, as
+        `and` reads it. None for any other filter."""
+        parts = []
+        while isinstance(where, A.Binary) and where.op == "and":
+            parts.append(where.right)
+            where = where.left
+        if not (isinstance(where, A.Binary) and where.op == "=="):
+            return None
+        for mine, other in ((where.left, where.right), (where.right, where.left)):
+            target = other.obj if isinstance(other, A.Field) else other
+            if not isinstance(target, A.Var) or target.name not in ctx.locals or target.name == var:
+                continue  # not a variable of the rule (the row itself, a table, a call...)
+            if ctx.row is not None and target.name in ctx.row[1].fields:
+                continue  # a bare name here is the row's own field
+            field = next((f for f in rec.fields if self.ex(mine, ctx, _ATOM) == f"{row}[{py_literal(f)}]"), None)
+            if field is None or isinstance(T.base_of(rec.fields[field]), (T.ListT, T.RecordT)):
+                continue
+            value = self.ex(other, ctx, _LAMBDA)
+            if re.search(rf"\b{re.escape(row)}\b", value):
+                continue
+            rest = " and ".join(self.ex(p, ctx, _NOT) for p in reversed(parts))
+            return field, value, rest
+        return None
+
     def _clause(self, clause: A.Clause, ctx: _Tool, counter: list[int]) -> list[str]:
         if isinstance(clause, A.Untouched):
             table = ".".join(clause.table) if len(clause.table) == 2 else f"{ctx.svc.name}.{clause.table[0]}"
@@ -434,6 +463,7 @@ class PythonGenerator:
                 ctx.row = (row, rec)
             ctx.state = "before"
             test = self.ex(clause.where, ctx, _OR) if clause.where is not None else None
+            keyed = self._keyed(clause.where, ctx, row, rec, clause.var) if clause.where is not None else None
             ctx.row = saved_row
             if clause.var:
                 del ctx.locals[clause.var]
@@ -441,8 +471,12 @@ class PythonGenerator:
             # disbursement on a closed matter touches the matter's disbursements (D22)
             tbl, key = py_literal(table), py_literal(rec.key)
             cond = f" if {test}" if test is not None else ""
+            rows = f"before.table({tbl}).values(){cond}"
+            if keyed is not None:  # `where matter == m.id`: the rows of that matter, from an index
+                field, value, rest = keyed
+                rows = f"before.rows_where({tbl}, {py_literal(field)}, {value})" + (f" if {rest}" if rest else "")
             return [
-                f"untouched.extend(({tbl}, {row}[{key}]) for {row} in before.table({tbl}).values(){cond})  # line {clause.span.line}",
+                f"untouched.extend(({tbl}, {row}[{key}]) for {row} in {rows})  # line {clause.span.line}",
                 f"untouched.extend(({tbl}, {row}[{key}]) for {row} in _rt.added_rows(before, after, {tbl}){cond})",
             ]
         if isinstance(clause, A.ForallClause):

@@ -69,6 +69,79 @@ class TimeLimit:
 # "alias:MatterId:id", "enum:TaskState", "list:<type>", "record:<service>.<Record>".
 
 
+def _bad(where: str, value: Any, expected: str) -> ToolError:
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return ToolError("invalid", f"`{where}` must be {expected}, got {shown}")
+
+
+# `Types.from_json` of each scalar base type: (base, JSON value, where) → internal value
+
+
+def _read_text(b: str, value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise _bad(where, value, "a string")
+    if not value.isascii() and _UNSTORABLE.search(value):
+        # lone surrogates cannot be written as UTF-8; Z3 holds nothing above U+2FFFF
+        raise _bad(where, value, "text of Unicode characters up to U+2FFFF")
+    if b == "email" and not _EMAIL.fullmatch(value):
+        raise _bad(where, value, "an email address")
+    return value
+
+
+def _read_int(b: str, value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+            return int(value)
+        raise _bad(where, value, "an integer")
+    if abs(value) > V.MAX_INT:
+        raise _bad(where, value, f"an integer between -{V.MAX_INT} and {V.MAX_INT}")
+    return value
+
+
+def _read_decimal(b: str, value: Any, where: str) -> Fraction:
+    # numbers only, as the schema says; a float goes through its shortest repr, so 0.1 is 1/10
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (float("inf"), float("-inf")):
+        raise _bad(where, value, "a number")
+    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+
+
+def _read_bool(b: str, value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(where, value, "true or false")
+    return value
+
+
+def _read_date(b: str, value: Any, where: str) -> int:
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
+        raise _bad(where, value, "a date (YYYY-MM-DD)")
+    try:
+        return V.date_from_iso(value)
+    except ValueError:
+        raise _bad(where, value, "a real date") from None
+
+
+def _read_moment(b: str, value: Any, where: str) -> int:
+    expected = "a time (HH:MM)" if b == "time" else "a datetime (YYYY-MM-DDTHH:MM)"
+    if not isinstance(value, str):
+        raise _bad(where, value, expected)
+    try:
+        return V.time_from_iso(value) if b == "time" else V.datetime_from_iso(value)
+    except ValueError:
+        raise _bad(where, value, expected) from None
+
+
+_READ = {
+    **dict.fromkeys(("text", "id", "email"), _read_text),
+    **dict.fromkeys(("int", "duration"), _read_int),
+    **dict.fromkeys(("decimal", "money"), _read_decimal),
+    "bool": _read_bool,
+    "date": _read_date,
+    **dict.fromkeys(("time", "datetime"), _read_moment),
+}
+
+
 @attrs.frozen
 class Types:
     """The world's enums and records, so values can be converted to and from JSON."""
@@ -80,6 +153,7 @@ class Types:
     # converts every result of every replayed call, hundreds per task)
     _bases: dict[str, str] = attrs.field(factory=dict, eq=False, hash=False, repr=False, init=False)
     _writers: dict[str, Callable[[Any], Any]] = attrs.field(factory=dict, eq=False, hash=False, repr=False, init=False)
+    _checks: dict[str, Callable[[Any], None] | None] = attrs.field(factory=dict, eq=False, hash=False, repr=False, init=False)
 
     def base(self, t: str) -> str:
         got = self._bases.get(t)
@@ -126,67 +200,22 @@ class Types:
     def from_json(self, t: str, value: Any, where: str) -> Any:
         """Convert and validate one JSON value; raises ToolError(invalid) naming `where`."""
         b = self.base(t)
-
-        def bad(expected: str) -> ToolError:
-            shown = repr(value)
-            if len(shown) > 60:
-                shown = shown[:57] + "..."
-            return ToolError("invalid", f"`{where}` must be {expected}, got {shown}")
-
-        if b in ("text", "id", "email"):
-            if not isinstance(value, str):
-                raise bad("a string")
-            if not value.isascii() and _UNSTORABLE.search(value):
-                # lone surrogates cannot be written as UTF-8; Z3 holds nothing above U+2FFFF
-                raise bad("text of Unicode characters up to U+2FFFF")
-            if b == "email" and not _EMAIL.fullmatch(value):
-                raise bad("an email address")
-            return value
-        if b in ("int", "duration"):
-            if isinstance(value, bool) or not isinstance(value, int):
-                if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-                    return int(value)
-                raise bad("an integer")
-            if abs(value) > V.MAX_INT:
-                raise bad(f"an integer between -{V.MAX_INT} and {V.MAX_INT}")
-            return value
-        if b in ("decimal", "money"):
-            # numbers only, as the schema says; a float goes through its shortest repr, so 0.1 is 1/10
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (float("inf"), float("-inf")):
-                raise bad("a number")
-            return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
-        if b == "bool":
-            if not isinstance(value, bool):
-                raise bad("true or false")
-            return value
-        if b == "date":
-            if not isinstance(value, str) or not _DATE.fullmatch(value):
-                raise bad("a date (YYYY-MM-DD)")
-            try:
-                return V.date_from_iso(value)
-            except ValueError:
-                raise bad("a real date") from None
-        if b in ("time", "datetime"):
-            expected = "a time (HH:MM)" if b == "time" else "a datetime (YYYY-MM-DDTHH:MM)"
-            if not isinstance(value, str):
-                raise bad(expected)
-            try:
-                return V.time_from_iso(value) if b == "time" else V.datetime_from_iso(value)
-            except ValueError:
-                raise bad(expected) from None
+        read = _READ.get(b)
+        if read is not None:  # a scalar: text, number, flag or moment
+            return read(b, value, where)
         if b.startswith("enum:"):
             members = self.enums[b[5:]]
             if value not in members:
-                raise bad("one of " + ", ".join(members))
+                raise _bad(where, value, "one of " + ", ".join(members))
             return value
         if b.startswith("list:"):
             if not isinstance(value, list):
-                raise bad("a list")
+                raise _bad(where, value, "a list")
             return tuple(self.from_json(b[5:], v, f"{where}[{i}]") for i, v in enumerate(value))
         if b.startswith("record:"):
             fields = self.records[b[7:]]
             if not isinstance(value, dict):
-                raise bad("an object")
+                raise _bad(where, value, "an object")
             extra = set(value) - set(fields)
             if extra:
                 raise ToolError("invalid", f"`{where}` has unknown field `{sorted(extra)[0]}`")
@@ -218,6 +247,80 @@ class Types:
             fields = tuple(self.records[b[7:]].items())
             return lambda v: None if v is None else {f: to_json(ft, v[f]) for f, ft in fields}
         return lambda v: v
+
+    def writable(self, t: str) -> Callable[[Any], None] | None:
+        """What `to_json(t, ·)` would raise on a value, without writing it out: a function that
+        raises exactly where `to_json` does, or None for a type whose values always write out.
+        Only a decimal past a float's range or a moment past 9999 can fail, so only decimals,
+        dates and datetimes are looked at, and only one outside the safe range (or not of its
+        usual Python type) is written, to raise what writing it raises; no record or list is
+        built. A record is assumed to hold its fields: the generated code builds records whole,
+        as the type checker requires."""
+        if t not in self._checks:
+            self._checks[t] = None  # (a type that contains itself: its own part adds nothing)
+            self._checks[t] = self._writable_check(t)
+        return self._checks[t]
+
+    def _writable_check(self, t: str) -> Callable[[Any], None] | None:
+        b = self.base(t)
+        if b in _SAFE:
+            kind, lo, hi = _SAFE[b]
+            write = self._writer(b)
+
+            def one(v: Any) -> None:
+                if v is not None and not (type(v) is kind and lo < v < hi):
+                    write(v)
+
+            return one
+        if b.startswith("list:"):
+            elem = self.writable(b[5:])
+            if elem is None:
+                return None
+
+            def each(v: Any) -> None:
+                if v is not None:
+                    for x in v:
+                        elem(x)
+
+            return each
+        if b.startswith("record:"):
+            # (field, its Python type, the open range it writes out in, its writer) per field
+            # that can fail; a nested record's or list's check where it holds one
+            flat, nested = [], []
+            for f, ft in self.records[b[7:]].items():
+                fb = self.base(ft)
+                if fb in _SAFE:
+                    kind, lo, hi = _SAFE[fb]
+                    flat.append((f, kind, lo, hi, self._writer(fb)))
+                else:
+                    c = self.writable(ft)
+                    if c is not None:
+                        nested.append((f, c))
+            if not flat and not nested:
+                return None
+
+            def fields(v: Any) -> None:
+                if v is None:
+                    return
+                for f, kind, lo, hi, write in flat:
+                    x = v[f]
+                    if x is not None and not (type(x) is kind and lo < x < hi):
+                        write(x)
+                for f, c in nested:
+                    c(v[f])
+
+            return fields
+        return None
+
+
+# Values that surely write out, by base type: (their Python type, an open range); a value
+# outside it is written to find out (`Types.writable`). A float holds far more than 10^300.
+_SAFE = {
+    "date": (int, V.MIN_DAY - 1, V.MAX_DAY + 1),
+    "datetime": (int, V.MIN_MINUTE - 1, V.MAX_MINUTE + 1),
+    "decimal": (Fraction, -(10**300), 10**300),
+    "money": (Fraction, -(10**300), 10**300),
+}
 
 
 # ─────────────────────────── tools and services ───────────────────────────

@@ -13,6 +13,7 @@ Row = dict  # a row is never mutated after it is stored; updates store a new dic
 # copied: a copy costs 20 to 25 bytes a row, which a 10,000-row table would cost every session that
 # writes one row of it. Smaller tables are copied: their reads stay at dict speed.
 LAYERED_FROM = 1024
+INDEXES = 256  # table indexes a lineage of snapshots keeps at most (`State.index`)
 
 
 @attrs.define(eq=False)
@@ -30,11 +31,34 @@ class State:
     tables: dict[str, Mapping[Any, Row]] = attrs.field(factory=dict)
     scalars: dict[str, Any] = attrs.field(factory=dict)
     counters: dict[str, int] = attrs.field(factory=dict)
+    # (field, id of a table object) → (that table, {value: its rows in order}): `index`. Shared
+    # with every snapshot (tables are shared too, and never changed in place, so an entry is
+    # right for whichever state holds that very table); emptied when it grows past INDEXES
+    _indexes: dict = attrs.field(factory=dict, kw_only=True, repr=False)
 
     def snapshot(self) -> "State":
         """An independent copy. Tables and rows are shared (neither is changed in place), so this
         is O(tables) pointers."""
-        return State(dict(self.tables), dict(self.scalars), dict(self.counters))
+        return State(dict(self.tables), dict(self.scalars), dict(self.counters), indexes=self._indexes)
+
+    def index(self, table: str, field: str) -> dict[Any, list[Row]]:
+        """The rows of `table` grouped by their `field`, each group in the table's order (not to
+        be changed). Made once per table object and field (a table is never changed in place,
+        so the same object has the same rows): a house rule reads the seeded state's tables row
+        by row for each record it protects, check after check (`Tx.rows_where`), and every
+        state a replay starts from shares them. Raises TypeError when a value cannot be a key
+        (a list or record)."""
+        rows = self.tables[table]
+        hit = self._indexes.get((field, id(rows)))
+        if hit is not None and hit[0] is rows:
+            return hit[1]
+        groups: dict[Any, list[Row]] = {}
+        for row in rows.values():
+            groups.setdefault(row[field], []).append(row)
+        if len(self._indexes) >= INDEXES:
+            self._indexes.clear()
+        self._indexes[(field, id(rows))] = (rows, groups)
+        return groups
 
     def restore(self, snap: "State") -> None:
         copy = snap.snapshot()
@@ -208,6 +232,18 @@ class Tx:
 
     def rows(self, name: str) -> list[Row]:
         return list(self.table(name).values())
+
+    def rows_where(self, name: str, field: str, value: Any) -> list[Row]:
+        """The rows of `name` whose `field` equals `value`, in the table's order: what
+        `[r for r in self.table(name).values() if r[field] == value]` gives, from the state's
+        index of a table this transaction has not written (`State.index`). Equal values are
+        equal keys (bool, int, Fraction, str and None hash alike when equal)."""
+        if name not in self._tables:
+            try:
+                return self.base.index(name, field).get(value, [])
+            except TypeError:  # a value that cannot be a key: read row by row
+                pass
+        return [r for r in self.table(name).values() if r[field] == value]
 
     def has(self, name: str, key: Any) -> bool:
         return key in self.table(name)

@@ -7,6 +7,7 @@ import itertools
 import random
 import re
 import unicodedata
+from fractions import Fraction
 from typing import Any
 
 from . import values as V
@@ -38,6 +39,7 @@ class CompiledWorld:
         self._deps: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}  # `_seed_deps`
         self._scalar_start: tuple[dict, list[str]] | None = None  # `partial_state`'s defaults and seeded scalars
         self._clock_fields: dict[str, frozenset[str]] | None = None  # `clock_fields_by_record()`
+        self._admitted: dict[tuple, dict] = {}  # `admit`'s answers for arguments of plain values
         self.tools: dict[str, ToolSpec] = {}
         for svc in self.services.values():
             for spec in svc.tools.values():
@@ -414,27 +416,32 @@ class CompiledWorld:
         matches = [s for s in self.tools.values() if s.name == tool]
         return matches[0] if len(matches) == 1 else None
 
-    def call(self, state: State, tool: str, arguments: Any, touched: set | None = None, deadline: Any = None) -> dict:
+    def call(self, state: State, tool: str, arguments: Any, touched: set | None = None, deadline: Any = None, write: bool = True) -> dict:
         """Run one tool call. Returns the gateway envelope; changes `state` only on success.
         `touched`, when given, gains the (table, key) of every row a successful call changed or
         deleted (a row written back exactly as it was is not touched): protected rows are judged
-        on these too, so a change later undone still counts. `deadline`: see `execute`."""
+        on these too, so a change later undone still counts. `deadline` and `write` (False: the
+        envelope's `data` is None, for a caller that reads only whether the call succeeded):
+        see `execute`."""
         try:
-            data = self.call_raw(state, tool, arguments, touched, deadline)
+            data = self.call_raw(state, tool, arguments, touched, deadline, write)
         except ToolError as e:
             return {"success": False, "error": {"code": e.code, "message": e.message}}
         return {"success": True, "data": data}
 
-    def call_raw(self, state: State, tool: str, arguments: Any, touched: set | None = None, deadline: Any = None) -> Any:
+    def call_raw(self, state: State, tool: str, arguments: Any, touched: set | None = None, deadline: Any = None, write: bool = True) -> Any:
         spec = self.resolve(tool) if isinstance(tool, str) else None
         if spec is None:
             raise ToolError("not_found", f"no tool named {str(tool)[:80]!r}")
         args = self.convert_arguments(spec, arguments)
-        return self.execute(state, spec, args, touched, deadline)[1]
+        return self.execute(state, spec, args, touched, deadline, write)[1]
 
-    def execute(self, state: State, spec: ToolSpec, args: dict, touched: set | None = None, deadline: Any = None) -> tuple[Any, Any]:
+    def execute(self, state: State, spec: ToolSpec, args: dict, touched: set | None = None, deadline: Any = None, write: bool = True) -> tuple[Any, Any]:
         """Run a tool on converted arguments (`v_`-named, internal values). Returns the result
         internal and as JSON; raises `ToolError` and leaves `state` as it was on any failure.
+        With `write=False` (the sampler's own replays, which read only the internal result) the
+        JSON is None: the result is only checked to write out (`Types.writable`), so a call
+        fails or succeeds exactly as with it.
         `deadline` (a `service.TimeLimit`, the sampler's `Deadline`, or None for none) is checked
         each time the tool's code starts a loop; once it is spent the call fails with whatever
         its `check()` raises (`ToolError(timeout)`, or the sampler's `OutOfTime`), unchanged."""
@@ -444,7 +451,13 @@ class CompiledWorld:
         # result is written out, changes nothing; any failure becomes an envelope.
         try:
             result = method(tx, **args)
-            data = self.types.to_json(spec.result, result) if spec.result else None
+            data = None
+            if spec.result and write:
+                data = self.types.to_json(spec.result, result)
+            elif spec.result:
+                check = self.types.writable(spec.result)
+                if check is not None:
+                    check(result)
         except ToolError:
             raise
         except V.OutOfRange as e:
@@ -465,9 +478,22 @@ class CompiledWorld:
     def admit(self, spec: ToolSpec, args: dict) -> dict:
         """Internal-value arguments as the gateway would see them: each written out as JSON and
         read back through the same validation an agent's call gets (emails, date ranges, integer
-        bounds...). Returns the `v_`-named arguments; raises `ToolError(invalid)` for a value no
-        agent could send."""
-        return self.convert_arguments(spec, {n: self.types.to_json(t, args[n]) for n, t in spec.params if n in args})
+        bounds...). Returns the `v_`-named arguments (shared: not to be changed); raises
+        `ToolError(invalid)` for a value no agent could send.
+
+        The answer is a function of the tool and the values, so it is kept for arguments that
+        are all text, numbers, flags or None (a key: each value with its Python type, so that 1
+        and True stay apart): the sampler's replays admit the same arguments call after call.
+        A refusal is not kept."""
+        key = _admit_key(spec, args)
+        got = self._admitted.get(key) if key is not None else None
+        if got is None:
+            got = self.convert_arguments(spec, {n: self.types.to_json(t, args[n]) for n, t in spec.params if n in args})
+            if key is not None:
+                if len(self._admitted) >= ADMITTED:
+                    self._admitted.clear()
+                self._admitted[key] = got
+        return got
 
     def convert_arguments(self, spec: ToolSpec, arguments: Any) -> dict:
         if arguments is None:
@@ -507,6 +533,23 @@ class _CallTx(Tx):
     def __init__(self, state: State, deadline: Any):
         super().__init__(state)
         self.deadline = deadline
+
+
+ADMITTED = 4096  # `admit` answers a world keeps at most (then it starts over)
+_PLAIN = frozenset((str, int, bool, Fraction, type(None)))
+
+
+def _admit_key(spec: ToolSpec, args: dict) -> tuple | None:
+    """(tool, (name, Python type, value) of each argument given) when every value is plain,
+    else None (a list or record is admitted afresh each time)."""
+    key: list = [spec.qualified]
+    for n, _ in spec.params:
+        if n in args:
+            v = args[n]
+            if v.__class__ not in _PLAIN:
+                return None
+            key.append((n, v.__class__, v))
+    return tuple(key)
 
 
 def _py(name: str) -> str:

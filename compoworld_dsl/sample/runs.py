@@ -21,7 +21,7 @@ def call(facts: WorldFacts, state: State, tool: str, args: dict, deadline=None) 
     spec = facts.world.tools[tool]
     # through the gateway's own argument validation: a value Z3 or a draw picked that no
     # agent could send (an email without an @, a date past 9999) fails here, not in the task
-    return facts.world.execute(state, spec, facts.world.admit(spec, args), deadline=deadline)[0]
+    return facts.world.execute(state, spec, facts.world.admit(spec, args), deadline=deadline, write=False)[0]
 
 
 def run_step(facts: WorldFacts, state0: State, state: State, tool: Tool, args: dict, rules: list[dict], deadline=None):
@@ -67,7 +67,7 @@ def runs(facts: WorldFacts, state0: State, plan: list[dict], deadline=None) -> S
     """The final state of a JSON plan run on a copy of `state0`, or None if a call fails."""
     state = state0.snapshot()
     for call in plan:
-        if not facts.world.call(state, call.get("tool", ""), call.get("arguments"), deadline=deadline)["success"]:
+        if not facts.world.call(state, call.get("tool", ""), call.get("arguments"), deadline=deadline, write=False)["success"]:
             return None
     return state
 

@@ -269,6 +269,7 @@ _PY_LITERAL = {
 
 
 _LITERALS = frozenset((bool, int, Fraction, str))
+_SORTS = {"str": z3.StringSort, "int": z3.IntSort, "real": z3.RealSort, "bool": z3.BoolSort}  # a literal's kind → its sort
 
 
 def _is_lit(x) -> bool:
@@ -656,18 +657,7 @@ class WorldEncoding:
     # sorts and values
 
     def sort(self, t: T.Type):
-        p = T.prim_name(t)
-        if p in ("text", "id", "email"):
-            return z3.StringSort()
-        if p in ("int", "date", "time", "datetime", "duration"):
-            return z3.IntSort()
-        if p in ("decimal", "money"):
-            return z3.RealSort()
-        if p == "bool":
-            return z3.BoolSort()
-        if isinstance(T.base_of(t), T.EnumT):
-            return z3.StringSort()
-        raise EncodingUnsupported(f"no Z3 sort for `{t}`")
+        return _SORTS[self._kind(t)]()
 
     def value(self, t: T.Type, v: Any, python: bool = False):
         """A Z3 constant for an internal runtime value (with `python`, its Python literal)."""
@@ -857,9 +847,20 @@ class WorldEncoding:
         return st
 
     def _kind(self, t: T.Type) -> str:
-        """The kind of Python literal that stands for a value of `t` (its sort, as `sort` says)."""
-        s = self.sort(t)
-        return "str" if s == z3.StringSort() else "bool" if s == z3.BoolSort() else "real" if s == z3.RealSort() else "int"
+        """The kind of Python literal that stands for a value of `t`, which names its Z3 sort
+        (`sort`); raises `EncodingUnsupported` for a type no sort holds."""
+        p = T.prim_name(t)
+        if p in ("text", "id", "email"):
+            return "str"
+        if p in ("int", "date", "time", "datetime", "duration"):
+            return "int"
+        if p in ("decimal", "money"):
+            return "real"
+        if p == "bool":
+            return "bool"
+        if isinstance(T.base_of(t), T.EnumT):
+            return "str"
+        raise EncodingUnsupported(f"no Z3 sort for `{t}`")
 
     def concrete(self, t: T.Type, term, model: z3.ModelRef | None = None):
         if _is_lit(term):
