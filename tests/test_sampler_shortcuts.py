@@ -173,6 +173,52 @@ def test_changed_replays_share_the_reference_run_before_their_first_change(legal
     with fewer calls run."""
     from compoworld_dsl.sample import necessity as N
 
+    calls = _counted_calls(monkeypatch)
+    fast = outcomes(legal, 0, 5, range(60))
+    n_fast, calls[0] = calls[0], 0
+
+    class FromTheStart:
+        def __init__(self, facts, state0, steps, values):
+            self.facts, self.state0, self.steps, self.values = facts, state0, steps, values
+
+        def upto(self, k, deviations):
+            return self.state0.snapshot(), {}, [], set(), 0
+
+        def whole(self, n):  # the reference run itself, run afresh each time it is asked for
+            return N._Prefix(self.facts, self.state0, self.steps, self.values).whole(n)
+
+    monkeypatch.setattr(N._Prefix, "of", staticmethod(lambda facts, attempt, state0, steps, values: FromTheStart(facts, state0, steps, values)))
+    slow = outcomes(legal, 0, 5, range(60))
+    assert fast == slow
+    assert n_fast < calls[0], (n_fast, calls[0])
+
+
+def test_the_shared_reference_run_goes_only_as_far_as_a_replay_asks(legal, monkeypatch):
+    """`necessity._Prefix` runs the reference calls when a replay first needs them: a look-alike
+    picked at step 2 needs the calls before it, not the three after."""
+    import random
+
+    from compoworld_dsl.sample import necessity as N
+    from compoworld_dsl.sample.attempt import Attempt
+
+    facts, seed = legal.facts, 1234
+    state0 = facts.world.partial_state(seed)
+    steps, values, _ = next(W.Walker(facts, Attempt(seed)).walks(random.Random(seed), seed, state0, 5))
+    calls = _counted_calls(monkeypatch)
+    prefix = N._Prefix(facts, state0, steps, values)
+    assert calls[0] == 0
+    state, outputs, done, _, k = prefix.upto(2, None)
+    assert (calls[0], k, sorted(outputs)) == (2, 2, [0, 1])
+    prefix.upto(1, None)
+    assert calls[0] == 2  # kept: nothing runs twice
+    prefix.upto(len(steps), None)
+    assert calls[0] == len(steps) == 5
+
+
+def _counted_calls(monkeypatch) -> list[int]:
+    """[how many calls the proofs' replays have made] from now on (`necessity._call`)."""
+    from compoworld_dsl.sample import necessity as N
+
     calls = [0]
     real_call = N._call
 
@@ -181,17 +227,4 @@ def test_changed_replays_share_the_reference_run_before_their_first_change(legal
         return real_call(*a, **k)
 
     monkeypatch.setattr(N, "_call", counted)
-    fast = outcomes(legal, 0, 5, range(60))
-    n_fast, calls[0] = calls[0], 0
-
-    class FromTheStart:
-        def __init__(self, state0):
-            self.state0 = state0
-
-        def upto(self, k, deviations):
-            return self.state0.snapshot(), {}, [], set(), 0
-
-    monkeypatch.setattr(N._Prefix, "of", staticmethod(lambda facts, attempt, state0, steps, values: FromTheStart(state0)))
-    slow = outcomes(legal, 0, 5, range(60))
-    assert fast == slow
-    assert n_fast < calls[0], (n_fast, calls[0])
+    return calls

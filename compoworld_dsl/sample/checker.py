@@ -110,9 +110,30 @@ def derive(world: CompiledWorld, before: State, after: State, constraints: list[
 
 
 def _row_matches(world: CompiledWorld, table: str, row: dict, fields: dict, skip: dict | None = None, names=()) -> bool:
-    """`names`: fields compared as a person's name (`answers.same_name`), not character by character."""
-    got = _json_row(world, table, row)
-    return all(same_name(v, got.get(f)) if f in names else got.get(f) == v for f, v in fields.items() if not (skip and f in skip))
+    """`names`: fields compared as a person's name (`answers.same_name`), not character by character.
+    Each compared field is written out as JSON on its own (a field the row lacks reads as None)."""
+    types = world.types.records[world.state_decl[table]["record"]]
+    for f, v in fields.items():
+        if skip and f in skip:
+            continue
+        t = types.get(f)
+        got = None if t is None else world.types.to_json(t, row[f])
+        if not (same_name(v, got) if f in names else got == v):
+            return False
+    return True
+
+
+def _kept(world: CompiledWorld, table: str, old: dict, new: dict, skip) -> bool:
+    """Does `new` hold `old`'s values, as JSON, in every field but `skip`? Equal values write
+    out alike, so only the fields that differ are written out (two decimals can differ and
+    still write out alike, to 6 places)."""
+    for f, t in world.types.records[world.state_decl[table]["record"]].items():
+        if f in skip:
+            continue
+        a, b = old[f], new[f]
+        if a is not b and a != b and world.types.to_json(t, a) != world.types.to_json(t, b):
+            return False
+    return True
 
 
 def _as_spelled(world: CompiledWorld, after: State, spelled: list[tuple[str, Any, str, Any]]) -> State:
@@ -132,12 +153,16 @@ def _as_spelled(world: CompiledWorld, after: State, spelled: list[tuple[str, Any
     return state
 
 
-def score(world: CompiledWorld, checks: list[dict], before: State, after: State, answer: Any = None, calls: list[tuple[str, dict]] | None = None, touched: set | None = None, stated: str | None = None) -> dict:
+def score(world: CompiledWorld, checks: list[dict], before: State, after: State, answer: Any = None, calls: list[tuple[str, dict]] | None = None, touched: set | None = None, stated: str | None = None, quick: bool = False) -> dict:
     """Evaluate every check. `calls` is the log of successful calls (tool, JSON arguments);
     `touched` the (table, key) of every row they wrote; `answer` what the agent reported (JSON,
     JSON text or prose); `stated` the instruction, whose values a prose answer may repeat
     without counting as guesses. Returns reward (0/1), partial credit (see `partial_credit`),
-    and the failed checks by id with a reason."""
+    and the failed checks by id with a reason.
+
+    `quick`: for a caller that reads only the reward (the proofs' changed replays). The checks
+    are evaluated in the same order, and the first that fails ends the scoring: the reward is
+    0 either way, and `failed` holds that check alone (no partial credit: None)."""
     failed: list[dict] = []
     explained: set = set()  # (table, key) of rows the expected changes account for
     matched: dict[str, Any] = {}  # row_inserted check id → the key of the agent's row it matched
@@ -173,6 +198,8 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
                 spelled += _respelled(world, c, match, after)
             else:
                 failed.append({"id": c["id"], "kind": "row_inserted", "reason": "no new row with these fields"})
+                if quick:
+                    return _failed_first(failed, len(checks))
     for c in checks:
         if c["kind"] == "row_updated" and c["key"] in after.tables.get(c["table"], {}):
             spelled += _respelled(world, c, c["key"], after)
@@ -193,8 +220,7 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
                 # the fields the task did not ask to change must keep their old values; those the
                 # house rules decide must change (the rule check judges the new value)
                 ruled = set(c.get("ruled", ()))
-                others = {f: v for f, v in _json_row(world, c["table"], old).items() if f not in c["fields"] and f not in ruled}
-                ok = _row_matches(world, c["table"], row, others, set(c.get("volatile", ())))
+                ok = _kept(world, c["table"], old, row, ruled.union(c["fields"], c.get("volatile", ())))
                 why = "other fields of the row changed too"
                 if ok and any(row[f] == old[f] for f in ruled):
                     ok, why = False, f"{', '.join(sorted(ruled))} did not change"
@@ -220,6 +246,8 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
             continue  # row_inserted above; no_collateral after all: it needs what the others explain
         if not ok:
             failed.append({"id": c["id"], "kind": kind, "reason": why})
+            if quick:
+                return _failed_first(failed, len(checks))
     stray: list[str] = []
     for c in checks:
         if c["kind"] == "no_collateral":
@@ -232,9 +260,16 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
     return {"reward": 1 if not failed else 0, "partial": partial_credit(checks, failed, len(stray)), "passed": passed, "total": n, "failed": failed}
 
 
+def _failed_first(failed: list[dict], n: int) -> dict:
+    """`score`'s verdict when a `quick` scoring stops at its first failed check."""
+    return {"reward": 0, "partial": None, "passed": None, "total": n, "failed": failed}
+
+
 def _respelled(world: CompiledWorld, c: dict, key: Any, after: State) -> list[tuple[str, Any, str, Any]]:
     """(table, key, field, the reference's value) for each `names` field of the row that names
     the same person as the reference but is written another way."""
+    if not c.get("names"):
+        return []
     row = after.tables[c["table"]][key]
     got = _json_row(world, c["table"], row)
     return [(c["table"], key, f, c["fields"][f]) for f in c.get("names", ()) if f in c["fields"] and got.get(f) != c["fields"][f] and same_name(c["fields"][f], got.get(f))]
@@ -342,7 +377,7 @@ def _added_and_removed(world: CompiledWorld, c, before: State, after: State, tou
     state = before.snapshot()
     for tool, args in calls:
         wrote: set = set()
-        world.call(state, tool, args, wrote)
+        world.call(state, tool, args, wrote, write=False)
         if not any(w in gone and w[1] in state.tables.get(w[0], {}) for w in wrote):
             continue
         try:
@@ -373,7 +408,7 @@ def reference_passes(world: CompiledWorld, state0: State, final: State, plan: li
     touched: set = set()  # the rows the plan changes on its way: protected ones break their rules
     replayed = state0.snapshot()
     for p in plan:
-        world.call(replayed, p["tool"], p["arguments"], touched, deadline=deadline)
+        world.call(replayed, p["tool"], p["arguments"], touched, deadline=deadline, write=False)
     full = score(world, checks, state0, final, answer, calls, touched)
     if any(f["kind"] == "constraint" for f in full["failed"]):
         raise Rejected("constraint_broken", f"the reference plan changes a protected row on its way: {full['failed'][0]['reason']}")

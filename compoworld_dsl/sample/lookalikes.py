@@ -37,7 +37,6 @@ from . import checker as C
 from . import necessity as N
 from .attempt import Attempt
 from .facts import WorldFacts
-from .rejected import Rejected
 from .rules import relevant
 from .runs import replay
 from .steps import Step, output, picks_hold
@@ -303,10 +302,11 @@ def _works(facts: WorldFacts, attempt: Attempt, planted: State, steps: list[Step
     out), and (2) the walk done on each look-alike instead runs and breaks a rule the reference
     keeps."""
     world = facts.world
-    try:
-        final, _, again = replay(facts, planted, steps, values, attempt.deadline)
-    except Rejected:  # a call fails there now
+    # the reference run on the planted state, shared with the look-alikes' replays below
+    ran = N._Prefix.of(facts, attempt, planted, steps, values).whole(len(steps))
+    if ran is None:  # a call fails there now
         return False
+    final, again = ran
     if _outputs(facts, steps, again, _new_keys(planted, final)) != reference or not picks_hold(facts.people, planted, steps, again):
         return False
     like = dict(enumerate(output(facts.people, steps, again, j) for j in range(len(steps))))

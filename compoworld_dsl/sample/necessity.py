@@ -57,11 +57,12 @@ def replay(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step]
     return state, calls, outputs, touched
 
 
-def _call(facts: WorldFacts, state: State, steps: list[Step], values: dict, k: int, outputs: dict, calls: list, touched: set, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, like: dict | None = None, deviations: list | None = None, deadline=None) -> None:
-    """Step k of a lenient replay, on `state` in place (see `replay`)."""
+def _call(facts: WorldFacts, state: State, steps: list[Step], values: dict, k: int, outputs: dict, calls: list, touched: set, drop: frozenset = frozenset(), picks: dict | None = None, args: dict | None = None, like: dict | None = None, deviations: list | None = None, deadline=None) -> Any:
+    """Step k of a lenient replay, on `state` in place (see `replay`). Returns the call's
+    result (None when it was not called or failed: `calls` tells)."""
     step = steps[k]
     if k in drop:
-        return
+        return None
     call = {}
     for name, pt in step.tool.params:
         if args and (k, name) in args:
@@ -74,7 +75,7 @@ def _call(facts: WorldFacts, state: State, steps: list[Step], values: dict, k: i
             if out is None:
                 if deviations is not None:
                     deviations.append(k)
-                return
+                return None
             call[name] = out[field] if field is not None else out
         else:
             call[name] = values[(k, name)]
@@ -84,15 +85,16 @@ def _call(facts: WorldFacts, state: State, steps: list[Step], values: dict, k: i
     try:
         admitted = facts.world.admit(spec, call)
         tx_touched: set = set()
-        result = facts.world.execute(state, spec, admitted, tx_touched, deadline=deadline)[0]
+        result = facts.world.execute(state, spec, admitted, tx_touched, deadline=deadline, write=False)[0]
     except ToolError:
-        return
+        return None
     touched |= tx_touched
     if like is not None and picks and k not in picks and k > min(picks) and step.pick is not None:
         outputs[k] = choose_like(step, result, like.get(k))
     else:
         outputs[k] = element(facts.people, step, result, (picks or {}).get(k))
     calls.append((spec.qualified, {n: facts.world.types.to_json(pt, call[n]) for n, pt in spec.params}))
+    return result
 
 
 class _Prefix:
@@ -103,21 +105,21 @@ class _Prefix:
     values still equal to what they were), so a new walk, a planted state or a changed value
     runs afresh."""
 
-    def __init__(self, facts: WorldFacts, state0: State, steps: list[Step], values: dict):
-        self.state0, self.steps, self.values, self.copy = state0, list(steps), values, dict(values)
+    def __init__(self, facts: WorldFacts, state0: State, steps: list[Step], values: dict, deadline=None):
+        self.facts, self.state0, self.steps, self.values, self.copy = facts, state0, list(steps), values, dict(values)
+        self.deadline = deadline  # the attempt's, which the calls' own loops check
         self.picks = [st.pick for st in steps]
-        state, outputs, calls, touched, devs = state0.snapshot(), {}, [], set(), []
-        self.after = [(state.snapshot(), {}, 0, set(), 0)]  # after 0, 1, ... steps
-        for k in range(len(steps)):
-            _call(facts, state, steps, values, k, outputs, calls, touched, deviations=devs)
-            self.after.append((state.snapshot(), dict(outputs), len(calls), set(touched), len(devs)))
-        self.calls, self.devs = calls, devs
+        # the run so far, extended only as far as a replay asks (a look-alike's replay changes
+        # a pick early in the walk and needs none of the calls after it)
+        self.state, self.outputs, self.calls, self.touched, self.devs = state0.snapshot(), {}, [], set(), []
+        self.results: list = []  # each step's result as its call gave it
+        self.after = [(self.state.snapshot(), {}, 0, set(), 0)]  # after 0, 1, ... steps
 
     @staticmethod
     def of(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict) -> "_Prefix":
         hit = attempt.replay_prefix
         if hit is None or not hit.fits(state0, steps, values):
-            hit = attempt.replay_prefix = _Prefix(facts, state0, steps, values)
+            hit = attempt.replay_prefix = _Prefix(facts, state0, steps, values, attempt.deadline)
         return hit
 
     def fits(self, state0: State, steps: list[Step], values: dict) -> bool:
@@ -125,10 +127,21 @@ class _Prefix:
 
     def upto(self, k: int, deviations: list | None):
         """(state, outputs, calls, touched, k) after the first k reference calls, copies to change."""
+        while len(self.after) <= k:
+            j = len(self.after) - 1
+            self.results.append(_call(self.facts, self.state, self.steps, self.values, j, self.outputs, self.calls, self.touched, deviations=self.devs, deadline=self.deadline))
+            self.after.append((self.state.snapshot(), dict(self.outputs), len(self.calls), set(self.touched), len(self.devs)))
         state, outputs, n_calls, touched, n_devs = self.after[k]
         if deviations is not None:
             deviations.extend(self.devs[:n_devs])
         return state.snapshot(), dict(outputs), self.calls[:n_calls], set(touched), k
+
+    def whole(self, n: int) -> tuple[State, list] | None:
+        """The first `n` reference calls run strictly: (the state after them, each call's
+        result), or None when one fails or lacks the output it takes (what `runs.replay`
+        rejects), so that a caller that needs the whole run and then changed ones runs it once."""
+        state, _, calls, _, _ = self.upto(n, None)
+        return (state, self.results[:n]) if len(calls) == n else None
 
 
 def answer_of(facts: WorldFacts, reports: list[dict], outputs: dict) -> Any:
@@ -154,9 +167,10 @@ def answer_of(facts: WorldFacts, reports: list[dict], outputs: dict) -> Any:
     return {r["label"]: g for r, g in zip(reports, got) if g is not None}
 
 
-def _score(facts: WorldFacts, checks: list[dict], state0: State, run, reports: list[dict]) -> dict:
+def _score(facts: WorldFacts, checks: list[dict], state0: State, run, reports: list[dict], quick: bool = False) -> dict:
+    """The checker's verdict on a replay (`quick`: only its reward is read, `C.score`)."""
     final, calls, outputs, touched = run
-    return C.score(facts.world, checks, state0, final, answer_of(facts, reports, outputs), calls, touched)
+    return C.score(facts.world, checks, state0, final, answer_of(facts, reports, outputs), calls, touched, quick=quick)
 
 
 def steps_necessary(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict], seed: int) -> dict:
@@ -176,7 +190,7 @@ def steps_necessary(facts: WorldFacts, attempt: Attempt, state0: State, steps: l
             # fails without it and its output fed a later one; an agent that skips both passes.
             # (When every call above had the reference's arguments, that run was this one.)
             literal = {(j, n): values[(j, n)] for j, other in enumerate(steps) if j != k for n, _ in other.tool.params}
-            if deviations and _score(facts, checks, state0, replay(facts, attempt, state0, steps, values, drop=frozenset({k}), args=literal), reports)["reward"] != 0:
+            if deviations and _score(facts, checks, state0, replay(facts, attempt, state0, steps, values, drop=frozenset({k}), args=literal), reports, quick=True)["reward"] != 0:
                 raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: the plan without it passes the checker with the reference's own arguments")
             proof[f"step {k + 1}"] = {"changes": "the plan without it fails", "failed": [f["id"] for f in verdict["failed"]]}
         else:
@@ -197,7 +211,7 @@ def steps_necessary(facts: WorldFacts, attempt: Attempt, state0: State, steps: l
                 continue
             for v in rng.sample(others, min(MUTATIONS, len(others))):
                 attempt.deadline.check()
-                verdict = _score(facts, checks, state0, replay(facts, attempt, state0, steps, values, args={(k, name): v}), reports)
+                verdict = _score(facts, checks, state0, replay(facts, attempt, state0, steps, values, args={(k, name): v}), reports, quick=True)
                 if verdict["reward"] != 0:
                     raise Rejected("step_not_needed", f"step {k + 1} {step.tool.qualified}: another {name} passes the checker too")
             mutated.append(f"step {k + 1}.{name}")
