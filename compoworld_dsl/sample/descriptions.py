@@ -17,7 +17,7 @@ from .rejected import Rejected
 from .reports import read_at_end
 from .runs import runs
 from .solve import check, new_solver
-from .steps import Step, choose_like, output
+from .steps import Step, choose_like, output, result_table
 
 
 def descriptions(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], refused: list[dict], bites: dict) -> list[dict]:
@@ -74,6 +74,31 @@ def still_named(facts: WorldFacts, attempt: Attempt, state0: State, final: State
                 raise Rejected("changed_by_task", f"step {k + 1} {step.tool.qualified}: {why}")
         if new:
             raise Rejected("changed_by_task", f"step {k + 1} {step.tool.qualified}: by the end the task's own writes make its description fit {sorted(new, key=repr)[0]} too")
+
+
+def carried_still_hold(facts: WorldFacts, state0: State, steps: list[Step], plan: list[dict], results: list) -> None:
+    """Reject a walk that carries a field of a record from an earlier read into a later step
+    after a step in between changed that field (`changed_by_task`): the instruction names the
+    value by what it is ("for the expected close date of the opportunity of that quote"), and an
+    agent reads it where it uses it, so after the task moved the close date it takes the new
+    one while the walk carried the old. Found playing support at 16 hops (seed 2718): the
+    agent's "Standup" went on the new date and the checker wanted the old one."""
+    people = facts.people
+    state = state0.snapshot()
+    for k, (step, call) in enumerate(zip(steps, plan)):
+        for name, src in step.sources.items():
+            if src[0] != "step" or src[1][1] is None:
+                continue
+            j, field = src[1]
+            out = output(people, steps, results, j)
+            table = result_table(people, steps[j].tool)
+            if table is None or not isinstance(out, dict) or field == people.key[table]:
+                continue
+            row = state.tables.get(table, {}).get(out.get(people.key[table]))
+            if row is not None and field in row and row[field] != out.get(field):
+                raise Rejected("changed_by_task", f"step {k + 1} {step.tool.qualified}: takes the {field} of step {j + 1}'s record, which a step between changed: an agent reading it then finds the new value")
+        if not facts.world.call(state, call["tool"], call["arguments"])["success"]:
+            return  # (the replay says why)
 
 
 def _said_by_then(facts: WorldFacts, state0: State, final: State, table: str, target: Any, fields: list[str], before: list[dict]) -> str | None:

@@ -227,6 +227,7 @@ def _judge_walk(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0:
     if planted is not None:  # the task's state from here on: seeded, then these rows (and swaps)
         state0, steps, values = planted[0], planted[2], planted[3]
         final, plan, results = replay(facts, state0, steps, values, attempt.deadline)
+    D.carried_still_hold(facts, state0, steps, plan, results)  # a value carried past a change of it
     for info in facts.constraints:
         H.order_rules(facts, info, plan)  # a broken order rule rejects the walk before Z3 works on it
     at("choosing the reports")  # before the proofs: they draw nothing from `rng`
