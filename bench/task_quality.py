@@ -20,10 +20,10 @@ skipped with probability P), and prints one markdown row:
   rules          share of tasks with a load-bearing house rule attached;
   left           share of tasks with a value left to the house rules (a binding "house rules");
   ids            share of instructions that hold a `prefix-N` id a person would not know;
-  words          mean words per instruction, house rules aside (`phrasing.prose_of`);
+  words          mean words per instruction, house rules aside (`wording.prose_of`);
   repeated       full descriptions repeated: places where a description of six words or more
                  ('the matter "Lease dispute" with client ...') is said again
-                 (`phrasing.repeated_descriptions`), over all the row's tasks (issue 29);
+                 (`wording.repeated_descriptions`), over all the row's tasks (issue 29);
   weak           the weak agent's success rate;
   rejections     the three most common rejection reasons, with counts.
 Then where the look-alikes sit, per world and hops: over the steps a load-bearing rule decides,
@@ -59,7 +59,7 @@ from compoworld_dsl.check import check_paths  # noqa: E402
 from compoworld_dsl.codegen.python import load_world  # noqa: E402
 from compoworld_dsl.sample.run import Job, run  # noqa: E402
 from compoworld_dsl.sample.run import load_sampler  # noqa: E402
-from compoworld_dsl.sample.phrasing import prose_of, repeated_descriptions  # noqa: E402
+from compoworld_dsl.sample.wording import prose_of, repeated_descriptions  # noqa: E402
 from compoworld_dsl.sample.walk import threads  # noqa: E402
 from lookalike_ranks import STRATEGIES, _cell, rates, trials  # noqa: E402  (bench/, the script's folder)
 

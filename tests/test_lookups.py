@@ -109,7 +109,7 @@ def test_no_lookup_stands_in_for_a_step_of_the_walk(legal, legal_tasks):
     """Where the instruction names a record by its own name in place of the path a walk step led
     along, that step must be needed for something else (a write, a report, another argument):
     else the agent, finding the record by its name, never makes it, and the task's hops are
-    more than its real ones. Before the rule (phrasing `_needed_besides`), 4 of the 12 record
+    more than its real ones. Before the rule (`steps.needed_besides`), 4 of the 12 record
     lookups of these attempts stood in for such a step."""
     import re
 

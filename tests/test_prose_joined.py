@@ -2,7 +2,7 @@
 it does, or works on what it works on, follows it ("Once that is done, ...", "Then ...",
 "After that, ..."); a run of goals on one record whose last ends it reads "For the matter ...,
 bill the unbilled time before you close it". Before, 11 of 30 legal_ops 5-hop instructions (seed
-1; office 25, support 18) read as a to-do list (`phrasing.reads_as_list`), after none. Where an
+1; office 25, support 18) read as a to-do list (`wording.reads_as_list`), after none. Where an
 order house rule is attached the text does not say which goal comes first: that is the agent's
 to work out.
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from compoworld_dsl.sample.phrasing import reads_as_list
+from compoworld_dsl.sample.wording import reads_as_list
 from compoworld_dsl.sample.run import load_sampler
 from test_scripted_agents import sampled
 

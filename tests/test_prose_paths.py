@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from compoworld_dsl.codegen.python import tstr
-from compoworld_dsl.sample.phrasing import path_depth
+from compoworld_dsl.sample.wording import path_depth
 from compoworld_dsl.sample.run import load_sampler
 from test_scripted_agents import sampled
 
@@ -60,7 +60,7 @@ def _chosen(sampler, task) -> bool:
 def _only_leads_on(sampler, task) -> bool:
     """Has the walk a read step whose output one argument alone takes, and that the instruction
     does not ask about: a hop that is all the task needs it for? Naming the record it leads to by
-    its own name would leave that step pointless (phrasing `_needed_besides`), so its path stays."""
+    its own name would leave that step pointless (`steps.needed_besides`), so its path stays."""
     taken: dict[int, int] = {}
     for binding in task["bindings"]:
         for source in binding.values():

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from compoworld_dsl.sample.phrasing import most_quoted, prose_of, repeated_descriptions
+from compoworld_dsl.sample.wording import most_quoted, prose_of, repeated_descriptions
 from compoworld_dsl.sample.run import load_sampler
 from test_scripted_agents import sampled  # the tasks a run of attempts gives
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compoworld_dsl.sample.phrasing import _undoubled
+from compoworld_dsl.sample.wording import _undoubled
 from compoworld_dsl.sample.run import load_sampler
 from test_scripted_agents import sampled
 

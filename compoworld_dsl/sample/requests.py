@@ -14,7 +14,7 @@ from . import checker as C
 from .attempt import Attempt
 from .facts import WorldFacts
 from .people import words
-from .phrasing import describe, fill
+from .wording import describe, fill
 from .pools import candidates, ensure
 from .rejected import Rejected
 from .runs import replay

@@ -184,3 +184,38 @@ def paged_plan(facts, plan: list[dict], steps: list[Step], results: list) -> lis
             call = {**call, "pages": n}
         out.append(call)
     return out
+
+
+def needed_besides(steps: list[Step], mutating, asked: set[int], j: int, but: int | None = None) -> bool:
+    """Does a task need step j for more than the one reference a name would replace: is it a
+    write, a step the instruction asks about (`asked`: reports, a branch), or one whose output
+    another argument takes (one of a step other than `but`; without `but`, a second argument)?
+    The phraser names a record on its own in place of a path through step j only for such steps:
+    a step that only led to that record would be a hop in name only, one an agent finding the
+    record by its name never makes (issue 28)."""
+    if steps[j].tool.qualified in mutating or j in asked:
+        return True
+    takers = [k for k, s in enumerate(steps) for src in s.sources.values() if src[0] == "step" and src[1][0] == j]
+    return any(k != but for k in takers) if but is not None else len(takers) >= 2
+
+
+def plainly_found(people: People, steps: list[Step], mutating, j: int) -> bool:
+    """Were step j's record and the records that fed it each found by what they are (a
+    description, a read by key) or written? Not when one was chosen by a rank ("the time entry
+    with the most hours") or by a read that computes it ("the oldest unpaid invoice of ...",
+    "the latest message about ..."): that choice is what the task asks of the agent."""
+    seen, todo = set(), [j]
+    while todo:
+        i = todo.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        step, how = steps[i], steps[i].how
+        if how is not None and how["by"] == "rank":
+            return False
+        if how is None and step.tool.qualified not in mutating:
+            table = result_table(people, step.tool)
+            if table is None or not any(people.ref_table(tstr(pt)) == table for _, pt in step.tool.params):
+                return False  # a read that computes which record (`oldest_unpaid_invoice(client)`)
+        todo += [src[1][0] for src in step.sources.values() if src[0] == "step"]
+    return True
