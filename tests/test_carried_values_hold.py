@@ -37,7 +37,7 @@ def _stale(sampler, task) -> list[str]:
                 if r.get(field) != value or "id" not in r:
                     continue
                 for table, rows in state.tables.items():
-                    row = rows.get(r["id"]) if isinstance(rows, dict) or hasattr(rows, "get") else None
+                    row = rows.get(r["id"])
                     now = world.types.to_json(people.fields[table][field], row[field]) if row is not None and field in row else value
                     if now != value:
                         out.append(f"{task['id']} step {k + 1} {name}: carried {value!r}, now {now!r}")

@@ -139,19 +139,25 @@ def _finders(walks: WalkGraph, people: People) -> dict[str, list[tuple[str, ...]
     out: dict[str, list[tuple[str, ...]]] = {}
     for t in walks.entries:
         table = walks.result_table(t)
-        if table is None or not t.params:
-            continue
-        fields = people.fields[table]
-        used = []
-        for name, pt in t.params:
-            ft = tstr(pt)
-            same = [name] if fields.get(name) == ft else [f for f, x in fields.items() if x == ft and f != people.key[table]]
-            if len(same) != 1:
-                break
-            used.append(same[0])
-        else:
+        used = entry_fields(people, table, t) if table is not None else None
+        if used:
             out.setdefault(table, []).append(tuple(dict.fromkeys(used)))
     return out
+
+
+def entry_fields(people: People, table: str, tool: Tool) -> list[str] | None:
+    """The field of `table` each parameter of an entry takes its argument from (a parameter
+    named like a field of its type, else the one field of its type), in parameter order; None
+    where a parameter has no such field, or the tool takes none."""
+    fields = people.fields[table]
+    used = []
+    for name, pt in tool.params:
+        ft = tstr(pt)
+        same = [name] if fields.get(name) == ft else [f for f, x in fields.items() if x == ft and f != people.key[table]]
+        if len(same) != 1:
+            return None
+        used.append(same[0])
+    return used or None
 
 
 def _constraint_info(model: Model, world: CompiledWorld, services: list[str]) -> list[dict]:

@@ -4,7 +4,7 @@ from the instruction and what its own calls return, with no value from nowhere.
 A walk binds each argument to an earlier step's output or to the instruction. Two kinds of
 argument reach the agent by neither:
 
-- **A record named by its own values** (`Phraser.named_alone`: 'the direct reports of the
+- **A record named by its own values** (`Phraser.found_by_name`: 'the direct reports of the
   colleague "Chloe Iqbal"', said in place of "of the manager of the colleague ... in office
   Dublin"). The walk took Chloe's key from a field of another record; that field shows an id,
   not a name, so the agent has to find Chloe by her name: a call of a finder (an entry tool
@@ -31,7 +31,7 @@ from ..codegen.python import tstr
 from ..runtime.paging import page_count, page_holding
 from ..runtime.service import ToolError
 from ..runtime.state import State
-from .facts import WorldFacts
+from .facts import WorldFacts, entry_fields
 from .runs import call, runs
 from .steps import Step
 
@@ -49,29 +49,25 @@ def lookups(facts: WorldFacts, state0: State, steps: list[Step], values: dict, p
         wanted.append((k, "rule", (name, left[(k, name)])))
     out: list[tuple[int, dict, Any]] = []
     for u, what, detail in sorted(wanted, key=lambda w: (w[0], w[1], repr(w[2][:2]))):
-        seen = [r for r in results[:u]] + [r for j, _, r in out if j <= u]
+        seen = results[:u] + [r for j, _, r in out if j <= u]
         if what == "record":
             table, key, fields = detail
             row = state0.tables[table][key]
             if any(_shows_record(r, people.key[table], key, {f: row[f] for f in fields}) for r in seen):
                 continue
-            state = runs(facts, state0, plan[:u])  # before step u: replayed only where a lookup is needed
-            got = _finder(facts, state, table, key, fields, row) if state is not None else None
-            if got is not None:
-                tool, args, result, pages = got
-                why = {"record": {"table": table, "key": facts.world.types.to_json(_key_type(facts, table), key)}}
+            why = {"record": {"table": table, "key": facts.world.types.to_json(_key_type(facts, table), key)}}
         else:
             name, proof = detail
-            value = values[(u, name)]
-            if any(_shows_value(r, value) for r in seen):
+            if any(_shows_value(r, values[(u, name)]) for r in seen):
                 continue
-            state = runs(facts, state0, plan[:u])
-            got = _reader(facts, state, steps[u], plan[u], value, proof["rules"]) if state is not None else None
-            if got is not None:
-                tool, args, result, pages = got
-                why = {"argument": name}
+            why = {"argument": name}
+        state = runs(facts, state0, plan[:u])  # before step u: replayed only where a lookup is needed
+        if state is None:
+            continue
+        got = _finder(facts, state, table, key, fields, row) if what == "record" else _reader(facts, state, steps[u], plan[u], values[(u, name)], proof["rules"])
         if got is None:
             continue
+        tool, args, result, pages = got
         spec = facts.world.tools[tool]
         entry = {"before": u + 1, "tool": tool, "arguments": {n: facts.world.types.to_json(pt, args[n]) for n, pt in spec.params if n in args}}
         if spec.pages:
@@ -123,27 +119,19 @@ def _finder(facts: WorldFacts, state: State, table: str, key: Any, fields: tuple
     people = facts.people
     best = None
     for t in facts.walks.entries:
-        if facts.walks.result_table(t) != table or not t.params:
+        used = entry_fields(people, table, t) if facts.walks.result_table(t) == table else None
+        if used is None or not set(used) <= set(fields):
             continue
-        args = {}
-        for name, pt in t.params:
-            ft = tstr(pt)
-            same = [name] if people.fields[table].get(name) == ft else [f for f, x in people.fields[table].items() if x == ft and f != people.key[table]]
-            if len(same) != 1 or same[0] not in fields:
-                break
-            args[name] = row[same[0]]
-        else:
-            got = _called(facts, state, t.qualified, args)
-            if got is None:
-                continue
-            at = next((i for i, r in enumerate(_records(got)) if r.get(people.key[table]) == key), None)
-            if at is None:
-                continue
-            size = facts.world.tools[t.qualified].pages
-            pages = page_holding(at, size) if size and isinstance(got, (list, tuple)) else 1
-            rank = (pages, len(_records(got)), t.qualified)
-            if best is None or rank < best[0]:
-                best = (rank, (t.qualified, args, got, pages))
+        args = {name: row[f] for (name, _), f in zip(t.params, used)}
+        got = _called(facts, state, t.qualified, args)
+        at = next((i for i, r in enumerate(_records(got)) if r.get(people.key[table]) == key), None)
+        if at is None:
+            continue
+        size = facts.world.tools[t.qualified].pages
+        pages = page_holding(at, size) if size and isinstance(got, (list, tuple)) else 1
+        rank = (pages, len(_records(got)), t.qualified)
+        if best is None or rank < best[0]:
+            best = (rank, (t.qualified, args, got, pages))
     return None if best is None else best[1]
 
 

@@ -20,7 +20,7 @@ from ..codegen.python import tstr
 from ..runtime.state import State
 from .facts import WorldFacts
 from .people import same_as_said, words
-from .steps import Step, needed_besides, output, plainly_found, result_table
+from .steps import Step, fields_written, needed_besides, output, plainly_found, result_table
 from .wording import _sentence, describe, fill
 
 # prepositions a sentence's topic stands for: "For the matter ..., record a disbursement of 500"
@@ -58,6 +58,7 @@ class Phraser:
         # every record the text names by its own values (`_alone`): (table, key) → those fields;
         # the agent finds each with a finder call the walk may not make (`lookups.py`)
         self.named_alone: dict[tuple[str, Any], tuple[str, ...]] = {}
+        self._pathed: set[tuple[str, Any]] = set()  # records the text also names through a step's field
         self._read_for: set[int] = set()  # steps whose output the instruction asks for (reports, a branch)
 
     # ─────────────────────────── noun phrases ───────────────────────────
@@ -110,6 +111,12 @@ class Phraser:
             return short if len(short) < len(tag) and not (" with " in short and len(short.split()) >= len(tag.split())) else tag
         return short or tag or self._subject(j)
 
+    def found_by_name(self) -> dict[tuple[str, Any], tuple[str, ...]]:
+        """The records an agent can only find by the values the text names them by: (table, key)
+        → those fields. Not one the text also names through the step that gives it ("the matter
+        "A" of the invoice ..."): that path hands the agent its key."""
+        return {r: f for r, f in self.named_alone.items() if r not in self._pathed}
+
     def _mention(self, table: str | None, ident: tuple, row: Any) -> None:
         """Count a record as named in the text from here on (`row`: its values as far as they
         are known, for `_tag`)."""
@@ -153,7 +160,7 @@ class Phraser:
         for s in self.steps:
             if table in {f"{s.tool.service}.{t}" for t in s.tool.inserts | s.tool.deletes}:
                 return None
-            written |= {f for var, f in s.tool.writes if f"{s.tool.service}.{var}" == table}
+            written |= fields_written(s.tool, table)
         kb = [f for f in people.known_by.get(table, ()) if self.people.ref_table(people.fields[table][f]) is None or people.nameable(table, [f])]
         options = []
         for found in finders:
@@ -247,7 +254,7 @@ class Phraser:
         # organisation with plan tier professional" after the task moved it to starter)
         if any(table in {f"{s.tool.service}.{t}" for t in s.tool.inserts} for s in self.steps):
             return None
-        written = {f for s in self.steps for var, f in s.tool.writes if f"{s.tool.service}.{var}" == table}
+        written = set().union(*(fields_written(s.tool, table) for s in self.steps))
         whole = [f for f in how["fields"] if f in mine]
         fields = [f for f in whole if f not in written]
         others = [o for i in range(len(self.steps)) if self._table(i) == table and isinstance(o := _output(self, i), dict) and o.get(key) != mine.get(key)]
@@ -366,7 +373,7 @@ class Phraser:
             src = step.sources.get(name)
             if rt is None or src is None or src[0] != "step":
                 continue
-            fields = {f for var, f in step.tool.writes if f"{step.tool.service}.{var}" == rt}
+            fields = fields_written(step.tool, rt)
             ident = self._record_of(*src[1])
             if fields and ident is not None:
                 self._changed.setdefault(ident, set()).update(fields)
@@ -454,7 +461,7 @@ class Phraser:
             return f"that {self.people.noun[rt]}"
         if ident is not None and ident in self._said and ident in self._alone_said:
             return self._alone_again(rt, ident)
-        if ident is not None and base and needed_besides(self.steps, self.facts.mutating, self._read_for, j):
+        if ident is not None and base and needed_besides(self.steps, self.facts.mutating, self._read_for, j, field=field):
             # the record another one is named through: by its own name where it has one that
             # finds it ('the matters of the contact "Lucia Moreno"', not "the matters of the
             # client of the invoice ... among the invoices of the matter ..."); step j is then
@@ -471,6 +478,7 @@ class Phraser:
         subject = self.subject(j, base=ident is not None)
         if ident is not None:  # a reference names a record: once in full
             self._said.add(ident)
+            self._pathed.add((rt, out.get(field)))
             self._mention(rt, ident, self.state0.tables.get(rt, {}).get(out.get(field)))
             lead = self._lead(j, table, field, subject)
             if lead is not None:

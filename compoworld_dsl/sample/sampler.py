@@ -177,7 +177,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         R.decoys(facts, attempt, state0, final, steps, values, reports, checks, instruction)
     # what the agent must call that the walk does not (a record named by its name, a value the
     # rules decide), each before the step it serves: no step itself
-    found = L.lookups(facts, state0, steps, values, plan, results, phraser.named_alone, left)
+    found = L.lookups(facts, state0, steps, values, plan, results, phraser.found_by_name(), left)
     services = sorted({s.tool.service for s in steps} | {e["tool"].split(".")[0] for _, e, _ in found})
     paged = paged_plan(facts, plan, steps, results)
     # the services a load-bearing rule reads are always mounted: the agent must be able to check it

@@ -186,17 +186,18 @@ def paged_plan(facts, plan: list[dict], steps: list[Step], results: list) -> lis
     return out
 
 
-def needed_besides(steps: list[Step], mutating, asked: set[int], j: int, but: int | None = None) -> bool:
-    """Does a task need step j for more than the one reference a name would replace: is it a
+def needed_besides(steps: list[Step], mutating, asked: set[int], j: int, but: int | None = None, field: str | None = None) -> bool:
+    """Does a task need step j for more than the record a name would reach without it: is it a
     write, a step the instruction asks about (`asked`: reports, a branch), or one whose output
-    another argument takes (one of a step other than `but`; without `but`, a second argument)?
-    The phraser names a record on its own in place of a path through step j only for such steps:
-    a step that only led to that record would be a hop in name only, one an agent finding the
-    record by its name never makes (issue 28)."""
+    an argument takes otherwise than as that record (a step other than `but` takes it; without
+    `but`, an argument takes another field than `field`)? The phraser names a record on its own
+    in place of a path through step j only for such steps: a step that only led to that record
+    would be a hop in name only, one an agent finding the record by its name never makes
+    (issue 28)."""
     if steps[j].tool.qualified in mutating or j in asked:
         return True
-    takers = [k for k, s in enumerate(steps) for src in s.sources.values() if src[0] == "step" and src[1][0] == j]
-    return any(k != but for k in takers) if but is not None else len(takers) >= 2
+    takers = [(k, src[1][1]) for k, s in enumerate(steps) for src in s.sources.values() if src[0] == "step" and src[1][0] == j]
+    return any(k != but for k, _ in takers) if but is not None else any(f != field for _, f in takers)
 
 
 def plainly_found(people: People, steps: list[Step], mutating, j: int) -> bool:
@@ -219,3 +220,8 @@ def plainly_found(people: People, steps: list[Step], mutating, j: int) -> bool:
                 return False  # a read that computes which record (`oldest_unpaid_invoice(client)`)
         todo += [src[1][0] for src in step.sources.values() if src[0] == "step"]
     return True
+
+
+def fields_written(tool: Tool, table: str) -> set[str]:
+    """The fields of `table` (qualified) a tool's writes name; "" for a write of whole rows."""
+    return {f for var, f in tool.writes if f"{tool.service}.{var}" == table}
