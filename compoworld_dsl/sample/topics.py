@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections import Counter
 from typing import Any
 
 from ..runtime.state import State
@@ -49,12 +50,18 @@ def _beginnings(ws: frozenset[str]) -> frozenset[str]:
     return frozenset(w[:n] for w in ws for n in range(min(4, len(w)), len(w) + 1))
 
 
+@functools.lru_cache(maxsize=4096)
+def _stems(ws: frozenset[str]) -> frozenset[str]:
+    """`_stem` of each word of four letters or more: what another form of one of them begins with."""
+    return frozenset(_stem(w) for w in ws if len(w) >= 4)
+
+
 def shares(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Do two texts' words hold one word (in any of its forms, `_same_word`)?"""
+    """Do two texts' words hold one word (in any of its forms, `_same_word`)? (A word set's
+    stems and beginnings are worked out once: the same sets are asked about draw after draw.)"""
     if a & b:
         return True
-    bb, ab = _beginnings(b), _beginnings(a)
-    return any(len(x) >= 4 and _stem(x) in bb for x in a) or any(len(y) >= 4 and _stem(y) in ab for y in b)
+    return not _stems(a).isdisjoint(_beginnings(b)) or not _stems(b).isdisjoint(_beginnings(a))
 
 
 def record_words(people: People, state: State, table: str, key: Any) -> frozenset[str]:
@@ -62,6 +69,11 @@ def record_words(people: People, state: State, table: str, key: Any) -> frozense
     row = state.tables.get(table, {}).get(key)
     if row is None:
         return frozenset()
+    # a row is never changed in place (`State`), so its words are worked out once: kept by the
+    # row's identity, with the row (so that its id stays its own), for as many rows as ROW_WORDS
+    hit = _row_words.get((table, id(row)))
+    if hit is not None and hit[0] is row and hit[1] is people:
+        return hit[2]
     out: set[str] = set()
     for f, t in people.fields[table].items():
         base = people.types.base(t)
@@ -69,7 +81,14 @@ def record_words(people: People, state: State, table: str, key: Any) -> frozense
             out |= words_of(row[f])
         elif base.startswith("enum:") and row[f] is not None:
             out |= words_of(words(str(row[f])))
-    return frozenset(out)
+    if len(_row_words) >= ROW_WORDS:
+        _row_words.clear()
+    got = _row_words[(table, id(row))] = (row, people, frozenset(out))
+    return got[2]
+
+
+ROW_WORDS = 16384  # rows whose words `record_words` keeps (then it starts over)
+_row_words: dict = {}
 
 
 def topic(people: People, state: State, records: list[tuple[str, Any]]) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
@@ -87,11 +106,13 @@ def topic(people: People, state: State, records: list[tuple[str, Any]]) -> tuple
         rows = state.tables.get(table, {})
         per = {k: record_words(people, state, table, k) for k in rows}
         kinds = set(per.values())  # (look-alikes and repeated profiles count once)
-        common = {w for w in set().union(*kinds) if sum(w in ws for ws in kinds) * 2 > len(kinds)} if kinds else set()
+        kinds_holding = Counter(w for ws in kinds for w in ws)
+        common = {w for w, n in kinds_holding.items() if n * 2 > len(kinds)}
         mine |= per.get(key, frozenset()) - common
         held |= {v.casefold() for v in rows.get(key, {}).values() if isinstance(v, str)}
-        theirs = [ws for ws in kinds if ws != per.get(key)]
-        others |= {w for ws in theirs for w in ws if sum(w in o for o in theirs) == 1} - common
+        # the kinds but this record's hold each word as often as all do, less this record's own
+        theirs_holding = kinds_holding - Counter(per[key]) if per.get(key) in kinds else kinds_holding
+        others |= {w for w, n in theirs_holding.items() if n == 1} - common
     return frozenset(mine), frozenset(others - mine), frozenset(held)
 
 
