@@ -24,7 +24,7 @@ from .rules import relevant
 from .runs import holds, run_step
 from .solve import check, new_solver
 from .steps import Step
-from .topics import fitting, not_about_another, profile_text, prose, topic
+from .topics import fitting, not_about_another, profile_text, profiles_prose, prose, topic
 
 DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
 FINITE_TRIES = 32  # combinations of enum/yes-no values run before Z3 is asked for them (`_no_finite_value`)
@@ -140,7 +140,7 @@ def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Too
         rows = state.tables.get(table, {}).values()
         held_now = {tuple(r[f] for _, f in pairs) for r in rows}
         fresh = [p for p in profiles if tuple(p[f] for _, f in pairs) not in held_now]
-        fit = about() if prose(profile_text(p) for p in profiles) else None  # (a person's name is about no record)
+        fit = about() if profiles_prose(profiles) else None  # (a person's name is about no record)
         # one that fits and no row holds, else one that fits, else one no row holds
         pick = rng.choice(fitting(fresh, profile_text, fit, strict=True) or fitting(list(profiles), profile_text, fit, strict=True) or fresh or list(profiles))
         return {n: pick[f] for n, f in pairs}

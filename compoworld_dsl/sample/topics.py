@@ -69,11 +69,11 @@ def record_words(people: People, state: State, table: str, key: Any) -> frozense
     row = state.tables.get(table, {}).get(key)
     if row is None:
         return frozenset()
-    # a row is never changed in place (`State`), so its words are worked out once: kept by the
-    # row's identity, with the row (so that its id stays its own), for as many rows as ROW_WORDS
-    hit = _row_words.get((table, id(row)))
-    if hit is not None and hit[0] is row and hit[1] is people:
-        return hit[2]
+    # a row is never changed in place (`State`), so its words are worked out once
+    return _once(("row", table, id(people)), row, lambda: _row_words(people, table, row))
+
+
+def _row_words(people: People, table: str, row: dict) -> frozenset[str]:
     out: set[str] = set()
     for f, t in people.fields[table].items():
         base = people.types.base(t)
@@ -81,14 +81,25 @@ def record_words(people: People, state: State, table: str, key: Any) -> frozense
             out |= words_of(row[f])
         elif base.startswith("enum:") and row[f] is not None:
             out |= words_of(words(str(row[f])))
-    if len(_row_words) >= ROW_WORDS:
-        _row_words.clear()
-    got = _row_words[(table, id(row))] = (row, people, frozenset(out))
-    return got[2]
+    return frozenset(out)
 
 
-ROW_WORDS = 16384  # rows whose words `record_words` keeps (then it starts over)
-_row_words: dict = {}
+KEPT = 16384  # answers `_once` keeps (then it starts over)
+_kept: dict = {}
+
+
+def _once(kind: tuple, obj: Any, make) -> Any:
+    """`make()`, worked out once for `obj` (a row, a profile, a pool of profiles: objects never
+    changed in place), kept by `kind` and `obj`'s identity, with `obj` itself, so that its id
+    stays its own while the answer is kept."""
+    hit = _kept.get((kind, id(obj)))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    if len(_kept) >= KEPT:
+        _kept.clear()
+    got = make()
+    _kept[(kind, id(obj))] = (obj, got)
+    return got
 
 
 def topic(people: People, state: State, records: list[tuple[str, Any]]) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
@@ -128,7 +139,13 @@ def prose(texts) -> bool:
 
 def profile_text(profile: dict) -> str:
     """A seed profile's texts as one ("Statement of claim Filed with the court; ...")."""
-    return " ".join(v for v in profile.values() if isinstance(v, str))
+    return _once(("profile",), profile, lambda: " ".join(v for v in profile.values() if isinstance(v, str)))
+
+
+def profiles_prose(profiles) -> bool:
+    """Are a seed pool's profiles prose (`prose` of their texts)? A world's pools do not change,
+    so it is worked out once a pool."""
+    return _once(("prose",), profiles, lambda: prose(profile_text(p) for p in profiles))
 
 
 def fitting(options: list, text_of, about: tuple[frozenset[str], frozenset[str], frozenset[str]] | None, strict: bool = False) -> list:
