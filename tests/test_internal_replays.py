@@ -156,3 +156,28 @@ def test_an_untouched_filter_on_a_field_reads_an_index_and_protects_the_same_row
         expected += [("s.notes", n["id"]) for n in notes if n["text"] == state.tables["s.projects"][p]["name"]]
         expected += [("s.notes", n["id"]) for n in notes if n["project"] == n["id"]]
     assert untouched == expected and expected
+
+
+@pytest.mark.parametrize(
+    "t,good,bad",
+    [
+        ("decimal", [0.1, 3, 10.5, 1e300], [True, "1", float("nan"), float("inf")]),
+        ("date", ["2025-01-06", "2024-02-29"], ["2025-02-30", "06/01/2025", 3]),
+        ("datetime", ["2025-01-06T09:00"], ["2025-01-06 09:00", "2025-01-06T25:00"]),
+        ("text", ["x", ""], [None, 1]),
+    ],
+)
+def test_a_kept_reading_of_json_is_the_reading_made_afresh(world, t, good, bad):
+    """`Types.from_json` keeps what it read of a date or an amount: asked again, it gives a value
+    equal to (and of the class of) a fresh reading, and a bad value still fails, naming where."""
+    from compoworld_dsl.runtime.service import _READ
+
+    for _ in range(2):  # the second time, from what was kept
+        for v in good:
+            got, fresh = world.types.from_json(t, v, "x"), _READ[t](t, v, "x")
+            assert (got, type(got)) == (fresh, type(fresh))
+        for v in bad:
+            for where in ("first", "second"):
+                with pytest.raises(ToolError) as e:
+                    world.types.from_json(t, v, where)
+                assert f"`{where}`" in e.value.message

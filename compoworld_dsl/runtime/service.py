@@ -142,6 +142,12 @@ _READ = {
 }
 
 
+# the scalar bases whose reading parses or matches a pattern (what `Types.from_json` keeps)
+_PARSED = frozenset(("email", "decimal", "money", "date", "time", "datetime"))
+_UNREAD = object()
+READ_KEPT = 8192  # values `Types.from_json` keeps read (then it starts over)
+
+
 @attrs.frozen
 class Types:
     """The world's enums and records, so values can be converted to and from JSON."""
@@ -154,6 +160,10 @@ class Types:
     _bases: dict[str, str] = attrs.field(factory=dict, eq=False, hash=False, repr=False, init=False)
     _writers: dict[str, Callable[[Any], Any]] = attrs.field(factory=dict, eq=False, hash=False, repr=False, init=False)
     _checks: dict[str, Callable[[Any], None] | None] = attrs.field(factory=dict, eq=False, hash=False, repr=False, init=False)
+    # (base, JSON class, JSON value) → internal value, for the scalars whose reading parses
+    # (`_PARSED`): a look-alike's rows and a replay's arguments read the same dates and amounts
+    # over and over. Only values read without error are kept; emptied past READ_KEPT
+    _read: dict[tuple, Any] = attrs.field(factory=dict, eq=False, hash=False, repr=False, init=False)
 
     def base(self, t: str) -> str:
         got = self._bases.get(t)
@@ -202,7 +212,16 @@ class Types:
         b = self.base(t)
         read = _READ.get(b)
         if read is not None:  # a scalar: text, number, flag or moment
-            return read(b, value, where)
+            if b not in _PARSED or value.__class__ not in (str, int, float):
+                return read(b, value, where)
+            key = (b, value.__class__, value)  # (the class too: 1 and 1.0 are equal keys)
+            got = self._read.get(key, _UNREAD)
+            if got is _UNREAD:
+                got = read(b, value, where)  # (raises for a bad value: nothing kept)
+                if len(self._read) >= READ_KEPT:
+                    self._read.clear()
+                self._read[key] = got
+            return got
         if b.startswith("enum:"):
             members = self.enums[b[5:]]
             if value not in members:
