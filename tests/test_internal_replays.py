@@ -181,3 +181,12 @@ def test_a_kept_reading_of_json_is_the_reading_made_afresh(world, t, good, bad):
                 with pytest.raises(ToolError) as e:
                     world.types.from_json(t, v, where)
                 assert f"`{where}`" in e.value.message
+
+
+@pytest.mark.parametrize("text", ["Draft WILL for Review", "", "ÉCOLE Straße İstanbul", "ǅ ﬁ Ω", "MIXED é and É", "\U00010400x"])
+def test_ascii_case_mapping_maps_the_26_letters_only(text):
+    """`values.lower`/`upper` (which the Z3 encoding mirrors) change A-Z/a-z and nothing else,
+    whether the text is ASCII (the fast path) or not (a translation by table)."""
+    low = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
+    up = "".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in text)
+    assert (V.lower(text), V.upper(text)) == (low, up)

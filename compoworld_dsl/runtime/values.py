@@ -115,12 +115,13 @@ _LOWER = {ord(c): c.upper() for c in "abcdefghijklmnopqrstuvwxyz"}
 
 
 def lower(s: str) -> str:
-    """ASCII lower-casing only: the Z3 encoding maps the 26 letters, nothing else."""
-    return s.translate(_UPPER)
+    """ASCII lower-casing only: the Z3 encoding maps the 26 letters, nothing else. (On ASCII
+    text `str.lower` maps exactly those, and costs a tenth of a translation by table.)"""
+    return s.lower() if s.isascii() else s.translate(_UPPER)
 
 
 def upper(s: str) -> str:
-    return s.translate(_LOWER)
+    return s.upper() if s.isascii() else s.translate(_LOWER)
 
 
 def trim(s: str) -> str:
