@@ -56,9 +56,16 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
 
     why = "no values tried"
     draws = DRAWS if free else 1
+    profiles: list = []  # `_from_profile`, worked out at the first draw: every draw has the same
     for d in range(draws):
         attempt.deadline.check()
-        profiled = {**_fresh(facts, rng, state, tool, free), **_moved(facts, rng, state, tool, given, free), **_from_profile(facts, rng, state, tool, free, about)}
+        profiled = {**_fresh(facts, rng, state, tool, free), **_moved(facts, rng, state, tool, given, free)}
+        if not profiles:
+            profiles.append(_from_profile(facts, state, tool, free, about))
+        if profiles[0] is not None:
+            pairs, options = profiles[0]
+            pick = rng.choice(options)
+            profiled.update({n: pick[f] for n, f in pairs})
         chosen = dict(profiled)
         for n, t in free:
             if n in profiled:
@@ -121,14 +128,16 @@ def _naming(facts: WorldFacts, tool: Tool) -> set[str]:
     return {n for n, (tb, f) in facts.insert_args.get(tool.qualified, {}).items() if f in kb.get(tb, ())} | {n for n, (tb, _, f) in facts.update_args.get(tool.qualified, {}).items() if f in kb.get(tb, ())}
 
 
-def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list, about=lambda: None) -> dict:
-    """Values a new row's arguments take together, from one profile of the pool its table is
-    seeded from (`rows from POOL`): a new matter's title and practice area from one profile, so
-    "open a real estate matter "Trademark opposition"" is never asked (issue 29, item 2).
-    Parameters match profile fields by name and type. A profile no row of the state holds yet is
-    preferred (the request makes a new record), and one whose texts fit the records the call
-    writes on (`about()`: a document filed under "Commercial lease renewal" is the draft lease, not
-    the witness statement about missed shipments); none: {} (each value drawn on its own)."""
+def _from_profile(facts: WorldFacts, state: State, tool: Tool, free: list, about=lambda: None) -> tuple[list, list] | None:
+    """((parameter, profile field) pairs, the profiles to draw from) for the values a new row's
+    arguments take together, from one profile of the pool its table is seeded from (`rows from
+    POOL`): a new matter's title and practice area from one profile, so "open a real estate
+    matter "Trademark opposition"" is never asked (issue 29, item 2). Parameters match profile
+    fields by name and type. A profile no row of the state holds yet is preferred (the request
+    makes a new record), and one whose texts fit the records the call writes on (`about()`: a
+    document filed under "Commercial lease renewal" is the draft lease, not the witness statement
+    about missed shipments); None: each value is drawn on its own. A function of the state and
+    the call: the draws of one candidate step each pick one of the same options."""
     kinds = dict(free)
     into = facts.insert_args.get(tool.qualified, {})
     for table in sorted(facts.inserts.get(tool.qualified, {})):
@@ -142,9 +151,8 @@ def _from_profile(facts: WorldFacts, rng: random.Random, state: State, tool: Too
         fresh = [p for p in profiles if tuple(p[f] for _, f in pairs) not in held_now]
         fit = about() if profiles_prose(profiles) else None  # (a person's name is about no record)
         # one that fits and no row holds, else one that fits, else one no row holds
-        pick = rng.choice(fitting(fresh, profile_text, fit, strict=True) or fitting(list(profiles), profile_text, fit, strict=True) or fresh or list(profiles))
-        return {n: pick[f] for n, f in pairs}
-    return {}
+        return pairs, fitting(fresh, profile_text, fit, strict=True) or fitting(list(profiles), profile_text, fit, strict=True) or fresh or list(profiles)
+    return None
 
 
 def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list) -> dict:
@@ -156,11 +164,13 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
     for n, (table, f) in sorted(facts.insert_args.get(tool.qualified, {}).items()):
         if n not in kinds or facts.people.fields.get(table, {}).get(f) != tstr(kinds[n]):
             continue
-        held = {r[f] for r in state.tables.get(table, {}).values()}
+        held = None  # (made only for a field its seed draws fresh: most give None at once)
         for _ in range(8):
             v = facts.world.fresh_value(table, f, rng)
             if v is None:
                 break
+            if held is None:
+                held = {r[f] for r in state.tables.get(table, {}).values()}
             if v not in held:
                 out[n] = v
                 break
