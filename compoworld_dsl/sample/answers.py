@@ -3,6 +3,7 @@ its type, whether the agent answered in JSON or in prose. Knows nothing of tasks
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from datetime import date, datetime
@@ -97,10 +98,12 @@ def _prose_time(m: re.Match) -> str | None:
     return f"{hour:02d}:{minute:02d}"
 
 
-def prose_moments(text: str) -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=256)
+def prose_moments(text: str) -> tuple[tuple[str, str], ...]:
     """The moments a prose answer names, as (kind, ISO value): each date, each time, and each
     date directly followed by a time (", at", a space or `T` between) also as a datetime.
-    Candidates for the list-of-guesses rule are the mentions: a datetime counts once."""
+    Candidates for the list-of-guesses rule are the mentions: a datetime counts once. (Kept
+    per text: the sampler asks of one instruction for every decoy value it weighs.)"""
     dates = [(m.start(), m.end(), _prose_date(m)) for m in _DATE.finditer(text)]
     times = [(m.start(), m.end(), _prose_time(m)) for m in _TIME.finditer(text)]
     out = [("date", d) for _, _, d in dates if d] + [("time", t) for _, _, t in times if t]
@@ -108,7 +111,7 @@ def prose_moments(text: str) -> list[tuple[str, str]]:
         for start, _, t in times:
             if d and t and start >= end and _JOIN.fullmatch(text, end, start):
                 out.append(("datetime", f"{d}T{t}"))
-    return out
+    return tuple(out)
 
 
 def _mentions(text: str) -> set:
