@@ -411,6 +411,10 @@ class PythonGenerator:
             out.append(f"def {fn}(before, after):")
             out.append("    untouched = []")
             out.append("    invariants = []")
+            if _clauses_of(c, A.Untouched):
+                # the rows each protected table gained, found once a check (`_rt.AddedRows`),
+                # however many records a `forall` protects
+                out.append("    added = _rt.AddedRows(before, after)")
             for clause in c.clauses:
                 out.extend("    " + line for line in self._clause(clause, ctx, [0]))
             out.append("    return untouched, invariants")
@@ -477,7 +481,7 @@ class PythonGenerator:
                 rows = f"before.rows_where({tbl}, {py_literal(field)}, {value})" + (f" if {rest}" if rest else "")
             return [
                 f"untouched.extend(({tbl}, {row}[{key}]) for {row} in {rows})  # line {clause.span.line}",
-                f"untouched.extend(({tbl}, {row}[{key}]) for {row} in _rt.added_rows(before, after, {tbl}){cond})",
+                f"untouched.extend(({tbl}, {row}[{key}]) for {row} in added[{tbl}]{cond})",
             ]
         if isinstance(clause, A.ForallClause):
             table = ".".join(clause.domain) if len(clause.domain) == 2 else f"{ctx.svc.name}.{clause.domain[0]}"

@@ -446,6 +446,19 @@ def list_at(items: tuple, i: int) -> Any:
     return items[i]
 
 
+class AddedRows(dict):
+    """`added_rows(before, after, table)` by table, each found on first use: what a house rule's
+    `untouched` clauses ask for every record a `forall` protects, found once a check."""
+
+    def __init__(self, before: Tx, after: Tx):
+        super().__init__()
+        self.before, self.after = before, after
+
+    def __missing__(self, table: str) -> list[dict]:
+        got = self[table] = added_rows(self.before, self.after, table)
+        return got
+
+
 def added_rows(before: Tx, after: Tx, table: str) -> list[dict]:
     """The rows of `table` that `after` holds and `before` did not, in `after`'s order (what an
     `untouched` clause also protects: a row added that it would select). A table no call wrote
