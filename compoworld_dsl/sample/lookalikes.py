@@ -38,7 +38,6 @@ from . import necessity as N
 from .attempt import Attempt
 from .facts import WorldFacts
 from .rules import relevant
-from .runs import replay
 from .steps import Step, output, picks_hold
 
 MAX_VARIANTS = 12  # variants tried per task for the first look-alike
@@ -47,10 +46,11 @@ LOOKALIKES = 2  # look-alikes planted next to a target where the world allows: w
 MAX_GAP_DAYS = 14  # between the dates of the target and its look-alikes, in order (drawn from 1 up)
 
 
-def plant(facts: WorldFacts, attempt: Attempt, task_seed: int, state0: State, steps: list[Step], values: dict, results: list) -> tuple[State, dict, list[Step], dict] | None:
+def plant(facts: WorldFacts, attempt: Attempt, task_seed: int, state0: State, steps: list[Step], values: dict, results: list, final: State) -> tuple[State, dict, list[Step], dict] | None:
     """(the state with look-alikes planted, what the task's `initial_state` adds to its seed
     (`rows`, and `swaps` when the target trades keys with one), the walk and its values with
-    keys renamed by those swaps), or None."""
+    keys renamed by those swaps), or None. `results` and `final`: the walk's replay from
+    `state0` (`runs.replay`), each step's result and the state it ends in."""
     written = facts.written(steps)
     if not any(i["state"] and i["tables"] & written for i in facts.constraints):
         return None  # no state rule the walk's writes touch: no variant could break one (`_works` needs one)
@@ -91,7 +91,7 @@ def plant(facts: WorldFacts, attempt: Attempt, task_seed: int, state0: State, st
     if not variants:
         return None
     # the reference run's outputs, the keys its own inserts get masked (planted rows move them)
-    reference = _outputs(facts, steps, results, _new_keys(state0, replay(facts, state0, steps, values, attempt.deadline)[0]))
+    reference = _outputs(facts, steps, results, _new_keys(state0, final))
     # where the target's dates fall among its look-alikes': a place drawn for each candidate,
     # so that "the newest" is the target as often as any other
     places = list(itertools.accumulate(rng.randint(1, MAX_GAP_DAYS) for _ in range(LOOKALIKES + 1)))

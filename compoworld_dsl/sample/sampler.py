@@ -223,7 +223,7 @@ def _judge_walk(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0:
     at("replaying the walk")
     final, plan, results = replay(facts, state0, steps, values, attempt.deadline)
     at("planting a look-alike")
-    planted = lookalikes.plant(facts, attempt, task_seed, state0, steps, values, results)
+    planted = lookalikes.plant(facts, attempt, task_seed, state0, steps, values, results, final)
     if planted is not None:  # the task's state from here on: seeded, then these rows (and swaps)
         state0, steps, values = planted[0], planted[2], planted[3]
         final, plan, results = replay(facts, state0, steps, values, attempt.deadline)
