@@ -481,7 +481,8 @@ class PythonGenerator:
                 rows = f"before.rows_where({tbl}, {py_literal(field)}, {value})" + (f" if {rest}" if rest else "")
             return [
                 f"untouched.extend(({tbl}, {row}[{key}]) for {row} in {rows})  # line {clause.span.line}",
-                f"untouched.extend(({tbl}, {row}[{key}]) for {row} in added[{tbl}]{cond})",
+                f"if added[{tbl}]:",
+                f"    untouched.extend(({tbl}, {row}[{key}]) for {row} in added[{tbl}]{cond})",
             ]
         if isinstance(clause, A.ForallClause):
             table = ".".join(clause.domain) if len(clause.domain) == 2 else f"{ctx.svc.name}.{clause.domain[0]}"
