@@ -3,6 +3,7 @@ Every operation whose Python meaning differs from SMT-LIB's is defined here once
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date, datetime, timedelta
 from fractions import Fraction
@@ -43,6 +44,9 @@ def date_from_iso(text: str) -> int:
     return (date.fromisoformat(text) - EPOCH).days
 
 
+# kept per value (`typed`: 3, True and Fraction(3) stay apart, and a value that raises is not
+# kept): a replay writes out the same dates call after call
+@functools.lru_cache(maxsize=4096, typed=True)
 def date_to_iso(days: int) -> str:
     return (EPOCH + timedelta(days=days)).isoformat()
 
@@ -67,6 +71,7 @@ def datetime_from_iso(text: str) -> int:
     return int((dt - EPOCH_DT).total_seconds()) // 60
 
 
+@functools.lru_cache(maxsize=4096, typed=True)  # (as `date_to_iso`)
 def datetime_to_iso(minutes: int) -> str:
     return (EPOCH_DT + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M")
 
