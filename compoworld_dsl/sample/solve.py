@@ -21,10 +21,9 @@ RLIMIT = 5_000_000  # Z3 resource limit per check: reproducible, unlike a wall-c
 
 def new_solver(seed: int) -> z3.Solver:
     s = z3.Solver()
-    s.set("rlimit", RLIMIT)
-    s.set("random_seed", seed % (2**31))
-    # Z3 would take Ctrl-C for itself (cancel the check, carry on); the job handles it
-    s.set("ctrl_c", False)
+    # Z3 would take Ctrl-C for itself (cancel the check, carry on); the job handles it. (One
+    # call for the three: each call into Z3 makes and hands over a parameter set.)
+    s.set(rlimit=RLIMIT, random_seed=seed % (2**31), ctrl_c=False)
     return s
 
 
@@ -43,8 +42,7 @@ class SolverPool:
         s = self._solver
         if s is None or s.ctx is not z3.main_ctx():
             s = self._solver = new_solver(seed)
-        s.set("random_seed", seed % (2**31))
-        s.set("timeout", NO_TIMEOUT)  # (`check` sets the attempt's budget, if it has one)
+        s.set(random_seed=seed % (2**31), timeout=NO_TIMEOUT)  # (`check` sets the attempt's budget, if it has one)
         s.push()
         try:
             yield s
