@@ -338,6 +338,9 @@ def _collateral(world: CompiledWorld, before: State, after: State, explained: se
     return stray
 
 
+_GONE = object()
+
+
 def _constraint_holds(world: CompiledWorld, name: str, before: State, after: State, touched: set | None = None, calls: list | None = None) -> tuple[bool, str]:
     """Does the rule `name` hold from `before` to `after`? `touched` (rows written on the way)
     and `calls` (the successful calls, replayed from `before`) let it see what the end state no
@@ -351,9 +354,11 @@ def _constraint_holds(world: CompiledWorld, name: str, before: State, after: Sta
     except ToolError as e:  # a rule that cannot even be evaluated does not hold
         return False, e.message
     for table, key in untouched:
-        if key not in before.tables[table]:
+        old = before.tables[table].get(key, _GONE)
+        if old is _GONE:
             return False, f"{table}[{key}] was added"
-        if after.tables.get(table, {}).get(key) != before.tables[table][key]:
+        new = after.tables.get(table, {}).get(key)
+        if new is not old and new != old:  # (a row no call wrote is the very same dict)
             return False, f"{table}[{key}] was touched"
         if touched is not None and (table, key) in touched:
             return False, f"{table}[{key}] was written during the episode (undoing it does not count)"
