@@ -20,6 +20,10 @@
   `retracted when`: an agent that makes such a row by mistake and cancels it fails the task's
   `no_collateral` check on the row it left (decision D31). A table no tool adds rows to is left
   alone: no agent makes one of its rows by mistake (a student who withdraws is an outcome).
+- W110: a house rule no task can make decide its reward: no invariant (so no value is left to
+  it), and what its condition reads is more than one reference away from the rows it protects
+  (a registration's section's term), where no planted look-alike can vary it
+  (`sample.rules.out_of_reach`).
 
 Reads the compiled world and the sampler's walk structure (`sample.walkgraph.WalkGraph`); changes
 nothing."""
@@ -46,7 +50,7 @@ def lint(model: Model, source: str, seeds: int = SEEDS) -> list[Diagnostic]:
 
     world = load_world(model, source)
     sampler = Sampler(model, world, source)
-    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model) + _pools_out_of_place(model) + _unphrased(model, sampler)
+    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model) + _pools_out_of_place(model) + _unphrased(model, sampler) + _rules_out_of_reach(sampler)
 
 
 # What a value is about, by the words that name it (in a pool's name, a field's, a record's). A
@@ -155,6 +159,18 @@ def _unretracted(model: Model) -> list[Diagnostic]:
                     )
                 )
                 break
+    return out
+
+
+def _rules_out_of_reach(sampler) -> list[Diagnostic]:
+    """W110: house rules no task can make decide (`sample.rules.out_of_reach`)."""
+    from .sample.rules import out_of_reach
+
+    out = []
+    for info in sampler.facts.constraints:
+        why = out_of_reach(sampler.facts, info)
+        if why is not None:
+            out.append(Diagnostic("W110", f"house rule `{info['name']}` can decide no task: {why}", info["decl"].span, severity="warning", help="let the rule read a field of the rows it protects, of a record they refer to, or of a row that refers to one of those (a `term_closed` flag on the section, say); or accept that it never decides a task"))
     return out
 
 

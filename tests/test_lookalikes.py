@@ -39,7 +39,7 @@ def planted(legal):
         # (and whose later steps take keys only from records, not from lists an agent that
         # works on the twin would have to pick from: `test_working_on_the_look_alike_...`)
         picks_later = any(src.startswith(f"step {j}") for b in task["bindings"] for src in b.values() for j, by in enumerate(task["found_by"][1:], 2) if by)
-        if rows and rows[0]["table"] == "matters.matters" and unique and unique[0]["step"] == 1 and unique[0]["fits"] >= 2 and unique[0]["ruled_out_by"] == ["hands_off_closed"] and not picks_later:
+        if rows and rows[0]["table"] == "matters.matters" and unique and unique[0]["step"] == 1 and unique[0]["table"] == "matters.matters" and unique[0]["fits"] >= 2 and unique[0]["ruled_out_by"] == ["hands_off_closed"] and not picks_later:
             return json.loads(json.dumps(task))
     pytest.fail("no task in 200 attempts plants a closed twin")
 

@@ -58,17 +58,19 @@ def _chosen(sampler, task) -> bool:
 
 
 def _only_leads_on(sampler, task) -> bool:
-    """Has the walk a read step whose output one argument alone takes, and that the instruction
-    does not ask about: a hop that is all the task needs it for? Naming the record it leads to by
-    its own name would leave that step pointless (`steps.needed_besides`), so its path stays."""
-    taken: dict[int, int] = {}
+    """Has the walk a read step whose output gives one field alone to later arguments (one
+    argument, or several taking the same field), and that the instruction does not ask about: a
+    hop that is all the task needs it for? Naming the record it leads to by its own name would
+    leave that step pointless (`steps.needed_besides`: a step is needed for more only where an
+    argument takes another of its fields), so its path stays."""
+    taken: dict[int, set[str]] = {}
     for binding in task["bindings"]:
         for source in binding.values():
             if source.startswith("step "):
-                j = int(source[5:].partition(".")[0])
-                taken[j] = taken.get(j, 0) + 1
+                j, _, field = source[5:].partition(".")
+                taken.setdefault(int(j), set()).add(field)
     asked = {r["step"] for r in task["reports"]} | ({task["branch"]["if"]["step"]} if task["branch"] else set())
-    return any(n == 1 and j not in asked and task["reference_plan"][j - 1]["tool"] not in sampler.facts.mutating for j, n in taken.items())
+    return any(len(fields) == 1 and j not in asked and task["reference_plan"][j - 1]["tool"] not in sampler.facts.mutating for j, fields in taken.items())
 
 
 def test_descriptions_go_through_one_record_where_they_can(legal):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from compoworld_dsl.sample import walk as W
 from compoworld_dsl.sample.wording import _undoubled
 from compoworld_dsl.sample.run import load_sampler
 from test_scripted_agents import sampled
@@ -22,11 +23,15 @@ def test_undoubled():
     assert _undoubled(" as project lead ", "the project lead of that team") == " as "
 
 
-def test_a_memo_left_to_the_rules_reads_once():
+def test_a_memo_left_to_the_rules_reads_once(monkeypatch):
     """registrar's refunds of 1,000 or more name their approving officer in the memo: the memo is
-    left to the house rules, and the instruction names it once."""
+    left to the house rules, and the instruction names it once. Every walk is steered to that
+    rule's writes (`WalkGraph.steered`), where a memo is left in about one task of twenty."""
     sampler = load_sampler(str(ROOT / "worlds" / "registrar.world"))
-    left = [t["instruction"] for t in sampled(sampler, 4242, 5, range(12)) if "the house rules call for" in t["instruction"]]
+    graph = sampler.facts.walks
+    monkeypatch.setattr(graph, "rule_chains", [(n, cs) for n, cs in graph.rule_chains if n == "refund_memo"])
+    monkeypatch.setattr(W, "STEER_SHARE", 1.0)
+    left = [t["instruction"] for t in sampled(sampler, 4242, 5, range(20)) if "the house rules call for" in t["instruction"]]
     assert left
     assert all("memo the memo" not in i for i in left)
     assert any("with the memo the house rules call for" in i for i in left)

@@ -185,7 +185,8 @@ def test_conditional_tasks_prove_the_other_branch_fails(legal):
     assert "conditional-branching" in t["capabilities"]
     assert verify_task(legal, t) == []
     assert t["proofs"]["branch_not_taken_fails"]["failed"]
-    assert re.search(r"(^|\. )If .+, .+; otherwise .+", t["instruction"]), t["instruction"]
+    # (joined to the goal before as a manager would: "Once that is done, if ...", phrasing._THEN)
+    assert re.search(r"(^|\. )((Once that is done|After that), i|I)f .+, .+; otherwise .+", t["instruction"]), t["instruction"]
     # the condition is read, not fixed by the plan: the step it reads changes nothing
     assert t["reference_plan"][t["branch"]["if"]["step"] - 1]["tool"] not in legal.mutating
     # swapping the branches makes the reference plan the one that fails: verify notices

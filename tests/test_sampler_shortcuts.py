@@ -78,7 +78,9 @@ def test_the_key_probe_builds_the_terms_the_full_evaluation_builds(legal, monkey
 
 
 def _canonical(sexpr: str):
-    """An s-expression as nested tuples, the arguments of `and` and `or` sorted."""
+    """An s-expression as nested tuples, `let` bindings put in place and the arguments of `and`
+    and `or` sorted. (Z3 names shared subterms `a!1`, `a!2`, ... in the order of its term ids,
+    which the probe changes as it changes how many terms are made.)"""
     tokens = sexpr.replace("(", " ( ").replace(")", " ) ").split()
     pos = 0
 
@@ -92,11 +94,22 @@ def _canonical(sexpr: str):
         while tokens[pos] != ")":
             items.append(read())
         pos += 1
+        return tuple(items)
+
+    def normal(node, env):
+        if isinstance(node, str):
+            return env.get(node, node)
+        if node and node[0] == "let":
+            inner = dict(env)
+            for name, value in node[1]:
+                inner[name] = normal(value, inner)  # (a later binding may use an earlier one)
+            return normal(node[2], inner)
+        items = [normal(x, env) for x in node]
         if items and items[0] in ("and", "or"):
             items = [items[0], *sorted(items[1:], key=repr)]
         return tuple(items)
 
-    return read()
+    return normal(read(), {})
 
 
 def test_the_probe_is_only_taken_on_a_pure_key_comparison():

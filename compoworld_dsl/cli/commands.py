@@ -471,7 +471,8 @@ def _progress(console, total: int):
 def _print_rule_share(console, job, model, out: Path | None) -> None:
     """Say so when fewer tasks than `--rule-share` asks carry a house rule that decides their
     reward: the selection passes a few tasks over per slot that wants one (`job.RULE_PATIENCE`),
-    then keeps the next, so a world whose rules rarely bite misses the share (issue 29)."""
+    then keeps the next, so a world whose rules rarely bite misses the share (issue 29). And,
+    share met or not, which rules decided no task, and why (`rules.never_decided`)."""
     if job.rule_share <= 0 or out is None or not out.is_file() or str(out) == "-":
         return
     rules = [c for c in (model.world.constraints if model.world else [])] + [c for s in model.services.values() for c in s.constraints]
@@ -489,7 +490,10 @@ def _print_rule_share(console, job, model, out: Path | None) -> None:
             except ValueError:
                 continue
     if tasks and ruled < job.rule_share * tasks:
-        console.print(f"[yellow]only {ruled} of {tasks} tasks ({100 * ruled / tasks:.0f}%) carry a house rule that decides their reward, under --rule-share {job.rule_share:g}: the world's rules rarely bite on its walks (docs/authoring.md, \"What makes a house rule bite\"; `worldc lint` W101)[/]")
+        console.print(f"[yellow]only {ruled} of {tasks} tasks ({100 * ruled / tasks:.0f}%) carry a house rule that decides their reward, under --rule-share {job.rule_share:g}: the world's rules rarely bite on its walks (docs/authoring.md, \"What makes a house rule bite\"; `worldc lint` W101, W110)[/]")
+    decided = {c["name"] for r in records for c in r.get("constraints") or ()}
+    if tasks and len(decided) < len(rules):
+        # which rules decided no task, and why, met share or not: a rule the tasks never test
         from ..sample.run import load_sampler
         from ..sample.rules import never_decided
 

@@ -123,7 +123,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         tool_tables={t.qualified: by_service.get(t.service, set()) for t in tools},
         constraints=constraints,
         rule_fields={n.name for info in constraints for n in A.walk(info["decl"]) if isinstance(n, A.Field)},
-        rule_table_fields=set().union(*[_fields_read(info["decl"], info["svc"]) for info in constraints]) if constraints else set(),
+        rule_table_fields=set().union(*[fields_read(info["decl"], info["svc"]) for info in constraints]) if constraints else set(),
         fields_of_type=fields_of_type,
         date_fields=date_fields,
         people=people,
@@ -183,7 +183,7 @@ def _tables_changed(tool: Tool, with_inserts: bool) -> set[str]:
     return out | {f"{tool.service}.{t}" for t in tool.inserts} if with_inserts else out
 
 
-def _fields_read(decl: A.ConstraintDecl, svc) -> set[tuple[str, str]]:
+def fields_read(decl: A.ConstraintDecl, svc) -> set[tuple[str, str]]:
     """(qualified table, field) a rule reads through a row it ranges over: `forall m in
     matters.matters where m.status == closed` reads (matters.matters, status); a short
     `untouched files.files where folder == ...` reads (files.files, folder)."""

@@ -13,7 +13,10 @@ scored by the task's own checker.
   description also fits) must fail to run, or fail the checker on a house rule — then the rule is
   load-bearing: it is what tells the agent which record is meant. If it passes, or fails only on
   the goals, the description is ambiguous and the task is not emitted.
-- An `order` rule is load-bearing when the plan with its two calls swapped runs and fails it.
+- An `order` rule is load-bearing when the plan with its two calls swapped fails it, and either
+  runs or ends in the reference's own final state: a transcript sent before it is certified
+  cannot be certified any more (the services refuse), but it ends sent as the reference's does,
+  so only the rule fails the agent that got the order wrong.
 
 A replay here is lenient: a call that fails is skipped (its state change does not happen), and a
 step whose input is gone is skipped with it, as an agent's plan would fare."""
@@ -25,7 +28,7 @@ from typing import Any
 
 from ..codegen.python import tstr
 from ..runtime.service import ToolError
-from ..runtime.state import State
+from ..runtime.state import State, diff
 from . import checker as C
 from .attempt import Attempt
 from .facts import WorldFacts
@@ -274,8 +277,10 @@ def distractors(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[
 
 
 def order_bites(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], values: dict, checks: list[dict], reports: list[dict], rule: dict) -> list[int] | None:
-    """The call order, with the rule's two calls swapped, in which the plan still runs and fails
-    the rule; None when no such order exists (the rule then changes nothing for this task)."""
+    """The call order, with the rule's two calls swapped, in which the plan fails the rule and
+    either runs or, with the calls the services refuse in that order left out, ends in the
+    reference's final state (certify after send is refused, and the transcript ends sent all
+    the same); None when no such order exists (the rule then changes nothing for this task)."""
     ks = [k for k, st in enumerate(steps) if st.tool.qualified in (rule["tool"], rule["after"])]
     if len(ks) != 2:
         return None
@@ -285,7 +290,8 @@ def order_bites(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[
     order = list(range(len(steps)))
     order[a], order[b] = order[b], order[a]
     run = replay(facts, attempt, state0, steps, values, order=order)
-    if len(run[1]) < len(steps):
+    if C._order_holds(rule, run[1])[0]:
         return None
-    ok, _ = C._order_holds(rule, run[1])
-    return None if ok else order
+    if len(run[1]) < len(steps) and diff(replay(facts, attempt, state0, steps, values)[0], run[0]).rows:
+        return None  # a call refused, and the state shows it: the goals fail that order already
+    return order

@@ -14,7 +14,7 @@ from ..runtime.state import State, Tx
 from ..smt.encode import asserted, constraint_violated
 from . import checker as C
 from .attempt import Attempt
-from .facts import WorldFacts
+from .facts import WorldFacts, fields_read
 from .pools import date_range, held
 from .rejected import Rejected
 from .runs import holds, runs
@@ -143,6 +143,13 @@ def _breakable_by_z3(facts: WorldFacts, attempt: Attempt, seed: int, info: dict,
     return res == z3.sat
 
 
+def ordered_after(facts: WorldFacts, earlier: str, later: str) -> bool:
+    """Does an `order` house rule ask for `later` only after `earlier` (`order later after
+    earlier`)? The earlier call is then what the rule asks for, even where the later one sets
+    again what it set (a transcript certified, then sent)."""
+    return any(".".join(o.tool) == later and ".".join(o.after) == earlier for info in facts.constraints for o in info["orders"])
+
+
 def order_rules(facts: WorldFacts, info: dict, plan: list[dict]) -> list[dict]:
     """A constraint's `order` rules whose two tools the plan calls, as task records. Raises
     `Rejected` when the plan breaks one (checked before any Z3 work on the walk)."""
@@ -234,6 +241,37 @@ def rules_to_keep(facts: WorldFacts, attempt: Attempt, state0: State, final: Sta
     return out
 
 
+def out_of_reach(facts: WorldFacts, info: dict) -> str | None:
+    """Why no task can make a state rule decide its reward, or None where one may. A rule
+    decides a task through a value left to it (ruled.py: it needs an invariant) or a planted
+    look-alike (lookalikes.py), which varies one enum or boolean field of the record a walk acts
+    on, of a record that record refers to, or of a row that refers to one of those (a hold on
+    the student a registration is for). A rule whose condition reads such fields only further
+    away from the rows it protects (a registration's section's term) is one no look-alike can
+    set up, however the walks go."""
+    if not info["state"] or info["inv_tables"] or not info["untouched"]:
+        return None
+    people, types = facts.people, facts.world.types
+
+    def refs(table: str) -> set[str]:
+        return {rt for ft in people.fields.get(table, {}).values() if (rt := people.ref_table(ft)) is not None}
+
+    near = set()
+    for p in info["untouched"]:
+        near |= {p} | refs(p)
+    near |= {t for t in people.fields if refs(t) & near}
+
+    def flippable(table: str, field: str) -> bool:
+        base = types.base(people.fields.get(table, {}).get(field, ""))
+        return base == "bool" or base.startswith("enum:")
+
+    varied = {(t, f) for t, f in fields_read(info["decl"], info["svc"]) if flippable(t, f)}
+    if not varied or any(t in near for t, _ in varied):
+        return None
+    shown = ", ".join(f"{t}.{f}" for t, f in sorted(varied))
+    return f"what its condition reads ({shown}) is more than one reference away from the rows it protects ({', '.join(sorted(info['untouched']))}): a planted look-alike varies the record a walk acts on, a record it refers to, or a row referring to one of those, so no task can make this rule decide"
+
+
 def never_decided(facts: WorldFacts, tasks: list[dict]) -> list[tuple[str, str]]:
     """(rule, why) for each house rule that decided none of `tasks` (task records), told from
     where the walks went (issue 29 item 4): an order rule whose tools no task called; a rule whose
@@ -252,6 +290,8 @@ def never_decided(facts: WorldFacts, tasks: list[dict]) -> list[tuple[str, str]]
             tools = sorted({".".join(o.tool) for o in info["orders"]} | {".".join(o.after) for o in info["orders"]})
             reached = sum(1 for p in plans if any(q in tools for q in p))
             why = f"no task called {' or '.join(tools)}" if not reached else f"{reached} of {len(plans)} tasks called {' or '.join(tools)}, never out of the order it asks"
+        elif (far := out_of_reach(facts, info)) is not None:
+            why = far
         else:
             guarded = set(info["untouched"]) | set(info["inv_tables"])
             reached = sum(1 for p in plans if any(facts.tables_written.get(q, set()) & guarded for q in p))

@@ -35,10 +35,10 @@ from .people import share_a_word
 from .pools import ensure
 from .rejected import Rejected
 from .reports import reportable
-from .rules import order_rules, protected
+from .rules import order_rules, ordered_after, protected
 from .runs import run_step
 from .steps import Step, element, output, ranked_top, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
-from .walkgraph import FLOW_TYPES
+from .walkgraph import FLOW_TYPES, STEER_RETRIES
 
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
 TRIES_PER_HOP = 96  # candidate steps a walk may try per hop, over all the dead ends it backs out of
@@ -145,7 +145,8 @@ class Walker:
         last_failure = [""]
         jump: list[int | None] = [None]  # the step a later stage turned the last walk down for (`send`)
         steer = random.Random(f"{seed}:steer")  # its own stream: walks not steered stay as they were
-        chain = steer.choice([c for c in self.graph.chains if len(c) <= hops]) if self.graph.chains and steer.random() < STEER_SHARE and any(len(c) <= hops for c in self.graph.chains) else []
+        chain = self.graph.steered(steer, hops, STEER_SHARE)
+        retries = [STEER_RETRIES]  # restarts of a steered walk on another record (`steered_retry`)
 
         def extend(k: int, state: State):
             """Steps k.. from `state`: depth first, a dead end backed out of to the step before
@@ -181,6 +182,10 @@ class Walker:
                     got = self._candidate(rng, seed, state0, state, steps, results, hs, tool, k, hops, values, held, aka, pending, unreported, joined, diffs)
                     if isinstance(got, str):
                         last_failure[0] = got
+                        if retries[0] and self.graph.steered_retry(chain, steps, tool):
+                            retries[0] -= 1
+                            jump[0] = 0  # refused on the record picked: again from another record
+                            return
                         continue
                     count["z3"] += got[4]
                     if branch and k == hops - 1 and set_aside is None and tool.qualified in facts.mutating:
@@ -227,7 +232,7 @@ class Walker:
         again = [j for j, st in enumerate(steps) if st.tool.qualified == tool.qualified and all(values.get((j, n)) == got[1].get(n) for n in got[1])]
         if again:
             return f"step {k + 1} {tool.qualified}: it repeats step {again[0] + 1}'s call"
-        if tool.qualified in self.facts.mutating and (why := self._rewrites(state, got[2], diffs) or self._protected_since(state0, state, got[2])):
+        if tool.qualified in self.facts.mutating and (why := self._rewrites(state, got[2], diffs, [st.tool.qualified for st in steps], tool.qualified) or self._protected_since(state0, state, got[2])):
             return f"step {k + 1} {tool.qualified}: {why}"
         if (why := self._stale(state0, state, steps, results, values, got[0])):
             return f"step {k + 1} {tool.qualified}: {why}"
@@ -249,7 +254,7 @@ class Walker:
                 return f"step {k + 1} {tool.qualified}: {e.detail.split(': ', 1)[-1]}"
         return got
 
-    def _rewrites(self, state: State, post: State, diffs: list) -> str | None:
+    def _rewrites(self, state: State, post: State, diffs: list, tools: list[str] = (), tool: str = "") -> str | None:
         """Why a write would undo or overrule an earlier step's write, or None. A field one step
         set, a later step may not set again (the first request would be pointless: the plan
         without it ends the same); and a record an earlier step ended — moved an enum field to a
@@ -257,7 +262,9 @@ class Walker:
         at all, nor add, change or delete a row under it (a docket note on the matter the task
         just closed, a correction to its time entry: a person asks for the record as it should
         end up, and writes nothing more on it); nor delete a record an earlier step changed
-        (that change would be for nothing)."""
+        (that change would be for nothing). Except where an `order` house rule asks for the
+        earlier tool before this one (`tools`: the earlier steps'): certifying a transcript and
+        then sending it sets its status twice, and the rule is what the first call is for."""
         vol = self.facts.world.volatile_fields
         for ch in diff(state, post).rows:
             # the records the written row belongs to (its matter, its client)
@@ -280,7 +287,7 @@ class Walker:
                     if not same:
                         continue
                     again = (set(ch.fields) & set(e.fields)) - vol.get(e.table, frozenset())
-                    if again:
+                    if again and not (j < len(tools) and ordered_after(self.facts, tools[j], tool)):
                         return f"it sets again the {', '.join(sorted(again))} step {j + 1} set"
         return None
 
