@@ -103,6 +103,7 @@ CODES: dict[str, str] = {
     "W106": "a table's record has no `known by`: tasks name its rows by a fallback field (`worldc lint`)",
     "W107": "a read has no `gives`: tasks call its result \"what you find when you ...\" (`worldc lint`)",
     "W108": "a tool has no `say`: tasks ask for it by the words of its name (`worldc lint`)",
+    "W109": "a seed's `ref ... where` finds no row for some rows it draws, which are not made (`worldc lint`)",
     "W110": "a house rule that no task can make decide its reward (`worldc lint`)",
     "E901": "the checker failed inside: a bug in worldc, not in the file",
 }
@@ -183,6 +184,7 @@ HINTS: dict[str, str] = {
     "W106": "write `known by FIELD` on the record with the field a person names one by (a name, a title)",
     "W107": "write `gives \"...\"` on the tool with a noun phrase for its result (\"the docket notes on {matter}\")",
     "W108": "write `say \"...\"` on the tool with how a person asks for it (\"close matter {matter}\")",
+    "W109": "seed the referenced table so that every value the filter asks for has a row",
     "W110": "let the rule read a field of the rows it protects, or of a record they refer to",
     "E901": "please report this with the file that caused it; the other diagnostics are still valid",
 }

@@ -24,6 +24,9 @@
   it), and what its condition reads is more than one reference away from the rows it protects
   (a registration's section's term), where no planted look-alike can vary it
   (`sample.rules.out_of_reach`).
+- W109: a `ref ... where` (`where role == client`, `where department == same(course.department)`)
+  that finds no row for some of the rows a seed draws: those rows are not made, so the table is
+  smaller than its row count says (a department with no instructor has no class sections).
 
 Reads the compiled world and the sampler's walk structure (`sample.walkgraph.WalkGraph`); changes
 nothing."""
@@ -50,7 +53,7 @@ def lint(model: Model, source: str, seeds: int = SEEDS) -> list[Diagnostic]:
 
     world = load_world(model, source)
     sampler = Sampler(model, world, source)
-    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model) + _pools_out_of_place(model) + _unphrased(model, sampler) + _rules_out_of_reach(sampler)
+    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model) + _pools_out_of_place(model) + _unphrased(model, sampler) + _unmatched_refs(model, world, seeds) + _rules_out_of_reach(sampler)
 
 
 # What a value is about, by the words that name it (in a pool's name, a field's, a record's). A
@@ -159,6 +162,42 @@ def _unretracted(model: Model) -> list[Diagnostic]:
                     )
                 )
                 break
+    return out
+
+
+def _unmatched_refs(model: Model, world, seeds: int) -> list[Diagnostic]:
+    """W109: filtered references (`ref T where ...`, not `unique`: a one-to-one reference stops
+    by design) that found no row for some drawn rows, over `seeds` seeds."""
+    filtered = {}
+    services = model.world.services if model.world else list(model.services)
+    for s in services:
+        for seed in model.services[s].seeds.values():
+            for f in seed.rows or ():
+                if isinstance(f.gen, A.GenRef) and not f.gen.unique and (f.gen.where is not None or f.gen.matches is not None):
+                    filtered[(f"{s}.{seed.name}", f.name)] = f
+    if not filtered:
+        return []
+    lost: dict[tuple[str, str], list[int]] = {}
+    for n in range(seeds):
+        made = world.initial_state(n).tables
+        for (table, field), count in world.rows_not_made(n).items():
+            if (table, field) in filtered:
+                got = lost.setdefault((table, field), [0, 0, n])
+                got[0] += count
+                got[1] += count + len(made.get(table, {}))
+    out = []
+    for (table, field), (count, drawn, first) in sorted(lost.items()):
+        f = filtered[(table, field)]
+        how = f"`{f.gen.matches[0]} == {'same(' + '.'.join(f.gen.matches[1].path) + ')'}`" if f.gen.matches else "its `where`"
+        out.append(
+            Diagnostic(
+                "W109",
+                f"seed of `{table}`: `{field}` found no row of `{'.'.join(f.gen.path)}` that fits {how} for {count} of {drawn} rows drawn over {seeds} seeds (first on seed {first}); those rows are not made",
+                f.gen.span,
+                severity="warning",
+                help="seed the target so that every value the filter asks for has a row (more rows, or `rows from` a pool that covers them), or narrow what the filter reads",
+            )
+        )
     return out
 
 

@@ -722,6 +722,8 @@ class Checker:
                     for v in values:
                         if not self._check_const(v, wt, f"field `{f}` of `{'.'.join(gen.path)}`", code="E602"):
                             break
+            if gen.matches is not None:
+                self._check_matches(gen, table, row)
         elif isinstance(gen, A.GenSame):
             if row is None:
                 self.error("E602", f"{what}: `same(...)` fills a field of a table row with another field's value, and cannot be used here", gen.span, help="use it in a field of `rows { ... }`")
@@ -747,6 +749,24 @@ class Checker:
                 self.error("E602", f"{what} has type `{ft}`; `slug` makes text", gen.span)
             natural = _LITERAL_TYPES.get(gen.arg.lo.kind, UNKNOWN) if isinstance(gen.arg, A.GenRange) else UNKNOWN
             self._check_gen(gen.arg, natural, what, svc, None if isinstance(gen.arg, A.GenAfter) else row)
+
+    def _check_matches(self, gen: A.GenRef, table: TableT, row: tuple | None) -> None:
+        """`ref T where F == same(path)`: `F` a field of T's record, `path` one of the row being
+        seeded (`same(...)`'s rules), the two of one type, so that a key can match."""
+        f, same = gen.matches
+        shown = ".".join(gen.path)
+        if row is None:
+            self.error("E602", f"`ref {shown} where {f} == same(...)` follows another field of a table row, and cannot be used here", gen.span, help="use it in a field of `rows { ... }`, or compare with a constant")
+            return
+        wt = table.record.fields.get(f)
+        if wt is None:
+            self.error("E601", f"record `{table.record.name}` has no field `{f}`", gen.span, help=_suggest(f, table.record.fields))
+            return
+        t = self._same_type(same, row[0], row[1])
+        if t is None or isinstance(t, T.UnknownT) or isinstance(wt, T.UnknownT):
+            return
+        if not (T.fits(wt, t) or T.fits(t, wt)):
+            self.error("E602", f"field `{f}` of `{shown}` is `{wt}`, but `{'.'.join(same.path)}` is `{t}`: no row can match", same.span, help=f"name a field of the row that holds a `{wt}`")
 
     def _check_after(self, gen: A.GenAfter, rec, ft: Type, name: str) -> None:
         """`after(same(path), ..., lo..hi)` (or `before`): a date or datetime field, following

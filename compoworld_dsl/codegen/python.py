@@ -368,6 +368,9 @@ class PythonGenerator:
             return ("weighted", tuple((const_value(w.value, t), w.weight) for w in g.weights))
         if isinstance(g, A.GenRef):
             table = ".".join(_ref_path(g.path, sname))
+            if g.matches is not None:
+                # ("match", unique, target table, its field, the `same` whose value it equals)
+                return ("match", g.unique, table, g.matches[0], self._same(g.matches[1], rec))
             if g.where is None:
                 return ("uref" if g.unique else "ref", table)
             f, values = g.where

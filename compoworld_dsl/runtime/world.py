@@ -95,6 +95,15 @@ class CompiledWorld:
             self._seed(st, seed, name)
         return st
 
+    def rows_not_made(self, seed: int | str = 0) -> dict[tuple[str, str], int]:
+        """(table, field) → rows `initial_state(seed)` did not make because that field's
+        reference found no row: a `ref ... where` no row fits, a `unique ref` whose keys are all
+        taken (`worldc lint` W109). Seeds as `initial_state` does."""
+        st, lost = self.empty_state(), {}
+        for name in self.seed_order():
+            self._seed(st, seed, name, lost)
+        return lost
+
     def task_state(self, initial: dict) -> State:
         """A task's initial state from its record's `initial_state`: the seeded state, then the
         rows the sampler planted (look-alikes of the task's records), in order."""
@@ -352,7 +361,7 @@ class CompiledWorld:
         position = self._seed_position()
         return position.get(table, len(position)) < position.get(name, -1)
 
-    def _seed(self, st: State, seed: int | str, name: str) -> None:
+    def _seed(self, st: State, seed: int | str, name: str, lost: dict | None = None) -> None:
         rng = random.Random(f"{seed}/{name}")
         plan = self._plan(name)
         keys = _RefKeys(self, st, seed, name)  # a `ref` draws from a table seeded before: its keys do not change here
@@ -377,6 +386,9 @@ class CompiledWorld:
                     row[f] = default
             _fill_derived(copied, rng, keys, row, hops)
             if plan.unique and any(row.get(f) is _NO_KEY for f in plan.unique):
+                if lost is not None:
+                    f = next(f for f in plan.unique if row.get(f) is _NO_KEY)
+                    lost[(name, f)] = lost.get((name, f), 0) + 1
                 continue  # every key of the target is taken: like a repeated key, the table is smaller
             if copied:
                 if any(row.get(f) is None for f, _ in copied):
@@ -659,6 +671,9 @@ def _gen_tables(gen: tuple):
     if gen[0] in ("ref", "uref"):
         # a `ref ... where` reads the target's rows, as a `same(...)` does
         yield ("same" if len(gen) > 2 else "ref"), gen[1]
+    elif gen[0] == "match":  # the target's rows, and those the `same(...)` reads
+        yield "same", gen[2]
+        yield from _gen_tables(gen[4])
     elif gen[0] == "same":
         for table, _ in gen[2]:
             yield "same", table
@@ -679,7 +694,7 @@ def _filtered(gen: tuple) -> bool:
 
 def _derived(gen: tuple) -> bool:
     """Does the generator read the row's other fields (a `same(...)`, maybe inside a `format`)?"""
-    if gen[0] in ("same", "after", "before"):
+    if gen[0] in ("same", "after", "before", "match"):
         return True
     if gen[0] == "format":
         return any(_derived(g) for g in gen[2])
@@ -706,14 +721,15 @@ class _SeedPlan:
         # fields that read the row's others: filled after them, a bare `same` drawing nothing
         self.copied = [(f, _compile_derived(g, types)) for f, g in spec["fields"].items() if _derived(g)]
         # those a new row's request makes the same way (`derive`): a name's email, not a date
-        # `after(...)` another (a request states its own dates)
-        self.echoed = [(f, make) for f, make in self.copied if spec["fields"][f][0] not in ("after", "before")]
+        # `after(...)` another (a request states its own dates), nor a reference matched to
+        # another field (`ref ... where f == same(...)`: a request states its references)
+        self.echoed = [(f, make) for f, make in self.copied if spec["fields"][f][0] not in ("after", "before", "match")]
         same = {f for f, _ in self.copied}
         self.profiles = spec.get("profiles") or ()
         profiled = set(self.profiles[0]) if self.profiles else set()
         # fields that may find no key (a `unique ref` whose keys are taken, a `ref ... where` no
         # row fits): the row is then not made
-        self.unique = [f for f, g in spec["fields"].items() if g[0] == "uref" or _filtered(g)]
+        self.unique = [f for f, g in spec["fields"].items() if g[0] in ("uref", "match") or _filtered(g)]
         self.fields = []  # (field, generator or None, default or _NONE), in the record's order
         for f, ft in record.items():
             if f in same or f in profiled:
@@ -836,6 +852,8 @@ def _compile_row(gen: tuple, types: Types):
         return fmt
     if kind in ("after", "before"):
         return _compile_ordered(gen)
+    if kind == "match":
+        return _compile_match(gen)
     drawn = _compile(gen, types)
     return lambda rng, keys, row, hops: drawn(rng, keys)
 
@@ -874,9 +892,30 @@ def _compile_ordered(gen: tuple):
     return value
 
 
+def _compile_match(gen: tuple):
+    """`ref T where f == same(path)` (`unique ref` too): the key of a row of T whose `f` is the
+    value `same(path)` reads; `_NO_KEY` when none is (or none is left), so the row is not made."""
+    _, unique, table, field, same = gen
+
+    def match(rng, keys, row, hops):
+        where = (field, (_same(same, row, hops),))
+        got = keys.free(table, where) if unique else keys.where(table, where)
+        if not got:
+            return _NO_KEY
+        if not unique:
+            return rng.choice(got)
+        i = rng.randrange(len(got))
+        got[i], got[-1] = got[-1], got[i]  # taken out in O(1), as `unique ref` takes one
+        return got.pop()
+
+    return match
+
+
 def _same_leaves(gen: tuple):
     if gen[0] == "same":
         yield gen
+    elif gen[0] == "match":
+        yield gen[4]
     elif gen[0] == "format":
         for g in gen[2]:
             yield from _same_leaves(g)

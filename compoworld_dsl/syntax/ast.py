@@ -311,6 +311,10 @@ class GenRef:
     # `ref contacts where role == client` / `where role in [partner, lawyer]`: only rows whose
     # field holds one of the values (a matter's client is a client, its lawyer a lawyer)
     where: tuple[str, tuple[Literal, ...]] | None = attrs.field(default=None, kw_only=True)
+    # `ref instructors where department == same(course.department)`: only rows whose field equals
+    # the value `same(...)` reads from the row being seeded (a section's instructor teaches in its
+    # course's department; a row that finds none is not made)
+    matches: tuple[str, "GenSame"] | None = attrs.field(default=None, kw_only=True)
 
 
 @node
@@ -370,6 +374,8 @@ def seed_parts(gen: "SeedGen"):
     elif isinstance(gen, GenAfter):
         for a in gen.args:
             yield from seed_parts(a)
+    elif isinstance(gen, GenRef) and gen.matches is not None:
+        yield gen.matches[1]
 
 
 @node

@@ -508,6 +508,8 @@ def _gen(g) -> str:
         if g.where is not None:
             f, values = g.where
             where = f" where {f} == {format_literal(values[0])}" if len(values) == 1 else f" where {f} in [" + ", ".join(format_literal(v) for v in values) + "]"
+        elif g.matches is not None:
+            where = f" where {g.matches[0]} == {_gen(g.matches[1])}"
         return f"{'unique ' if g.unique else ''}ref {_dotted(g.path)}{where}"
     if isinstance(g, A.GenSlug):
         return f"slug({_gen(g.arg)})" if g.sep == "." else f"slug({_gen(g.arg)}, {encode_string(g.sep)})"

@@ -452,14 +452,25 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def gen_ref(self, meta, c):
-        return A.GenRef(c[0], span=self._span(meta), where=c[1] if len(c) > 1 else None)
+        return A.GenRef(c[0], span=self._span(meta), **self._ref_filter(c))
 
     @v_args(meta=True)
     def gen_ref_unique(self, meta, c):
-        return A.GenRef(c[0], span=self._span(meta), unique=True, where=c[1] if len(c) > 1 else None)
+        return A.GenRef(c[0], span=self._span(meta), unique=True, **self._ref_filter(c))
+
+    @staticmethod
+    def _ref_filter(c) -> dict:
+        """`where F == const` / `in [...]` (constants), or `where F == same(path)` (`matches`)."""
+        if len(c) < 2:
+            return {}
+        f, value = c[1]
+        return {"matches": (f, value)} if isinstance(value, A.GenSame) else {"where": c[1]}
 
     def ref_where_eq(self, c):
         return (str(c[0]), (c[1],))
+
+    def ref_where_same(self, c):
+        return (str(c[0]), c[1])
 
     def ref_where_in(self, c):
         return (str(c[0]), tuple(c[1:]))
