@@ -293,31 +293,44 @@ def test_a_read_of_another_object_is_never_derived(tmp_path):
 
 
 
-def test_a_batch_write_on_a_collection_records_its_call(tmp_path):
-    """A `PUT`, `PATCH` or `DELETE` on a resource's whole collection (a batch write) records its
-    call in that resource's service; a `POST` there (RPC APIs post their reads), a write no
-    resource owns, and one that names a row by a body field (`customerId`, typed a plain
-    integer) stay simulated."""
-    body = lambda props: {"content": {"application/json": {"schema": {"type": "object", "properties": props}}}}  # noqa: E731
-    s, n, done = {"type": "string"}, {"type": "integer"}, {"204": {"description": "done"}}
-    since = {"name": "inactiveSince", "in": "query", "schema": {"type": "string", "format": "date"}}
-    paths = {k: v for k, v in SPEC["paths"].items() if k in ("/customers", "/customers/{customerId}")}
-    paths["/customers/inactive"] = {"delete": {"operationId": "purgeInactiveCustomers", "parameters": [since], "responses": done}}
-    paths["/customers/status"] = {"put": {"operationId": "setCustomerStatus", "requestBody": body({"customerId": n, "status": s}), "responses": done}}
-    paths["/customers/lookup"] = {"post": {"operationId": "lookupCustomers", "requestBody": body({"text": s}), "responses": done}}
-    paths["/settings"] = {"put": {"operationId": "putSettings", "requestBody": body({"currency": s}), "responses": done}}
-    path = tmp_path / "c.json"
+def _body(props: dict) -> dict:
+    return {"content": {"application/json": {"schema": {"type": "object", "properties": props}}}}
+
+
+STR, INT, DONE = {"type": "string"}, {"type": "integer"}, {"204": {"description": "done"}}
+
+
+def _imported(tmp_path, paths: dict):
+    """SPEC with these paths, imported, written and checked: (kind by operation, result, program, out)."""
+    path = tmp_path / "spec.json"
     path.write_text(json.dumps({**SPEC, "paths": paths}))
     result = import_openapi(path)
-    kinds = {o.label: o.kind for o in result.ops}
-    assert kinds["DELETE /customers/inactive"] == "recorded", kinds
-    assert kinds["PUT /customers/status"] == kinds["POST /customers/lookup"] == kinds["PUT /settings"] == "simulated", kinds
     out = tmp_path / "out"
     out.mkdir()
     for name, text in result.files.items():
         (out / name).write_text(text)
     program = check_paths([out / result.world_file])
     assert program.ok, [d.message for d in program.diagnostics]
+    return {o.label: o.kind for o in result.ops}, result, program, out
+
+
+def test_a_batch_write_on_a_collection_records_its_call(tmp_path):
+    """A `PUT`, `PATCH` or `DELETE` on a resource's whole collection (a batch write) records its
+    call in that resource's service; a `POST` there named as a read (RPC APIs post their reads)
+    stays simulated. A write that names a row by a body field (`customerId`, typed a plain
+    integer) requires that row (test_a_write_that_names_a_row_by_an_argument_requires_it), and
+    a write no resource owns is recorded in the service of the API's other operations
+    (test_a_write_no_resource_owns_is_recorded_when_its_name_says_write)."""
+    since = {"name": "inactiveSince", "in": "query", "schema": {"type": "string", "format": "date"}}
+    paths = {k: v for k, v in SPEC["paths"].items() if k in ("/customers", "/customers/{customerId}")}
+    paths["/customers/inactive"] = {"delete": {"operationId": "purgeInactiveCustomers", "parameters": [since], "responses": DONE}}
+    paths["/customers/status"] = {"put": {"operationId": "setCustomerStatus", "requestBody": _body({"customerId": INT, "status": STR}), "responses": DONE}}
+    paths["/customers/lookup"] = {"post": {"operationId": "lookupCustomers", "requestBody": _body({"text": STR}), "responses": DONE}}
+    paths["/settings"] = {"put": {"operationId": "putSettings", "requestBody": _body({"currency": STR}), "responses": DONE}}
+    kinds, result, program, out = _imported(tmp_path, paths)
+    assert kinds["DELETE /customers/inactive"] == "recorded", kinds
+    assert kinds["POST /customers/lookup"] == "simulated", kinds
+    assert kinds["PUT /settings"] == kinds["PUT /customers/status"] == "recorded", kinds
     block = _block(result.files[next(n for n in result.files if not n.endswith("_world.world"))], "tool purge_inactive_customers(")
     assert "it names no customer, and what it does to the customers is not modelled" in block and "require" not in block, block
     purge = _tool(program.model, "purge_inactive_customers")
@@ -330,6 +343,59 @@ def test_a_batch_write_on_a_collection_records_its_call(tmp_path):
     assert got["success"], got
     assert len(st.tables[_table(program.model, "purge_inactive_customers", "purge_inactive_customers_calls")]) == 1
     assert dict(st.tables[rows]) == before  # what it does is not modelled
+
+
+def test_a_write_no_resource_owns_is_recorded_when_its_name_says_write(tmp_path):
+    """A write no resource owns records its call in the service of the API's other operations
+    when its name says it writes: `PUT`/`PATCH`/`DELETE` unless named as a read, a `POST` whose
+    operation id or summary starts with a verb that changes something. A `POST` named as a read
+    or computation (`LookupEvents`, `RunQuery`) or with no verb in its name stays simulated."""
+    sent = {"200": _json({"type": "object", "properties": {"sid": STR}})}
+    paths = {k: v for k, v in SPEC["paths"].items() if k in ("/customers", "/customers/{customerId}")}
+    paths["/sms"] = {"post": {"operationId": "SendSms", "requestBody": _body({"to": STR, "text": STR}), "responses": sent}}
+    paths["/alerts"] = {"post": {"summary": "Creates an alert rule", "requestBody": _body({"threshold": INT}), "responses": DONE}}
+    paths["/events/lookup"] = {"post": {"operationId": "LookupEvents", "requestBody": _body({"text": STR}), "responses": DONE}}
+    paths["/query"] = {"post": {"operationId": "RunQuery", "requestBody": _body({"sql": STR}), "responses": DONE}}
+    paths["/sentiment"] = {"post": {"requestBody": _body({"text": STR}), "responses": DONE}}
+    paths["/cache"] = {"delete": {"operationId": "purgeCache", "responses": DONE}}
+    kinds, result, program, out = _imported(tmp_path, paths)
+    assert kinds["POST /sms"] == kinds["POST /alerts"] == kinds["DELETE /cache"] == "recorded", kinds
+    assert kinds["POST /events/lookup"] == kinds["POST /query"] == kinds["POST /sentiment"] == "simulated", kinds
+    send = _tool(program.model, "send_sms")
+    assert not send.simulated and send.qualified.split(".")[0] != _tool(program.model, "list_customers").qualified.split(".")[0]
+    text = result.files[send.qualified.split(".")[0] + ".world"] if send.qualified.split(".")[0] + ".world" in result.files else "\n".join(result.files.values())
+    block = _block(text, "tool send_sms(")
+    assert "it names no record the importer found, and what it does is not modelled" in block and "require" not in block, block
+    world = load_world(program.model, str(out / result.world_file))
+    st = world.initial_state(1)
+    got = world.call(st, send.qualified, {"to": "+4470000000", "text": "hello"})
+    assert got["success"], got
+    (row,) = st.tables[_table(program.model, "send_sms", "send_sms_calls")].values()
+    assert (row["to"], row["text"]) == ("+4470000000", "hello")
+
+
+def test_a_write_that_names_a_row_by_an_argument_requires_it(tmp_path):
+    """A write with no key of its own table whose one row-naming argument is named as a
+    resource's key (`customerId` in the body of `POST /notes`, no resource of its own) records
+    its call in that resource's service and requires the row; two such arguments (which row
+    the call is on would be a guess) or none that is a write by its name stay simulated."""
+    paths = {k: v for k, v in SPEC["paths"].items() if not k.endswith(("/send", "/remind", "/summary", "/pdf"))}
+    paths["/notes"] = {"post": {"operationId": "addNote", "requestBody": _body({"customerId": INT, "text": STR}), "responses": DONE}}
+    paths["/transfers"] = {"post": {"operationId": "createTransfer", "requestBody": _body({"customerId": INT, "quoteId": STR}), "responses": DONE}}
+    paths["/audit"] = {"post": {"operationId": "auditCustomer", "requestBody": _body({"customerId": INT}), "responses": DONE}}
+    kinds, result, program, out = _imported(tmp_path, paths)
+    assert kinds["POST /notes"] == "recorded", kinds
+    assert kinds["POST /transfers"] == kinds["POST /audit"] == "simulated", kinds
+    note = _tool(program.model, "add_note")
+    assert note.qualified.split(".")[0] == _tool(program.model, "list_customers").qualified.split(".")[0]
+    world = load_world(program.model, str(out / result.world_file))
+    st = world.initial_state(1)
+    customer = next(iter(st.tables[_table(program.model, "list_customers", "customers")]))
+    assert not world.call(st, note.qualified, {"customer_id": "no-such-customer", "text": "x"})["success"]
+    got = world.call(st, note.qualified, {"customer_id": customer, "text": "call back"})
+    assert got["success"], got
+    (row,) = st.tables[_table(program.model, "add_note", "add_note_calls")].values()
+    assert (row["customer_id"], row["text"]) == (customer, "call back")
 
 
 def test_a_read_not_named_a_view_reads_only_telling_fields(tmp_path, monkeypatch):

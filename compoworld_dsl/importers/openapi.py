@@ -1128,8 +1128,9 @@ class OpenAPIImporter(TypeMapper):
                 tool = self.tool_simulated(o, r)
                 tool.comments[0] += f": {o.why}"
                 o.kind = o.kind or "simulated"  # tool_simulated sets the world model's kinds
+                r = getattr(o, "home", None) or r  # a write recorded on the row an argument names lives with that row
             svc_name = r.service if r is not None else self.misc_service
-            svc = self.service_for(svc_name, f"Operations of the {self.api_title} that belong to no resource")
+            svc = self.service_for(svc_name, "") if r is not None else self.misc()
             svc.tools.append(tool)
             o.tool = f"{svc_name}.{tool.name}"
 
@@ -1189,6 +1190,10 @@ class OpenAPIImporter(TypeMapper):
         if pat.startswith(r.item + "/") and resources.action_of(self, o, r) is not None:
             return "action"
         return None
+
+    def misc(self) -> ServiceIR:
+        """The service of the operations that belong to no resource."""
+        return self.service_for(self.misc_service, f"Operations of the {self.api_title} that belong to no resource")
 
     def service_for(self, name: str, description: str) -> ServiceIR:
         if name not in self.services:
@@ -1829,7 +1834,7 @@ class OpenAPIImporter(TypeMapper):
         for f in fields:
             f.default = None if f.base == "list" else f.default
         rec = RecordIR(name, fields, "", [], comments)
-        self.service_for(svc, f"Operations of the {self.api_title} that belong to no resource").records.append(rec)
+        (self.service_for(svc, "") if r is not None else self.misc()).records.append(rec)
         self.result_records[key] = name
         return name
 

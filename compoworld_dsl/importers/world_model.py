@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .common import FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, plural, unique
+from .ops import pattern
+from .common import FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, plural, singular, unique
 
 WRITES = ("post", "put", "patch", "delete")
 KEYLESS_WRITES = ("put", "patch", "delete")  # writes by their method alone: a batch write on a collection
@@ -25,6 +26,27 @@ VIEW_WORDS = {"details", "detail", "info", "summary", "full", "json", "raw", "vi
 GENERIC = {"id", "name", "title", "description", "self", "type", "kind", "object", "url", "uri", "href", "link", "links", "email", "etag", "version", "recordtype",
            "created", "updated", "createdat", "updatedat", "offset", "limit", "page", "hasmore", "next", "previous", "nexturi", "previousuri",
            "startposition", "endposition", "resultsetsize", "totalsetsize", "expires", "expiresat", "expiry", "expiration"}
+# an operation's first word that says it changes something (`SendMessage`, "Creates a user").
+# Words that run or compute (`run`, `execute`, `invoke`, `generate`, `process`, `sync`) say
+# neither: `RunQuery` reads. Not `post` or `put`, which only repeat the method.
+WRITE_VERBS = frozenset("""
+    create add insert new register upsert save store write send submit publish reply forward resend notify
+    update modify set edit change patch replace rename move copy mark flag tag untag label
+    delete remove destroy purge clear cancel revoke void discard dismiss drop
+    start stop restart pause resume suspend unsuspend terminate reboot shutdown reset retry rotate renew extend
+    enable disable activate deactivate register unregister deregister enroll unenroll subscribe unsubscribe
+    upload import attach detach assign unassign associate disassociate link unlink share unshare invite join leave
+    approve reject accept decline confirm complete close reopen acknowledge ack resolve
+    archive unarchive restore lock unlock block unblock ban unban mute unmute follow unfollow like unlike star unstar
+    pin unpin favorite unfavorite vote rate review comment
+    grant allocate deallocate release reserve book order pay charge refund transfer schedule reschedule
+    install uninstall deploy undeploy provision deprovision upgrade downgrade migrate increment decrement
+""".split())
+READ_WORDS = frozenset("""
+    get list search find lookup query describe read fetch retrieve show view browse count check validate verify
+    test calculate compute estimate convert translate detect analyze analyse predict preview parse extract
+    classify recognize recognise summarize evaluate export download render lookup poll
+""".split())
 ROW_NAME = "new_"  # the inserted call; never a parameter's name (openapi.py reserves it)
 
 
@@ -76,22 +98,120 @@ def _leaf_paths(shape: Any, prefix: str = "", depth: int = 0) -> list[str]:
     return out
 
 
+def _verb(word: str) -> str:
+    """A summary's third-person verb as its operation id writes it (`Creates` → create)."""
+    word = word.lower()
+    for cut in ("ies", "es", "s"):
+        if word.endswith(cut):
+            stem = word[: -len(cut)] + ("y" if cut == "ies" else "")
+            if stem in WRITE_VERBS or stem in READ_WORDS:
+                return stem
+    return word
+
+
+def _name_words(o: Any) -> list[str]:
+    """The words of an operation's id (a Google id's last part, an AWS action's name), lower case."""
+    if not o.op_id or "/" in o.op_id:
+        return []
+    part = [p for p in re.split(r"[.#=]", o.op_id) if p]
+    return [t.lower() for t in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", part[-1] if part else "")]
+
+
+def first_verb(o: Any) -> str:
+    """The verb an operation is named by: its operation id's first word, else its summary's; ''
+    when neither names one beyond the method."""
+    words_ = _name_words(o)
+    if not words_ or words_[0] in ("post", "put", "patch"):  # a name made from the method: the summary says more
+        words_ = re.findall(r"[A-Za-z]+", o.summary or "")[:1] or words_
+    return _verb(words_[0]) if words_ else ""
+
+
+CREATES = {"create", "add", "insert", "new", "register", "upsert"}
+
+
+def writes_by_name(o: Any) -> bool:
+    """An operation that is a write by what it is called, not only by its method: a `PUT`,
+    `PATCH` or `DELETE` whose name is no read, or a `POST` whose name's verb changes something
+    (`SendMessage`, "Creates a user"). A `POST` named so that it may read (`LookupEvents`, `POST
+    /sentiment`, `RunQuery`, no name at all) is not."""
+    verb = first_verb(o)
+    if o.method in KEYLESS_WRITES:
+        return verb not in READ_WORDS
+    return o.method == "post" and verb in WRITE_VERBS
+
+
 def records(o: Any, r: Any, info: dict, params: list[ParamIR] = (), keys: frozenset[str] = frozenset()) -> bool:
-    """A write the importer could not infer whose call is recorded: on a row of its own table,
-    or a `PUT`, `PATCH` or `DELETE` on a resource's whole collection (a batch write: `DELETE
-    /images`, `PUT /articles/status`), none of whose `params` has a type or a name in `keys`
-    (the resources' key types and their keys' names, `articleid`). Stays simulated:
-    - a `POST` on no row: RPC APIs post their reads and computations too (`LookupEvents`, `POST
-      /sentiment`), and recording one would make a task call a read for its own sake;
-    - a write no resource owns (`PUT /api/Package`): its service holds no table, and a recorded
-      call there links services the API does not link (a walk was sent there by an amount);
+    """A write the importer could not infer whose call is recorded: on a row of its own table;
+    or, none of whose `params` has a type or a name in `keys` (the resources' key types and their
+    keys' names, `articleid`),
+    - a `PUT`, `PATCH` or `DELETE` on a resource's whole collection (a batch write: `DELETE
+      /images`, `PUT /articles/status`);
+    - a write no resource owns that is a write by its name (`writes_by_name`: `POST /sms/send`
+      named SendSms, `PUT /settings`), recorded in the service of the API's other operations.
+    Stays simulated:
+    - a `POST` on no row that its name does not call a write: RPC APIs post their reads and
+      computations too (`LookupEvents`, `POST /sentiment`), and recording one would make a task
+      call a read for its own sake;
     - a write that names a row it cannot require (another service's, or its own by a body
       field): recording it would accept a call on a row that does not exist."""
     if o.method not in WRITES:
         return False
     if own_key(r, info) is not None:
         return True
-    return r is not None and o.method in KEYLESS_WRITES and not any(p.type in keys or _norm(p.name) in keys for p in params)
+    if any(p.type in keys or _norm(p.name) in keys for p in params):
+        return False
+    return o.method in KEYLESS_WRITES if r is not None else writes_by_name(o)
+
+
+_VAGUE_KEYS = {"", "id", "name", "key", "uid", "uuid"}  # a key named so names no resource by itself
+
+
+def _row_names(x: Any) -> set[str]:
+    """The names an argument naming a row of resource `x` goes by: `deviceId`, and its key
+    property when that is telling (`sku`, not a bare `id` or `name`)."""
+    return {_norm(singular(x.table)) + "id", _norm(x.name) + "id"} | ({_norm(x.key_prop)} - _VAGUE_KEYS)
+
+
+def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tuple[str, Any] | None:
+    """(parameter, resource) when exactly one argument of an operation with no key of its own
+    table names a row of exactly one resource: a path parameter typed as a resource's key by
+    its place (a parent) or its name (`/devices/{deviceId}/reboot` where no resource owns the
+    path), a query or body argument named as a resource's key (`deviceId`, `device_id`, a key
+    property such as `sku` that is not a bare `id` or `name`), or a query or body argument
+    named as the key of the resource whose collection the path is (YouTube's `DELETE
+    /captions?id=`). None when none does, or more than one does (which row the call is on
+    would be a guess)."""
+    found: dict[str, dict[int, Any]] = {}  # parameter → the resources it may name, by id (a Resource is not hashable)
+    for spec_name, (name, t, res) in info.items():
+        if res is None or t != res.alias:
+            continue
+        parent = r is not None and any(x is res for _, x in r.parents)
+        if not parent and _norm(spec_name) not in _row_names(res):
+            # typed by whichever resource calls its item so, not by its place or its name (a
+            # bare `{Name}` in CloudTrail's StartLogging is a trail's, not the channel's; Jira's
+            # `/workflow/{entityId}` is no avatar's): it names a row, but which is a guess
+            return None
+        found.setdefault(name, {})[id(res)] = res
+    path_names = {name for name, _, _ in info.values()}
+    for p in params:
+        if p.name in path_names:
+            continue
+        n = _norm(p.name)
+        for x in imp.resources:
+            if n in _row_names(x):
+                found.setdefault(p.name, {})[id(x)] = x
+        if r is not None and n == _norm(r.key_prop) and pattern(o.segs) == r.coll:
+            found.setdefault(p.name, {})[id(r)] = r
+    if len(found) != 1:
+        return None
+    ((name, res),) = found.items()
+    if len(res) != 1:
+        return None
+    (x,) = res.values()
+    words_ = _name_words(o)
+    if first_verb(o) in CREATES and _norm("".join(words_[1:])) in (_norm(singular(x.table)), _norm(x.name), _norm(x.noun)):
+        return None  # `CreateChannel` with the channel's `Name`: the key of the row it makes, not of one that is there
+    return name, x
 
 
 def derived_read(imp: Any, o: Any, r: Any, info: dict) -> DerivedRead | None:
@@ -140,6 +260,14 @@ def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: Derived
     `derived`."""
     key = own_key(r, info)
     if key is None:
+        hit = named_row(imp, o, r, info, sim.params) if o.method in WRITES and writes_by_name(o) else None
+        if hit is not None:  # a write on a row its argument names: recorded in that row's service
+            name, home = hit
+            o.home = home
+            # the row is required, so the words say which one (`pause playback for device {device_id}`)
+            say = sim.say if sim.say is None or f"{{{name}}}" in sim.say else f"{sim.say} for {home.noun} {{{name}}}"
+            sim = replace(sim, say=say, params=[replace(p, type=home.alias, default=None) if p.name == name else p for p in sim.params])
+            return _recorded_tool(imp, o, home, sim, [imp.check_key(home, name)])
         if not records(o, r, info, sim.params, imp.key_types()):
             return None
         return _recorded_tool(imp, o, r, sim, [])
@@ -171,7 +299,7 @@ def _derived_tool(imp: Any, o: Any, r: Any, sim: ToolIR, key: str, checks: list[
 
 
 def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> ToolIR:
-    svc = imp.service_for(r.service, "")
+    svc = imp.service_for(r.service, "") if r is not None else imp.misc()
     params, fields, notes = [], [], []
     for p in sim.params:
         if p.type.startswith("list["):
@@ -191,7 +319,12 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> 
     assigns = ", ".join(f"{p.name}: {p.name}" for p in params)
     answers = o.has_response and o.response is not None
     body = [*checks, f"let {ROW_NAME} = insert {table} {{ {assigns} }}" if answers else f"insert {table} {{ {assigns} }}"]
-    what = f"what it does to the {r.noun} is not modelled" if checks else f"it names no {r.noun}, and what it does to the {plural(r.noun)} is not modelled"
+    if r is None:
+        what = "it names no record the importer found, and what it does is not modelled"
+    elif checks:
+        what = f"what it does to the {r.noun} is not modelled"
+    else:
+        what = f"it names no {r.noun}, and what it does to the {plural(r.noun)} is not modelled"
     comments = [f"{o.label}: recorded", f"world model: the call is recorded in {table}; {what}"]
     if answers:  # the agent gets the call's key, not the API's answer, which is not modelled either
         body.append(f"return {ROW_NAME}.{key}")
