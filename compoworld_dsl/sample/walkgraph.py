@@ -26,7 +26,7 @@ MAX_CALLS = 2  # calls of one tool with keys in a one-thread walk (each on anoth
 AGAIN = 0.25  # the weight of a tool the walk has called already
 # a read that answers a page at a time (`pages N`) weighs this much more: an agent turns its pages
 # and compares what they show, and a deep task takes its calls from such reads (issue 28: a 16-hop
-# task makes at least 20 real calls; D42)
+# task makes at least 20 real calls; D44)
 PAGED = 4.0
 # a one-thread walk's reads that no step has used yet must each be used by a later step (or be
 # the one reported): a tool whose keys one of them offers weighs this much more, so that a long
@@ -399,7 +399,7 @@ class WalkGraph:
         if k > 0 and t.qualified in self._entry_names:
             w *= 0.5
         if t.decl.pages and not mutating:
-            w *= PAGED  # pages to turn: reading, not just following (D42)
+            w *= PAGED  # pages to turn: reading, not just following (D44)
         return w
 
     def _keyless_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], offered: dict, used: set[str]) -> list[tuple]:
