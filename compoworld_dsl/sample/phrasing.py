@@ -295,9 +295,9 @@ class Phraser:
             return f"the {self.people.noun[table]} with {self._ranked(how)} among {among}"
         if tool.qualified in self.facts.mutating:
             r = tool.result
-            rt = self.people.ref_table(tstr(r)) if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
-            if rt is not None:
-                return f"the new {self.people.noun[rt]}"
+            if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)):  # a new row, or a value the write gives
+                rt = self.people.ref_table(tstr(r))  # (the fees billed, not the matter: played)
+                return f"the new {self.people.noun[rt]}" if rt is not None else self.gives(j) or f"what you get when you {self.say(j)}"
             # an updated record: the thing its key argument names
             for name, pt in tool.params:
                 if self.people.ref_table(tstr(pt)) is not None:
@@ -546,7 +546,6 @@ class Phraser:
         if field is not None and table is not None and self.facts.world.types.base(self.people.fields[table][field]) == "bool":
             return f"whether {self.subject(j)} is {self.people.label(table, field)}"
         return self.field_of(j, field)
-
 
     # ─────────────────────────── the instruction ───────────────────────────
 
