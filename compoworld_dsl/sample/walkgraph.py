@@ -24,10 +24,12 @@ NEW_THREAD_POOL = 48
 FLOW_TYPES = ("date", "datetime", "email", "money")
 MAX_CALLS = 2  # calls of one tool with keys in a one-thread walk (each on another record)
 AGAIN = 0.25  # the weight of a tool the walk has called already
-# a read that answers a page at a time (`pages N`) weighs this much more: an agent turns its pages
-# and compares what they show, and a deep task takes its calls from such reads (issue 28: a 16-hop
-# task makes at least 20 real calls; D44)
+# in a walk of DEEP hops or more, a read that answers a page at a time (`pages N`) weighs PAGED
+# times more: an agent turns its pages and compares what they show, and a deep task takes its
+# calls beyond its hops from such reads (issue 28: a 16-hop task makes at least 20 real calls);
+# a shorter walk keeps to following a thread, and its instruction stays short (issue 29; D44)
 PAGED = 4.0
+DEEP = 10
 # a one-thread walk's reads that no step has used yet must each be used by a later step (or be
 # the one reported): a tool whose keys one of them offers weighs this much more, so that a long
 # walk does not pile up reads it dies of twelve steps later ("leaves 4 reads unused with 3
@@ -398,7 +400,7 @@ class WalkGraph:
             w *= 2.0
         if k > 0 and t.qualified in self._entry_names:
             w *= 0.5
-        if t.decl.pages and not mutating:
+        if t.decl.pages and not mutating and hops >= DEEP:
             w *= PAGED  # pages to turn: reading, not just following (D44)
         return w
 
