@@ -20,21 +20,14 @@ def legal():
     return load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
 
 
-def test_the_played_task_says_the_fees_billed(legal):
-    task = legal.task(6060, 11, 16)  # the played task (legal_ops-h16-s6060-000011)
-    plan = task["reference_plan"]
-    billed = next(k for k, c in enumerate(plan, 1) if c["tool"] == "timekeeping.bill_time")
-    drafted = next(k for k, c in enumerate(plan, 1) if c["tool"] == "invoicing.draft_invoice")
-    assert task["bindings"][drafted - 1]["amount"] == f"step {billed}"  # the amount is the fees billed
-    assert "draft an invoice of the fees billed for that matter" in task["instruction"]
-
-
 def test_a_write_that_gives_a_value_is_named_by_it(legal):
     """Over tasks whose argument takes a write's whole result, the write's `gives` phrase is said."""
     seen = 0
-    for i in range(40):
+    for seed, hops, i in [(77, 8, i) for i in range(40)] + [(6060, 16, i) for i in range(12)]:
+        if seen >= 2:
+            break
         try:
-            task = legal.task(77, i, 8)
+            task = legal.task(seed, i, hops)
         except Rejected:
             continue
         plan = task["reference_plan"]
@@ -43,5 +36,7 @@ def test_a_write_that_gives_a_value_is_named_by_it(legal):
                 if src.startswith("step ") and "." not in src and plan[int(src[5:]) - 1]["tool"] == "timekeeping.bill_time":
                     seen += 1
                     assert "the fees billed for" in task["instruction"], task["instruction"]
+                    if plan[k]["tool"] == "invoicing.draft_invoice":  # the played case
+                        assert "draft an invoice of the fees billed for" in task["instruction"]
     if not seen:
         pytest.skip("no task of this draw takes the fees billed as an argument")
