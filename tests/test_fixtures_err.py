@@ -113,6 +113,8 @@ def test_every_registry_code_is_covered_by_a_fixture_or_a_direct_test():
         "W106": "test_lint_w106_to_w108_what_tasks_would_say_in_fallback_words",
         "W107": "test_lint_w106_to_w108_what_tasks_would_say_in_fallback_words",
         "W108": "test_lint_w106_to_w108_what_tasks_would_say_in_fallback_words",
+        "W109": "test_lint_w109_a_reference_that_finds_no_row",
+        "W110": "test_lint_w110_a_rule_out_of_reach",
     }
     annotated = {code for path in FIXTURES.rglob("*.world") for *_, code, _ in annotations_in(path)}
     unknown = annotated - set(CODES)
@@ -445,3 +447,26 @@ world w "W" {
     assert program.ok
     assert sorted({d.code for d in lint(program.model, str(path), seeds=2)}) == ["W106", "W107", "W108"]
 
+
+def test_lint_w109_a_reference_that_finds_no_row():
+    """W109 (more in tests/test_ref_matches.py, whose school world this is): one teacher, so most
+    classes' `ref teachers where department == same(course.department)` finds nobody."""
+    from compoworld_dsl.lint import lint
+    from test_ref_matches import _world
+
+    program, errors = _world(teachers="1", classes="12")
+    assert not errors, errors
+    warned = [d for d in lint(program.model, "<test>", seeds=3) if d.code == "W109"]
+    assert len(warned) == 1 and "department == same(course.department)" in warned[0].message
+
+
+def test_lint_w110_a_rule_out_of_reach():
+    """W110 (more in tests/test_rules_steered.py): the registrar's `closed_term_final` reads what
+    lies two references from the rows it protects, where no look-alike reaches."""
+    from compoworld_dsl.lint import lint
+    from compoworld_dsl.sample.run import load_sampler
+    from test_rules_steered import REGISTRAR
+
+    model = load_sampler(REGISTRAR).model
+    warned = [d for d in lint(model, REGISTRAR, seeds=1) if d.code == "W110"]
+    assert [d.message.split("`")[1] for d in warned] == ["closed_term_final"]
