@@ -96,11 +96,17 @@ GETS = {
 }
 
 
+# The tables D44 lengthened so that a warehouse's or a supplier's list runs to several pages
+# (a deep walk then pages through it); every other table keeps a hand-checkable size.
+LONG = {"purchasing.orders": (30, 40), "purchasing.lines": (36, 48), "shipments.shipments": (30, 40)}
+
+
 def test_every_table_is_seeded_with_five_to_fifteen_rows(world, states):
     for st in states:
         for table, rows in st.tables.items():
             if table.split(".")[0] in OURS:
-                assert 4 <= len(rows) <= 15, (table, len(rows))
+                low, high = LONG.get(table, (4, 15))
+                assert low <= len(rows) <= high, (table, len(rows))
 
 
 def test_a_seeded_row_is_found_by_id(world, states):
