@@ -19,7 +19,7 @@ def test_a_record_is_named_in_full_once_then_by_what_it_is_known_by():
     sampler = load_sampler(str(ROOT / "worlds" / "supply_chain.world"))
     people = sampler.people
     compact = 0
-    for task in _sampled(sampler, 99, 8, 25):
+    for task in _sampled(sampler, 99, 8, 40):
         text = task["instruction"].split("\nHouse rules:")[0]
         for table, kb in people.known_by.items():
             if not kb or people.types.base(people.fields[table][kb[0]]) != "text":

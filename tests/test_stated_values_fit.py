@@ -110,3 +110,24 @@ def test_a_changed_email_is_the_same_persons():
                 before = state.tables["customers.customers"].get(c["arguments"]["id"])
                 if before is not None:
                     assert c["arguments"]["email"].split("@")[0] == before["email"].split("@")[0], t["id"]
+
+
+def test_a_changed_own_field_takes_no_flowed_value():
+    """An update of a field the record's seed derives from the record itself (a customer's email,
+    made from her name) never takes another record's value by flow: a support walk set a
+    customer's address to a support agent's ("change the email address to the email address of
+    the support agent "Lena Vogel""). A rename through `trim(title)` sets the title it is given,
+    so the title is a name (about no record), as a new document's is."""
+    from compoworld_dsl.sample.bindings import _naming
+
+    sampler = load_sampler(str(ROOT / "worlds" / "support.world"))
+    assert sampler.facts.own_updates["customers.update_customer_email"] == frozenset({"email"})
+    assert sampler.facts.own_updates["contacts.update_email"] == frozenset({"address"})
+    legal = load_sampler(str(ROOT / "worlds" / "legal_ops.world"))
+    rename = next(t for t in legal.facts.tools if t.qualified == "documents.rename_document")
+    assert legal.facts.update_args[rename.qualified]["title"] == ("documents.files", "id", "title")
+    assert "title" in _naming(legal.facts, rename)
+    # the walk that met it (support, seed 5, attempt 46, 4 hops) now states her own new address
+    task = sampler.task(5, 46, 4)
+    changed = [bound for call, bound in zip(task["reference_plan"], task["bindings"]) if call["tool"] == "customers.update_customer_email"]
+    assert changed and all(bound["email"] == "instruction" for bound in changed), task["bindings"]

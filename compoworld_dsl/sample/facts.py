@@ -32,6 +32,7 @@ class WorldFacts:
     # tool → the parameters that fill a new row's fields its seed derives or draws from one
     # profile (a new contact's address): never taken from another record (`Walker._try_any`)
     own_args: dict[str, frozenset[str]]
+    own_updates: dict[str, frozenset[str]]  # an update's parameters that set such a field
     # tool → parameter → (qualified table, key parameter, field) of `update t[key] { field: param }`
     update_args: dict[str, dict[str, tuple[str, str, str]]]
     tables_written: dict[str, set[str]]  # tool → the tables it updates, deletes from or inserts into
@@ -87,7 +88,12 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
     mutating = {t.qualified for t in tools if t.writes or t.inserts or t.deletes}
     tables_written = {t.qualified: _tables_changed(t, with_inserts=True) for t in tools}
     insert_args = {t.qualified: _insert_args(t) for t in tools}
+    update_args = {t.qualified: _update_args(t) for t in tools}
+    # the parameters that set a field the record's seed derives from the record itself (a new
+    # lead's email, made from the name; a customer's changed email): never another record's
+    # value (an update set a customer's address to a support agent's, issue 29)
     own_args = {q: frozenset(p for p, (table, f) in args.items() if f in world.derived_fields(table)) for q, args in insert_args.items()}
+    own_updates = {q: frozenset(p for p, (table, _, f) in args.items() if f in world.derived_fields(table)) for q, args in update_args.items()}
     by_service: dict[str, set[str]] = {}
     for n, d in world.state_decl.items():
         if d["kind"] == "table":
@@ -115,7 +121,8 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         inserts={t.qualified: _insert_counts(t) for t in tools},
         insert_args=insert_args,
         own_args=own_args,
-        update_args={t.qualified: _update_args(t) for t in tools},
+        own_updates=own_updates,
+        update_args=update_args,
         tables_written=tables_written,
         tables_modified={t.qualified: _tables_changed(t, with_inserts=False) for t in tools},
         idempotent_tools=sorted((t.qualified, t) for t in tools if t.qualified in mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params)),
@@ -272,14 +279,16 @@ def _insert_args(tool: Tool) -> dict[str, tuple[str, str]]:
 
 def _update_args(tool: Tool) -> dict[str, tuple[str, str, str]]:
     """Parameter → (qualified table, key parameter, field) of each field an update of one row by
-    its key sets from one parameter (`update leads[id] { email: email }`)."""
+    its key sets from one parameter (`update leads[id] { email: email }`, also `{ title:
+    trim(title) }`: a rename sets the title it is given)."""
     params = {n for n, _ in tool.params}
     out: dict[str, tuple[str, str, str]] = {}
     for n in A.walk(tool.decl):
         if isinstance(n, A.Update) and isinstance(n.target, A.KeyTarget) and isinstance(n.target.key, A.Var) and n.target.key.name in params:
             for fi in n.fields:
-                if isinstance(fi.value, A.Var) and fi.value.name in params:
-                    out.setdefault(fi.value.name, (f"{tool.service}.{n.target.table}", n.target.key.name, fi.name))
+                value = fi.value.args[0].value if isinstance(fi.value, A.Call) and fi.value.func == "trim" and len(fi.value.args) == 1 else fi.value
+                if isinstance(value, A.Var) and value.name in params:
+                    out.setdefault(value.name, (f"{tool.service}.{n.target.table}", n.target.key.name, fi.name))
     return out
 
 

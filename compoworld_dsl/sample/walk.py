@@ -423,6 +423,9 @@ class Walker:
         # a new row's own derived fields (a new lead's email, made from the lead's name as the
         # seeded rows' are) never take another record's value: `bindings._derived` makes them
         derived = facts.own_args.get(tool.qualified, frozenset())
+        # nor does a changed one (a customer's new address is hers, not a support agent's: met
+        # in a support task); tested after the draw, so that other walks draw as they did
+        moved = facts.own_updates.get(tool.qualified, frozenset())
         for name, pt in tool.params:
             t = tstr(pt)
             kind = self.graph._param_kind(pt)
@@ -443,7 +446,7 @@ class Walker:
                 # a read no step has used yet first: the thread goes on through it
                 options.sort(key=lambda o: (o[0] not in pending, -o[0], o[1] != own))
                 j, f, v = options[0] if rng.random() < 0.75 else rng.choice(options)
-            elif name not in derived and (options := [o for o in options if self.graph.may_flow(steps, o, tool, name, t)]) and facts.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE:
+            elif name not in derived and (options := [o for o in options if self.graph.may_flow(steps, o, tool, name, t)]) and facts.world.types.base(t) in FLOW_TYPES and rng.random() < FLOW_SHARE and name not in moved:
                 j, f, v = rng.choice(options)
             else:
                 sources[name] = ("user", None)
