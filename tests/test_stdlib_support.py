@@ -126,6 +126,16 @@ def _single_key_tools(svc, model):
             yield tool, keyed[tool.params[0][1].name]
 
 
+# The tables a help desk and a CRM have many rows of, seeded long so that their lists page
+# (D44: a deep task's calls beyond its hops come from reading); the others stay hand-checkable.
+LONG = {
+    "tickets.tickets": (36, 48),
+    "surveys.surveys": (20, 30),
+    "opportunities.opportunities": (24, 36),
+    "campaigns.members": (30, 45),
+}
+
+
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_seeded_rows_are_accepted_by_their_own_tools(name, programs):
     """A look-up by id finds every seeded row, and every write that takes only a row's key
@@ -137,7 +147,8 @@ def test_seeded_rows_are_accepted_by_their_own_tools(name, programs):
     for st in states:
         for table in {t for _, (t, _, _) in _single_key_tools(svc, program.model)}:
             rows = st.tables[f"{name}.{table}"]
-            assert 3 <= len(rows) <= 26, (table, len(rows))
+            low, high = LONG.get(f"{name}.{table}", (3, 26))
+            assert low <= len(rows) <= high, (table, len(rows))
     tried = 0
     for tool, (table, key_field, record) in _single_key_tools(svc, program.model):
         param = tool.params[0][0]
