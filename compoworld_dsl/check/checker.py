@@ -578,6 +578,11 @@ class Checker:
             self._check_row_count(decl.gen)
             rec = var.type.record
             profiled = self._check_profile_seed(decl, rec, svc) if decl.profiles else set()
+            for i, name in enumerate(decl.distinct):
+                if name not in rec.fields:
+                    self.error("E601", f"`distinct by {name}`: record `{rec.name}` has no field `{name}`", decl.span, help=_suggest(name, rec.fields))
+                elif name in decl.distinct[:i]:
+                    self.error("E111", f"`distinct by` names field `{name}` twice", decl.span)
             seen: set[str] = set(profiled or ())
             for f in decl.rows:
                 if profiled and f.name in profiled:

@@ -300,6 +300,8 @@ class PythonGenerator:
                     }
                     if seed.profiles:  # (only then: the seeds of other worlds compile to the same text)
                         seeds[q]["profiles"] = [{f.name: const_value(f.value, rec.fields[f.name]) for f in p.fields} for p in self.model.pools[seed.profiles].values]
+                    if seed.distinct:  # (likewise)
+                        seeds[q]["distinct"] = list(seed.distinct)
                 else:
                     seeds[q] = {"gen": self._gen(seed.gen, var.type, sname), "refs": []}
         scalars, fields = volatile_state(self.model)

@@ -267,6 +267,7 @@ class CompiledWorld:
             and decl["key"] not in spec["fields"]
             and not any(_derived(g) or g[0] == "uref" or _filtered(g) for g in spec["fields"].values())  # (rows may be dropped)
             and "profiles" not in spec
+            and "distinct" not in spec  # (rows may be dropped)
             and spec["count"][0] in ("const", "range", "pick", "weighted")
         )
 
@@ -372,6 +373,7 @@ class CompiledWorld:
         key, prefix, copied, profiles = plan.key, plan.prefix, plan.copied, plan.profiles
         hops = _Hops(self, st, name) if copied else None
         deck: list[int] = []  # `rows from POOL`: the profiles not yet used in this round, shuffled
+        distinct, seen = plan.distinct, set()  # `rows distinct by F, G`: the values taken
         for _ in range(plan.count(rng, keys)):
             row = {}
             if profiles:
@@ -393,6 +395,11 @@ class CompiledWorld:
             if copied:
                 if any(row.get(f) is None for f, _ in copied):
                     continue  # it refers to no row: like a repeated key, the table is smaller
+            if distinct:
+                taken = tuple(repr(row.get(f)) for f in distinct)
+                if taken in seen:
+                    continue  # another row holds these already (one invitation a meeting and person)
+                seen.add(taken)
             if copied or profiles:
                 row = {f: row[f] for f in plan.order if f in row}  # the record's field order
             if not plan.key_drawn:
@@ -726,6 +733,7 @@ class _SeedPlan:
         self.echoed = [(f, make) for f, make in self.copied if spec["fields"][f][0] not in ("after", "before", "match")]
         same = {f for f, _ in self.copied}
         self.profiles = spec.get("profiles") or ()
+        self.distinct = tuple(spec.get("distinct") or ())
         profiled = set(self.profiles[0]) if self.profiles else set()
         # fields that may find no key (a `unique ref` whose keys are taken, a `ref ... where` no
         # row fits): the row is then not made

@@ -392,6 +392,7 @@ class SeedDecl:
     rows: tuple[SeedField, ...] | None  # None for a scalar seed
     span: Span = _span()
     profiles: str | None = attrs.field(default=None, kw_only=True)  # `rows from POOL`: each row from one profile
+    distinct: tuple[str, ...] = attrs.field(default=(), kw_only=True)  # `rows distinct by F, G`: no two rows alike in them
 
 
 # Tools

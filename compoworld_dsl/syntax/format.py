@@ -680,7 +680,7 @@ def _header(n) -> str:
     if isinstance(n, A.EnumDecl):
         return f"enum {n.name}"
     if isinstance(n, A.SeedDecl):
-        return f"seed {n.name}: {_gen(n.gen)} rows" + (f" from {n.profiles}" if n.profiles else "")
+        return f"seed {n.name}: {_gen(n.gen)} rows" + (f" from {n.profiles}" if n.profiles else "") + (" distinct by " + ", ".join(n.distinct) if n.distinct else "")
     if isinstance(n, A.ConstraintDecl):
         return f"{'rule' if _is_rule(n) else 'constraint'} {n.name}{_desc(n.description)}"
     if isinstance(n, A.ForallClause):

@@ -411,16 +411,24 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def seed_decl(self, meta, children):
         rows = children[2] if len(children) > 2 else None
-        profiles = None
+        profiles, distinct = None, ()
         if isinstance(rows, _RowsFrom):
-            rows, profiles = rows.fields, rows.pool
-        return A.SeedDecl(str(children[0]), children[1], rows, span=self._span(meta), profiles=profiles)
+            rows, profiles, distinct = rows.fields, rows.pool, rows.distinct
+        return A.SeedDecl(str(children[0]), children[1], rows, span=self._span(meta), profiles=profiles, distinct=distinct)
 
     def seed_rows(self, children):
-        return tuple(children)
+        distinct = children[0] if children and isinstance(children[0], _Distinct) else None
+        if distinct is None:
+            return tuple(children)
+        return _RowsFrom(None, tuple(children[1:]), distinct.fields)
 
     def seed_rows_from(self, children):
-        return _RowsFrom(str(children[0]), tuple(children[1:]))
+        rest = children[1:]
+        distinct = rest[0].fields if rest and isinstance(rest[0], _Distinct) else ()
+        return _RowsFrom(str(children[0]), tuple(rest[1:] if distinct else rest), distinct)
+
+    def seed_distinct(self, children):
+        return _Distinct(tuple(str(c) for c in children))
 
     @v_args(meta=True)
     def seed_field(self, meta, children):
@@ -1076,9 +1084,18 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str, start: str) -
 
 @attrs.frozen
 class _RowsFrom:
-    """`rows from POOL { ... }` while its seed is built: the pool and the fields' generators."""
+    """`rows from POOL { ... }` (or `rows distinct by ... { ... }`) while its seed is built: the
+    pool (None for none), the fields' generators and the fields no two rows share."""
 
-    pool: str
+    pool: str | None
+    fields: tuple
+    distinct: tuple = ()
+
+
+@attrs.frozen
+class _Distinct:
+    """`distinct by F, G` while its seed is built."""
+
     fields: tuple
 
 

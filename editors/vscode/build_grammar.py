@@ -200,8 +200,12 @@ repo["seed"] = {
 }
 repo["rows-block"] = {
     "name": "meta.rows.world",
-    "begin": rf"\b(rows)(?:\s+(from)\s+({N}))?\s*(\{{)",
-    "beginCaptures": cap("keyword.other.rows.world", "keyword.other.rows.world", "variable.other.pool.world", "punctuation.section.block.begin.world"),
+    "begin": rf"\b(rows)(?:\s+(from)\s+({N}))?(?:\s+(distinct)\s+(by)\s+({N}(?:\s*,\s*{N})*))?\s*(\{{)",
+    "beginCaptures": {
+        **cap("keyword.other.rows.world", "keyword.other.rows.world", "variable.other.pool.world", "keyword.other.rows.world", "keyword.other.rows.world", None, "punctuation.section.block.begin.world"),
+        # `distinct by F, G`: the fields, and the commas between them
+        "6": {"patterns": [{"name": "variable.other.member.world", "match": rf"\b{N}"}, {"include": "#punctuation"}]},
+    },
     "end": r"\}",
     "endCaptures": {"0": {"name": "punctuation.section.block.end.world"}},
     "patterns": inc("comments") + [
