@@ -127,7 +127,13 @@ def test_a_changed_own_field_takes_no_flowed_value():
     rename = next(t for t in legal.facts.tools if t.qualified == "documents.rename_document")
     assert legal.facts.update_args[rename.qualified]["title"] == ("documents.files", "id", "title")
     assert "title" in _naming(legal.facts, rename)
-    # the walk that met it (support, seed 5, attempt 46, 4 hops) now states her own new address
-    task = sampler.task(5, 46, 4)
-    changed = [bound for call, bound in zip(task["reference_plan"], task["bindings"]) if call["tool"] == "customers.update_customer_email"]
-    assert changed and all(bound["email"] == "instruction" for bound in changed), task["bindings"]
+    # over sampled walks (the one that met it was support, seed 5, 4 hops), a changed address is
+    # stated, never carried from an earlier step
+    changed = [
+        bound[param]
+        for task in _sampled(sampler, 5, 4, 80)
+        for call, bound in zip(task["reference_plan"], task["bindings"])
+        for tool, param in [("customers.update_customer_email", "email"), ("contacts.update_email", "address")]
+        if call["tool"] == tool
+    ]
+    assert changed and all(src == "instruction" for src in changed), changed
