@@ -138,10 +138,21 @@ class Gateway:
         ]
         return _ok({"service": service, "tools": tools})
 
+    def _unknown_tool(self, tool: Any) -> dict:
+        """The 404 for a tool name no mounted service gives; a name written `service.tool` (as
+        agents often do) is told the name to use: played agents lost calls to it."""
+        hint = ""
+        if isinstance(tool, str) and "." in tool:
+            service, _, bare = tool.partition(".")
+            named = [n for n, q in self.names.items() if q == f"{service}.{bare}"]
+            if named:
+                hint = f"; tools are called by the name list_tools gives: {named[0]!r}"
+        return _err(404, f"no tool {str(tool)[:80]!r}" + (hint or "; call list_tools"))
+
     def describe_tool(self, tool: Any) -> dict:
         q = self.names.get(tool) if isinstance(tool, str) else None
         if q is None:
-            return _err(404, f"no tool {str(tool)[:80]!r}; call list_tools")
+            return self._unknown_tool(tool)
         spec = self.world.tools[q]
         out = {"name": tool, "description": spec.description, "parameters": self.world.schema(q)}
         if spec.pages:
@@ -151,7 +162,7 @@ class Gateway:
     def call_tool(self, tool_name: Any, arguments: Any = None) -> dict:
         q = self.names.get(tool_name) if isinstance(tool_name, str) else None
         if q is None:
-            return _err(404, f"no tool {str(tool_name)[:80]!r}; call list_tools")
+            return self._unknown_tool(tool_name)
         arguments, error = _json_arguments(arguments)
         if error is not None:
             return error

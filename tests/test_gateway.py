@@ -354,3 +354,18 @@ def test_a_meta_tool_called_with_the_wrong_argument_names_says_which_it_takes():
     assert "`tool`" in got["error"]["message"]
     assert gw.dispatch("list_services", {})["success"] is True
     assert gw.dispatch("call_tool", {"tool_name": "list_open_tasks", "arguments": {}})["success"] is True
+
+
+def test_a_tool_named_with_its_service_is_told_the_name_to_use():
+    # sixth-round players wrote `describe_tool {"tool": "travel.find_trips"}` and lost calls to
+    # "no tool ...; call list_tools"; the 404 now names the tool as list_tools gives it
+    world = load_sampler(str(ROOT / "worlds" / "toy.world")).facts.world
+    gw = Gateway(world, list(world.services), world.initial_state(0))
+    service = next(s for s in gw.services if any(q.startswith(s + ".") for q in gw.names.values()))
+    name, q = next((n, q) for n, q in gw.names.items() if q.startswith(service + "."))
+    for meta, args in [("describe_tool", {"tool": q}), ("call_tool", {"tool_name": q, "arguments": {}})]:
+        got = gw.dispatch(meta, args)
+        assert got["error"]["code"] == 404 and f"the name list_tools gives: {name!r}" in got["error"]["message"], got
+    got = gw.dispatch("describe_tool", {"tool": f"{service}.no_such_tool"})
+    assert got["error"]["message"].endswith("; call list_tools")
+    assert gw.dispatch("describe_tool", {"tool": name})["success"] is True
