@@ -105,6 +105,7 @@ CODES: dict[str, str] = {
     "W108": "a tool has no `say`: tasks ask for it by the words of its name (`worldc lint`)",
     "W109": "a seed's `ref ... where` finds no row for some rows it draws, which are not made (`worldc lint`)",
     "W110": "a house rule that no task can make decide its reward (`worldc lint`)",
+    "W111": "a seeded link record whose rows repeat the references it is known by (`worldc lint`)",
     "E901": "the checker failed inside: a bug in worldc, not in the file",
 }
 
@@ -186,6 +187,7 @@ HINTS: dict[str, str] = {
     "W108": "write `say \"...\"` on the tool with how a person asks for it (\"close matter {matter}\")",
     "W109": "seed the referenced table so that every value the filter asks for has a row",
     "W110": "let the rule read a field of the rows it protects, or of a record they refer to",
+    "W111": "write `rows distinct by` with the fields the record is known by",
     "E901": "please report this with the file that caused it; the other diagnostics are still valid",
 }
 

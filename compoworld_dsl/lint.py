@@ -27,6 +27,11 @@
 - W109: a `ref ... where` (`where role == client`, `where department == same(course.department)`)
   that finds no row for some of the rows a seed draws: those rows are not made, so the table is
   smaller than its row count says (a department with no instructor has no class sections).
+- W111: a seeded link record, known by references only (`record Invitation known by meeting,
+  attendee`), whose seed makes two rows of the same references (a colleague invited twice to
+  one meeting): no person can tell them apart; `rows distinct by` makes each pair once. Records
+  with a text field of prose (a chat post, a ticket comment) are messages, told apart by what
+  they say, and left alone.
 
 Reads the compiled world and the sampler's walk structure (`sample.walkgraph.WalkGraph`); changes
 nothing."""
@@ -40,6 +45,7 @@ from .check import types as T
 from .check.types import TableT
 from .diagnostics import Diagnostic
 from .syntax import ast as A
+from .sample.topics import prose
 from .syntax.format import format_literal
 from .runtime.service import ToolError
 from .runtime.state import Tx
@@ -53,7 +59,7 @@ def lint(model: Model, source: str, seeds: int = SEEDS) -> list[Diagnostic]:
 
     world = load_world(model, source)
     sampler = Sampler(model, world, source)
-    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model) + _pools_out_of_place(model) + _unphrased(model, sampler) + _unmatched_refs(model, world, seeds) + _rules_out_of_reach(sampler)
+    return _rules_on_seeds(model, world, seeds) + _unreachable(model, sampler) + _unretracted(model) + _pools_out_of_place(model) + _unphrased(model, sampler) + _unmatched_refs(model, world, seeds) + _repeated_links(model, world, seeds) + _rules_out_of_reach(sampler)
 
 
 # What a value is about, by the words that name it (in a pool's name, a field's, a record's). A
@@ -198,6 +204,50 @@ def _unmatched_refs(model: Model, world, seeds: int) -> list[Diagnostic]:
                 help="seed the target so that every value the filter asks for has a row (more rows, or `rows from` a pool that covers them), or narrow what the filter reads",
             )
         )
+    return out
+
+
+def _repeated_links(model: Model, world, seeds: int) -> list[Diagnostic]:
+    """W111: seeds of records known by references alone (`known by meeting, attendee`, each seeded
+    by a plain `ref`) without `rows distinct by` that made two rows of the same references, over
+    `seeds` seeds."""
+    out = []
+    services = model.world.services if model.world else list(model.services)
+    for s in services:
+        svc = model.services[s]
+        decls = {m.name: m for m in svc.decl.members if isinstance(m, A.RecordDecl)}
+        for seed in svc.seeds.values():
+            var = svc.state.get(seed.name)
+            if var is None or not isinstance(var.type, TableT) or seed.distinct:
+                continue
+            decl = decls.get(var.type.record.name)
+            gens = {f.name: f.gen for f in seed.rows or ()}
+            known = tuple(decl.known_by) if decl is not None else ()
+            if not known or not all(isinstance(gens.get(k), A.GenRef) and not gens[k].unique for k in known):
+                continue
+            table = f"{s}.{seed.name}"
+            texts = [f for f, ft in var.type.record.fields.items() if f not in known and T.prim_name(ft) == "text"]
+            repeated = made = 0
+            first = None
+            for n in range(seeds):
+                rows = list(world.initial_state(n).tables.get(table, {}).values())
+                if any(prose(r.get(f) for r in rows) for f in texts):
+                    break  # messages (a chat post, a ticket comment): told apart by what they say
+                pairs = [tuple(repr(r.get(k)) for k in known) for r in rows]
+                again = len(pairs) - len(set(pairs))
+                repeated, made = repeated + again, made + len(pairs)
+                if again and first is None:
+                    first = n
+            if repeated:
+                out.append(
+                    Diagnostic(
+                        "W111",
+                        f"seed of `{table}`: {repeated} of {made} rows over {seeds} seeds repeat the {', '.join(known)} of another row (first on seed {first}); no person can tell such rows apart",
+                        seed.span,
+                        severity="warning",
+                        help=f"write `seed {seed.name}: ... rows distinct by {', '.join(known)} {{`, so that each is made once",
+                    )
+                )
     return out
 
 

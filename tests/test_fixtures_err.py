@@ -115,6 +115,7 @@ def test_every_registry_code_is_covered_by_a_fixture_or_a_direct_test():
         "W108": "test_lint_w106_to_w108_what_tasks_would_say_in_fallback_words",
         "W109": "test_lint_w109_a_reference_that_finds_no_row",
         "W110": "test_lint_w110_a_rule_out_of_reach",
+        "W111": "test_lint_w111_link_rows_that_repeat_their_references",
     }
     annotated = {code for path in FIXTURES.rglob("*.world") for *_, code, _ in annotations_in(path)}
     unknown = annotated - set(CODES)
@@ -470,3 +471,26 @@ def test_lint_w110_a_rule_out_of_reach():
     model = load_sampler(REGISTRAR).model
     warned = [d for d in lint(model, REGISTRAR, seeds=1) if d.code == "W110"]
     assert [d.message.split("`")[1] for d in warned] == ["closed_term_final"]
+
+
+def test_lint_w111_link_rows_that_repeat_their_references():
+    """W111 (more in tests/test_seed_distinct.py): a link record seeded by two plain `ref`s makes
+    some pair twice; with `rows distinct by` it makes none, and a message (a text of prose) is
+    not a link."""
+    from compoworld_dsl.check import check_source
+    from compoworld_dsl.lint import lint
+    from test_seed_distinct import _world
+
+    def warned(text):
+        program = check_source(text, "pairs.world")
+        assert program.ok, [d.message for d in program.diagnostics]
+        return [d for d in lint(program.model, "<test>", seeds=3) if d.code == "W111"]
+
+    got = warned(_world(""))
+    assert len(got) == 1 and "repeat the a, b of another row" in got[0].message and "distinct by a, b" in got[0].help
+    assert warned(_world("distinct by a, b ")) == []
+    note = 'note: text\n  }'
+    messages = _world("").replace("    b: PersonId\n  }", "    b: PersonId\n    " + note).replace(
+        "    b: ref people\n  }", '    b: ref people\n    note: pick(["Thanks, that settles it for me.", "Could you send the file again please?"])\n  }'
+    )
+    assert "note: pick" in messages and warned(messages) == []
