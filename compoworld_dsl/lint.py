@@ -212,6 +212,7 @@ def _repeated_links(model: Model, world, seeds: int) -> list[Diagnostic]:
     by a plain `ref`) without `rows distinct by` that made two rows of the same references, over
     `seeds` seeds."""
     out = []
+    states: list = []  # the seeded states, made once for every table that needs them
     services = model.world.services if model.world else list(model.services)
     for s in services:
         svc = model.services[s]
@@ -229,8 +230,10 @@ def _repeated_links(model: Model, world, seeds: int) -> list[Diagnostic]:
             texts = [f for f, ft in var.type.record.fields.items() if f not in known and T.prim_name(ft) == "text"]
             repeated = made = 0
             first = None
-            for n in range(seeds):
-                rows = list(world.initial_state(n).tables.get(table, {}).values())
+            if not states:
+                states = [world.initial_state(n) for n in range(seeds)]
+            for n, state in enumerate(states):
+                rows = list(state.tables.get(table, {}).values())
                 if any(prose(r.get(f) for r in rows) for f in texts):
                     break  # messages (a chat post, a ticket comment): told apart by what they say
                 pairs = [tuple(repr(r.get(k)) for k in known) for r in rows]
