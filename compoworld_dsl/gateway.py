@@ -225,6 +225,7 @@ class Episode:
         """`initial`: the task's state (`world.task_state`) when the caller shares one between
         episodes of the task; the episode plays on a snapshot and never changes it."""
         self.task = task
+        # raises StaleTask for a task its world no longer seeds the rows of (runtime/world.py)
         self.initial = self.world.task_state(task["initial_state"]) if initial is None else initial
         services = list(task["services"]) + [s for s in task.get("distractors", []) if s not in task["services"]]
         self.gateway = Gateway(self.world, services, self.initial.snapshot(), self.call_timeout)

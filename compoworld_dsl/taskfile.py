@@ -23,6 +23,7 @@ from typing import Any, Iterator
 import attrs
 
 from .runtime.service import ToolError
+from .runtime.world import StaleTask
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "task.schema.json"
 MAX_REPORTED = 10  # bad lines reported before a loader stops reading
@@ -370,9 +371,11 @@ def world_problems(task: dict, world) -> list[tuple[str, str]]:
     swaps = task["initial_state"].get("swaps", [])
     for i, item in enumerate(swaps):
         state(f"initial_state.swaps[{i}].table", item["table"], "table")
-    if (rows or swaps) and not out:  # planted on the seeded state exactly as an episode will
+    if (rows or swaps or "digest" in task["initial_state"]) and not out:  # seeded and planted exactly as an episode will
         try:
             world.task_state(task["initial_state"])
+        except StaleTask as e:
+            out.append(("initial_state.digest", str(e)))
         except ToolError as e:
             out.append(("initial_state.rows", e.message))
         except (KeyError, ValueError) as e:

@@ -15,6 +15,11 @@ from .service import Service, Simulator, ToolError, ToolSpec, Types, next_id
 from .state import State, Tx
 
 
+class StaleTask(ValueError):
+    """A task whose recorded seeded state (`initial_state.digest`) is not what its world seeds
+    now: the world changed since the task was sampled."""
+
+
 class CompiledWorld:
     """What a generated module's `WORLD` object is: built from the module's data and classes."""
 
@@ -106,8 +111,19 @@ class CompiledWorld:
 
     def task_state(self, initial: dict) -> State:
         """A task's initial state from its record's `initial_state`: the seeded state, then the
-        rows the sampler planted (look-alikes of the task's records), in order."""
+        rows the sampler planted (look-alikes of the task's records), in order. Raises
+        StaleTask when a service's `digest` is not what the world seeds for it now: the world
+        seeds other rows for that seed than the task was sampled on (a seed, pool or record
+        edited since), and the task's instruction and checks would describe rows that are not
+        there. A service the world no longer has is left to `taskfile.world_problems`."""
         st = self.initial_state(initial["seed"])
+        stale = [s for s, d in sorted(initial.get("digest", {}).items()) if s in self.services and st.digest([s]) != d]
+        if stale:
+            raise StaleTask(
+                f"the task was sampled on another version of world `{self.name}`: seed {initial['seed']} now seeds "
+                f"other rows for {', '.join(f'`{s}`' for s in stale)}, so the task's instruction and checks no longer fit "
+                "them; sample the task again from this world, or play it on the world it was made from"
+            )
         for item in initial.get("rows", ()):
             self.plant(st, item["table"], item["row"])
         for item in initial.get("swaps", ()):

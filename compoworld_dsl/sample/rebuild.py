@@ -8,6 +8,7 @@ import re
 from typing import Any, Protocol
 
 from ..runtime.service import ToolError
+from ..runtime.world import StaleTask
 from ..smt.encode import EncodingUnsupported
 from . import checker as C
 from .attempt import Attempt
@@ -65,6 +66,8 @@ def rebuild_problems(sampler: Samples, task: dict) -> list[str]:
         return [f"id: attempt {index} of seed {seed} with {hops} hops yields no task ({r.reason}: {r.detail[:120]})"]
     # compared as written: what a reader of the file gets
     rebuilt = json.loads(json.dumps(rebuilt, ensure_ascii=False))
+    if isinstance(task.get("initial_state"), dict) and "digest" not in task["initial_state"]:
+        rebuilt["initial_state"].pop("digest", None)  # a record from before the digest: it has none to compare
     problems = []
     for field in list(rebuilt) + [f for f in task if f not in rebuilt]:
         if field not in task:
@@ -92,6 +95,8 @@ def verify(facts: WorldFacts, attempt: Attempt, task: dict, sampler: Samples) ->
         return [f"malformed task record: missing {e}"]
     try:
         state0 = world.task_state(task["initial_state"])
+    except StaleTask as e:
+        return [f"initial_state.digest: {e}"]
     except (KeyError, ValueError, ToolError) as e:
         return [f"initial_state.rows: cannot be planted: {e}"]
     state = state0.snapshot()

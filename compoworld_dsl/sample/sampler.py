@@ -195,7 +195,9 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "distractors": distractors,
         "instruction": instruction,
         "capabilities": [c for c in CAPABILITIES if c in caps],
-        "initial_state": {"seed": task_seed, **planted[1]} if planted is not None else {"seed": task_seed},
+        # the seeded rows of each service an episode mounts, as a digest: a world that seeds other
+        # rows for one of them later names the task stale (runtime/world.py, StaleTask)
+        "initial_state": {"seed": task_seed, "digest": _digests(facts.world.initial_state(task_seed), [*services, *distractors]), **(planted[1] if planted is not None else {})},
         "reference_plan": paged,
         "lookups": [e for _, e, _ in found],
         "bindings": [{n: "house rules" if (k, n) in left else (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for k, s in enumerate(steps)],
@@ -209,6 +211,11 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "idempotent": {k: v for k, v in idem.items() if not k.startswith("_")} if idem else None,
         "difficulty": difficulty.measure(facts, paged, results, [found_by(s) for s in steps], rule_proofs, bearing, branch, services, [(e, r) for _, e, r in found]),
     }
+
+
+def _digests(state: State, services: list[str]) -> dict[str, str]:
+    """{service: State.digest of its seeded rows} for the services a task mounts, by name."""
+    return {s: state.digest([s]) for s in sorted(services)}
 
 
 def _judge_walk(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, steps: list[Step], values: dict, threads: int):
