@@ -197,7 +197,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "capabilities": [c for c in CAPABILITIES if c in caps],
         # the seeded rows of each service an episode mounts, as a digest: a world that seeds other
         # rows for one of them later names the task stale (runtime/world.py, StaleTask)
-        "initial_state": {"seed": task_seed, "digest": _digests(facts.world.initial_state(task_seed), [*services, *distractors]), **(planted[1] if planted is not None else {})},
+        "initial_state": {"seed": task_seed, "digest": _digests(facts.world, seed_state, task_seed, [*services, *distractors]), **(planted[1] if planted is not None else {})},
         "reference_plan": paged,
         "lookups": [e for _, e, _ in found],
         "bindings": [{n: "house rules" if (k, n) in left else (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for k, s in enumerate(steps)],
@@ -213,9 +213,14 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
     }
 
 
-def _digests(state: State, services: list[str]) -> dict[str, str]:
-    """{service: State.digest of its seeded rows} for the services a task mounts, by name."""
-    return {s: state.digest([s]) for s in sorted(services)}
+def _digests(world: CompiledWorld, seeded: State, task_seed: int, services: list[str]) -> dict[str, str]:
+    """{service: State.digest of its seeded rows} for the services a task mounts, by name. The
+    walk's seeded state holds the tables it touched; the rest of the services' tables are seeded
+    onto a copy of it, with exactly `initial_state(task_seed)`'s rows (`seed_tables`)."""
+    st = seeded.snapshot()
+    mine = set(services)
+    world.seed_tables(st, task_seed, [n for n, d in world.state_decl.items() if d["kind"] == "table" and n.split(".", 1)[0] in mine])
+    return {s: st.digest([s]) for s in sorted(mine)}
 
 
 def _judge_walk(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, steps: list[Step], values: dict, threads: int):
