@@ -38,21 +38,24 @@ def sampled(tmp_path_factory):
 
 def test_tasks_record_the_digest_of_their_seeded_state(sampled):
     world, _, _, tasks = sampled
-    w = load_sampler(str(world)).facts.world
+    facts = load_sampler(str(world)).facts
+    w = facts.world
     for task in tasks:
         state = w.initial_state(task["initial_state"]["seed"])
-        mounted = sorted(set(task["services"]) | set(task["distractors"]))
-        assert task["initial_state"]["digest"] == {s: state.digest([s]) for s in mounted}
+        digest = task["initial_state"]["digest"]
+        assert digest and all(state.digest(n) == d for n, d in digest.items())
+        # the tables the task reads are named: those of its reference plan's tools' services
+        assert {t for c in task["reference_plan"] for t in facts.tool_tables[c["tool"]]} <= set(digest)
         Episode(w).reset(task)  # the world it was sampled on plays it
 
 
 def test_a_world_that_seeds_other_rows_names_the_task_stale(sampled, capsys):
     world, edited, out, tasks = sampled
     w = load_sampler(str(edited)).facts.world
-    mounting = [t for t in tasks if "owners" in t["services"] + t["distractors"]]
-    assert mounting, "no task mounts the edited service: the test shows nothing"
+    mounting = [t for t in tasks if "owners.owners" in t["initial_state"]["digest"]]
+    assert mounting, "no task read the edited table: the test shows nothing"
     for task in mounting:
-        with pytest.raises(StaleTask, match="sampled on another version of world `vet_clinic`: .* other rows for .*`owners`"):
+        with pytest.raises(StaleTask, match="sampled on another version of world `vet_clinic`: .* other rows for .*`owners.owners`"):
             Episode(w).reset(task)
     capsys.readouterr()
     code = main(["verify", str(edited), str(out)])
@@ -72,14 +75,17 @@ def test_a_task_from_before_the_digest_is_not_checked(sampled):
     Episode(w).reset(old)  # no digest, nothing to compare: played as before
 
 
-def test_the_digest_reads_the_data_of_the_services_named():
+def test_the_digest_reads_the_data_of_what_it_names():
     a = State({"a.t": {1: {"x": 1, "y": "p"}}, "b.u": {1: {"z": 2}}}, {"a.today": 3}, {"a.t": 1})
     reordered = State({"a.t": {1: {"y": "p", "x": 1}}, "b.u": {1: {"z": 9}}}, {"a.today": 3}, {"a.t": 1})
-    assert a.digest(["a"]) == reordered.digest(["a"])  # field order is not data; `b` is not named
-    assert a.digest(["a", "b"]) != reordered.digest(["a", "b"])
+    assert a.digest("a.t") == reordered.digest("a.t")  # field order is not data
+    assert a.digest("b.u") != reordered.digest("b.u")
     changed = State({"a.t": {1: {"x": 2, "y": "p"}}}, {"a.today": 3}, {"a.t": 1})
-    assert a.digest(["a"]) != changed.digest(["a"])
-    moved = State({"a.t": {1: {"x": 1, "y": "p"}}}, {"a.today": 4}, {"a.t": 1})
-    assert a.digest(["a"]) != moved.digest(["a"])  # a scalar is state too
+    assert a.digest("a.t") != changed.digest("a.t")
+    swapped = State({"a.t": {2: {"x": 1, "y": "p"}, 1: {"x": 1, "y": "p"}}}, {}, {"a.t": 1})
+    listed = State({"a.t": {1: {"x": 1, "y": "p"}, 2: {"x": 1, "y": "p"}}}, {}, {"a.t": 1})
+    assert swapped.digest("a.t") != listed.digest("a.t")  # a table's order is data: lists follow it
     counted = State({"a.t": {1: {"x": 1, "y": "p"}}}, {"a.today": 3}, {"a.t": 2})
-    assert a.digest(["a"]) != counted.digest(["a"])  # so is the next id a table gives
+    assert a.digest("a.t") != counted.digest("a.t")  # so is the next id a table gives
+    moved = State({"a.t": {1: {"x": 1, "y": "p"}}}, {"a.today": 4}, {"a.t": 1})
+    assert a.digest("a") != moved.digest("a") and a.digest("a.t") == moved.digest("a.t")  # a service's scalars

@@ -3,7 +3,7 @@ Transactions stage writes so a failed tool call leaves the state exactly as it w
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterable, Mapping, ValuesView
+from collections.abc import ItemsView, Mapping, ValuesView
 from typing import Any, Iterator
 
 import attrs
@@ -67,26 +67,23 @@ class State:
     def rows(self, table: str) -> Iterator[Row]:
         return iter(self.tables[table].values())
 
-    def digest(self, services: "Iterable[str]") -> str:
-        """16 hex digits of sha256 over what the state holds for `services`: their tables' rows
-        in each table's order (list results follow it), each row's fields by name (a record's
-        field order is not data), their scalars and id counters by name. A task records the
-        digest of its seeded state over the services it mounts (`initial_state.digest`), so a
-        task whose world seeds other rows for them since is named as stale, not played on rows
-        its instruction does not describe; a service the world gains or changes that the task
-        does not mount leaves it as it was."""
+    def digest(self, name: str) -> str:
+        """16 hex digits of sha256 over what the state holds under `name`: a table's rows in the
+        table's order (list results follow it), each row's fields by name (a record's field
+        order is not data), and its id counter; or, for a service's name, its scalars by name.
+        A task records the digests of the tables its attempt seeded (`initial_state.digest`), so
+        a task whose world seeds other rows for them since is named as stale, not played on rows
+        its instruction does not describe; a table it never read may change freely."""
         import hashlib
 
-        mine = set(services)
         h = hashlib.sha256()
-        for kind, part in ((b"T", self.tables), (b"S", self.scalars), (b"C", self.counters)):
-            for name in sorted(n for n in part if n.split(".", 1)[0] in mine):
-                if kind == b"T":
-                    h.update(b"T" + name.encode() + b"\0")
-                    for key, row in part[name].items():
-                        h.update(repr((key, sorted(row.items()))).encode() + b"\n")
-                else:
-                    h.update(kind + repr((name, part[name])).encode() + b"\n")
+        if name in self.tables:
+            for key, row in self.tables[name].items():
+                h.update(repr((key, sorted(row.items()))).encode() + b"\n")
+            h.update(b"C" + repr(self.counters.get(name)).encode())
+        else:
+            for s in sorted(n for n in self.scalars if n.split(".", 1)[0] == name):
+                h.update(b"S" + repr((s, self.scalars[s])).encode() + b"\n")
         return h.hexdigest()[:16]
 
 

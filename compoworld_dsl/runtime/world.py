@@ -112,17 +112,21 @@ class CompiledWorld:
     def task_state(self, initial: dict) -> State:
         """A task's initial state from its record's `initial_state`: the seeded state, then the
         rows the sampler planted (look-alikes of the task's records), in order. Raises
-        StaleTask when a service's `digest` is not what the world seeds for it now: the world
-        seeds other rows for that seed than the task was sampled on (a seed, pool or record
-        edited since), and the task's instruction and checks would describe rows that are not
-        there. A service the world no longer has is left to `taskfile.world_problems`."""
+        StaleTask when a table's (or a service's scalars') `digest` is not what the world seeds
+        now: the world seeds other rows for that seed than the task was sampled on (a seed,
+        pool or record edited since), and the task's instruction and checks would describe rows
+        that are not there."""
         st = self.initial_state(initial["seed"])
-        stale = [s for s, d in sorted(initial.get("digest", {}).items()) if s in self.services and st.digest([s]) != d]
-        if stale:
+        stale = [n for n, d in sorted(initial.get("digest", {}).items()) if (n in st.tables or n in self.services) and st.digest(n) != d]
+        gone = [n for n in sorted(initial.get("digest", {})) if n not in st.tables and n not in self.services]
+        if stale or gone:
+            what = "; ".join(x for x in (
+                f"other rows for {', '.join(f'`{n}`' for n in stale)}" if stale else "",
+                f"no {', '.join(f'`{n}`' for n in gone)}" if gone else "") if x)
             raise StaleTask(
                 f"the task was sampled on another version of world `{self.name}`: seed {initial['seed']} now seeds "
-                f"other rows for {', '.join(f'`{s}`' for s in stale)}, so the task's instruction and checks no longer fit "
-                "them; sample the task again from this world, or play it on the world it was made from"
+                f"{what}, so the task's instruction and checks no longer fit them; sample the task again from "
+                "this world, or play it on the world it was made from"
             )
         for item in initial.get("rows", ()):
             self.plant(st, item["table"], item["row"])

@@ -195,9 +195,9 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
         "distractors": distractors,
         "instruction": instruction,
         "capabilities": [c for c in CAPABILITIES if c in caps],
-        # the seeded rows of each service an episode mounts, as a digest: a world that seeds other
-        # rows for one of them later names the task stale (runtime/world.py, StaleTask)
-        "initial_state": {"seed": task_seed, "digest": _digests(facts.world, seed_state, task_seed, [*services, *distractors]), **(planted[1] if planted is not None else {})},
+        # the rows of each table the attempt seeded, as a digest: a world that seeds other rows
+        # for one of them later names the task stale (runtime/world.py, StaleTask; D45)
+        "initial_state": {"seed": task_seed, "digest": _digests(facts.world, seed_state, task_seed, state0), **(planted[1] if planted is not None else {})},
         "reference_plan": paged,
         "lookups": [e for _, e, _ in found],
         "bindings": [{n: "house rules" if (k, n) in left else (f"step {src[1][0] + 1}" + (f".{src[1][1]}" if src[1][1] else "")) if src[0] == "step" else "instruction" for n, src in s.sources.items()} for k, s in enumerate(steps)],
@@ -213,14 +213,17 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
     }
 
 
-def _digests(world: CompiledWorld, seeded: State, task_seed: int, services: list[str]) -> dict[str, str]:
-    """{service: State.digest of its seeded rows} for the services a task mounts, by name. The
-    walk's seeded state holds the tables it touched; the rest of the services' tables are seeded
-    onto a copy of it, with exactly `initial_state(task_seed)`'s rows (`seed_tables`)."""
+def _digests(world: CompiledWorld, seeded: State, task_seed: int, state0: State) -> dict[str, str]:
+    """{table: State.digest} for every table the attempt seeded (those the task's state holds:
+    what its walk, descriptions, look-alikes and rules read), and {service: digest of its
+    scalars} for those of their services that have any, as `initial_state(task_seed)` gives them: before the planted
+    rows. A table a later stage seeded on the planted state only is seeded onto a copy of the
+    walk's state (`seed_tables`: the same rows), so no table the task never read is seeded."""
     st = seeded.snapshot()
-    mine = set(services)
-    world.seed_tables(st, task_seed, [n for n, d in world.state_decl.items() if d["kind"] == "table" and n.split(".", 1)[0] in mine])
-    return {s: st.digest([s]) for s in sorted(mine)}
+    world.seed_tables(st, task_seed, [n for n in state0.tables if n not in st.tables])
+    services = {n.split(".", 1)[0] for n in state0.tables}
+    scalars = sorted({s.split(".", 1)[0] for s in st.scalars} & services)  # a service with scalars
+    return {n: st.digest(n) for n in sorted(state0.tables) + scalars}
 
 
 def _judge_walk(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, steps: list[Step], values: dict, threads: int):
