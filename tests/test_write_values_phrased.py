@@ -24,7 +24,7 @@ def test_a_write_that_gives_a_value_is_named_by_it(legal):
     """Over tasks whose argument takes a write's whole result, the write's `gives` phrase is said."""
     seen = 0
     # (draws where such tasks come, found by search; they move when the walks change)
-    for seed, hops, i in [(5, 12, 0), (6060, 16, 17)] + [(77, 8, i) for i in range(40)] + [(6060, 16, i) for i in range(12)]:
+    for seed, hops, i in [(3, 8, 2), (9, 16, 24), (5, 12, 0), (6060, 16, 17)] + [(77, 8, i) for i in range(40)] + [(6060, 16, i) for i in range(12)]:
         if seen >= 2:
             break
         try:

@@ -27,8 +27,11 @@ AGAIN = 0.25  # the weight of a tool the walk has called already
 # in a walk of DEEP hops or more, a read that answers a page at a time (`pages N`) weighs PAGED
 # times more: an agent turns its pages and compares what they show, and a deep task takes its
 # calls beyond its hops from such reads (issue 28: a 16-hop task makes at least 20 real calls);
-# a shorter walk keeps to following a thread, and its instruction stays short (issue 29; D44)
-PAGED = 4.0
+# a shorter walk keeps to following a thread, and its instruction stays short (issue 29; D44).
+# 4 while the bundled firms' lists were short; 25 once they were sized as real ones (D44, third
+# update: at 16 hops office 18 -> 19-20.5 and support 18 -> 19-20 real calls, every world still
+# giving a task in at least a third of its attempts)
+PAGED = 25.0
 DEEP = 10
 # a one-thread walk's reads that no step has used yet must each be used by a later step (or be
 # the one reported): a tool whose keys one of them offers weighs this much more, so that a long
