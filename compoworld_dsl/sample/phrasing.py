@@ -35,6 +35,11 @@ _ENDING = re.compile(r"^(?:close|archive|delete|cancel|void|retract|deactivate|e
 _RANK, _NEW = "\0rank", "\0new"
 
 
+# words before a value in a `gives` phrase that make the value no subject of a clause ("the
+# {status} campaigns", "the documents filed for {matter}"): `Phraser.report`
+_NOT_A_NOUN = frozenset("the a an of in on for from to by at with and or as about than that who which whose".split())
+
+
 class Phraser:
     def __init__(self, facts: WorldFacts, state0: State, steps: list[Step], values: dict, results: list, left: set | None = None):
         self.facts = facts
@@ -540,7 +545,13 @@ class Phraser:
             table = result_table(self.people, self.steps[j].tool)
             among = self.gives(j) or self.subject(j)
             if aggregate == "count":
-                return f"how many {among[4:] if among.startswith('the ') else among} there are"
+                what = among[4:] if among.startswith("the ") else among
+                # "the channels {member} belongs to" has a clause of its own, a value as its
+                # subject right after a noun: "how many channels Chloe belongs to", not "...
+                # belongs to there are" (found by a player); "the {status} campaigns" has none
+                phrase = self.steps[j].tool.decl.gives or ""
+                clause = any(m.group(1).lower() not in _NOT_A_NOUN for m in re.finditer(r"(\w+) \{[^{}]*\} \w", phrase))
+                return f"how many {what}" if clause else f"how many {what} there are"
             return f"the total {self.people.label(table, aggregate.split(' ', 1)[1])} of {among}"
         table = self._table(j)
         if field is not None and table is not None and self.facts.world.types.base(self.people.fields[table][field]) == "bool":
