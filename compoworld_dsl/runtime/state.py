@@ -3,6 +3,7 @@ Transactions stage writes so a failed tool call leaves the state exactly as it w
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import ItemsView, Mapping, ValuesView
 from typing import Any, Iterator
 
@@ -74,8 +75,6 @@ class State:
         A task records the digests of the tables its attempt seeded (`initial_state.digest`), so
         a task whose world seeds other rows for them since is named as stale, not played on rows
         its instruction does not describe; a table it never read may change freely."""
-        import hashlib
-
         h = hashlib.sha256()
         if name in self.tables:
             for key, row in self.tables[name].items():
