@@ -37,6 +37,14 @@ _RANK, _NEW = "\0rank", "\0new"
 
 # words before a value in a `gives` phrase that make the value no subject of a clause ("the
 # {status} campaigns", "the documents filed for {matter}"): `Phraser.report`
+# a write whose object comes between its verb and a particle ("put {id} on leave", "flag
+# customer {id} as a VIP"): where the object is a long description, the particle goes before it
+# ("flag as a VIP the customer of the survey ... among ..."), as a writer moves a heavy object to
+# the end; a player of the ninth round read the split form as two requests. Not a tail that
+# refers back to the object ("from its pay run"), goes on with a clause ("and its transcript",
+# "with a replacement"), or makes the verb another one ("move ... on to the next stage").
+_PARTICLE_TAIL = re.compile(r"(\w+) [^{}]*?\{(\w+)\} ((?:as|on|off|back|out|into|from|for|to)\b[^{}]*)")
+_HEAVY_OBJECT = 10  # words of an object description that make it heavy
 _NOT_A_NOUN = frozenset("the a an of in on for from to by at with and or as about than that who which whose".split())
 
 
@@ -345,7 +353,7 @@ class Phraser:
         acts_on_own_kind = new is not None and any((rt := self.people.ref_table(tstr(pt))) is not None and self.people.noun[rt] == self.people.noun[made] for _, pt in tool.params)
         if new is not None and not acts_on_own_kind:
             self._mention(*new)
-        text = self.fill(j, template)
+        text = _heavy_last(self.fill(j, template), template)
         if new is not None:
             self._mention(*new)
         self._note_changes(j)
@@ -703,6 +711,22 @@ class _Alt(Phraser):
         super().__init__(base.facts, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results, base.left)
         self._subjects = dict(base._subjects)
         self._said, self._mentioned, self._short, self._changed, self._alone_said = base._said, base._mentioned, base._short, base._changed, base._alone_said
+
+
+def _heavy_last(text: str, template: str) -> str:
+    """`text` (the filled `template`) with a particle tail put before a heavy object
+    (`_PARTICLE_TAIL`): "put on leave the attendee "Nikhil Dunne" of the invitation among ...",
+    not "put the attendee ... of the invitation among ... on leave"."""
+    m = _PARTICLE_TAIL.fullmatch(template)
+    if m is None or re.search(r"\b(?:its|their|his|her)\b", m.group(3)) or m.group(3).startswith("on to"):
+        return text
+    verb, tail = m.group(1), " " + m.group(3)
+    if not (text.startswith(verb + " ") and text.endswith(tail)):
+        return text
+    obj = text[len(verb) + 1 : -len(tail)].rstrip(",")
+    if len(obj.split()) < _HEAVY_OBJECT:
+        return text
+    return f"{verb}{tail} {obj}"
 
 
 def _output(p: Phraser, j: int) -> Any:
