@@ -1,7 +1,7 @@
 """A write whose object sits between its verb and a particle ("flag customer {id} as a VIP") puts
-the particle first where the object is a long description: a ninth-round player read "flag the
-customer of the survey ... among the customers at that organisation as a VIP" as the
-organisation's being a VIP. A short object keeps the phrase as written."""
+the particle first where the object is a long description: in the ninth round's draw "flag the
+customer of the survey ... among the customers at that organisation as a VIP" read as if the
+organisation were to be the VIP. A short object keeps the phrase as written."""
 
 from __future__ import annotations
 

@@ -40,7 +40,8 @@ _RANK, _NEW = "\0rank", "\0new"
 # a write whose object comes between its verb and a particle ("put {id} on leave", "flag
 # customer {id} as a VIP"): where the object is a long description, the particle goes before it
 # ("flag as a VIP the customer of the survey ... among ..."), as a writer moves a heavy object to
-# the end; a player of the ninth round read the split form as two requests. Not a tail that
+# the end (seen reading the ninth round's draw: the particle fifty words after its verb reads
+# as part of the description's last noun, "that organisation as a VIP"). Not a tail that
 # refers back to the object ("from its pay run"), goes on with a clause ("and its transcript",
 # "with a replacement"), or makes the verb another one ("move ... on to the next stage").
 _PARTICLE_TAIL = re.compile(r"(\w+) [^{}]*?\{(\w+)\} ((?:as|on|off|back|out|into|from|for|to)\b[^{}]*)")
