@@ -38,7 +38,7 @@ from .reports import reportable
 from .rules import order_rules, ordered_after, protected
 from .runs import run_step
 from .steps import Step, element, output, ranked_top, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
-from .walkgraph import FLOW_TYPES, STEER_RETRIES
+from .walkgraph import DEEP, FLOW_TYPES, STEER_RETRIES
 
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
 TRIES_PER_HOP = 96  # candidate steps a walk may try per hop, over all the dead ends it backs out of
@@ -54,6 +54,12 @@ STEER_SHARE = 0.75  # of walks steered towards a write a house rule protects (a 
 # step of the walk changes it ("close the matter, then rename it" reverses a person's order)
 AGGREGATE_SHARE = 0.35  # of list reads as a walk's last step left whole, for a count or a total to report
 MIN_RANKED = 5  # candidates a ranked pick compares at least (issue 28: "among at least five")
+# the share of picks from a list that are ranked (the latest, the largest) where one stands out;
+# in a deep walk, from a list longer than a page, RANKED_PAGED: a ranked pick reads every page
+# and compares what they show, where a description is found on average half-way (issue 28: a
+# 16-hop task makes at least 20 real calls; D44, fourth update)
+RANKED = 0.6
+RANKED_PAGED = 0.85
 ENDING = re.compile(r"clos|cancel|archiv|offboard|kill|terminat|inactive|void|reject|churn|delet|retir|lost|dismiss|withdr|expir|revok|destroy", re.I)
 
 
@@ -226,7 +232,7 @@ class Walker:
         list read as the last step is left whole AGGREGATE_SHARE of the time: the task then asks
         how many records it shows, or their total (`reports.aggregates`)."""
         whole = k == hops - 1 and tool.qualified not in self.facts.mutating and isinstance(tool.result, T.ListT) and rng.random() < AGGREGATE_SHARE
-        got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held, aka, pending, whole)
+        got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held, aka, pending, whole, hops >= DEEP)
         if isinstance(got, str):
             return f"step {k + 1} {tool.qualified}: {got}"
         again = [j for j, st in enumerate(steps) if st.tool.qualified == tool.qualified and all(values.get((j, n)) == got[1].get(n) for n in got[1])]
@@ -400,20 +406,20 @@ class Walker:
                 out.add(j)
         return out
 
-    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset(), aka: dict | None = None, pending: set = frozenset(), whole: bool = False):
+    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset(), aka: dict | None = None, pending: set = frozenset(), whole: bool = False, deep: bool = False):
         """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why
         not. A read whose output is a record an earlier call's result gave as it is (`held`, by
         `_whole`) is not taken: an agent has it already (reading the file the folder listing
         showed in full), so the step would be one no agent needs. `aka`: other names of the
         handles' values (`handles`)."""
-        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values, aka or {}, pending, whole)
+        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values, aka or {}, pending, whole, deep)
         if held and not isinstance(got, str) and tool.qualified not in self.facts.mutating:
             out = element(self.people, got[0], got[3])
             if isinstance(out, dict) and _whole(out) in held:
                 return "an earlier result gave its record already"
         return got
 
-    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, aka: dict, pending: set = frozenset(), whole: bool = False):
+    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, aka: dict, pending: set = frozenset(), whole: bool = False, deep: bool = False):
         facts = self.facts
         if self.graph.is_entry(tool):
             return self._try_entry(rng, state0, state, steps, tool, k)
@@ -485,7 +491,9 @@ class Walker:
                     return "it changes a record the task itself creates"
         if tool.qualified not in facts.mutating and isinstance(tool.result, T.ListT) and not whole:
             known = {repr(v) for _, _, _, v in hs}  # a record the walk holds already is not found again
-            picked = self._pick(rng, state0, tool, result, given, known)
+            size = facts.world.tools[tool.qualified].pages
+            paged = bool(size) and deep and len(result) > size
+            picked = self._pick(rng, state0, tool, result, given, known, paged)
             if picked is None:
                 return "no element of the list can be told apart"
             step.pick, step.how = picked
@@ -537,7 +545,7 @@ class Walker:
             return "the call gives another row"
         return Step(tool, {n: ("user", None) for n in args}, how={**how, "key": key}), args, post, result, 0
 
-    def _pick(self, rng: random.Random, state0: State, tool: Tool, result: list, given: dict, known: set = frozenset()):
+    def _pick(self, rng: random.Random, state0: State, tool: Tool, result: list, given: dict, known: set = frozenset(), paged: bool = False):
         """The element of a list result the walk goes on with: the latest or earliest, largest or
         smallest by a field when one stands out among at least MIN_RANKED (the agent ranks what it
         sees: among two there is little to compare), else one its description tells apart
@@ -560,7 +568,7 @@ class Walker:
                 winners = ranked_top(result, {"field": f, "order": order})
                 if len(winners) == 1 and repr(winners[0][key]) not in known:
                     ranked.append((f, order, winners[0][key]))
-        if ranked and rng.random() < 0.6:
+        if ranked and rng.random() < (RANKED_PAGED if paged else RANKED):
             f, order, k = rng.choice(ranked)
             return k, {"by": "rank", "table": table, "field": f, "order": order}
         fixed = {repr(v) for v in given.values()}
