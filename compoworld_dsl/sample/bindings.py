@@ -28,6 +28,7 @@ from .topics import fitting, not_about_another, profile_text, profiles_prose, pr
 
 DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
 FINITE_TRIES = 32  # combinations of enum/yes-no values run before Z3 is asked for them (`_no_finite_value`)
+SIGNED = frozenset({"change", "delta", "adjustment", "difference"})  # int parameters that are a signed change
 _NO_DRAW = object()  # a parameter type no draw covers
 _NO_VALUE = object()  # no value a person would write: the candidate step fails
 
@@ -372,7 +373,9 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
     if same and (prefer_state or rng.random() < 0.5):
         return rng.choice(same)
     if p == "int":
-        return rng.randint(1, 100)
+        v = rng.randint(1, 100)
+        # a signed change ("adjust the stock by -12 units") goes either way
+        return -v if name in SIGNED and rng.random() < 0.5 else v
     if p in ("decimal", "money"):
         return Fraction(rng.randint(1, 10000))
     if p in ("date", "datetime"):
