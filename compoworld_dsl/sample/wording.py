@@ -68,8 +68,8 @@ def fill(people, template: str, types: dict, arg) -> str:
             if before.lower().endswith("the "):  # "close the task {id}": "close the new task"
                 before = before[:-4]
             elif dropped and (adj := re.search(r"\bthe ((?:[\w-]+ ){1,2})$", before, re.I)) and not set(adj.group(1).lower().split()) & (_BOUNDARY | {"and", "with"}):
-                # "reinstate the written-off time entry {id}": "reinstate the written-off time
-                # entry with the most hours", not "the written-off the time entry with ..."
+                # a say such as "reinstate the written-off time entry {id}": "reinstate the
+                # written-off time entry with the most hours", not "the written-off the time entry with ..."
                 before = before[: adj.start()]
                 article, _, rest = shown.partition(" ")
                 shown = f"{article} {adj.group(1)}{rest}"
