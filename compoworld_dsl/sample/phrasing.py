@@ -460,7 +460,26 @@ class Phraser:
         if src[0] == "step":
             j, field = src[1]
             return self.field_of(j, field, base)
-        return self.people.value_text(t, self.values[(k, name)])
+        moved = self._moved_address(k, name)
+        return moved or self.people.value_text(t, self.values[(k, name)])
+
+    def _moved_address(self, k: int, name: str) -> str | None:
+        """'their address at "bluepeakltd.example"' for a record's new address made from its own
+        (`bindings._moved`: the same name at another domain the table holds), not the address:
+        stated, "hiro.conti@bluepeakltd.example" gives away whom a description by a path leads to
+        (a ninth-round player met it), and an agent now reads the record's address to make the
+        new one. None for any other value."""
+        tool = self.steps[k].tool
+        v = self.values.get((k, name))
+        if name not in self.facts.own_updates.get(tool.qualified, ()) or not isinstance(v, str) or "@" not in v:
+            return None
+        table, key, field = self.facts.update_args[tool.qualified][name]
+        row = self.state0.tables.get(table, {}).get(self.values.get((k, key)))
+        old = str(row.get(field, "")) if row is not None else ""
+        local, _, domain = v.partition("@")
+        if "@" not in old or old.partition("@")[0] != local or old.partition("@")[2] == domain:
+            return None
+        return f'their address at "{domain}"'
 
     def field_of(self, j: int, field: str | None, base: bool = False) -> str:
         table = self._table(j)
