@@ -5,6 +5,7 @@ was still added)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..runtime.service import ToolError
@@ -204,6 +205,7 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
         if c["kind"] == "row_updated" and c["key"] in after.tables.get(c["table"], {}):
             spelled += _respelled(world, c, c["key"], after)
     judged = _as_spelled(world, after, spelled)
+    acted = _acted_on(world, checks, before, after, matched) if any(c["kind"] == "answer" and c.get("decoys") for c in checks) else frozenset()
     for c in checks:
         ok, why = True, ""
         kind = c["kind"]
@@ -241,7 +243,7 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
                 log = [((world.resolve(t).qualified if world.resolve(t) else t), a) for t, a in calls]
                 ok, why = _order_holds(c, log)
         elif kind == "answer":
-            ok, why = _answer_holds(world, c, answer, matched, asked, stated)
+            ok, why = _answer_holds(world, c, answer, matched, asked, stated, acted)
         else:
             continue  # row_inserted above; no_collateral after all: it needs what the others explain
         if not ok:
@@ -292,9 +294,58 @@ def partial_credit(checks: list[dict], failed: list[dict], collateral: int) -> f
     return max(0.0, (passed - collateral - broken) / len(goals))
 
 
-def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict, asked: list[str] = (), stated: str | None = None) -> tuple[bool, str]:
+def _acted_on(world: CompiledWorld, checks: list[dict], before: State, after: State, matched: dict) -> frozenset:
+    """The text values (as JSON, `repr`) of the rows the task's goal checks change, delete or insert
+    (as the agent's matching rows), and of the rows those name: the records the task acts on. An agent that sums up what it
+    did names them ("I changed Farah Murphy's phone ... the customer with the earliest sign-up
+    date is Chiara Sato"): such a value is no candidate for a reported field, as a value the
+    instruction states is none (a tenth-round player's correct answer failed on it)."""
+    tables = {n: d for n, d in world.state_decl.items() if d["kind"] == "table"}
+    of_key = {world.types.records[d["record"]][d["key"]]: n for n, d in tables.items()}
+    rows = [(c["table"], c["key"]) for c in checks if c["kind"] in ("row_updated", "row_deleted")]
+    rows += [(c["table"], matched[c["id"]]) for c in checks if c["kind"] == "row_inserted" and c["id"] in matched]
+    # and the records those rows name (a new ticket's requester: "opened a ticket for Jamal Wright")
+    for table, key in list(rows):
+        fields = world.types.records[tables[table]["record"]]
+        for st in (before, after):
+            row = st.tables.get(table, {}).get(key)
+            rows += [(of_key[t], row[f]) for f, t in fields.items() if row is not None and t in of_key and f != tables[table]["key"]]
+    out: set = set()
+    for table, key in rows:
+        for st in (before, after):
+            row = st.tables.get(table, {}).get(key)
+            if row is not None:
+                # texts only (names, subjects, dates): a number of any row is too common a
+                # value to tell a summary from a list of candidates ("one of 1; 2; 4")
+                out.update(repr(v) for v in _json_row(world, table, row).values() if isinstance(v, str))
+    return frozenset(out)
+
+
+def _lists_candidates(world: CompiledWorld, c: dict, expected: Any, answer: Any, acted: frozenset) -> bool:
+    """Does an answer that holds the expected value name a decoy too (D29)? A decoy that is a
+    value of a record the task acts on (`acted`) counts only where every sentence of a prose
+    answer that holds the expected value names one too: "I suspended Chiara Sato and sent Farah
+    Murphy a survey. The customer is Chiara Sato." answers; "the customer is Chiara Sato or Farah
+    Murphy" lists candidates. A JSON answer is one sentence."""
+    t, label = c.get("type") or "text", c.get("label")
+    near = [d for d in c["decoys"] if repr(d) not in acted]
+    far = [d for d in c["decoys"] if repr(d) in acted]
+    if near and names_a_decoy(world.types, t, near, answer, label):
+        return True
+    if not far:
+        return False
+    _, prose = as_reported(answer)
+    if prose is None:
+        return names_a_decoy(world.types, t, far, answer, label)
+    sentences = [x for x in re.split(r"(?<=[.!?;])\s+|\n+", prose) if x.strip()]
+    holding = [x for x in sentences if answer_matches(world.types, t, expected, x, ignored_fields(world))]
+    return bool(holding) and all(names_a_decoy(world.types, t, far, x, label) for x in holding)
+
+
+def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict, asked: list[str] = (), stated: str | None = None, acted: frozenset = frozenset()) -> tuple[bool, str]:
     """`asked`: the ids of the answer checks of several reports, in the order the instruction
-    asks for them; an answer that is a list of that many values gives this one at its place."""
+    asks for them; an answer that is a list of that many values gives this one at its place.
+    `acted`: values of the records the task acts on (`_acted_on`), which are no decoys."""
     if answer is None:
         return False, "no answer"
     expected, t = c["value"], c.get("type") or "text"
@@ -312,7 +363,7 @@ def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict, ask
     if not ok and "label" in c and isinstance(value, dict):
         # one of several reported values: an answer given as a JSON object holds it under any key
         ok = any(answer_matches(world.types, t, expected, v, ignored_fields(world), exact=bool(c.get("exact")), stated=stated) for v in value.values())
-    if ok and c.get("decoys") and names_a_decoy(world.types, t, c["decoys"], answer, c.get("label")):
+    if ok and c.get("decoys") and _lists_candidates(world, c, expected, answer, acted):
         return False, "the answer names other values of that field too"
     return ok, "" if ok else "wrong answer"
 
