@@ -42,6 +42,10 @@ from .walkgraph import DEEP, FLOW_TYPES, STEER_RETRIES
 
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
 TRIES_PER_HOP = 96  # candidate steps a walk may try per hop, over all the dead ends it backs out of
+# past LONGEST hops the budget per hop doubles: the last steps of a long thread must each use a
+# read still unused, and most dead ends are backed out of there (24 hops, seed 7, 10 attempts:
+# office 0 -> 2 tasks, legal_ops 1 -> 4; walks of 16 hops or fewer search as before)
+LONGEST = 16
 RESTARTS = 6  # fresh starts the search's budget is shared among
 
 
@@ -147,7 +151,7 @@ class Walker:
         values: dict[tuple[int, str], Any] = {}
         diffs: list = []  # what each step changed (an empty diff for a read)
         count = {"tried": 0, "z3": 0}
-        budget = TRIES_PER_HOP * hops  # candidates tried in all, over every dead end backed out of
+        budget = TRIES_PER_HOP * hops * (2 if hops > LONGEST else 1)  # candidates tried in all, over every dead end backed out of
         last_failure = [""]
         jump: list[int | None] = [None]  # the step a later stage turned the last walk down for (`send`)
         steer = random.Random(f"{seed}:steer")  # its own stream: walks not steered stay as they were
