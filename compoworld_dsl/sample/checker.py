@@ -205,7 +205,7 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
         if c["kind"] == "row_updated" and c["key"] in after.tables.get(c["table"], {}):
             spelled += _respelled(world, c, c["key"], after)
     judged = _as_spelled(world, after, spelled)
-    acted = _acted_on(world, checks, before, after, matched) if any(c["kind"] == "answer" and c.get("decoys") for c in checks) else frozenset()
+    acted: list = []  # `_acted_on`, worked out at the first answer check with decoys
     for c in checks:
         ok, why = True, ""
         kind = c["kind"]
@@ -243,7 +243,9 @@ def score(world: CompiledWorld, checks: list[dict], before: State, after: State,
                 log = [((world.resolve(t).qualified if world.resolve(t) else t), a) for t, a in calls]
                 ok, why = _order_holds(c, log)
         elif kind == "answer":
-            ok, why = _answer_holds(world, c, answer, matched, asked, stated, acted)
+            if c.get("decoys") and not acted:
+                acted.append(_acted_on(world, checks, before, after, matched))
+            ok, why = _answer_holds(world, c, answer, matched, asked, stated, acted[0] if acted else frozenset())
         else:
             continue  # row_inserted above; no_collateral after all: it needs what the others explain
         if not ok:

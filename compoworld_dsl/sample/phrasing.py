@@ -35,8 +35,6 @@ _ENDING = re.compile(r"^(?:close|archive|delete|cancel|void|retract|deactivate|e
 _RANK, _NEW = "\0rank", "\0new"
 
 
-# words before a value in a `gives` phrase that make the value no subject of a clause ("the
-# {status} campaigns", "the documents filed for {matter}"): `Phraser.report`
 # a write whose object comes between its verb and a particle ("put {id} on leave", "flag
 # customer {id} as a VIP"): where the object is a long description, the particle goes before it
 # ("flag as a VIP the customer of the survey ... among ..."), as a writer moves a heavy object to
@@ -46,6 +44,8 @@ _RANK, _NEW = "\0rank", "\0new"
 # "with a replacement"), or makes the verb another one ("move ... on to the next stage").
 _PARTICLE_TAIL = re.compile(r"(\w+) [^{}]*?\{(\w+)\} ((?:as|on|off|back|out|into|from|for|to)\b[^{}]*)")
 _HEAVY_OBJECT = 10  # words of an object description that make it heavy
+# words before a value in a `gives` phrase that make the value no subject of a clause ("the
+# {status} campaigns", "the documents filed for {matter}"): `Phraser.report`
 _NOT_A_NOUN = frozenset("the a an of in on for from to by at with and or as about than that who which whose".split())
 
 
