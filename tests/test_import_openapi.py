@@ -79,7 +79,7 @@ def helpdesk(tmp_path_factory):
 def test_files_and_check(helpdesk):
     out, model, report, text = helpdesk
     assert sorted(p.name for p in out.iterdir()) == ["helpdesk.world", "helpdesk_world.world"]
-    assert "worldc check: " in report and "ok (4 services, 12 tools)" in report
+    assert "worldc check: " in report and "ok (4 services, 13 tools)" in report
     for f in out.glob("*.world"):  # written canonically: `worldc fmt --check` passes
         assert format_source(f.read_text(), str(f)) == f.read_text()
     assert model.world.name == "helpdesk_world"
@@ -155,10 +155,15 @@ def test_actions_are_recorded_or_simulated_with_a_contract(helpdesk):
     assert not esc.simulated and params(esc) == {"ticket_id": "TicketId", "reason": "text"}
     assert "// POST /tickets/{ticketId}/escalate: recorded: an action on one ticket" in text
     assert "insert escalate_ticket_calls" in text.split("tool escalate_ticket")[1]
+    # a read whose answer is an object: looked up in the world model's seeded answers (one row: no argument)
     health = tool(model, "get_health")
-    assert health.simulated and health.service == "helpdesk" and str(health.result) == "GetHealthResult"
+    assert not health.simulated and health.service == "helpdesk" and str(health.result) == "HealthAnswer"
+    assert "seed get_health_answers: 1 rows {" in text
+    # a read whose answer is a link to a file the state does not hold: simulated, its contract only
+    export = tool(model, "export_tickets")
+    assert export.simulated and str(export.result) == "text"
     assert "HEAD /tickets" in report and "HEAD requests are not modelled" in report
-    assert "skipped (1):" in report and "simulated (1):" in report and "world model (1):" in report and "CRUD (10):" in report
+    assert "skipped (1):" in report and "simulated (1):" in report and "world model (2):" in report and "CRUD (10):" in report
 
 
 def test_schema_shapes(helpdesk):

@@ -265,7 +265,8 @@ def test_names_never_collide(tmp_path, capsys):
 def test_a_read_of_another_object_is_never_derived(tmp_path):
     """Same field names are not the same row: a path that names another thing (`/draft`,
     `/owner`), or a response whose only shared fields are generic (`name`,
-    `url`) stays simulated; a view of the row (`/details`, `/status`) is derived. (Every response
+    `url`) is not derived from the row (it is looked up in seeded answers, or stays simulated
+    when it is a quote's record); a view of the row (`/details`, `/status`) is derived. (Every response
     here has an id-like property: one without is a row's own object, a table of its own, which
     is resources.py's business.)"""
     owner = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "title": {"type": "string"}}}
@@ -288,7 +289,8 @@ def test_a_read_of_another_object_is_never_derived(tmp_path):
     path = tmp_path / "q.json"
     path.write_text(json.dumps(spec))
     kinds = {o.label.split("/")[-1]: o.kind for o in import_openapi(path).ops}
-    assert kinds["draft"] == kinds["owner"] == kinds["link"] == "simulated", kinds
+    assert kinds["owner"] == kinds["link"] == "answered", kinds  # answered from seeded answers, not from the quote
+    assert kinds["draft"] == "simulated", kinds  # a quote's own record: those rows are the quotes table's
     assert kinds["details"] == kinds["status"] == "derived"
 
 
@@ -425,3 +427,74 @@ def test_a_read_not_named_a_view_reads_only_telling_fields(tmp_path, monkeypatch
     text = result.files["quotes.world"]
     assert "PriceResult(total: quotes[quote_id].total)\n" in text
     assert "response properties not read from the row, left out: title" in text
+
+
+def test_a_read_no_row_explains_is_answered_from_seeded_answers(tmp_path):
+    """A `GET` that no CRUD rule and no view of a row explains, whose answer is an object or a
+    list of objects, is answered from a table of answers seeded with the world (D46):
+    its rows hold the response's fields and the arguments they answer. Under a row (`/customers/
+    {customerId}/credit`) the row is required and the answers name it; an argument the response
+    holds (`currency`) is matched on that field; a blank optional text argument matches every
+    row; no argument at all is one row (settings). (The credit has an id of its own: without one
+    it would be the customer's own object, a table of its own, resources.py's business.) The same
+    call gives the same answer; a call
+    no row answers fails with not_found and changes nothing."""
+    num, obj = {"type": "number"}, lambda props: {"type": "object", "properties": props}  # noqa: E731
+    cur = {"name": "currency", "in": "query", "required": True, "schema": STR}
+    country = {"name": "country", "in": "query", "schema": STR}
+    paths = {k: v for k, v in SPEC["paths"].items() if k in ("/customers", "/customers/{customerId}")}
+    paths["/customers/{customerId}/credit"] = {"get": {"operationId": "getCredit", "parameters": [ID], "responses": {"200": _json(obj({"id": STR, "limit": num, "used": num}))}}}
+    paths["/rates"] = {"get": {"operationId": "getRate", "parameters": [cur], "responses": {"200": _json(obj({"currency": {"type": "string", "example": "EUR"}, "rate": num}))}}}
+    paths["/holidays"] = {"get": {"operationId": "listHolidays", "parameters": [country], "responses": {"200": _json({"type": "array", "items": obj({"day": {"type": "string", "format": "date"}, "name": STR})})}}}
+    paths["/settings"] = {"get": {"operationId": "getSettings", "responses": {"200": _json(obj({"theme": {"type": "string", "enum": ["light", "dark"]}, "pageSize": INT}))}}}
+    # a query argument named as a resource's key names its row: typed so, and the answers refer to those rows
+    paths["/scores"] = {"get": {"operationId": "getScore", "parameters": [{"name": "customerId", "in": "query", "schema": STR}], "responses": {"200": _json(obj({"score": INT}))}}}
+    paths["/logo"] = {"get": {"operationId": "getLogo", "responses": {"200": _json({"type": "string", "format": "uri"})}}}  # no object: stays simulated
+    kinds, result, program, out = _imported(tmp_path, paths)
+    for label in ("GET /customers/{customerId}/credit", "GET /rates", "GET /holidays", "GET /settings", "GET /scores"):
+        assert kinds[label] == "answered", kinds
+    assert kinds["GET /logo"] == "simulated"
+    assert [o.kind for o in result.modelled] == ["answered"] * 5
+    text = next(t for n, t in result.files.items() if not n.endswith("_world.world"))
+    credit = _block(text, "tool get_credit(")
+    assert "world model: answered from get_credit_answers" in credit
+    assert 'require customer_id in customers else not_found "no customer {customer_id}"' in credit
+    assert "seed get_credit_answers: 4..8 rows distinct by customer_id {" in text
+    assert "a_.customer_id == customer_id" in credit and "return earliest(" in credit
+    assert "a_.currency == currency" in _block(text, "tool get_rate(")  # the response's own field, no new one
+    assert 'return filter(a_ in list_holidays_answers where country == "" or a_.country == country)' in text
+    assert "seed get_settings_answers: 1 rows {" in text
+    assert {n: str(t) for n, t in _tool(program.model, "get_score").params} == {"customer_id": "CustomerId"}
+    assert "customer_id: ref " in _block(text, "seed get_score_answers")
+    for name in ("get_credit", "get_rate", "list_holidays", "get_settings"):
+        assert not _tool(program.model, name).simulated
+    assert format_source(text, "x.world") == text
+
+    world = load_world(program.model, str(out / result.world_file))
+    st = world.initial_state(2)
+    tbl = lambda tool, t: st.tables[_table(program.model, tool, t)]  # noqa: E731
+    answers = list(tbl("get_credit", "get_credit_answers").values())
+    assert answers and len({a["customer_id"] for a in answers}) == len(answers)
+    customers = set(tbl("get_credit", "customers"))
+    assert {a["customer_id"] for a in answers} <= customers
+    a = answers[0]
+    first = world.call(st, _tool(program.model, "get_credit").qualified, {"customer_id": a["customer_id"]})
+    again = world.call(st, _tool(program.model, "get_credit").qualified, {"customer_id": a["customer_id"]})
+    assert first["success"] and first == again, first
+    assert float(first["data"]["limit"]) == float(a["limit"])
+    before = {k: dict(v) for k, v in st.tables.items()}
+    missing = world.call(st, _tool(program.model, "get_credit").qualified, {"customer_id": "no-such-customer"})
+    assert not missing["success"] and missing["error"]["code"] == 404
+    unanswered = customers - {a["customer_id"] for a in answers}
+    for c in unanswered:  # a customer with no answer row: not_found, not an invented answer
+        assert not world.call(st, _tool(program.model, "get_credit").qualified, {"customer_id": c})["success"]
+    assert {k: dict(v) for k, v in st.tables.items()} == before
+    holidays = world.call(st, _tool(program.model, "list_holidays").qualified, {"country": ""})
+    rows = list(tbl("list_holidays", "list_holidays_answers").values())
+    assert holidays["success"] and len(holidays["data"]) == len(rows) >= 4
+    one = rows[0]["country"]
+    some = world.call(st, _tool(program.model, "list_holidays").qualified, {"country": one})
+    assert some["data"] and all(h["country"] == one for h in some["data"])
+    (setting,) = tbl("get_settings", "get_settings_answers").values()
+    got = world.call(st, _tool(program.model, "get_settings").qualified, {})
+    assert got["success"] and got["data"]["theme"] == setting["theme"]

@@ -420,6 +420,7 @@ class TableIR:
     record: RecordIR
     rows: str = "4..8"
     seed: dict[str, str] = field(default_factory=dict)  # field → generator
+    distinct: tuple[str, ...] = ()  # `rows distinct by ...`: no two rows hold the same values of these fields
 
 
 @dataclass
@@ -550,7 +551,8 @@ def render_module(m: ModuleIR) -> str:
             if not t.seed:
                 continue
             out.append("")
-            out.append(f"  seed {t.name}: {t.rows} rows {{")
+            distinct = f"distinct by {', '.join(t.distinct)} " if t.distinct else ""
+            out.append(f"  seed {t.name}: {t.rows} rows {distinct}{{")
             out.extend(f"    {f}: {g}" for f, g in t.seed.items())
             out.append("  }")
         for tool in s.tools:

@@ -207,7 +207,7 @@ class ImportResult:
     @property
     def modelled(self) -> list[OpReport]:
         """Operations the world model serves (world_model.py): `recorded` writes, `derived` reads."""
-        return [o for o in self.ops if o.kind in ("recorded", "derived")]
+        return [o for o in self.ops if o.kind in world_model.MODEL_KINDS]
 
     @property
     def simulated(self) -> list[OpReport]:
@@ -450,6 +450,7 @@ class OpenAPIImporter(TypeMapper):
         self.aliases: list[tuple[str, str, str]] = []
         self.services: dict[str, ServiceIR] = {}
         self.result_records: dict[str, str] = {}  # schema name → record name, per service
+        self.scope_values: dict[str, str] = {}  # a scope path parameter (norm) → its one seeded value (resources.scope_seeds)
         self._nouns: set[str] | None = None
         self._by_shape_name: dict[str | None, list[int]] | None = None
         # per shape (by id; `_kept` holds them so that no id is reused): the arrays of objects
@@ -965,7 +966,6 @@ class OpenAPIImporter(TypeMapper):
             for f in rec.fields:
                 if f.key or f.base == "list":
                     continue
-                shape = getattr(f, "_shape", None)
                 if f.ref:
                     if f.ref == r.qualified or (r.qualified, f.ref) in back:
                         seed[f.name] = '""'
@@ -982,32 +982,34 @@ class OpenAPIImporter(TypeMapper):
                                 same = f"same({nearer.name}.{hit.name})"
                     seed[f.name] = same or f"ref {f.ref}"
                     continue
-                example = shape.example if shape is not None else None
-                if f.json:
-                    seed[f.name] = '"[]"' if getattr(f, "_json_array", False) else '"{}"'
-                    continue
-                if f.base == "enum":
-                    members = self.enums[f.enum].members if f.enum in self.enums else None
-                    gen = seed_for(f, r.noun, members)
-                else:
-                    gen = seed_for(
-                        f,
-                        r.noun,
-                        example=self.example_text(example, f),
-                        minimum=shape.minimum if shape is not None else None,
-                        maximum=shape.maximum if shape is not None else None,
-                        identity=f.name == identity,
-                    )
-                    if shape is not None and shape.kind == "scalar" and shape.enum and f.base in ("text", "int"):
-                        vals = [self.literal(v, f) for v in shape.enum[:12]]
-                        vals = [v for v in vals if v is not None]
-                        if vals:
-                            gen = "pick([" + ", ".join(dict.fromkeys(vals)) + "])"
+                gen = self.field_seed(f, r.noun, f.name == identity)
                 if gen is not None:
                     seed[f.name] = gen
             rows = "6..12" if parent_fields else "4..8"
             tables[r.qualified] = TableIR(r.table, rec, rows, seed)
         return tables
+
+    def field_seed(self, f: FieldIR, noun: str, identity: bool = False) -> str | None:
+        """A generator for a field that refers to no row: the spec's example, enum or bounds
+        first (`FieldIR._shape`), else one named by the field; None to leave it to its default."""
+        shape = getattr(f, "_shape", None)
+        if f.json:
+            return '"[]"' if getattr(f, "_json_array", False) else '"{}"'
+        if f.base == "enum":
+            return seed_for(f, noun, self.enums[f.enum].members if f.enum in self.enums else None)
+        gen = seed_for(
+            f,
+            noun,
+            example=self.example_text(shape.example if shape is not None else None, f),
+            minimum=shape.minimum if shape is not None else None,
+            maximum=shape.maximum if shape is not None else None,
+            identity=identity,
+        )
+        if shape is not None and shape.kind == "scalar" and shape.enum and f.base in ("text", "int"):
+            vals = [v for v in (self.literal(v, f) for v in shape.enum[:12]) if v is not None]
+            if vals:
+                gen = "pick([" + ", ".join(dict.fromkeys(vals)) + "])"
+        return gen
 
     @staticmethod
     def back_edges(refs: dict[str, list[str]]) -> set[tuple[str, str]]:
@@ -1110,7 +1112,7 @@ class OpenAPIImporter(TypeMapper):
 
     def make_tools(self) -> None:
         self.classify()
-        self.reserved = {ROW, "new_"} | {r.table for r in self.resources}
+        self.reserved = {ROW, "new_", world_model.ANSWER} | {r.table for r in self.resources}
         for r in self.resources:
             svc = self.service_for(r.service, f"{plural(r.noun).capitalize()} of the {self.api_title} (/{'/'.join(r.coll_segs)})")
             svc.records.append(r.record)
@@ -1697,7 +1699,9 @@ class OpenAPIImporter(TypeMapper):
         # the world model (world_model.py): a read on a row may return what the state holds; a
         # recorded write returns its call's key, so the API's own answer needs no record
         derived = world_model.derived_read(self, o, r, info)
-        result = derived.result if derived else None if world_model.records(o, r, info, params, self.key_types()) else self.sim_result(o, r)
+        # a read the world model looks up in seeded answers declares its own record: no result record
+        answer = world_model.answer_shape(self, o) if derived is None else None
+        result = derived.result if derived else None if world_model.records(o, r, info, params, self.key_types()) else "text" if answer else self.sim_result(o, r)
         lines = []
         if r is not None:
             for pname_, (name, t, res) in info.items():
@@ -1739,6 +1743,8 @@ class OpenAPIImporter(TypeMapper):
             comments.append("request plumbing and paging left out: " + ", ".join(dict.fromkeys(plumbed)))
         comments += notes
         sim = ToolIR(self.tool_name(o, self.fallback_name(o, r)), params, result, self.describe(o, f"{verb.capitalize()} {target}".strip()), say, gives, lines, simulated=True, comments=comments)
+        if answer is not None:
+            return world_model.answered(self, o, r, sim, info, answer)
         return world_model.modelled(self, o, r, sim, info, derived) or sim
 
     def key_types(self) -> frozenset[str]:

@@ -730,7 +730,7 @@ def scope_seeds(imp: "OpenAPIImporter", tables: dict) -> None:
     world is one tenant: one subscription, one resource group), so that every table's rows share
     it and a call that states the scope of a row it found states the one that row has; seeded
     with a value a row each, a chain of calls could only name a row's scope by luck."""
-    values: dict[str, str] = {}
+    values = imp.scope_values  # also the world model's answers' (world_model.answered)
     for r in imp.resources:
         if r.qualified not in tables:
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from . import world_model
 from .common import (
     ADJECTIVES,
     CITIES,
@@ -748,7 +749,7 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
     changed in place. `ops` (with `.tool`, `service.tool`, and `.kind`) say which tools were
     made from operations the importer could not infer: their phrases come from summaries.
     Returns the proposed rules (also written into their services)."""
-    from_ids = {o.tool for o in ops if o.kind in ("simulated", "recorded", "derived")}
+    from_ids = {o.tool for o in ops if o.kind in ("simulated", *world_model.MODEL_KINDS)}
     for r in resources:
         fix_noun(r, services.get(r.service))
         table = tables.get(r.qualified)

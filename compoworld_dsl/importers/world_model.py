@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .ops import pattern
-from .common import FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, plural, singular, unique
+from .ops import MAX_FIELDS, pattern
+from .common import FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, lit, pascal, plural, singular, unique, words
 
 WRITES = ("post", "put", "patch", "delete")
 KEYLESS_WRITES = ("put", "patch", "delete")  # writes by their method alone: a batch write on a collection
@@ -48,6 +48,11 @@ READ_WORDS = frozenset("""
     classify recognize recognise summarize evaluate export download render lookup poll
 """.split())
 ROW_NAME = "new_"  # the inserted call; never a parameter's name (openapi.py reserves it)
+ANSWER = "a_"  # the row an answered read's filter binds; never a parameter's name (openapi.py reserves it)
+# what the world model makes of an operation (OpReport.kind): a recorded write, a read derived
+# from a row, a read looked up in a table of answers
+MODEL_KINDS = ("recorded", "derived", "answered")
+_PRIMITIVE = {"text", "int", "decimal", "money", "bool", "date", "time", "datetime", "email", "id"}
 
 
 @dataclass(frozen=True)
@@ -332,3 +337,140 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> 
     comments += notes + sim.comments[1:]
     o.kind = "recorded"
     return replace(sim, params=params, result="id" if answers else None, gives=None, body=body, simulated=False, comments=comments)
+
+
+def answer_shape(imp: Any, o: Any) -> tuple[Any, bool] | None:
+    """(the object, whether a list of them) a `GET` answers, when the world model can look it up
+    (`answered`): an object with a scalar property, or a list of such objects, that is no
+    resource's record (a search that returns a resource's rows is another thing: those rows are
+    the resource's table's). None otherwise (a file, a URL, a number: it stays simulated)."""
+    if o.method != "get" or not o.has_response or o.response is None:
+        return None
+    for shape, many in ((imp.unwrap_list(o.response), True), (imp.unwrap_item(o.response), False)):
+        if shape is None or shape.kind != "object" or not shape.props:
+            continue
+        if shape.name and imp.resources_named({shape.name}):
+            return None
+        if any(ps.kind == "scalar" and not ps.writeonly for ps in shape.props.values()):
+            return shape, many
+        return None
+    return None
+
+
+def _answer_noun(shape: Any, tool: str) -> str:
+    """What one answer is called: the schema's name, else the tool's name less its read verb
+    (`list_holidays` → holiday)."""
+    if shape.name:
+        return words(shape.name)
+    toks = tool.split("_")
+    toks = toks[1:] if len(toks) > 1 and toks[0] in READ_WORDS else toks
+    return " ".join([*toks[:-1], singular(toks[-1])])
+
+
+def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[Any, bool]) -> ToolIR:
+    """A read that no CRUD rule and no view of a row explains, whose answer is an object or a
+    list of objects (`answer_shape`: `GET /weather?city=`, `GET /groups/{id}/memberships`, `GET
+    /settings`): answered from a table of answers that is seeded with the world. Each row holds
+    what the API returns (the response's fields) and the arguments it answers (a field per
+    argument the response does not hold). The tool returns the rows whose fields equal its
+    arguments (a blank optional text argument matches every row), or for an object the one
+    such row, `not_found` when there is none; a path parameter that names a row of its service
+    is required to name one. So the read is the same every time for the same arguments and
+    state, and a task may pass through it (its arguments come from the rows the world holds).
+    What the API computes from the arguments is not modelled: the answers are seeded, not
+    derived. Sets `o.kind` to `answered`."""
+    shape, many = answer
+    svc = imp.service_for(r.service, "") if r is not None else imp.misc()
+    svc_name = r.service if r is not None else imp.misc_service
+    noun = _answer_noun(shape, sim.name)
+    record = imp.type_name(pascal(shape.name) if shape.name else f"{noun}_answer")
+    fields: list[FieldIR] = []
+    taken = Names()
+    imp.flatten(shape, record, fields, taken, for_table=True)
+    fields = [f for f in fields if f.base != "list"][:MAX_FIELDS]
+    keys = {res.alias: res for res in imp.resources}
+    conds, checks, distinct, left = [], [], [], []
+    # a scope every row of the spec shares (Azure's resource group, resources.scope_seeds): the
+    # answers hold the same one value, so a call that states the scope of a row it found is answered
+    scopes = {name: imp.scope_values[_norm(spec_name)] for spec_name, (name, t, res) in info.items() if res is None and t == "text" and _norm(spec_name) in imp.scope_values}
+    scoped: dict[str, str] = {}  # answer field → its one value
+    params = [_answer_param(imp, r, p, info) for p in sim.params]
+    for p in params:
+        base = p.type if p.type in _PRIMITIVE else "enum" if p.type in imp.enums else "id" if p.type in keys else None
+        if base is None:
+            left.append(p.name)  # a list, or a type no field can hold
+            continue
+        optional = p.default is not None
+        if optional and base not in ("text", "email"):
+            left.append(p.name)  # an optional number or flag: what blank would mean is not known
+            continue
+        f = next((x for x in fields if not x.json and _norm(x.src.split(".")[-1]) == _norm(p.name)), None)
+        if f is not None and f.type != p.type:
+            if base == "id" and f.textlike:  # the response's `groupId` is the group the path names
+                f.type, f.base, f.default = p.type, "id", '""'
+            else:
+                f = None
+        if f is None:
+            f = FieldIR(unique(p.name, taken), p.type, base, enum=p.type if base == "enum" else None, default='""' if base in ("text", "email") else None)
+            f.comments = [f"the argument {p.name}: the rows answer for the value it holds"]
+            fields.append(f)
+        if p.name in scopes and f.base == "text":
+            scoped[f.name] = scopes[p.name]
+        res = keys.get(p.type)
+        if res is not None:
+            f.ref = res.qualified
+            if res.service == svc_name:
+                checks.append(imp.check_key(res, p.name))
+        if optional:
+            conds.append(f'({p.name} == "" or {ANSWER}.{f.name} == {p.name})')
+        else:
+            conds.append(f"{ANSWER}.{f.name} == {p.name}")
+            if f.name not in scoped:
+                distinct.append(f.name)  # one value for every row: distinct by it would leave one row
+    key = FieldIR(unique("id", taken), "id", "id", key=True)
+    rec = RecordIR(record, [key, *fields], comments=[f"what {o.label} answers: one row an answer, with the arguments it answers (the world model's table, seeded)"])
+    table = unique(f"{sim.name}_answers", Names((p.name for p in sim.params), reserved=imp.reserved))
+    imp.reserved.add(table)
+    seed = {}
+    for f in fields:
+        gen = f"ref {f.ref}" if f.ref else scoped.get(f.name) or imp.field_seed(f, noun)
+        if gen is not None:
+            seed[f.name] = gen
+    # a list: rows enough to filter; an object: one row an answer, or the one answer there is
+    rows = ("6..12" if conds else "4..8") if many else "4..8" if len(conds) > len(scoped) else "1"
+    svc.records.append(rec)
+    svc.tables.append(TableIR(table, rec, rows, seed, tuple(distinct) if not many else ()))
+    where = f" where {' and '.join(conds)}" if conds else ""
+    if many:
+        body = [*checks, f"return filter({ANSWER} in {table}{where})"]
+    else:
+        body = [
+            *checks,
+            f"require exists({ANSWER} in {table}{where}) else not_found {lit('no ' + noun + ' for those arguments')}",
+            f"return earliest({ANSWER} in {table}{where} by {ANSWER}.{key.name})",
+        ]
+    comments = [f"{o.label}: answered", f"world model: answered from {table}, seeded with the world: " + ("the rows" if many else "the row") + " whose fields equal the arguments; what the API computes from them is not modelled"]
+    if left:
+        comments.append("arguments the answer does not depend on: " + ", ".join(left))
+    comments += sim.comments[1:]
+    o.kind = "answered"
+    return replace(sim, params=params, result=f"list[{record}]" if many else record, body=body, simulated=False, comments=comments)
+
+
+def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:
+    """An answered read's argument, typed as a resource's key only where it names that resource's row by
+    its place (a parent of the operation's resource) or its name (`customerId`, also a query
+    argument the API types a plain string): the answers then refer to those rows, and a task can
+    carry a key from a list to the read. A path parameter typed so only because some resource
+    calls its item so (CloudTrail's bare `{Name}`) is text: which row it names is a guess."""
+    by_name = [x for x in imp.resources if _norm(p.name) in _row_names(x)]
+    path = next(((spec, res) for spec, (name, t, res) in info.items() if name == p.name), None)
+    if path is not None and path[1] is not None and p.type == path[1].alias:
+        res = path[1]
+        parent = r is not None and (res is r or any(x is res for _, x in r.parents))
+        if parent or _norm(path[0]) in _row_names(res):
+            return p
+        return replace(p, type="text", default=p.default and '""')
+    if p.type == "text" and len(by_name) == 1 and path is None:
+        return replace(p, type=by_name[0].alias, default=None)
+    return p
