@@ -75,8 +75,8 @@ SPEC = {
         "/customers/{customerId}/quotes/{quoteId}/pdf": {
             "get": {"operationId": "getQuotePdf", "parameters": [ID, QID], "responses": {"200": _json({"type": "string", "format": "uri"})}}
         },
-        # no row to hang on: stays simulated
-        "/ping": {"post": {"operationId": "ping", "responses": {"200": _json({"type": "object", "properties": {"pong": {"type": "string"}}})}}},
+        # no row to hang on and no object to answer (a posted read of text): stays simulated
+        "/ping": {"post": {"operationId": "ping", "responses": {"200": _json({"type": "string"})}}},
     },
     "components": {"schemas": {"Quote": QUOTE, "Customer": CUSTOMER}},
 }
@@ -449,12 +449,14 @@ def test_a_read_no_row_explains_is_answered_from_seeded_answers(tmp_path):
     paths["/settings"] = {"get": {"operationId": "getSettings", "responses": {"200": _json(obj({"theme": {"type": "string", "enum": ["light", "dark"]}, "pageSize": INT}))}}}
     # a query argument named as a resource's key names its row: typed so, and the answers refer to those rows
     paths["/scores"] = {"get": {"operationId": "getScore", "parameters": [{"name": "customerId", "in": "query", "schema": STR}], "responses": {"200": _json(obj({"score": INT}))}}}
+    # a posted read (its name calls no write) whose answer is an object: answered too
+    paths["/classify"] = {"post": {"operationId": "classifyName", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["name"], "properties": {"name": STR}}}}}, "responses": {"200": _json(obj({"gender": STR, "probability": num}))}}}
     paths["/logo"] = {"get": {"operationId": "getLogo", "responses": {"200": _json({"type": "string", "format": "uri"})}}}  # no object: stays simulated
     kinds, result, program, out = _imported(tmp_path, paths)
-    for label in ("GET /customers/{customerId}/credit", "GET /rates", "GET /holidays", "GET /settings", "GET /scores"):
+    for label in ("GET /customers/{customerId}/credit", "GET /rates", "GET /holidays", "GET /settings", "GET /scores", "POST /classify"):
         assert kinds[label] == "answered", kinds
     assert kinds["GET /logo"] == "simulated"
-    assert [o.kind for o in result.modelled] == ["answered"] * 5
+    assert [o.kind for o in result.modelled] == ["answered"] * 6
     text = next(t for n, t in result.files.items() if not n.endswith("_world.world"))
     credit = _block(text, "tool get_credit(")
     assert "world model: answered from get_credit_answers" in credit
@@ -469,6 +471,7 @@ def test_a_read_no_row_explains_is_answered_from_seeded_answers(tmp_path):
     for name in ("get_credit", "get_rate", "list_holidays", "get_settings"):
         assert not _tool(program.model, name).simulated
     assert format_source(text, "x.world") == text
+    assert 'require exists(a_ in classify_name_answers where a_.name == name) else not_found' in text
 
     world = load_world(program.model, str(out / result.world_file))
     st = world.initial_state(2)

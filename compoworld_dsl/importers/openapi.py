@@ -944,12 +944,17 @@ class OpenAPIImporter(TypeMapper):
         such as an etag: `speak.identity`), then the parent it belongs to."""
         # a scope no resource owns has one value for every row (resources.scope_seeds): it names none
         scopes = {r.parent_fields[p] for p, parent in r.parents if parent is None}
-        out = identity([f for f in r.record.fields if norm(f.name) not in BOOKKEEPING and f.name not in scopes], IDENTITY)
+        out = self.identity_of([f for f in r.record.fields if f.name not in scopes])
         for p, parent in r.parents:
             if parent is not None and parent.record is not None and parent.record.known_by and r.parent_fields[p] not in out:
                 out.append(r.parent_fields[p])
                 break
         return out
+
+    @staticmethod
+    def identity_of(fields: list[FieldIR]) -> list[str]:
+        """The `known by` of a record of these fields, bookkeeping left out (`speak.identity`)."""
+        return identity([f for f in fields if norm(f.name) not in BOOKKEEPING], IDENTITY)
 
     # ─── seeds ───
 
@@ -1700,7 +1705,7 @@ class OpenAPIImporter(TypeMapper):
         # recorded write returns its call's key, so the API's own answer needs no record
         derived = world_model.derived_read(self, o, r, info)
         # a read the world model looks up in seeded answers declares its own record: no result record
-        answer = world_model.answer_shape(self, o) if derived is None else None
+        answer = world_model.answer_shape(self, o, r, info) if derived is None else None
         result = derived.result if derived else None if world_model.records(o, r, info, params, self.key_types()) else "text" if answer else self.sim_result(o, r)
         lines = []
         if r is not None:

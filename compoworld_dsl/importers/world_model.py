@@ -339,12 +339,19 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> 
     return replace(sim, params=params, result="id" if answers else None, gives=None, body=body, simulated=False, comments=comments)
 
 
-def answer_shape(imp: Any, o: Any) -> tuple[Any, bool] | None:
-    """(the object, whether a list of them) a `GET` answers, when the world model can look it up
-    (`answered`): an object with a scalar property, or a list of such objects, that is no
-    resource's record (a search that returns a resource's rows is another thing: those rows are
-    the resource's table's). None otherwise (a file, a URL, a number: it stays simulated)."""
-    if o.method != "get" or not o.has_response or o.response is None:
+def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> tuple[Any, bool] | None:
+    """(the object, whether a list of them) a read answers, when the world model can look it up
+    (`answered`): a `GET`, or a `POST` its name does not call a write on no row of its own (RPC
+    APIs post their reads and computations: `POST /v1/places:searchText`, a name classifier),
+    whose answer is an object with a scalar property, or a list of such objects, that is no
+    resource's record (a search of a resource's rows: which rows the API means is not known).
+    None otherwise (a file, a URL, a number: it stays simulated)."""
+    if o.method == "post":
+        if writes_by_name(o) or own_key(r, info or {}) is not None:
+            return None  # recorded (world_model.modelled), or simulated as before
+    elif o.method != "get":
+        return None
+    if not o.has_response or o.response is None:
         return None
     for shape, many in ((imp.unwrap_list(o.response), True), (imp.unwrap_item(o.response), False)):
         if shape is None or shape.kind != "object" or not shape.props:
@@ -389,6 +396,13 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     imp.flatten(shape, record, fields, taken, for_table=True)
     fields = [f for f in fields if f.base != "list"][:MAX_FIELDS]
     keys = {res.alias: res for res in imp.resources}
+    for f in fields:
+        # a property named as a resource's key (`customerId`) refers to its rows: the answers name
+        # rows the world holds, and a task can go on from an answer to the row it names
+        named = [x for x in imp.resources if f.textlike and not f.json and _norm(f.src.split(".")[-1]) in _row_names(x)]
+        if len(named) == 1:
+            f.type, f.base, f.ref, f.default, f.enum = named[0].alias, "id", named[0].qualified, '""', None
+            f.comments.append(f"refers to {named[0].noun} rows (named as its key)")
     conds, checks, distinct, left = [], [], [], []
     # a scope every row of the spec shares (Azure's resource group, resources.scope_seeds): the
     # answers hold the same one value, so a call that states the scope of a row it found is answered
@@ -428,7 +442,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
             if f.name not in scoped:
                 distinct.append(f.name)  # one value for every row: distinct by it would leave one row
     key = FieldIR(unique("id", taken), "id", "id", key=True)
-    rec = RecordIR(record, [key, *fields], comments=[f"what {o.label} answers: one row an answer, with the arguments it answers (the world model's table, seeded)"])
+    rec = RecordIR(record, [key, *fields], noun=noun if noun != words(record).lower() else "", known_by=imp.identity_of([f for f in fields if f.name not in scoped]), comments=[f"what {o.label} answers: one row an answer, with the arguments it answers (the world model's table, seeded)"])
     table = unique(f"{sim.name}_answers", Names((p.name for p in sim.params), reserved=imp.reserved))
     imp.reserved.add(table)
     seed = {}
