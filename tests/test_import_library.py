@@ -25,7 +25,7 @@ RPC_ONLY = {
     "openapi": "3.0.0",
     "info": {"title": "Weather oracle", "version": "1"},
     "paths": {
-        "/forecast": {"get": {"operationId": "getForecast", "parameters": [{"name": "city", "in": "query", "schema": {"type": "string"}}], "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "string"}}}}}}},  # text, no object: simulated
+        "/forecast": {"get": {"operationId": "getForecast", "parameters": [{"name": "city", "in": "query", "schema": {"type": "string"}}], "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "string", "format": "uri"}}}}}}},  # a link to a file: simulated
     },
 }
 

@@ -449,14 +449,19 @@ def test_a_read_no_row_explains_is_answered_from_seeded_answers(tmp_path):
     paths["/settings"] = {"get": {"operationId": "getSettings", "responses": {"200": _json(obj({"theme": {"type": "string", "enum": ["light", "dark"]}, "pageSize": INT}))}}}
     # a query argument named as a resource's key names its row: typed so, and the answers refer to those rows
     paths["/scores"] = {"get": {"operationId": "getScore", "parameters": [{"name": "customerId", "in": "query", "schema": STR}], "responses": {"200": _json(obj({"score": INT}))}}}
-    # a posted read (its name calls no write) whose answer is an object: answered too
+    # a posted read (named as a read) whose answer is an object: answered too; a post named by
+    # no read verb may be a write (`resize`, `PutPolicy`): it stays simulated
+    paths["/resize"] = {"post": {"operationId": "resizeVolume", "requestBody": _body({"size": INT}), "responses": {"200": _json(obj({"progress": INT}))}}}
+    paths["/sessions/create"] = {"get": {"operationId": "createSession", "responses": {"200": _json(obj({"sessionId": STR}))}}}  # a write by GET
     paths["/classify"] = {"post": {"operationId": "classifyName", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["name"], "properties": {"name": STR}}}}}, "responses": {"200": _json(obj({"gender": STR, "probability": num}))}}}
+    # one value, not an object: answered too (`-> int`); a link to a file is not (`/logo`)
+    paths["/open-tickets/count"] = {"get": {"operationId": "countOpenTickets", "parameters": [{"name": "queue", "in": "query", "required": True, "schema": STR}], "responses": {"200": _json(INT)}}}
     paths["/logo"] = {"get": {"operationId": "getLogo", "responses": {"200": _json({"type": "string", "format": "uri"})}}}  # no object: stays simulated
     kinds, result, program, out = _imported(tmp_path, paths)
-    for label in ("GET /customers/{customerId}/credit", "GET /rates", "GET /holidays", "GET /settings", "GET /scores", "POST /classify"):
+    for label in ("GET /customers/{customerId}/credit", "GET /rates", "GET /holidays", "GET /settings", "GET /scores", "POST /classify", "GET /open-tickets/count"):
         assert kinds[label] == "answered", kinds
-    assert kinds["GET /logo"] == "simulated"
-    assert [o.kind for o in result.modelled] == ["answered"] * 6
+    assert kinds["GET /logo"] == kinds["POST /resize"] == kinds["GET /sessions/create"] == "simulated"
+    assert [o.kind for o in result.modelled] == ["answered"] * 7
     text = next(t for n, t in result.files.items() if not n.endswith("_world.world"))
     credit = _block(text, "tool get_credit(")
     assert "world model: answered from get_credit_answers" in credit
@@ -498,6 +503,12 @@ def test_a_read_no_row_explains_is_answered_from_seeded_answers(tmp_path):
     one = rows[0]["country"]
     some = world.call(st, _tool(program.model, "list_holidays").qualified, {"country": one})
     assert some["data"] and all(h["country"] == one for h in some["data"])
+    count = _tool(program.model, "count_open_tickets")
+    assert str(count.result) == "int"
+    row = next(iter(tbl("count_open_tickets", "count_open_tickets_answers").values()))
+    got = world.call(st, count.qualified, {"queue": row["queue"]})
+    assert got["success"] and got["data"] == row["value"], got
     (setting,) = tbl("get_settings", "get_settings_answers").values()
     got = world.call(st, _tool(program.model, "get_settings").qualified, {})
     assert got["success"] and got["data"]["theme"] == setting["theme"]
+

@@ -22,7 +22,9 @@ SEARCH_WORDS = ("search", "find", "query", "filter", "list")
 DETAIL_WORDS = ("details", "detail", "info")
 # request plumbing, not part of what an operation means: never a parameter of a tool
 TRANSPORT = {"xgafv", "alt", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
-PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction"}
+PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction",
+          # AWS's and Azure's names for a page's place and size
+          "marker", "nextmarker", "maxitems", "maxrecords", "continuationtoken", "nextcontinuationtoken", "skiptoken", "paginationtoken", "startingtoken"}
 # fields a service keeps for itself (tags, links, timestamps it sets): never set by a create or update
 BOOKKEEPING = {"etag", "kind", "selflink", "created", "updated", "createdat", "updatedat", "createdtime", "updatedtime", "modified", "modifiedat", "lastmodified", "version", "href", "links", "sequence", "archivedat", "deletedat", "createdby", "updatedby"}
 # `date-time` and the names specs give it (Google's `google-datetime`, RFC 1123 and 2822 stamps)

@@ -47,6 +47,9 @@ READ_WORDS = frozenset("""
     test calculate compute estimate convert translate detect analyze analyse predict preview parse extract
     classify recognize recognise summarize evaluate export download render lookup poll
 """.split())
+_MAKES_FILES = frozenset({"extract", "export", "download"})  # posted, they write files (`POST /resources/extract`)
+VALUE = "value"  # answer_shape's mark for an answer that is one scalar value, not an object
+FILE_FORMATS = {"uri", "url", "binary", "byte", "base64", "uri-reference", "iri"}
 ROW_NAME = "new_"  # the inserted call; never a parameter's name (openapi.py reserves it)
 ANSWER = "a_"  # the row an answered read's filter binds; never a parameter's name (openapi.py reserves it)
 # what the world model makes of an operation (OpReport.kind): a recorded write, a read derived
@@ -339,20 +342,26 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> 
     return replace(sim, params=params, result="id" if answers else None, gives=None, body=body, simulated=False, comments=comments)
 
 
-def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> tuple[Any, bool] | None:
-    """(the object, whether a list of them) a read answers, when the world model can look it up
-    (`answered`): a `GET`, or a `POST` its name does not call a write on no row of its own (RPC
-    APIs post their reads and computations: `POST /v1/places:searchText`, a name classifier),
+def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> tuple[Any, bool | str] | None:
+    """(the object, whether a list of them; or the scalar, `VALUE`) a read answers, when the world model can look it up
+    (`answered`): a `GET`, or a `POST` named as a read on no row of its own (RPC APIs post their
+    reads and computations: `POST /v1/places:searchText`, `GetQueryResults`),
     whose answer is an object with a scalar property, or a list of such objects, that is no
-    resource's record (a search of a resource's rows: which rows the API means is not known).
-    None otherwise (a file, a URL, a number: it stays simulated)."""
+    resource's record (a search of a resource's rows: which rows the API means is not known),
+    or one scalar value. None otherwise (a file, a URL, no schema: it stays simulated)."""
     if o.method == "post":
-        if writes_by_name(o) or own_key(r, info or {}) is not None:
+        # only a post named as a read (`SearchText`, "Get the status ..."): `PutPolicy`, `resize`,
+        # `claim` and `merge` are writes no verb list names, and a nameless post may be one too
+        if first_verb(o) not in READ_WORDS - _MAKES_FILES or own_key(r, info or {}) is not None:
             return None  # recorded (world_model.modelled), or simulated as before
-    elif o.method != "get":
-        return None
+    elif o.method != "get" or first_verb(o) in WRITE_VERBS:
+        return None  # a write, or a write by `GET` (Etherpad's `GET /createSession`): not a read of seeded answers
     if not o.has_response or o.response is None:
         return None
+    if o.response.kind == "scalar":
+        # one value (a count, a rate, a status word): a row of answers holds it; not a file or a
+        # link to one, which the state does not hold
+        return None if o.response.format in FILE_FORMATS or o.response.type not in ("string", "integer", "number", "boolean") else (o.response, VALUE)
     for shape, many in ((imp.unwrap_list(o.response), True), (imp.unwrap_item(o.response), False)):
         if shape is None or shape.kind != "object" or not shape.props:
             continue
@@ -374,26 +383,31 @@ def _answer_noun(shape: Any, tool: str) -> str:
     return " ".join([*toks[:-1], singular(toks[-1])])
 
 
-def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[Any, bool]) -> ToolIR:
-    """A read that no CRUD rule and no view of a row explains, whose answer is an object or a
-    list of objects (`answer_shape`: `GET /weather?city=`, `GET /groups/{id}/memberships`, `GET
-    /settings`): answered from a table of answers that is seeded with the world. Each row holds
-    what the API returns (the response's fields) and the arguments it answers (a field per
-    argument the response does not hold). The tool returns the rows whose fields equal its
-    arguments (a blank optional text argument matches every row), or for an object the one
-    such row, `not_found` when there is none; a path parameter that names a row of its service
-    is required to name one. So the read is the same every time for the same arguments and
-    state, and a task may pass through it (its arguments come from the rows the world holds).
-    What the API computes from the arguments is not modelled: the answers are seeded, not
-    derived. Sets `o.kind` to `answered`."""
-    shape, many = answer
+def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[Any, bool | str]) -> ToolIR:
+    """A read that no CRUD rule and no view of a row explains, whose answer is an object, a
+    list of objects or one value (`answer_shape`: `GET /weather?city=`, `GET
+    /groups/{id}/memberships`, `GET /settings`, a posted search, a count): answered from a table
+    of answers that is seeded with the world (D46). Each row holds what the API returns (the
+    response's fields, or a `value`) and the arguments it answers (a field per argument the
+    response does not hold). The tool returns the rows whose fields equal its arguments (a
+    blank optional text argument matches every row), or for an object or a value the one such
+    row, `not_found` when there is none; a path parameter that names a row of its service is
+    required to name one. So the read is the same every time for the same arguments and state,
+    and a task may pass through it (its arguments come from the rows the world holds). What the
+    API computes from the arguments is not modelled: the answers are seeded, not derived. Sets
+    `o.kind` to `answered`."""
+    shape, how = answer
+    value, many = how == VALUE, how is True
     svc = imp.service_for(r.service, "") if r is not None else imp.misc()
     svc_name = r.service if r is not None else imp.misc_service
     noun = _answer_noun(shape, sim.name)
     record = imp.type_name(pascal(shape.name) if shape.name else f"{noun}_answer")
     fields: list[FieldIR] = []
     taken = Names()
-    imp.flatten(shape, record, fields, taken, for_table=True)
+    if value:
+        fields.append(imp.field_of(shape, "value", "", record, taken, True))
+    else:
+        imp.flatten(shape, record, fields, taken, for_table=True)
     fields = [f for f in fields if f.base != "list"][:MAX_FIELDS]
     keys = {res.alias: res for res in imp.resources}
     for f in fields:
@@ -461,14 +475,14 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         body = [
             *checks,
             f"require exists({ANSWER} in {table}{where}) else not_found {lit('no ' + noun + ' for those arguments')}",
-            f"return earliest({ANSWER} in {table}{where} by {ANSWER}.{key.name})",
+            f"return earliest({ANSWER} in {table}{where} by {ANSWER}.{key.name})" + (f".{fields[0].name}" if value else ""),
         ]
     comments = [f"{o.label}: answered", f"world model: answered from {table}, seeded with the world: " + ("the rows" if many else "the row") + " whose fields equal the arguments; what the API computes from them is not modelled"]
     if left:
         comments.append("arguments the answer does not depend on: " + ", ".join(left))
     comments += sim.comments[1:]
     o.kind = "answered"
-    return replace(sim, params=params, result=f"list[{record}]" if many else record, body=body, simulated=False, comments=comments)
+    return replace(sim, params=params, result=f"list[{record}]" if many else fields[0].type if value else record, body=body, simulated=False, comments=comments)
 
 
 def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:
