@@ -473,8 +473,13 @@ def test_a_read_no_row_explains_is_answered_from_seeded_answers(tmp_path):
     assert "seed get_settings_answers: 1 rows {" in text
     assert {n: str(t) for n, t in _tool(program.model, "get_score").params} == {"customer_id": "CustomerId"}
     assert "customer_id: ref " in _block(text, "seed get_score_answers")
-    for name in ("get_credit", "get_rate", "list_holidays", "get_settings"):
-        assert not _tool(program.model, name).simulated
+    for name in ("get_credit", "get_rate", "list_holidays", "get_settings", "get_score", "classify_name", "count_open_tickets"):
+        t = _tool(program.model, name)
+        assert not t.simulated
+        # every required argument picks the answer: both phrases state it (a task reports what it gives)
+        for prm in t.decl.params:
+            if prm.default is None:
+                assert f"{{{prm.name}}}" in t.decl.say and (t.decl.gives is None or f"{{{prm.name}}}" in t.decl.gives), (name, t.decl.say, t.decl.gives)
     assert format_source(text, "x.world") == text
     assert 'require exists(a_ in classify_name_answers where a_.name == name) else not_found' in text
 

@@ -1870,6 +1870,10 @@ class OpenAPIImporter(TypeMapper):
             self.aliases.append((r.alias, "id", f"the key of {article(r.noun)} {r.noun}"))
         self.make_tools()
         self.proposed_rules = speak(self.resources, self.services, tables, self.enums, self.ops)  # labels, phrases, seeds, house rules
+        for o in self.ops:
+            if o.kind == "answered":
+                svc, name = o.tool.split(".", 1)
+                world_model.state_arguments(next(t for t in self.services[svc].tools if t.name == name))
         show_readings(self.ops, self.services)
         for r in self.resources:
             self.services[r.service].tables.append(tables[r.qualified])

@@ -485,6 +485,20 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     return replace(sim, params=params, result=f"list[{record}]" if many else fields[0].type if value else record, body=body, simulated=False, comments=comments)
 
 
+def state_arguments(t: ToolIR) -> None:
+    """Every required argument of an answered read picks the answer, so its `say` and `gives`
+    state each one (after the phrase pass, which rewrites both from the summary): a task that
+    reports what the read gives must say which purge's status. A blind player met "the status
+    for an ongoing purge operation of that components" with its purge id and api version unsaid."""
+    for p in t.params:
+        if p.default is None:
+            ph = f"{words(p.name)} {{{p.name}}}"
+            if t.say is not None and f"{{{p.name}}}" not in t.say:
+                t.say += (" and " if " with " in t.say else " with ") + ph
+            if t.gives is not None and f"{{{p.name}}}" not in t.gives:
+                t.gives += (" and " if " with " in t.gives else " with ") + ph
+
+
 def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:
     """An answered read's argument, typed as a resource's key only where it names that resource's row by
     its place (a parent of the operation's resource) or its name (`customerId`, also a query
