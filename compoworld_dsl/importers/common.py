@@ -674,8 +674,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + TITLES)
     if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions"):
         return _pick(ex + SENTENCES)
-    if last in ("city", "town", "locality"):
-        return _pick(ex + CITIES)
+    if last in ("city", "town", "locality", "location", "venue"):
+        return _pick(ex + CITIES)  # a location drawn from the noun's names read as the row's name
     if "country" in toks:
         return _pick(ex + COUNTRIES)
     if last in ("region", "province", "county") or name in ("state", "address_state"):

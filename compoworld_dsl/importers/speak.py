@@ -783,7 +783,9 @@ _DISPLAY = ("display_name", "displayname", "friendly_name", "full_name", "nickna
 # text fields that say what kind of row it is or how it is stored, never which row it is
 _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag"}
 _NAMING = re.compile(r"display name|human[- ]readable|friendly name|\bname of the\b|\btitle of the\b|\bname for the\b|\btitle for the\b", re.I)
-_PATH_NAME = re.compile(r"resource name|unique identifier|\bidentifier\b|format: |projects/|\{[a-z_]+\}/", re.I)
+# a name that is a path (Google's "The resource name of the note, in the form notes/{id}"), or
+# an id; Azure's "Azure resource name" is the name a person gives the resource
+_PATH_NAME = re.compile(r"(?<!azure )resource name|unique identifier|\bidentifier\b|format: |projects/|\{[a-z_]+\}/", re.I)
 _CLOCKS = {"created", "updated", "modified", "changed", "deleted", "last"}
 
 
