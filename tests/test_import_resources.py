@@ -589,3 +589,27 @@ def test_an_action_does_not_set_an_enum_that_is_not_a_status(tmp_path):
     )
     _, ops, _, _ = run(tmp_path, doc)
     assert ops["POST /reviews/{review}/approve"][0] != "action"
+
+
+def test_a_rows_own_object_names_its_row_by_the_property_that_says_so(tmp_path):
+    """`/users/{id}/presence` answers `{userId, status}`: the presence's `userId` is the user the
+    path names, so it is the presence's reference to its user, not a field beside a second one
+    (`id_2`); read as two, a presence's `userId` named another user than the one it was of."""
+    user = obj({"id": {"type": "string"}, "name": {"type": "string"}})
+    doc = spec(
+        {
+            "/users": {"get": {"operationId": "listUsers", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/User"}})}},
+            "/users/{id}": {"get": {"operationId": "getUser", "parameters": [pparam("id")], "responses": ok({"$ref": "#/components/schemas/User"})}},
+            "/users/{id}/presence": {"get": {"operationId": "getPresence", "parameters": [pparam("id")], "responses": ok(obj({"userId": {"type": "string"}, "status": {"type": "string", "enum": ["online", "away"]}, "since": {"type": "string", "format": "date-time"}}))}},
+        },
+        {"User": user},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    rec = text[text.index("record Presence") :].split("\n  }")[0]
+    assert "user_id: UserId" in rec and "id_2" not in rec, rec
+    w, st = world_of(model, wf)
+    table = next(q for q in st.tables if q.endswith(".presences"))
+    row = next(iter(st.tables[table].values()))
+    got = w.call(st, f"{table.split('.')[0]}.get_presence", {"id": row["user_id"]})
+    assert got["success"] and got["data"]["user_id"] == row["user_id"], got

@@ -864,6 +864,12 @@ class OpenAPIImporter(TypeMapper):
             # path parameters before the id: the row's parent (a field of that resource's key type)
             for p, parent in r.parents:
                 existing = next((f for f in fields if not f.key and (norm(f.src) == norm(p) or norm(f.name) == norm(p))), None)
+                if existing is None and parent is not None:
+                    # `/users/{id}/presence` answering `{userId, ...}`: the property that names the
+                    # user is the parent, not a second field beside it (a presence whose `userId`
+                    # was another user's met a blind player)
+                    names = {norm(singular(parent.table)) + "id", norm(parent.name) + "id"}
+                    existing = next((f for f in fields if not f.key and "." not in f.src and norm(f.src) in names), None)
                 if existing is None:
                     existing = FieldIR(unique(safe(snake(p)), taken), "text", "text", default='""')
                     existing.comments = [f"the path parameter {{{p}}}: the {parent.noun if parent else words(p)} this {r.noun} belongs to"]
