@@ -450,6 +450,7 @@ class OpenAPIImporter(TypeMapper):
         self.aliases: list[tuple[str, str, str]] = []
         self.services: dict[str, ServiceIR] = {}
         self.result_records: dict[str, str] = {}  # schema name → record name, per service
+        self.answered_tools: list[ToolIR] = []  # the tools world_model.answered made (their phrases are completed last)
         self.scope_values: dict[str, str] = {}  # a scope path parameter (norm) → its one seeded value (resources.scope_seeds)
         self._nouns: set[str] | None = None
         self._by_shape_name: dict[str | None, list[int]] | None = None
@@ -868,7 +869,7 @@ class OpenAPIImporter(TypeMapper):
                     # `/users/{id}/presence` answering `{userId, ...}`: the property that names the
                     # user is the parent, not a second field beside it (a presence whose `userId`
                     # was another user's met a blind player)
-                    names = {norm(singular(parent.table)) + "id", norm(parent.name) + "id"}
+                    names = {norm(singular(parent.table)) + "id", norm(parent.name) + "id"}  # not its key property: a run's `experimentId` is not the experiment its `{experimentName}` names
                     existing = next((f for f in fields if not f.key and "." not in f.src and norm(f.src) in names), None)
                 if existing is None:
                     existing = FieldIR(unique(safe(snake(p)), taken), "text", "text", default='""')
@@ -1755,7 +1756,8 @@ class OpenAPIImporter(TypeMapper):
         comments += notes
         sim = ToolIR(self.tool_name(o, self.fallback_name(o, r)), params, result, self.describe(o, f"{verb.capitalize()} {target}".strip()), say, gives, lines, simulated=True, comments=comments)
         if answer is not None:
-            return world_model.answered(self, o, r, sim, info, answer)
+            self.answered_tools.append(world_model.answered(self, o, r, sim, info, answer))
+            return self.answered_tools[-1]
         return world_model.modelled(self, o, r, sim, info, derived) or sim
 
     def key_types(self) -> frozenset[str]:
@@ -1876,10 +1878,8 @@ class OpenAPIImporter(TypeMapper):
             self.aliases.append((r.alias, "id", f"the key of {article(r.noun)} {r.noun}"))
         self.make_tools()
         self.proposed_rules = speak(self.resources, self.services, tables, self.enums, self.ops)  # labels, phrases, seeds, house rules
-        for o in self.ops:
-            if o.kind == "answered":
-                svc, name = o.tool.split(".", 1)
-                world_model.state_arguments(next(t for t in self.services[svc].tools if t.name == name))
+        for t in self.answered_tools:  # after speak, which rewrites their phrases from summaries
+            world_model.state_arguments(t)
         show_readings(self.ops, self.services)
         for r in self.resources:
             self.services[r.service].tables.append(tables[r.qualified])

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..check.types import PRIMITIVES
 from .ops import MAX_FIELDS, pattern
 from .common import FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, lit, pascal, plural, singular, unique, words
 
@@ -55,7 +56,6 @@ ANSWER = "a_"  # the row an answered read's filter binds; never a parameter's na
 # what the world model makes of an operation (OpReport.kind): a recorded write, a read derived
 # from a row, a read looked up in a table of answers
 MODEL_KINDS = ("recorded", "derived", "answered")
-_PRIMITIVE = {"text", "int", "decimal", "money", "bool", "date", "time", "datetime", "email", "id"}
 
 
 @dataclass(frozen=True)
@@ -424,7 +424,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     scoped: dict[str, str] = {}  # answer field → its one value
     params = [_answer_param(imp, r, p, info) for p in sim.params]
     for p in params:
-        base = p.type if p.type in _PRIMITIVE else "enum" if p.type in imp.enums else "id" if p.type in keys else None
+        base = p.type if p.type in PRIMITIVES else "enum" if p.type in imp.enums else "id" if p.type in keys else None
         if base is None:
             left.append(p.name)  # a list, or a type no field can hold
             continue
