@@ -323,3 +323,15 @@ def test_fuzz_every_import_checks(tmp_path):
             assert f"constraint {r.name} " in module
         proposed += len(result.rules)
     assert proposed >= 1  # the vocabulary holds ended statuses and flags: some import proposes a rule
+
+
+def test_acronyms_in_phrases_keep_the_article_before_them():
+    """A noun split into letters (`DAGRun` → "d a g run") is said as its acronym in a tool's
+    phrases, and an article before it stays an article: "add a DAG run", never "add ADAG run"
+    (Airflow's POST /dags/{dag_id}/dagRuns); an acronym's own leading `a` is kept ("API")."""
+    from compoworld_dsl.importers.speak import _acronyms
+
+    assert _acronyms("add a d a g run {note} to d a g {dag_id}") == "add a DAG run {note} to DAG {dag_id}"
+    assert _acronyms("list a p i keys") == "list API keys"
+    assert _acronyms("add an a p i key") == "add an API key"
+    assert _acronyms("pick a card") == "pick a card"

@@ -532,7 +532,13 @@ _LETTERS_3 = re.compile(r"\b(?:[a-z] ){2,}[a-z]\b")
 
 
 def _acronyms(text: str) -> str:
-    return _LETTERS_3.sub(lambda m: m.group().replace(" ", "").upper(), text)
+    def one(m: re.Match) -> str:
+        run = m.group()
+        # "add a d a g run": the article before an acronym of three letters or more, not an
+        # `ADAG` (an acronym's own leading `a` has two letters after it at most: "a p i")
+        head, rest = ("a ", run[2:]) if run.startswith("a ") and len(run) >= 7 else ("", run)
+        return head + rest.replace(" ", "").upper()
+    return _LETTERS_3.sub(one, text)
 
 
 def spoken_noun(noun: str) -> str:
