@@ -290,7 +290,9 @@ def test_a_read_of_another_object_is_never_derived(tmp_path):
     path.write_text(json.dumps(spec))
     kinds = {o.label.split("/")[-1]: o.kind for o in import_openapi(path).ops}
     assert kinds["owner"] == kinds["link"] == "answered", kinds  # answered from seeded answers, not from the quote
-    assert kinds["draft"] == "simulated", kinds  # a quote's own record: those rows are the quotes table's
+    # a quote's record, but which quote is not this one's to say: the answers name a row of
+    # the quotes table (a seeded association), never this quote's fields read as its draft's
+    assert kinds["draft"] == "answered", kinds
     assert kinds["details"] == kinds["status"] == "derived"
 
 
@@ -302,10 +304,12 @@ def _body(props: dict) -> dict:
 STR, INT, DONE = {"type": "string"}, {"type": "integer"}, {"204": {"description": "done"}}
 
 
-def _imported(tmp_path, paths: dict):
-    """SPEC with these paths, imported, written and checked: (kind by operation, result, program, out)."""
+def _imported(tmp_path, paths: dict, schemas: dict | None = None):
+    """SPEC with these paths (and these schemas beside its own), imported, written and checked:
+    (kind by operation, result, program, out)."""
     path = tmp_path / "spec.json"
-    path.write_text(json.dumps({**SPEC, "paths": paths}))
+    components = {"schemas": {**SPEC["components"]["schemas"], **(schemas or {})}}
+    path.write_text(json.dumps({**SPEC, "paths": paths, "components": components}))
     result = import_openapi(path)
     out = tmp_path / "out"
     out.mkdir()
@@ -517,3 +521,85 @@ def test_a_read_no_row_explains_is_answered_from_seeded_answers(tmp_path):
     got = world.call(st, _tool(program.model, "get_settings").qualified, {})
     assert got["success"] and got["data"]["theme"] == setting["theme"]
 
+
+
+def test_a_read_of_a_resources_records_is_answered_by_a_seeded_association(tmp_path):
+    """A read no CRUD rule explains whose answer is a resource's records (`GET
+    /repos/{repoId}/teams`, `GET /me/team`) is answered from a seeded association: each answer
+    row names a row of that resource for the arguments it answers, and the tool returns those
+    rows in the resource's own shape (a list, or the one row). The tool lives with the
+    resource (it reads its table); which rows the API means is seeded, not derived."""
+    team = {"type": "object", "properties": {"id": STR, "name": {"type": "string", "example": "Platform"}}}
+    repo = {"name": "repoId", "in": "path", "required": True, "schema": STR}
+    paths = {
+        "/teams": {"get": {"operationId": "listTeams", "responses": _list("#/components/schemas/Team")}},
+        "/teams/{teamId}": {"get": {"operationId": "getTeam", "parameters": [{"name": "teamId", "in": "path", "required": True, "schema": STR}], "responses": {"200": _json({"$ref": "#/components/schemas/Team"})}}},
+        "/repos/{repoId}/teams": {"get": {"operationId": "listRepoTeams", "parameters": [repo], "responses": _list("#/components/schemas/Team")}},
+        "/me/team": {"get": {"operationId": "getMyTeam", "responses": {"200": _json({"$ref": "#/components/schemas/Team"})}}},
+    }
+    kinds, result, program, out = _imported(tmp_path, paths, {"Team": team})
+    assert kinds["GET /repos/{repoId}/teams"] == kinds["GET /me/team"] == "answered", kinds
+    listed, mine = _tool(program.model, "list_repo_teams"), _tool(program.model, "get_my_team")
+    home = _tool(program.model, "list_teams").qualified.split(".")[0]
+    assert listed.qualified.split(".")[0] == mine.qualified.split(".")[0] == home
+    assert str(listed.result) == "list[Team]" and str(mine.result) == "Team"
+    text = next(t for n, t in result.files.items() if not n.endswith("_world.world"))
+    assert "team: ref " in _block(text, "seed list_repo_teams_answers")
+    assert "return filter(r_ in teams where exists(a_ in list_repo_teams_answers where a_.team == r_.id and a_.repo_id == repo_id))" in text
+    # docs/import.md shows this tool as the importer writes it
+    block = _block(text, "tool list_repo_teams(")
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "import.md").read_text()
+    lines, doc_lines = [x.strip() for x in block.strip().splitlines()], [x.strip() for x in docs.splitlines()]
+    assert any(doc_lines[i : i + len(lines)] == lines for i in range(len(doc_lines))), block
+    assert format_source(text, "x.world") == text
+
+    world = load_world(program.model, str(out / result.world_file))
+    st = world.initial_state(3)
+    teams = st.tables[_table(program.model, "list_teams", "teams")]
+    answers = list(st.tables[_table(program.model, "list_teams", "list_repo_teams_answers")].values())
+    assert answers and {a["team"] for a in answers} <= set(teams)
+    before = {k: dict(v) for k, v in st.tables.items()}
+    repo_id = answers[0]["repo_id"]
+    got = world.call(st, listed.qualified, {"repo_id": repo_id})
+    assert got["success"], got
+    want = {a["team"] for a in answers if a["repo_id"] == repo_id}
+    assert {t["id"] for t in got["data"]} == want and all(t == teams[t["id"]] for t in got["data"])
+    assert world.call(st, listed.qualified, {"repo_id": repo_id}) == got  # the same every time
+    assert world.call(st, listed.qualified, {"repo_id": "no-such-repo"})["data"] == []
+    (one,) = st.tables[_table(program.model, "list_teams", "get_my_team_answers")].values()
+    got = world.call(st, mine.qualified, {})
+    assert got["success"] and got["data"] == teams[one["team"]], got
+    assert {k: dict(v) for k, v in st.tables.items()} == before
+
+
+def test_arguments_named_as_a_key_with_its_noun_name_the_row(tmp_path):
+    """An argument named as a resource's key with the resource's noun before it names a row of
+    it even where the path gives no type: `{MonitorName}` for monitors keyed by their `Name`
+    (an answered read takes it as that key; a write on it is recorded on the row), and an
+    integer `gameId` for games whose ids are integers. A posted read on a row of its own
+    (`POST /monitor/{Name}/data` named GetMonitorData) is answered, not recorded as a write."""
+    monitor = {"type": "object", "properties": {"Name": STR, "Domain": {"type": "string", "example": "example.com"}}}
+    game = {"type": "object", "properties": {"id": INT, "venue": STR}}
+    mname = {"name": "MonitorName", "in": "path", "required": True, "schema": STR}
+    obj = lambda props: {"type": "object", "properties": props}  # noqa: E731
+    paths = {
+        "/monitors": {"get": {"operationId": "ListMonitors", "responses": {"200": _json(obj({"Monitors": {"type": "array", "items": {"$ref": "#/components/schemas/Monitor"}}}))}}},
+        "/monitor/{Name}": {"get": {"operationId": "GetMonitor", "parameters": [{"name": "Name", "in": "path", "required": True, "schema": STR}], "responses": {"200": _json({"$ref": "#/components/schemas/Monitor"})}}},
+        "/monitor/{Name}/data": {"post": {"operationId": "GetMonitorData", "parameters": [{"name": "Name", "in": "path", "required": True, "schema": STR}], "requestBody": _body({"Filter": STR}), "responses": {"200": _json(obj({"Events": INT, "Source": STR}))}}},
+        "/metrics/{MonitorName}/destinations": {"get": {"operationId": "ListDestinations", "parameters": [mname], "responses": {"200": _json(obj({"Destination": STR, "Status": STR}))}}},
+        "/metrics/{MonitorName}/settings": {"patch": {"operationId": "UpdateMetricSettings", "parameters": [mname], "requestBody": _body({"Period": INT}), "responses": DONE}},
+        "/games": {"get": {"operationId": "getGames", "responses": _list("#/components/schemas/Game")}},
+        "/games/{gameId}": {"get": {"operationId": "getGame", "parameters": [{"name": "gameId", "in": "path", "required": True, "schema": INT}], "responses": {"200": _json({"$ref": "#/components/schemas/Game"})}}},
+        "/winprob": {"get": {"operationId": "getWinProbability", "parameters": [{"name": "gameId", "in": "query", "required": True, "schema": INT}], "responses": {"200": _json(obj({"homeWinProbability": {"type": "number"}}))}}},
+    }
+    kinds, result, program, out = _imported(tmp_path, paths, {"Monitor": monitor, "Game": game})
+    assert kinds["POST /monitor/{Name}/data"] == kinds["GET /metrics/{MonitorName}/destinations"] == kinds["GET /winprob"] == "answered", kinds
+    assert kinds["PATCH /metrics/{MonitorName}/settings"] == "recorded", kinds
+    key = dict(_tool(program.model, "get_monitor").params)["name"]
+    assert {n: str(t) for n, t in _tool(program.model, "list_destinations").params} == {"monitor_name": str(key)}
+    assert {n: str(t) for n, t in _tool(program.model, "get_win_probability").params} == {"game_id": str(dict(_tool(program.model, "get_game").params)["game_id"])}
+    settings = _tool(program.model, "update_metric_settings")
+    assert settings.qualified.split(".")[0] == _tool(program.model, "get_monitor").qualified.split(".")[0]
+    world = load_world(program.model, str(out / result.world_file))
+    st = world.initial_state(1)
+    assert not world.call(st, settings.qualified, {"monitor_name": "no-such-monitor", "period": 5})["success"]

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..check.types import PRIMITIVES
 from .ops import MAX_FIELDS, pattern
-from .common import FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, lit, pascal, plural, singular, unique, words
+from .common import ROW, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, singular, snake, unique, words
 
 WRITES = ("post", "put", "patch", "delete")
 KEYLESS_WRITES = ("put", "patch", "delete")  # writes by their method alone: a batch write on a collection
@@ -176,8 +176,11 @@ _VAGUE_KEYS = {"", "id", "name", "key", "uid", "uuid"}  # a key named so names n
 
 def _row_names(x: Any) -> set[str]:
     """The names an argument naming a row of resource `x` goes by: `deviceId`, and its key
-    property when that is telling (`sku`, not a bare `id` or `name`)."""
-    return {_norm(singular(x.table)) + "id", _norm(x.name) + "id"} | ({_norm(x.key_prop)} - _VAGUE_KEYS)
+    property when that is telling (`sku`, not a bare `id` or `name`), or with the noun before it
+    (`AppMonitorName` for an app monitor keyed by its `Name`)."""
+    nouns = {_norm(singular(x.table)), _norm(x.name)}
+    key = _norm(x.key_prop)
+    return {n + "id" for n in nouns} | ({key} - _VAGUE_KEYS) | ({n + key for n in nouns if not key.startswith(n)} if key else set())
 
 
 def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tuple[str, Any] | None:
@@ -200,7 +203,10 @@ def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tu
             # `/workflow/{entityId}` is no avatar's): it names a row, but which is a guess
             return None
         found.setdefault(name, {})[id(res)] = res
-    path_names = {name for name, _, _ in info.values()}
+    # a text path parameter may still be named as a key (`/rummetrics/{AppMonitorName}/metrics`),
+    # unless a path parameter typed by its place names the row already (`/whatsapp_media/
+    # {whatsapp_user_id}/{media_id}` is on the user's row, whatever `media_id` is named as)
+    path_names = {name for name, t, res in info.values() if res is not None or found}
     for p in params:
         if p.name in path_names:
             continue
@@ -344,16 +350,19 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> 
 
 def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> tuple[Any, bool | str] | None:
     """(the object, whether a list of them; or the scalar, `VALUE`) a read answers, when the world model can look it up
-    (`answered`): a `GET`, or a `POST` named as a read on no row of its own (RPC APIs post their
-    reads and computations: `POST /v1/places:searchText`, `GetQueryResults`),
+    (`answered`): a `GET`, or a `POST` named as a read (RPC APIs post their reads and
+    computations: `POST /v1/places:searchText`, `GetQueryResults`, GuardDuty's `POST
+    /detector/{detectorId}/member/get`),
     whose answer is an object with a scalar property, or a list of such objects, that is no
     resource's record (a search of a resource's rows: which rows the API means is not known),
     or one scalar value. None otherwise (a file, a URL, no schema: it stays simulated)."""
     if o.method == "post":
         # only a post named as a read (`SearchText`, "Get the status ..."): `PutPolicy`, `resize`,
         # `claim` and `merge` are writes no verb list names, and a nameless post may be one too
-        if first_verb(o) not in READ_WORDS - _MAKES_FILES or own_key(r, info or {}) is not None:
-            return None  # recorded (world_model.modelled), or simulated as before
+        # (also on a row of its own: GuardDuty's `POST /detector/{detectorId}/member/get` reads,
+        # and recording it as a write would make a task call a read for its own sake)
+        if first_verb(o) not in READ_WORDS - _MAKES_FILES:
+            return None  # recorded when on a row (world_model.modelled), or simulated as before
     elif o.method != "get" or first_verb(o) in WRITE_VERBS:
         return None  # a write, or a write by `GET` (Etherpad's `GET /createSession`): not a read of seeded answers
     if not o.has_response or o.response is None:
@@ -366,11 +375,20 @@ def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> t
         if shape is None or shape.kind != "object" or not shape.props:
             continue
         if shape.name and imp.resources_named({shape.name}):
-            return None
+            # a resource's records (`GET /repos/{owner}/{repo}/teams`, `GET /user`): which rows the
+            # API means is seeded as an association (`answered`, `rows_of`); two resources of one
+            # schema would make which table a guess
+            return (shape, many) if _rows_of(imp, shape) is not None else None
         if any(ps.kind == "scalar" and not ps.writeonly for ps in shape.props.values()):
             return shape, many
         return None
     return None
+
+
+def _rows_of(imp: Any, shape: Any) -> Any:
+    """The one resource whose records an answer of this schema is, or None."""
+    named = imp.resources_named({shape.name}) if shape.name else []
+    return named[0] if len(named) == 1 and named[0].record is not None else None
 
 
 def _answer_noun(shape: Any, tool: str) -> str:
@@ -398,14 +416,23 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     `o.kind` to `answered`."""
     shape, how = answer
     value, many = how == VALUE, how is True
-    svc = imp.service_for(r.service, "") if r is not None else imp.misc()
-    svc_name = r.service if r is not None else imp.misc_service
-    noun = _answer_noun(shape, sim.name)
-    record = imp.type_name(pascal(shape.name) if shape.name else f"{noun}_answer")
+    rows_of = None if value else _rows_of(imp, shape)
+    home = rows_of or r  # an association lives with the rows it names: the tool reads their table
+    if rows_of is not None:
+        o.home = rows_of
+    svc = imp.service_for(home.service, "") if home is not None else imp.misc()
+    svc_name = home.service if home is not None else imp.misc_service
+    noun = _answer_noun(shape, sim.name) if rows_of is None else f"{words(sim.name)} answer"
+    record = imp.type_name(pascal(shape.name) if shape.name and rows_of is None else f"{noun}_answer" if rows_of is None else pascal(f"{sim.name}_answer"))
     fields: list[FieldIR] = []
     taken = Names()
     if value:
         fields.append(imp.field_of(shape, "value", "", record, taken, True))
+    elif rows_of is not None:
+        # the association: each answer row names one of the resource's rows
+        link = FieldIR(unique(snake(rows_of.noun), taken), rows_of.alias, "id", default='""', ref=rows_of.qualified)
+        link.comments = [f"{article(rows_of.noun)} {rows_of.noun} the answer holds"]
+        fields.append(link)
     else:
         imp.flatten(shape, record, fields, taken, for_table=True)
     fields = [f for f in fields if f.base != "list"][:MAX_FIELDS]
@@ -469,7 +496,17 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     svc.records.append(rec)
     svc.tables.append(TableIR(table, rec, rows, seed, tuple(distinct) if not many else ()))
     where = f" where {' and '.join(conds)}" if conds else ""
-    if many:
+    if rows_of is not None:
+        # the rows the answers name, in the resource's own shape (what the API returns)
+        link, rkey = fields[0].name, rows_of.key_field
+        named = f"exists({ANSWER} in {table} where {' and '.join([f'{ANSWER}.{link} == {ROW}.{rkey}', *conds])})"
+        pick = f"{ROW} in {rows_of.table} where {named}"
+        body = [*checks, f"return filter({pick})"] if many else [
+            *checks,
+            f"require exists({pick}) else not_found {lit('no ' + rows_of.noun + ' for those arguments')}",
+            f"return earliest({pick} by {ROW}.{rkey})",
+        ]
+    elif many:
         body = [*checks, f"return filter({ANSWER} in {table}{where})"]
     else:
         body = [
@@ -477,12 +514,16 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
             f"require exists({ANSWER} in {table}{where}) else not_found {lit('no ' + noun + ' for those arguments')}",
             f"return earliest({ANSWER} in {table}{where} by {ANSWER}.{key.name})" + (f".{fields[0].name}" if value else ""),
         ]
-    comments = [f"{o.label}: answered", f"world model: answered from {table}, seeded with the world: " + ("the rows" if many else "the row") + " whose fields equal the arguments; what the API computes from them is not modelled"]
+    if rows_of is not None:
+        comments = [f"{o.label}: answered", f"world model: the {plural(rows_of.noun)} the seeded rows of {table} name for these arguments (which the API means is not modelled)"]
+    else:
+        comments = [f"{o.label}: answered", f"world model: answered from {table}, seeded with the world: " + ("the rows" if many else "the row") + " whose fields equal the arguments; what the API computes from them is not modelled"]
     if left:
         comments.append("arguments the answer does not depend on: " + ", ".join(left))
     comments += sim.comments[1:]
     o.kind = "answered"
-    return replace(sim, params=params, result=f"list[{record}]" if many else fields[0].type if value else record, body=body, simulated=False, comments=comments)
+    shown = rows_of.name if rows_of is not None else record
+    return replace(sim, params=params, result=f"list[{shown}]" if many else fields[0].type if value else shown, body=body, simulated=False, comments=comments)
 
 
 def state_arguments(t: ToolIR) -> None:
@@ -499,13 +540,23 @@ def state_arguments(t: ToolIR) -> None:
                 t.gives += (" and " if " with " in t.gives else " with ") + ph
 
 
+def _int_key(x: Any) -> bool:
+    """Whether resource `x`'s rows are keyed by the API's integer ids (modelled as ids): an
+    integer argument named as that key (`gameId: int`) names one of its rows."""
+    shape = x.shape.props.get(x.key_prop) if x.shape is not None and x.shape.kind == "object" else None
+    return shape is not None and shape.kind == "scalar" and shape.type == "integer"
+
+
 def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:
     """An answered read's argument, typed as a resource's key only where it names that resource's row by
     its place (a parent of the operation's resource) or its name (`customerId`, also a query
-    argument the API types a plain string): the answers then refer to those rows, and a task can
+    argument the API types a plain string, or an integer where the resource's ids are integers): the answers then refer to those rows, and a task can
     carry a key from a list to the read. A path parameter typed so only because some resource
     calls its item so (CloudTrail's bare `{Name}`) is text: which row it names is a guess."""
     by_name = [x for x in imp.resources if _norm(p.name) in _row_names(x)]
+    if len(by_name) > 1:
+        # `gameId` names a game rather than the game PPA rows keyed by their game's id
+        by_name = [x for x in by_name if _norm(p.name) != _norm(x.key_prop)] or by_name
     path = next(((spec, res) for spec, (name, t, res) in info.items() if name == p.name), None)
     if path is not None and path[1] is not None and p.type == path[1].alias:
         res = path[1]
@@ -513,6 +564,6 @@ def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:
         if parent or _norm(path[0]) in _row_names(res):
             return p
         return replace(p, type="text", default=p.default and '""')
-    if p.type == "text" and len(by_name) == 1 and path is None:
+    if len(by_name) == 1 and (path is None or path[1] is None) and (p.type == "text" or p.type == "int" and _int_key(by_name[0])):
         return replace(p, type=by_name[0].alias, default=None)
     return p
