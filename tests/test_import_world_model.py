@@ -461,11 +461,17 @@ def test_a_read_no_row_explains_is_answered_from_seeded_answers(tmp_path):
     # one value, not an object: answered too (`-> int`); a link to a file is not (`/logo`)
     paths["/open-tickets/count"] = {"get": {"operationId": "countOpenTickets", "parameters": [{"name": "queue", "in": "query", "required": True, "schema": STR}], "responses": {"200": _json(INT)}}}
     paths["/logo"] = {"get": {"operationId": "getLogo", "responses": {"200": _json({"type": "string", "format": "uri"})}}}  # no object: stays simulated
+    # values only in small nested objects, as the importer flattens them, or a list of values: answered;
+    # an object of nothing but JSON text is not
+    paths["/usage"] = {"get": {"operationId": "getUsage", "responses": {"200": _json(obj({"billable": obj({"ubuntu": obj({"totalMs": INT}), "macos": obj({"totalMs": INT})})}))}}}
+    paths["/pads"] = {"get": {"operationId": "listPads", "responses": {"200": _json(obj({"data": obj({"padIDs": {"type": "array", "items": STR}})}))}}}
+    paths["/blob"] = {"get": {"operationId": "getBlob", "responses": {"200": _json(obj({"blob": {"type": "object", "additionalProperties": True}}))}}}
     kinds, result, program, out = _imported(tmp_path, paths)
-    for label in ("GET /customers/{customerId}/credit", "GET /rates", "GET /holidays", "GET /settings", "GET /scores", "POST /classify", "GET /open-tickets/count"):
+    for label in ("GET /customers/{customerId}/credit", "GET /rates", "GET /holidays", "GET /settings", "GET /scores", "POST /classify", "GET /open-tickets/count", "GET /usage", "GET /pads"):
         assert kinds[label] == "answered", kinds
-    assert kinds["GET /logo"] == kinds["POST /resize"] == kinds["GET /sessions/create"] == "simulated"
-    assert [o.kind for o in result.modelled] == ["answered"] * 7
+    assert kinds["GET /logo"] == kinds["POST /resize"] == kinds["GET /sessions/create"] == kinds["GET /blob"] == "simulated"
+    assert [o.kind for o in result.modelled] == ["answered"] * 9
+    assert "ubuntu_total_ms: int" in _block(next(t for n, t in result.files.items() if not n.endswith("_world.world")), "record UsageAnswer")
     text = next(t for n, t in result.files.items() if not n.endswith("_world.world"))
     credit = _block(text, "tool get_credit(")
     assert "world model: answered from get_credit_answers" in credit
@@ -603,3 +609,48 @@ def test_arguments_named_as_a_key_with_its_noun_name_the_row(tmp_path):
     world = load_world(program.model, str(out / result.world_file))
     st = world.initial_state(1)
     assert not world.call(st, settings.qualified, {"monitor_name": "no-such-monitor", "period": 5})["success"]
+
+
+@pytest.mark.parametrize(
+    "op_id, summary, path, verb",
+    [
+        ("SendMessage", "", "/messages", "send"),
+        ("get_all_posts_changes", "List all post changes", "/posts/all/changes", "get"),  # snake case: no .NET action
+        ("Action_POSTamend", "Amend", "/v1/action/amend", "amend"),
+        ("Location_CheckNameAvailability", "", "/subscriptions/{s}/checkNameAvailability", "check"),  # .NET: the action after the underscore
+        ("Recipients_PostRecipients", "Adds one or more recipients", "/envelopes/{e}/recipients", "add"),  # the action repeats the method: the summary
+        ("BatchGetImage", "", "/", "get"),  # `Batch` is no verb
+        ("post-payments-captures", "Capture an authorised payment", "/payments/{p}/captures", "capture"),
+        (None, "Detailed Facility Report Air Quality", "/dfr_rest_services.get_air_quality", "get"),  # the path's last part, after the dot
+        ("abortMultipart", "Abort multipart upload", "/uploads/abort-multipart.json", "abort"),
+        (None, "", "/users/searches", "search"),
+        ("networkUnblock", "Request a network unblock", "/network-unblock", "unblock"),  # a verb after a noun
+        ("genderFullName", "Infer the likely gender of a full name", "/gender/full", "infer"),
+        ("twipc", "Insurance Policy - Two Wheeler", "/twipc/certificate", "twipc"),  # no verb anywhere: the id's first word
+        ("postThing", "", "/thing", "post"),
+    ],
+)
+def test_the_verb_an_operation_is_named_by(op_id, summary, path, verb):
+    """`world_model.first_verb` finds the verb an operation is named by where a spec puts it: the
+    operation id, the action of a .NET-style id, the summary, the last part of the path, or a
+    later word of the id; with none, the id's first word (which names neither a read nor a write)."""
+    from types import SimpleNamespace
+
+    from compoworld_dsl.importers.world_model import first_verb
+
+    assert first_verb(SimpleNamespace(op_id=op_id, summary=summary, path=path, method="post")) == verb
+
+
+def test_a_gets_write_verb_comes_from_its_name_or_summary():
+    """A `GET` is a read unless its operation id's first word or its summary says it writes
+    (Etherpad's `createSession`): a write verb in a later word of the id, a .NET action or the
+    path is more often a noun (`StatefulSet`, `Prediction_Resolve2`, `/charge-metrics`)."""
+    from types import SimpleNamespace
+
+    from compoworld_dsl.importers.world_model import first_verb
+
+    assert first_verb(SimpleNamespace(op_id="watchAppsV1NamespacedStatefulSet", summary="", path="/watch/statefulsets", method="get")) == "watch"
+    # a GET's write verb counts only from its id's first word or its summary
+    assert first_verb(SimpleNamespace(op_id="GET_ChargeMetrics", summary="List charge metrics", path="/charge-metrics", method="get")) == "get"
+    assert first_verb(SimpleNamespace(op_id="Prediction_Resolve2", summary=None, path="/{appId}", method="get")) == "prediction"
+    assert first_verb(SimpleNamespace(op_id="createSession", summary="", path="/createSession", method="get")) == "create"

@@ -85,6 +85,7 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     API_STOPWORDS,
     ENVELOPE_WORDS,
     norm,
+    flattened,
     Param,
     Op,
     plumbing,
@@ -311,7 +312,7 @@ class TypeMapper:
             if ps.writeonly:
                 dropped.append(f"{path} (write-only)")
                 continue
-            if ps.kind == "object" and depth < 2 and 0 < len(ps.props) <= 8 and all(x.kind in ("scalar", "object", "array") for x in ps.props.values()):
+            if flattened(ps, depth):
                 first = len(out)
                 self.flatten(ps, owner, out, taken, name, path, depth + 1, for_table)
                 if len(out) > first:

@@ -37,6 +37,12 @@ MAX_SIM_PARAMS = 8
 API_STOPWORDS = {"api", "apis", "the", "rest", "restful", "service", "services", "server", "openapi", "swagger", "google", "public", "http", "web", "v1", "v2", "v3", "v4", "spec", "specification", "for", "and", "of"}
 
 
+def flattened(s: Shape, depth: int) -> bool:
+    """Whether a nested object at this depth is flattened into `outer_inner` fields (two levels,
+    small objects of scalars, objects and arrays) rather than kept as JSON text."""
+    return s.kind == "object" and depth < 2 and 0 < len(s.props) <= 8 and all(x.kind in ("scalar", "object", "array") for x in s.props.values())
+
+
 def norm(name: str) -> str:
     """How two names are compared: case and separators ignored (`iCalUID` ~ `i_cal_uid`)."""
     return re.sub(r"[^a-z0-9]", "", str(name).lower())

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..check.types import PRIMITIVES
-from .ops import MAX_FIELDS, pattern
+from .ops import MAX_FIELDS, flattened, pattern
 from .common import ROW, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, singular, snake, unique, words
 
 WRITES = ("post", "put", "patch", "delete")
@@ -37,7 +37,7 @@ WRITE_VERBS = frozenset("""
     start stop restart pause resume suspend unsuspend terminate reboot shutdown reset retry rotate renew extend
     enable disable activate deactivate register unregister deregister enroll unenroll subscribe unsubscribe
     upload import attach detach assign unassign associate disassociate link unlink share unshare invite join leave
-    approve reject accept decline confirm complete close reopen acknowledge ack resolve
+    approve reject accept decline confirm complete close reopen acknowledge ack resolve capture amend reorder abort append
     archive unarchive restore lock unlock block unblock ban unban mute unmute follow unfollow like unlike star unstar
     pin unpin favorite unfavorite vote rate review comment
     grant allocate deallocate release reserve book order pay charge refund transfer schedule reschedule
@@ -46,7 +46,7 @@ WRITE_VERBS = frozenset("""
 READ_WORDS = frozenset("""
     get list search find lookup query describe read fetch retrieve show view browse count check validate verify
     test calculate compute estimate convert translate detect analyze analyse predict preview parse extract
-    classify recognize recognise summarize evaluate export download render lookup poll
+    classify recognize recognise summarize evaluate export download render lookup poll infer
 """.split())
 _MAKES_FILES = frozenset({"extract", "export", "download"})  # posted, they write files (`POST /resources/extract`)
 VALUE = "value"  # answer_shape's mark for an answer that is one scalar value, not an object
@@ -117,21 +117,53 @@ def _verb(word: str) -> str:
     return word
 
 
+def _split_words(text: str) -> list[str]:
+    """`CheckNameAvailability`, `get_air_quality` → lower-case words."""
+    return [t.lower() for t in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", text)]
+
+
 def _name_words(o: Any) -> list[str]:
     """The words of an operation's id (a Google id's last part, an AWS action's name), lower case."""
     if not o.op_id or "/" in o.op_id:
         return []
     part = [p for p in re.split(r"[.#=]", o.op_id) if p]
-    return [t.lower() for t in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", part[-1] if part else "")]
+    return _split_words(part[-1] if part else "")
+
+
+_BATCH = {"batch", "bulk"}  # `BatchGetImage` gets images: the verb is the next word
+# `Location_CheckNameAvailability`, not `get_all_posts_changes` nor Zuora's `GET_ChargeMetrics`
+_DOTNET = re.compile(r"(?!(?i:get|post|put|patch|delete)_)[A-Za-z0-9]+_[A-Z][A-Za-z0-9]*")
 
 
 def first_verb(o: Any) -> str:
-    """The verb an operation is named by: its operation id's first word, else its summary's; ''
-    when neither names one beyond the method."""
-    words_ = _name_words(o)
-    if not words_ or words_[0] in ("post", "put", "patch"):  # a name made from the method: the summary says more
-        words_ = re.findall(r"[A-Za-z]+", o.summary or "")[:1] or words_
-    return _verb(words_[0]) if words_ else ""
+    """The verb an operation is named by: the first of these that is a known verb (a write verb
+    or a read word): its operation id's first word (after `Batch` or `Bulk`; for a .NET-style id,
+    `Location_CheckNameAvailability`, the action after the last underscore), its summary's first
+    word, the last path segment's first word (`/users/searches`, EPA's
+    `/dfr_rest_services.get_air_quality`), a later word of the id (`networkUnblock`). Else the operation id's first word, or the summary's
+    when the id only repeats the method; '' when there is none."""
+    def first(ws: list[str]) -> str:
+        ws = ws[1:] if len(ws) > 1 and ws[0] in _BATCH else ws
+        return _verb(ws[0]) if ws else ""
+
+    ids = _name_words(o)
+    action = _split_words(o.op_id.rsplit("_", 1)[-1]) if o.op_id and _DOTNET.fullmatch(o.op_id) else []
+    summary = re.findall(r"[A-Za-z]+", o.summary or "")[:2]
+    seg = re.sub(r"\.(json|xml|ya?ml|csv|txt|html?|jsp|php)$", "", o.path.rsplit("/", 1)[-1].split("#")[0].split("{")[0])
+    last = _split_words(seg.rsplit(".", 1)[-1])  # EPA's `dfr_rest_services.get_air_quality`: the part after the dot
+    # `networkUnblock`: a verb after a noun; not for a `GET`, whose later words are more often
+    # nouns that are verbs too (Kubernetes' `watchAppsV1NamespacedStatefulSet` sets nothing)
+    later = [_verb(w) for w in ids[1:]] if o.method != "get" else []
+    # a `GET` is a read unless its id or summary says otherwise: a write verb found in its .NET
+    # action or its path is more often a noun (`Prediction_Resolve2`, `/charge-metrics`)
+    firm = [first(ids), first([w.lower() for w in summary])]
+    loose = [first(action), first(last), *later]
+    candidates = [loose[0], *firm, *loose[1:]]
+    for verb in candidates:
+        if verb in READ_WORDS or verb in WRITE_VERBS and (o.method != "get" or verb in firm):
+            return verb
+    named = first(ids)
+    return named if named and named not in ("post", "put", "patch") else first([w.lower() for w in summary]) or named
 
 
 CREATES = {"create", "add", "insert", "new", "register", "upsert"}
@@ -379,10 +411,25 @@ def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> t
             # API means is seeded as an association (`answered`, `rows_of`); two resources of one
             # schema would make which table a guess
             return (shape, many) if _rows_of(imp, shape) is not None else None
-        if any(ps.kind == "scalar" and not ps.writeonly for ps in shape.props.values()):
+        if _holds_values(shape):
             return shape, many
         return None
     return None
+
+
+def _holds_values(shape: Any, depth: int = 0) -> bool:
+    """Whether an answer of this object has a value a field can hold, as the importer flattens
+    it (OpenAPIImporter.flatten): a scalar property, a list of scalars (kept as text), or one in
+    a small nested object (`{billable: {UBUNTU: {total_ms}}}`, `{comments: {total: 3}}`).
+    Not an object of nothing but objects the flattening keeps as JSON text."""
+    for ps in shape.props.values():
+        if ps.writeonly:
+            continue
+        if ps.kind == "scalar" or ps.kind == "array" and ps.items is not None and ps.items.kind == "scalar":
+            return True
+        if flattened(ps, depth) and _holds_values(ps, depth + 1):
+            return True
+    return False
 
 
 def _rows_of(imp: Any, shape: Any) -> Any:
