@@ -613,3 +613,50 @@ def test_a_rows_own_object_names_its_row_by_the_property_that_says_so(tmp_path):
     row = next(iter(st.tables[table].values()))
     got = w.call(st, f"{table.split('.')[0]}.get_presence", {"id": row["user_id"]})
     assert got["success"] and got["data"]["user_id"] == row["user_id"], got
+
+
+def test_a_scope_parameter_beside_a_property_of_another_type_gets_a_field_of_its_own(tmp_path):
+    """Docker Hub's tags sit under `/namespaces/{namespace}/repositories/{repository}` and hold an
+    integer `repository` (the repository's id): the path's `{repository}` (a name, text) is a
+    field of its own, not that integer, so the list's filter compares text with text (it failed
+    `worldc check` with "`int` and `text` can never be equal")."""
+    tag = obj({"id": {"type": "integer"}, "name": {"type": "string"}, "repository": {"type": "integer"}})
+    base = "/namespaces/{namespace}/repositories/{repository}/tags"
+    doc = spec(
+        {
+            base: {"get": {"operationId": "listTags", "parameters": [pparam("namespace"), pparam("repository")], "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Tag"}})}},
+            base + "/{tag}": {"get": {"operationId": "getTag", "parameters": [pparam("namespace"), pparam("repository"), pparam("tag")], "responses": ok({"$ref": "#/components/schemas/Tag"})}},
+        },
+        {"Tag": tag},
+    )
+    result, ops, model, wf = run(tmp_path, doc)  # run asserts that the world checks
+    text = "\n".join(result.files.values())
+    rec = text[text.index("record Tag") :].split("\n  }")[0]
+    assert "repository: int" in rec and "repository_2: text" in rec, rec
+    assert "r_.repository_2 == repository" in text
+
+
+def test_a_path_parameter_named_as_another_resources_key_is_its_parent(tmp_path):
+    """GoToTraining lists an organizer's trainings at `/organizers/{organizerKey}/trainings`, and
+    its organizers (a list only) under accounts: `{organizerKey}` is no parent by its place, but
+    the trainings' field of it refers to organizers by its name, so the tools take it as an organizer's key (the
+    create put a text argument into that reference and failed `worldc check`)."""
+    organizer = obj({"organizerKey": {"type": "string"}, "email": {"type": "string", "format": "email"}})
+    training = obj({"trainingKey": {"type": "string"}, "name": {"type": "string"}})
+    doc = spec(
+        {
+            "/accounts/{accountKey}/organizers": {"get": {"operationId": "listOrganizers", "parameters": [pparam("accountKey")], "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Organizer"}})}},
+            "/organizers/{organizerKey}/trainings": {
+                "get": {"operationId": "listTrainings", "parameters": [pparam("organizerKey")], "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Training"}})},
+                "post": {"operationId": "createTraining", "parameters": [pparam("organizerKey")], "requestBody": body(obj({"name": {"type": "string"}})), "responses": ok({"type": "string"})},
+            },
+            "/organizers/{organizerKey}/trainings/{trainingKey}": {"get": {"operationId": "getTraining", "parameters": [pparam("organizerKey"), pparam("trainingKey")], "responses": ok({"$ref": "#/components/schemas/Training"})}},
+        },
+        {"Organizer": organizer, "Training": training},
+    )
+    result, ops, model, wf = run(tmp_path, doc)  # run asserts that the world checks
+    text = "\n".join(result.files.values())
+    key = text[text.index("record Organizer") :].split("key organizer_key: ")[1].split()[0]
+    for name in ("list_trainings", "create_training"):
+        params = {n: str(t) for n, t in next(t for t in model.tools() if t.name == name).params}
+        assert params["organizer_key"] == key, (name, params)

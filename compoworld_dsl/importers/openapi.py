@@ -866,6 +866,10 @@ class OpenAPIImporter(TypeMapper):
             # path parameters before the id: the row's parent (a field of that resource's key type)
             for p, parent in r.parents:
                 existing = next((f for f in fields if not f.key and (norm(f.src) == norm(p) or norm(f.name) == norm(p))), None)
+                if existing is not None and parent is None and existing.base not in ("text", "id"):
+                    # Docker Hub's tags hold an integer `repository` (the repository's id) beside the
+                    # path's `{repository}` (its name, text): the parameter gets a field of its own
+                    existing = None
                 if existing is None and parent is not None:
                     # `/users/{id}/presence` answering `{userId, ...}`: the property that names the
                     # user is the parent, not a second field beside it (a presence whose `userId`
@@ -945,6 +949,10 @@ class OpenAPIImporter(TypeMapper):
                     f.type, f.base, f.ref, f.default = other.alias, "id", other.qualified, '""'
                     f.comments = [c for c in f.comments if not c.startswith("nullable")]
                     f.comments.append(f"refers to {article(other.noun)} {other.noun} (inferred from the field's name)")
+                    # a path parameter no resource's path placed (GoToTraining's `/organizers/
+                    # {organizerKey}/trainings`, its organizers listed under accounts) is that
+                    # row's parent now: the tools type it as the key the field holds
+                    r.parents = [(p, other if parent is None and r.parent_fields.get(p) == f.name else parent) for p, parent in r.parents]
                     break
 
     def known_by(self, r: Resource) -> list[str]:

@@ -10,7 +10,8 @@ scored by the task's own checker.
   to another value of its type that the state holds (another matter, another date) fails the
   checker; so the read it came from is necessary.
 - A description with look-alikes: the plan that works on a look-alike instead (a distractor the
-  description also fits) must fail to run, or fail the checker on a house rule — then the rule is
+  description also fits) must fail to run before it changes the look-alike (a refusal after a
+  write on it teaches the agent by a wrong write), or fail the checker on a house rule — then the rule is
   load-bearing: it is what tells the agent which record is meant. If it passes, or fails only on
   the goals, the description is ambiguous and the task is not emitted.
 - An `order` rule is load-bearing when the plan with its two calls swapped fails it, and either
@@ -251,7 +252,14 @@ def distractors(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[
                     continue
                 run = replay(facts, attempt, state0, steps, values, picks={k: other}, like=like)
                 if len(run[1]) < len(steps):
-                    step_refused.append({"step": k + 1, "look_alike": other})
+                    if run[0].tables.get(how["table"], {}).get(other) == rows.get(other):
+                        step_refused.append({"step": k + 1, "look_alike": other})
+                        continue
+                    # refused only after it changed the look-alike (an update of the wrong
+                    # function, then a test the services answer for the right one alone): the
+                    # agent learns which record was meant by a write it should not have made,
+                    # so the refusal does not tell them apart (a blind player met it)
+                    ambiguous.append(other)
                     continue
                 verdict = _score(facts, checks, state0, run, reports)
                 failed = {f["id"] for f in verdict["failed"]}
