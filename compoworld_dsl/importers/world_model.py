@@ -137,11 +137,12 @@ _DOTNET = re.compile(r"(?!(?i:get|post|put|patch|delete)_)[A-Za-z0-9]+_[A-Z][A-Z
 
 def first_verb(o: Any) -> str:
     """The verb an operation is named by: the first of these that is a known verb (a write verb
-    or a read word): its operation id's first word (after `Batch` or `Bulk`; for a .NET-style id,
-    `Location_CheckNameAvailability`, the action after the last underscore), its summary's first
-    word, the last path segment's first word (`/users/searches`, EPA's
-    `/dfr_rest_services.get_air_quality`), a later word of the id (`networkUnblock`). Else the operation id's first word, or the summary's
-    when the id only repeats the method; '' when there is none."""
+    or a read word): a .NET-style id's action after its last underscore
+    (`Location_CheckNameAvailability`), the operation id's first word (after `Batch` or `Bulk`),
+    the summary's first word, the last path segment's first word (`/users/searches`, EPA's
+    `/dfr_rest_services.get_air_quality`), a later word of a non-GET's id (`networkUnblock`). A
+    `GET`'s write verb counts only from its id's first word or its summary. Else the id's first
+    word, or the summary's when the id only repeats the method; '' when there is none."""
     def first(ws: list[str]) -> str:
         ws = ws[1:] if len(ws) > 1 and ws[0] in _BATCH else ws
         return _verb(ws[0]) if ws else ""
@@ -385,9 +386,9 @@ def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> t
     (`answered`): a `GET`, or a `POST` named as a read (RPC APIs post their reads and
     computations: `POST /v1/places:searchText`, `GetQueryResults`, GuardDuty's `POST
     /detector/{detectorId}/member/get`),
-    whose answer is an object with a scalar property, or a list of such objects, that is no
-    resource's record (a search of a resource's rows: which rows the API means is not known),
-    or one scalar value. None otherwise (a file, a URL, no schema: it stays simulated)."""
+    whose answer is an object that holds a value (`_holds_values`), a list of such objects, a
+    resource's records (answered by a seeded association of its rows, D47: `rows_of`), or one
+    scalar value. None otherwise (a file, a URL, no schema: it stays simulated)."""
     if o.method == "post":
         # only a post named as a read (`SearchText`, "Get the status ..."): `PutPolicy`, `resize`,
         # `claim` and `merge` are writes no verb list names, and a nameless post may be one too
@@ -459,8 +460,10 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     row, `not_found` when there is none; a path parameter that names a row of its service is
     required to name one. So the read is the same every time for the same arguments and state,
     and a task may pass through it (its arguments come from the rows the world holds). What the
-    API computes from the arguments is not modelled: the answers are seeded, not derived. Sets
-    `o.kind` to `answered`."""
+    API computes from the arguments is not modelled: the answers are seeded, not derived. An
+    answer that is a resource's records (D47) is a seeded association instead: each row names one
+    of the resource's rows for its arguments, the tool returns those rows, and it lives in the
+    resource's service (`o.home`). Sets `o.kind` to `answered`."""
     shape, how = answer
     value, many = how == VALUE, how is True
     rows_of = None if value else _rows_of(imp, shape)
@@ -469,8 +472,11 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         o.home = rows_of
     svc = imp.service_for(home.service, "") if home is not None else imp.misc()
     svc_name = home.service if home is not None else imp.misc_service
-    noun = _answer_noun(shape, sim.name) if rows_of is None else f"{words(sim.name)} answer"
-    record = imp.type_name(pascal(shape.name) if shape.name and rows_of is None else f"{noun}_answer" if rows_of is None else pascal(f"{sim.name}_answer"))
+    if rows_of is not None:  # the answer's schema is the resource's record: the table's record is the association's
+        noun, record = f"{words(sim.name)} answer", imp.type_name(pascal(f"{sim.name}_answer"))
+    else:
+        noun = _answer_noun(shape, sim.name)
+        record = imp.type_name(pascal(shape.name) if shape.name else f"{noun}_answer")
     fields: list[FieldIR] = []
     taken = Names()
     if value:
