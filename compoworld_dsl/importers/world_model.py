@@ -158,9 +158,7 @@ def first_verb(o: Any) -> str:
     # a `GET` is a read unless its id or summary says otherwise: a write verb found in its .NET
     # action or its path is more often a noun (`Prediction_Resolve2`, `/charge-metrics`)
     firm = [first(ids), first([w.lower() for w in summary])]
-    loose = [first(action), first(last), *later]
-    candidates = [loose[0], *firm, *loose[1:]]
-    for verb in candidates:
+    for verb in [first(action), *firm, first(last), *later]:
         if verb in READ_WORDS or verb in WRITE_VERBS and (o.method != "get" or verb in firm):
             return verb
     named = first(ids)
