@@ -635,6 +635,10 @@ USERNAMES = ["amara.o", "dbrennan", "praman", "tkowalski", "gwhitfield", "ktanak
 CARRIERS = ["UPS", "FedEx", "USPS", "DHL", "Royal Mail"]
 
 
+# the nouns of rows that are people: their `name`, `display_name` and `full_name` are a person's
+PERSON_NOUNS = frozenset("user person contact lead customer member employee people author owner agent tester student patient attendee participant recipient sender subscriber follower candidate applicant player athlete teacher instructor staff".split())
+
+
 def _pick(values: list) -> str:
     seen, items = set(), []
     for v in values:
@@ -653,6 +657,9 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     example: plausible values a person would recognise. `identity`: the field names the row
     (its first `known by` field), so its values should seldom repeat."""
     toks = _tokens(name)
+    if len(toks) > 1 and toks[0] in ("properties", "attributes", "props"):
+        toks = toks[1:]  # Azure's `properties_active_deployment_name`: the wrapper says nothing
+        name = "_".join(toks)
     last = toks[-1] if toks else name
     ex = [example] if isinstance(example, str) and example.strip() and len(example) <= 120 else []
     person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}
@@ -664,12 +671,18 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + FIRST)
     if name in ("last_name", "family_name", "surname", "lastname"):
         return _pick(ex + LAST)
-    if last in person_words - {"display", "full", "user"} or last == "name" and (set(toks) & person_words) or name in ("name",) and noun in ("user", "person", "contact", "lead", "customer", "member", "employee", "collection user"):
+    personal = (noun.split() or [""])[-1] in PERSON_NOUNS
+    # a display or full name is a person's only where the row is one (a SKU group's display
+    # name is not "Amara Kowalski")
+    if last in person_words - {"display", "full", "user"} or last == "name" and (set(toks) & (person_words - {"display", "full"}) or personal and set(toks) & {"display", "full"}) or name in ("name",) and personal:
         return _pick(ex + PEOPLE)
     if last in ("company", "organization", "organisation", "employer", "business") or name in ("company_name", "organization_name", "account_name"):
         return _pick(ex + COMPANIES)
     if last in ("name", "alias", "nickname"):
-        return _pick(ex + [f"{a} {noun}" for a in ADJECTIVES])
+        # `resource_group_name` names a resource group, not the row ("Atlas resource group",
+        # not "Atlas app"); `display_name`, `app_name` on an app: the row's own noun
+        what = " ".join(t for t in toks[:-1] if t not in ("display", "full", "short", "long", "friendly", "unique", "given", "new", "old", "the"))
+        return _pick(ex + [f"{a} {what if what and what not in noun else noun}" for a in ADJECTIVES])
     if last in ("title", "summary", "subject", "headline", "caption", "label"):
         return _pick(ex + TITLES)
     if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions"):

@@ -1478,8 +1478,10 @@ class OpenAPIImporter(TypeMapper):
             comments=comments,
         )
 
-    def writable(self, o: Op, r: Resource, body: Shape | None, exclude: set[str]) -> tuple[list[FieldIR], list[str], bool]:
-        """Record fields the request body sets: (fields, body properties left out, batch)."""
+    def writable(self, o: Op, r: Resource, body: Shape | None, exclude: set[str], update: bool = False) -> tuple[list[FieldIR], list[str], bool]:
+        """Record fields the request body sets: (fields, body properties left out, batch).
+        `update`: JSON text is left out too (an update that "sets" tags to "{}" changes nothing a
+        task can ask for; with nothing else to set, the operation's call is recorded instead)."""
         if body is None:
             return [], [], False
         batch = False
@@ -1504,20 +1506,27 @@ class OpenAPIImporter(TypeMapper):
         body = resources.unwrap_body(body, by_src)
         chosen, left = [], []
         self.budget.spend(len(body.props), body.at)
+
+        def settable(prop: str, ps, f: FieldIR | None) -> bool:
+            """A body property a caller sets: not the service's own (read-only, bookkeeping such
+            as a creation time, "Output only"), and a single value a person states (not a
+            list, nor an object kept as JSON text: "with tags "{}"" asks for nothing)."""
+            return f is not None and not (ps.readonly or f.readonly or norm(prop) in BOOKKEEPING or re.match(r"\s*(output only|read[- ]only)", ps.description, re.I) or f.base == "list" or update and f.json)
+
         for prop, ps in body.props.items():
             f = by_src.get(norm(prop))
             if f is None and ps.kind == "object":
-                # a nested object whose fields were flattened: take its small scalar fields
-                for sub in ps.props:
+                # a nested object whose fields were flattened (Azure's `properties`): take its
+                # small scalar fields that a caller sets
+                for sub, sps in ps.props.items():
                     g = by_src.get(norm(f"{prop}.{sub}"))
-                    if g is not None and g not in chosen:
+                    if g is not None and g not in chosen and settable(sub, sps, g):
                         g._body_required = sub in ps.required  # type: ignore[attr-defined]
                         chosen.append(g)
+                    elif g is not None and g not in chosen:
+                        left.append(f"{prop}.{sub}")
                 continue
-            if f is None or ps.readonly or f.readonly or norm(prop) in BOOKKEEPING or re.match(r"\s*(output only|read[- ]only)", ps.description, re.I):
-                left.append(prop)
-                continue
-            if f.base == "list":
+            if not settable(prop, ps, f):
                 left.append(prop)
                 continue
             f._body_required = prop in body.required  # type: ignore[attr-defined]
@@ -1605,7 +1614,7 @@ class OpenAPIImporter(TypeMapper):
         params, info = self.path_params(o, r, taken)
         key = params[-1].name
         parent_fields = {r.parent_fields[p] for p, _ in r.parents}
-        fields, left, _ = self.writable(o, r, o.body, parent_fields)
+        fields, left, _ = self.writable(o, r, o.body, parent_fields, update=True)
         if not fields:
             return None
         ranked = self.rank_writable(r, fields)
@@ -1747,7 +1756,9 @@ class OpenAPIImporter(TypeMapper):
         if owners:
             target = (target + " " + owners[-1]).strip()
         reqs = [p for p in params if p.default is None and f"{{{p.name}}}" not in key_ph]
-        say = f"{verb} {target}".strip()
+        # a verb with its own object says whose ("get members of detector {id}", "update oncall
+        # user of team {team}"); a verb alone acts on the row ("escalate ticket {id}")
+        say = f"{verb} of {target}" if r is not None and key_ph and target.startswith(r.noun + " ") and len(verb.split()) > 1 else f"{verb} {target}".strip()
         if reqs:
             ph = [f"{words(p.name)} {{{p.name}}}" for p in reqs[:3]]
             say += " with " + (", ".join(ph[:-1]) + " and " + ph[-1] if len(ph) > 1 else ph[0])
@@ -1785,11 +1796,20 @@ class OpenAPIImporter(TypeMapper):
             drop |= set(snake(r.table).split("_")) | set(snake(singular(r.table)).split("_")) | set(snake(r.name).split("_"))
         if o.op_id and "/" not in o.op_id:
             parts = [p for p in o.op_id.split(".") if p]
+            if world_model.DOTNET.fullmatch(o.op_id):
+                # `Campaigns_Push` pushes a campaign, `Services_EnableTestEndpoint` enables a test
+                # endpoint: the action, and the group's noun where the action names no object
+                group, _, action = o.op_id.rpartition("_")
+                toks = snake(action).split("_")
+                if len(toks) == 1:
+                    toks += snake(singular(group)).split("_")
+                kept = [t for t in toks if t not in drop and singular(t) not in drop] or toks
+                return " ".join(kept).strip() or o.method
             if len(parts) >= 2:
                 toks = snake(parts[-1]).split("_") + [t for p in parts[:-1] for t in snake(p).split("_")]
             else:
                 toks = snake(o.op_id).split("_")
-            kept = [t for t in toks if t not in drop] or toks
+            kept = [t for t in toks if t not in drop and singular(t) not in drop] or toks  # `Services_EnableTestEndpoint` on a service
             return " ".join(kept).strip() or o.method
         statics = [t for seg in o.segs[len(r.coll_segs) if r else 0 :] if not is_param(seg) for t in snake(seg).split("_") if t and seg.strip(":")]
         verb = {"get": "get", "post": "post", "put": "put", "patch": "update", "delete": "delete"}[o.method]

@@ -21,7 +21,7 @@ LIST_WRAPPERS = ("data", "items", "results", "records", "value", "values", "list
 SEARCH_WORDS = ("search", "find", "query", "filter", "list")
 DETAIL_WORDS = ("details", "detail", "info")
 # request plumbing, not part of what an operation means: never a parameter of a tool
-TRANSPORT = {"xgafv", "alt", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
+TRANSPORT = {"xgafv", "alt", "apiversion", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
 PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction",
           # AWS's and Azure's names for a page's place and size
           "marker", "nextmarker", "maxitems", "maxrecords", "continuationtoken", "nextcontinuationtoken", "skiptoken", "paginationtoken", "startingtoken"}

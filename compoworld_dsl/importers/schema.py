@@ -14,6 +14,7 @@ read in time linear in its size; the budget's steps, depth and pointers bound th
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
@@ -59,6 +60,16 @@ SCHEMA_DIRS = ("schemas", "definitions", "$defs", "defs")
 # The keys that decide a schema's shape; the others (description, nullable, readOnly, example,
 # default, x-...) only annotate it, so a `$ref` whose siblings are all annotations is its
 # target's shape with them laid over, and the target is read once for every such use.
+MERGED = "allOf merged: the fields of every part"  # the note of a shape merged from an allOf's parts
+# bases that only say an object is an object of the API (Azure's resources, an entity)
+GENERIC_BASES = frozenset({"resource", "proxyresource", "trackedresource", "azureresource", "baseresource", "armresource", "entity", "baseentity", "base", "object", "baseobject", "model", "basemodel"})
+
+
+def _a_kind_of(name: str, base: str) -> bool:
+    """Is `name` a kind of `base` (the same last word: `AppResource`, `ProxyResource`; `Pet`,
+    `NewPet`), or `base` no more than a generic base (`Resource`, `Entity`)?"""
+    last = lambda n: (re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", n) or [n])[-1].lower()  # noqa: E731
+    return base.lower().replace("_", "") in GENERIC_BASES or last(name) == last(base)
 STRUCTURAL = frozenset("$ref type const enum properties items format pattern minLength maxLength minimum maximum additionalProperties required allOf oneOf anyOf".split())
 
 
@@ -195,7 +206,13 @@ class SchemaReader:
 
     @staticmethod
     def _named(s: Shape, name: str | None) -> Shape:
-        if name and not s.name:
+        """`s` named `name` where it has no name yet, or only the name its allOf merged in from
+        a base that is a kind of thing rather than a thing: Azure's `AppResource` is
+        `allOf: [ProxyResource, {properties}]`, an app, not a `Resource` (which every resource
+        of the API would be then); a `Pet` is `allOf: [NewPet, {id}]`. A base that is a thing
+        of its own keeps its name: trash nothing's `PostSearchResult` (`allOf: [Post, {...}]`)
+        is a post, listed from the posts."""
+        if name and (not s.name or MERGED in s.notes and _a_kind_of(name, s.name)):
             s.name = name
         return s
 
@@ -307,7 +324,7 @@ class SchemaReader:
         typed = [p for p in parts if p.kind != "opaque" or p.reason.startswith(neutral)]
         others = [p for p in parts if p.kind != "object" and not (p.kind == "opaque" and p.reason.startswith(neutral))]
         if objects and not others:
-            s = Shape("object", notes=["allOf merged: the fields of every part"])
+            s = Shape("object", notes=[MERGED])
             for p in objects:
                 s.props.update(p.props)
                 s.required |= p.required

@@ -179,13 +179,15 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
         return None
     plain = words(f.name)
     toks = _tokens(f.name)
+    if len(toks) > 1 and toks[0] in WRAPPERS and f.src.split(".")[0].lower() == toks[0]:
+        toks = toks[1:]  # `properties_created_time` is a creation time (`_nested_label`)
     got = None
     if f.ref is not None:
         rest = toks[:-1] if toks[-1:] in (["id"], ["ids"], ["uid"], ["key"]) and len(toks) > 1 else toks
         got = " ".join(_SPELLED.get(t, t) if t in ("url", "uri", "api") else t for t in rest) or ref_noun
     elif f.base in ("datetime", "date", "time"):
         got = _clock_label(toks, f.base)
-    if got is None and "." in f.src and f.base not in ("bool",):
+    if got is None and "." in f.src and (f.base != "bool" or f.src.split(".")[0].lower() in WRAPPERS):
         got = _nested_label(f)
     if got is None:
         got = _described(f, toks)
@@ -220,6 +222,10 @@ def _clock_label(toks: list[str], base: str) -> str | None:
     return None
 
 
+# objects that only hold a resource's own fields (Azure's `properties`): no word of a label
+WRAPPERS = frozenset({"properties", "attributes", "props"})
+
+
 def _nested_label(f: FieldIR) -> str | None:
     """`total.amount` → "total", `start.dateTime` → "start time": a flattened object whose inner
     name only says what kind of value the outer one is."""
@@ -228,13 +234,20 @@ def _nested_label(f: FieldIR) -> str | None:
     outer_w = words(re.sub(r"[^A-Za-z0-9_]", "_", outer.split(".")[-1])).strip()
     if not outer_w:
         return None
+    parts = f.src.split(".")
+    # Azure's `properties.activeDeploymentName` is the app's "active deployment name", and
+    # `properties.persistentDisk.mountPath` its "persistent disk mount path": the wrapper only
+    # says where the API keeps the resource's own fields
+    unwrapped = " ".join(_SPELLED.get(t, t) for p in parts[1:] for t in words(snake(p)).split()) if parts[0].lower() in WRAPPERS else None
+    if outer.lower() in WRAPPERS:
+        return unwrapped or None
     if inner_n in ("value", "amount", "text", "name", "displayname", "content"):
         return outer_w
     if inner_n in ("datetime", "time", "timestamp"):
         return f"{outer_w} time"
     if inner_n == "date":
         return f"{outer_w} date"
-    return None
+    return unwrapped or None
 
 
 def _described(f: FieldIR, toks: list[str]) -> str | None:
@@ -548,18 +561,26 @@ def spoken_noun(noun: str) -> str:
     return " ".join(_SPELLED[w] if w in _SPELLED and _SPELLED[w].isupper() else w for w in noun.split(" "))
 
 
-def fix_noun(r, svc: ServiceIR | None) -> bool:
+def fix_noun(r, svc: ServiceIR | None, table: TableIR | None = None) -> bool:
     """A record noun that splits an acronym into letters, said as the acronym: on the record
-    (the sampler names rows with it) and in the tools' phrases of its service."""
-    new = spoken_noun(r.noun)
-    if new == r.noun or r.record is None:
+    (the sampler names rows with it), in what its service says to an agent (its description,
+    its tools' descriptions, phrases and errors) and in the names its seed draws from the noun
+    ("Beacon public IP prefix"). Comments keep the words they were written with."""
+    old, new = r.noun, spoken_noun(r.noun)
+    if new == old or r.record is None:
         return False
     r.record.noun = new
     r.noun = new
+    cap = lambda text: re.sub(re.escape(old), new, text, flags=re.I)  # noqa: E731  ("Public i p prefixes of ...")
+    if svc is not None:
+        svc.description = cap(svc.description)
     for t in svc.tools if svc is not None else ():
-        t.say = t.say.replace(r.noun, new)
+        t.say, t.description = cap(t.say) if t.say else t.say, cap(t.description)
+        t.body = [cap(line) for line in t.body]  # its errors ("no public IP prefix ...")
         if t.gives:
-            t.gives = t.gives.replace(r.noun, new)
+            t.gives = cap(t.gives)
+    for f, gen in (table.seed.items() if table is not None else ()):
+        table.seed[f] = cap(gen)
     return True
 
 
@@ -757,8 +778,8 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
     Returns the proposed rules (also written into their services)."""
     from_ids = {o.tool for o in ops if o.kind in ("simulated", *world_model.MODEL_KINDS)}
     for r in resources:
-        fix_noun(r, services.get(r.service))
         table = tables.get(r.qualified)
+        fix_noun(r, services.get(r.service), table)
         for f, gen in (table.seed.items() if table is not None else ()):
             table.seed[f] = _acronyms(gen)  # names drawn from the noun: "Juniper SIM card"
     for svc in services.values():

@@ -132,7 +132,7 @@ def _name_words(o: Any) -> list[str]:
 
 _BATCH = {"batch", "bulk"}  # `BatchGetImage` gets images: the verb is the next word
 # `Location_CheckNameAvailability`, not `get_all_posts_changes` nor Zuora's `GET_ChargeMetrics`
-_DOTNET = re.compile(r"(?!(?i:get|post|put|patch|delete)_)[A-Za-z0-9]+_[A-Z][A-Za-z0-9]*")
+DOTNET = re.compile(r"(?!(?i:get|post|put|patch|delete)_)[A-Za-z0-9]+_[A-Z][A-Za-z0-9]*")
 
 
 def first_verb(o: Any) -> str:
@@ -148,7 +148,7 @@ def first_verb(o: Any) -> str:
         return _verb(ws[0]) if ws else ""
 
     ids = _name_words(o)
-    action = _split_words(o.op_id.rsplit("_", 1)[-1]) if o.op_id and _DOTNET.fullmatch(o.op_id) else []
+    action = _split_words(o.op_id.rsplit("_", 1)[-1]) if o.op_id and DOTNET.fullmatch(o.op_id) else []
     summary = re.findall(r"[A-Za-z]+", o.summary or "")[:2]
     seg = re.sub(r"\.(json|xml|ya?ml|csv|txt|html?|jsp|php)$", "", o.path.rsplit("/", 1)[-1].split("#")[0].split("{")[0])
     last = _split_words(seg.rsplit(".", 1)[-1])  # EPA's `dfr_rest_services.get_air_quality`: the part after the dot
@@ -247,6 +247,16 @@ def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tu
                 found.setdefault(p.name, {})[id(x)] = x
         if r is not None and n == _norm(r.key_prop) and pattern(o.segs) == r.coll:
             found.setdefault(p.name, {})[id(r)] = r
+    in_path = {name for name, t, res in info.values()}
+    if len(found) > 1 and set(found) <= in_path and all(len(v) == 1 for v in found.values()):
+        # a path through a row's parents names each of them (`/appcollections/{appCollection}/
+        # apps/{appName}/devices/exportTasks/activities`): the call is on the deepest row, the
+        # others are where it sits. Not so for body arguments: a transfer's customer and quote
+        # are two rows, whatever the quote's customer
+        one = {n: next(iter(v.values())) for n, v in found.items()}
+        deepest = [n for n, x in one.items() if not any(m != n and any(a is x for a in _ancestors(y)) for m, y in one.items())]
+        if len(deepest) == 1 and all(m == deepest[0] or any(a is one[m] for a in _ancestors(one[deepest[0]])) for m in one):
+            found = {deepest[0]: found[deepest[0]]}
     if len(found) != 1:
         return None
     ((name, res),) = found.items()
@@ -257,6 +267,19 @@ def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tu
     if first_verb(o) in CREATES and _norm("".join(words_[1:])) in (_norm(singular(x.table)), _norm(x.name), _norm(x.noun)):
         return None  # `CreateChannel` with the channel's `Name`: the key of the row it makes, not of one that is there
     return name, x
+
+
+def _ancestors(x: Any) -> list[Any]:
+    """The resources above `x`: its parents, theirs, and so on (never `x` itself)."""
+    out: list[Any] = []
+    todo = [p for _, p in x.parents if p is not None]
+    while todo:
+        p = todo.pop()
+        if p is x or any(p is q for q in out):
+            continue
+        out.append(p)
+        todo += [q for _, q in p.parents if q is not None]
+    return out
 
 
 def derived_read(imp: Any, o: Any, r: Any, info: dict) -> DerivedRead | None:
@@ -312,7 +335,9 @@ def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: Derived
             # the row is required, so the words say which one (`pause playback for device {device_id}`)
             say = sim.say if sim.say is None or f"{{{name}}}" in sim.say else f"{sim.say} for {home.noun} {{{name}}}"
             sim = replace(sim, say=say, params=[replace(p, type=home.alias, default=None) if p.name == name else p for p in sim.params])
-            return _recorded_tool(imp, o, home, sim, [imp.check_key(home, name)])
+            # the row must sit where the path says (the app in its app collection)
+            where = imp.parent_checks(home, info, name) if pattern(o.segs[: len(home.coll_segs) + 1]) == home.item else []
+            return _recorded_tool(imp, o, home, sim, [imp.check_key(home, name), *where])
         if not records(o, r, info, sim.params, imp.key_types()):
             return None
         return _recorded_tool(imp, o, r, sim, [])
