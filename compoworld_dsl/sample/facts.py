@@ -148,23 +148,61 @@ def _finders(walks: WalkGraph, people: People) -> dict[str, list[tuple[str, ...]
         table = walks.result_table(t)
         used = entry_fields(people, table, t) if table is not None else None
         if used:
-            out.setdefault(table, []).append(tuple(dict.fromkeys(used)))
+            out.setdefault(table, []).append(tuple(dict.fromkeys(used.values())))
     return out
 
 
-def entry_fields(people: People, table: str, tool: Tool) -> list[str] | None:
-    """The field of `table` each parameter of an entry takes its argument from (a parameter
-    named like a field of its type, else the one field of its type), in parameter order; None
-    where a parameter has no such field, or the tool takes none."""
+def entry_fields(people: People, table: str, tool: Tool) -> dict[str, str] | None:
+    """Parameter → the field of `table` an entry takes its argument from, in parameter order:
+    the field the tool's own body compares it with (`where a_.contents_text == text`,
+    `filtered_fields`), else a field named like the parameter with its type, else the one field
+    of its type. A parameter with a default that no field gives is left to its default (an
+    answer that does not depend on `code_length`). None where a parameter without a default has
+    no such field, or none has one."""
     fields = people.fields[table]
-    used = []
+    compared = filtered_fields(tool)
+    optional = {p.name for p in tool.decl.params if p.default is not None}
+    used = {}
     for name, pt in tool.params:
         ft = tstr(pt)
+        if fields.get(compared.get(name, "")) == ft:
+            used[name] = compared[name]
+            continue
         same = [name] if fields.get(name) == ft else [f for f, x in fields.items() if x == ft and f != people.key[table]]
-        if len(same) != 1:
+        if len(same) == 1:
+            used[name] = same[0]
+        elif name not in optional:
             return None
-        used.append(same[0])
     return used or None
+
+
+def filtered_fields(tool: Tool) -> dict[str, str]:
+    """Parameter → the field of the returned rows it must equal: from the `where` of the select
+    the tool returns (`return earliest(a_ in answers where a_.text == text by a_.id)`), a
+    conjunct `x.f == p` on the select's own variable, or `(p == "" or x.f == p)` (a filter the
+    caller may leave out). A parameter compared with two fields maps to neither."""
+    params = {p.name for p in tool.decl.params}
+    ret = next((st.value for st in tool.decl.body if isinstance(st, A.Return)), None)
+    if not isinstance(ret, A.Select) or ret.where is None:
+        return {}
+    found: dict[str, set[str]] = {}
+
+    def conjuncts(e):
+        if isinstance(e, A.Binary) and e.op == "and":
+            yield from conjuncts(e.left)
+            yield from conjuncts(e.right)
+        elif isinstance(e, A.Binary) and e.op == "or" and isinstance(e.left, A.Binary) and e.left.op == "==" and isinstance(e.left.left, A.Var) and isinstance(e.left.right, A.Literal):
+            yield e.right  # `(p == "" or x.f == p)`
+        else:
+            yield e
+
+    for c in conjuncts(ret.where):
+        if not (isinstance(c, A.Binary) and c.op == "=="):
+            continue
+        for a, b in ((c.left, c.right), (c.right, c.left)):
+            if isinstance(a, A.Field) and isinstance(a.obj, A.Var) and a.obj.name == ret.var and isinstance(b, A.Var) and b.name in params:
+                found.setdefault(b.name, set()).add(a.name)
+    return {p: next(iter(fs)) for p, fs in found.items() if len(fs) == 1}
 
 
 def _constraint_info(model: Model, world: CompiledWorld, services: list[str]) -> list[dict]:

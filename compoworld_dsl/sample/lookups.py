@@ -120,9 +120,9 @@ def _finder(facts: WorldFacts, state: State, table: str, key: Any, fields: tuple
     best = None
     for t in facts.walks.entries:
         used = entry_fields(people, table, t) if facts.walks.result_table(t) == table else None
-        if used is None or not set(used) <= set(fields):
+        if used is None or not set(used.values()) <= set(fields):
             continue
-        args = {name: row[f] for (name, _), f in zip(t.params, used)}
+        args = {name: row[f] for name, f in used.items()}
         got = _called(facts, state, t.qualified, args)
         at = next((i for i, r in enumerate(_records(got)) if r.get(people.key[table]) == key), None)
         if at is None:

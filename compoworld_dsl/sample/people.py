@@ -25,7 +25,9 @@ def words(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower()
 
 
-_FILLER = {"new", "old", "the", "of", "to", "at", "on", "by", "a", "an"}
+# words that say nothing of what a name means: fillers, and the objects APIs keep a resource's
+# fields in (Azure's `properties_created` and `properties_last_modified` share no meaning)
+_FILLER = {"new", "old", "the", "of", "to", "at", "on", "by", "a", "an", "properties", "attributes", "props"}
 
 
 def share_a_word(a: str, b: str) -> bool:

@@ -370,14 +370,37 @@ class Phraser:
                 # default ("30 minutes"), and an agent may fairly choose a value it was not told
                 continue
             value = self.values.get((j, name))
+            if self._implied(j, name):
+                continue
             if isinstance(value, bool) and self.steps[j].sources[name][0] != "step":
                 # "marked as a controlled drug", not "a controlled drug yes"
                 extra.append(f"{'' if value else 'not '}marked as {self._param_label(j, name)}")
                 continue
             extra.append(f"{self._param_label(j, name)} {self.arg(j, name)}")
-        if not extra:
-            return text
-        return f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
+        if extra:
+            text = f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
+        return _said_once(text, self._stated(j))
+
+    def _stated(self, j: int) -> list[str]:
+        """Step j's stated arguments as a sentence says them ("account ID "AI-2520"")."""
+        return [f"{self._param_label(j, n)} {self.arg(j, n)}" for n, _ in self.steps[j].tool.params if self.steps[j].sources.get(n, ("", None))[0] == "user" and (j, n) in self.values and (j, n) not in self.left]
+
+    def _implied(self, j: int, name: str) -> bool:
+        """Is step j's key argument `name` only where the call looks (no field is set to it), and
+        a record another key argument's record refers to (an app's service, when the call names
+        the app)? Then naming the app names it: "delete the app "N" among the apps of the service
+        "J"", not "..., with service name that service"."""
+        tool = self.steps[j].tool
+        params = dict(tool.params)
+        rt = self.people.ref_table(tstr(params[name]))
+        if rt is None or (j, name) not in self.values or name in self.facts.insert_args.get(tool.qualified, {}) or name in self.facts.update_args.get(tool.qualified, {}):
+            return False  # a value the write puts in a field is asked for (a new time entry's lawyer)
+        for other, pt in tool.params:
+            ot = self.people.ref_table(tstr(pt))
+            row = self.state0.tables.get(ot or "", {}).get(self.values.get((j, other))) if other != name else None
+            if row is not None and any(self.people.ref_table(ft) == rt and row.get(f) == self.values[(j, name)] for f, ft in self.people.fields[ot].items()):
+                return True
+        return False
 
     def _note_changes(self, j: int) -> None:
         """The fields step j's write changes on the records its arguments name, from here on."""
@@ -702,11 +725,12 @@ class Phraser:
             clauses, end = clauses[:-1], " before you " + last.replace(f"that {noun}", "it", 1)
         else:
             end = ""
+        stated = [said for j in topics[k] for said in self._stated(j)]  # the record's description may say them too
         if len(clauses) == 1:
-            return f"for {head}, {clauses[0]}{end}"
+            return _said_once(f"for {head}, {clauses[0]}{end}", stated)
         sep = "; " if any(", " in c or " and " in c for c in clauses) else ", "
         listed = clauses[0] + (" and " if sep == ", " else ", and ") + clauses[1] if len(clauses) == 2 else sep.join(clauses[:-1]) + sep.rstrip() + " and " + clauses[-1]
-        return f"for {head}, {listed}{end}"
+        return _said_once(f"for {head}, {listed}{end}", stated)
 
     def _condition(self, j: int, field: str, t: str | None, equals: Any) -> str:
         """"the latest memorandum of ... is archived", "the status of ... is closed"."""
@@ -731,6 +755,28 @@ class _Alt(Phraser):
         super().__init__(base.facts, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results, base.left)
         self._subjects = dict(base._subjects)
         self._said, self._mentioned, self._short, self._changed, self._alone_said = base._said, base._mentioned, base._short, base._changed, base._alone_said
+
+
+def _said_once(text: str, stated: list[str]) -> str:
+    """`text` with a stated argument that it says twice said once: the description of a record
+    the sentence names says its scope ("the contact of the conversation "Chris" with account ID
+    "AI-2520""), and the write takes the same scope as an argument of its own (imported APIs
+    scope every call by an account, a subscription, a resource group). The later mention goes,
+    with what joins it to the sentence."""
+    for said in dict.fromkeys(stated):
+        said = said.lower()  # a label may be cased otherwise where the `say` phrase names it ("ID")
+        while text.lower().count(said) > 1:
+            i = text.lower().rindex(said)
+            head, tail = text[:i], text[i + len(said) :]
+            m = re.search(r"(?:,? with| and|,)\s*$", head)
+            if m is None:
+                break
+            head = head[: m.start()]
+            if "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with "):
+                # "…, with X, Y and Z" loses X: "…, with Y and Z"
+                tail = ", with " + tail[len(" and ") if tail.startswith(" and ") else 2 :]
+            text = head + tail
+    return text
 
 
 def _heavy_last(text: str, template: str) -> str:

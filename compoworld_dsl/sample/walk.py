@@ -30,7 +30,7 @@ from ..codegen.python import tstr
 from ..runtime.state import State, diff
 from .attempt import Attempt
 from .bindings import bind_step
-from .facts import WorldFacts
+from .facts import WorldFacts, entry_fields
 from .people import share_a_word
 from .pools import ensure
 from .rejected import Rejected
@@ -243,6 +243,8 @@ class Walker:
         if again:
             return f"step {k + 1} {tool.qualified}: it repeats step {again[0] + 1}'s call"
         if tool.qualified in self.facts.mutating and (why := self._rewrites(state, got[2], diffs, [st.tool.qualified for st in steps], tool.qualified) or self._protected_since(state0, state, got[2])):
+            return f"step {k + 1} {tool.qualified}: {why}"
+        if (why := self._own_value(steps, results, tool, got[0], got[1])):
             return f"step {k + 1} {tool.qualified}: {why}"
         if (why := self._stale(state0, state, steps, results, values, got[0])):
             return f"step {k + 1} {tool.qualified}: {why}"
@@ -503,6 +505,21 @@ class Walker:
             step.pick, step.how = picked
         return step, {**given, **chosen}, post, result, z3_used
 
+    def _own_value(self, steps: list[Step], results: list, tool: Tool, step: Step, args: dict) -> str | None:
+        """Does the update set a field of a record to what an earlier output says that same
+        field of that same record holds ("with last recovery point the last recovery point of
+        that protected item")? The request asks for nothing."""
+        for name, (table, key, field) in self.facts.update_args.get(tool.qualified, {}).items():
+            src = step.sources.get(name)
+            if src is None or src[0] != "step" or src[1][1] != field:
+                continue
+            j = src[1][0]
+            out = output(self.people, steps, results, j)
+            tj = steps[j].how["table"] if steps[j].how else result_table(self.people, steps[j].tool)
+            if tj == table and isinstance(out, dict) and out.get(self.people.key[table]) == args.get(key):
+                return f"it sets the {field} of a record to the value it holds"
+        return None
+
     def _named_otherwise(self, steps: list[Step], option: tuple, name: str, t: str) -> bool:
         """Does the record the option's value comes from hold another field of the same type
         named like the parameter? Then that field is what the parameter means there (a matter's
@@ -523,15 +540,14 @@ class Walker:
             return "no row to look up"
         key = rng.choice(sorted(keys, key=repr))
         row = state.tables[table][key]
-        args, used = {}, []
-        for name, pt in tool.params:
-            t = tstr(pt)
-            fields = self.people.fields[table]
-            same = [name] if fields.get(name) == t else [f for f, ft in fields.items() if ft == t and f != self.people.key[table]]
-            if len(same) != 1:
-                return f"no field of the row gives {name}"
-            args[name] = row[same[0]]
-            used.append(same[0])
+        given = entry_fields(self.people, table, tool) if tool.params else {}
+        if given is None:
+            return "no field of the row gives its arguments"
+        args = {name: row[f] for name, f in given.items()}
+        used = list(given.values())
+        # a parameter no field gives keeps its default, as the agent's call may leave it
+        defaults = facts.world.tools[tool.qualified].defaults
+        args = {name: args[name] if name in args else defaults[name] for name, _ in tool.params}
         got = run_step(self.facts, state0, state, tool, args, [], self.attempt.deadline)
         if isinstance(got, str):
             return got

@@ -1,0 +1,318 @@
+"""What imported worlds call things and say in tasks (issue 30, "Imported worlds that speak"):
+
+- a schema that an allOf merges from a shared base (Azure's `AppResource` is
+  `allOf: [ProxyResource, {properties}]`) is named by its own reference, not by the base, so an
+  API's apps, bindings and deployments are not all "resource", "resource 2", "resource 3";
+- `api-version` is request plumbing, never a tool's argument ("with api version n2019 05 01
+  preview" in an instruction);
+- an entry whose body compares its parameter with one field (`where a_.contents_text == text`)
+  takes its argument from that field, even when the row has other text fields, and leaves an
+  optional parameter no field gives to its default;
+- a stated argument a sentence already says (the scope in a record's description, then the same
+  scope as the write's own argument) is said once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from compoworld_dsl.importers.openapi import import_openapi
+from compoworld_dsl.sample.facts import entry_fields, filtered_fields
+from compoworld_dsl.sample.phrasing import _said_once
+from compoworld_dsl.sample.run import load_sampler
+from test_scripted_agents import sampled  # (the tasks a run of attempts gives)
+
+STR = {"type": "string"}
+
+
+def _hosting():
+    """A service and its apps (tests/fixtures/worlds/hosting.world), sampled from."""
+    return load_sampler(str(Path(__file__).parent / "fixtures" / "worlds" / "hosting.world"))
+
+
+def _write(tmp_path, spec: dict):
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    result = import_openapi(path)
+    out = tmp_path / "out"
+    out.mkdir()
+    for name, text in result.files.items():
+        (out / name).write_text(text)
+    return result, out
+
+
+def _azure_like() -> dict:
+    """Two resources whose schemas extend one base by allOf, scoped by a subscription and
+    versioned by an `api-version` query parameter, and an action on an app (recorded)."""
+    version = {"name": "api-version", "in": "query", "required": True, "schema": {"type": "string", "enum": ["2019-05-01-preview"]}}
+    sub = {"name": "subscriptionId", "in": "path", "required": True, "schema": STR}
+    app = {"name": "appName", "in": "path", "required": True, "schema": STR}
+    binding = {"name": "bindingName", "in": "path", "required": True, "schema": STR}
+
+    def ok(ref: str, many: bool = False) -> dict:
+        schema = {"type": "object", "properties": {"value": {"type": "array", "items": {"$ref": ref}}}} if many else {"$ref": ref}
+        return {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}
+
+    apps = "/subscriptions/{subscriptionId}/apps"
+    bindings = apps + "/{appName}/bindings"
+    return {
+        "openapi": "3.0.0",
+        "info": {"title": "Platform", "version": "1"},
+        "paths": {
+            apps: {"get": {"operationId": "Apps_List", "parameters": [sub, version], "responses": ok("#/components/schemas/AppResource", True)}},
+            apps + "/{appName}": {
+                "get": {"operationId": "Apps_Get", "parameters": [sub, app, version], "responses": ok("#/components/schemas/AppResource")},
+                # an update of nothing but tags (JSON text): its call is recorded
+                "patch": {"operationId": "Apps_UpdateTags", "parameters": [sub, app, version], "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": STR}}}}}}, "responses": ok("#/components/schemas/AppResource")},
+                "delete": {"operationId": "Apps_Delete", "parameters": [sub, app, version], "responses": {"204": {"description": "gone"}}},
+            },
+            apps + "/{appName}/restart": {"post": {"operationId": "Apps_Restart", "parameters": [sub, app, version], "responses": {"204": {"description": "done"}}}},
+            apps + "/{appName}/enableTestEndpoint": {"post": {"operationId": "Apps_EnableTestEndpoint", "parameters": [sub, app, version], "responses": {"204": {"description": "done"}}}},
+            apps + "/{appName}/campaigns/push": {"post": {"operationId": "Campaigns_Push", "parameters": [sub, app, version], "responses": {"204": {"description": "done"}}}},
+            bindings: {"get": {"operationId": "Bindings_List", "parameters": [sub, app, version], "responses": ok("#/components/schemas/BindingResource", True)}},
+            bindings + "/{bindingName}": {"get": {"operationId": "Bindings_Get", "parameters": [sub, app, binding, version], "responses": ok("#/components/schemas/BindingResource")}},
+        },
+        "components": {
+            "schemas": {
+                "Resource": {"type": "object", "properties": {"id": {"type": "string", "readOnly": True}, "name": {"type": "string"}}},
+                "ProxyResource": {"allOf": [{"$ref": "#/components/schemas/Resource"}]},
+                "AppResource": {"allOf": [{"$ref": "#/components/schemas/ProxyResource"}, {"type": "object", "properties": {"url": STR, "public": {"type": "boolean"}, "tags": {"type": "object", "additionalProperties": STR}}}]},
+                "BindingResource": {"allOf": [{"$ref": "#/components/schemas/ProxyResource"}, {"type": "object", "properties": {"key": STR, "bindingParameters": STR}}]},
+            }
+        },
+    }
+
+
+def test_a_schema_an_allof_merges_from_a_base_is_named_by_its_own_reference(tmp_path):
+    result, out = _write(tmp_path, _azure_like())
+    text = "\n".join(result.files.values())
+    assert "record App " in text and "record Binding " in text, text
+    assert "record Resource " not in text and "Resource_2" not in text
+
+
+def test_an_action_with_an_object_of_its_own_says_whose(tmp_path):
+    """`Apps_EnableTestEndpoint` enables the test endpoint of an app; `Apps_Restart` restarts
+    the app itself; `Campaigns_Push` pushes a campaign of the app. The resource's word in a .NET
+    id (`Apps_`) is no part of the verb."""
+    result, out = _write(tmp_path, _azure_like())
+    text = "\n".join(result.files.values())
+    assert 'say "enable test endpoint of app {app_name}' in text, [line for line in text.splitlines() if "say" in line]
+    assert 'say "restart app {app_name}' in text
+    # a .NET action of one word acts on the group's noun: `Campaigns_Push` pushes a campaign
+    assert 'say "push campaign of app {app_name}' in text, [line for line in text.splitlines() if "say" in line]
+
+
+def test_a_write_under_a_row_and_its_parents_is_recorded_on_the_deepest_row(tmp_path):
+    """`POST /collections/{collectionName}/apps/{appName}/exportTasks/activities` (Azure's
+    mobile engagement) names an app collection and an app of it, and no export task: the call
+    is recorded on the app (checked to sit in that collection), not left simulated because two
+    arguments name rows."""
+    coll = {"name": "collectionName", "in": "path", "required": True, "schema": STR}
+    app = {"name": "appName", "in": "path", "required": True, "schema": STR}
+
+    def ok(ref: str, many: bool = False) -> dict:
+        schema = {"type": "object", "properties": {"value": {"type": "array", "items": {"$ref": ref}}}} if many else {"$ref": ref}
+        return {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}
+
+    obj = lambda *names: {"type": "object", "properties": {n: STR for n in names}}  # noqa: E731
+    spec = {
+        "openapi": "3.0.0",
+        "info": {"title": "Engagement", "version": "1"},
+        "paths": {
+            "/collections": {"get": {"operationId": "Collections_List", "responses": ok("#/components/schemas/Collection", True)}},
+            "/collections/{collectionName}": {"get": {"operationId": "Collections_Get", "parameters": [coll], "responses": ok("#/components/schemas/Collection")}},
+            "/collections/{collectionName}/apps": {"get": {"operationId": "Apps_List", "parameters": [coll], "responses": ok("#/components/schemas/App", True)}},
+            "/collections/{collectionName}/apps/{appName}": {"get": {"operationId": "Apps_Get", "parameters": [coll, app], "responses": ok("#/components/schemas/App")}},
+            "/collections/{collectionName}/apps/{appName}/exportTasks": {"get": {"operationId": "ExportTasks_List", "parameters": [coll, app], "responses": ok("#/components/schemas/ExportTask", True)}},
+            "/collections/{collectionName}/apps/{appName}/exportTasks/activities": {
+                "post": {"operationId": "ExportTasks_CreateActivitiesTask", "parameters": [coll, app], "requestBody": {"content": {"application/json": {"schema": obj("containerUrl")}}}, "responses": ok("#/components/schemas/ExportTask")}
+            },
+        },
+        "components": {"schemas": {"Collection": obj("name", "location"), "App": obj("name", "platform"), "ExportTask": obj("id", "state", "description")}},
+    }
+    result, out = _write(tmp_path, spec)
+    kinds = {o.label: o.kind for o in result.ops}
+    assert kinds["POST /collections/{collectionName}/apps/{appName}/exportTasks/activities"] == "recorded", kinds
+    text = "\n".join(result.files.values())
+    body = text[text.index("tool export_tasks_create_activities_task(") :]
+    body = body[: body.index("}\n")]
+    assert "require app_name in apps" in body and ".collection_name == collection_name" in body, body
+
+
+def test_an_update_of_json_text_alone_is_recorded_not_an_update(tmp_path):
+    """`PATCH` with a body of tags only: an update would "set" the tags to "{}" (nothing a task
+    can ask for, and a call that changes nothing); the call is recorded instead."""
+    result, out = _write(tmp_path, _azure_like())
+    kinds = {o.label: o.kind for o in result.ops}
+    assert kinds["PATCH /subscriptions/{subscriptionId}/apps/{appName}"] == "recorded", kinds
+
+
+def test_api_version_is_plumbing_not_an_argument(tmp_path):
+    result, out = _write(tmp_path, _azure_like())
+    text = "\n".join(result.files.values())
+    restart = next(line for line in text.splitlines() if "tool apps_restart(" in line)
+    assert "api_version" not in restart, restart
+    assert "api_version" not in text
+
+
+WORLD = """
+service lookups "Answers" {
+  record Answer known by text {
+    key id: id
+    text: text = ""
+    translated: text = ""
+    source: text = ""
+  }
+  state answers: table[Answer]
+  seed answers: 4 rows distinct by text {
+    text: pick(["One fish.", "Two fish.", "Red fish.", "Blue fish."])
+    translated: format("translated {}", 1..40)
+    source: pick(["english"])
+  }
+
+  tool translate(text: text, level: int = 2) -> Answer
+    "Translate a text"
+    say "translate {text}"
+    gives "the translation of {text}"
+  {
+    require exists(a_ in answers where a_.text == text) else not_found "no translation"
+    return earliest(a_ in answers where a_.text == text by a_.id)
+  }
+
+  tool search(q: text = "", source: text = "") -> list[Answer]
+    "Search answers"
+    say "search for {q}"
+  {
+    return filter(a_ in answers where (q == "" or a_.translated == q) and a_.source == source)
+  }
+
+  tool guess(word: text) -> Answer
+    "Guess"
+    say "guess {word}"
+  {
+    return earliest(a_ in answers where a_.text == word or a_.translated == word by a_.id)
+  }
+}
+"""
+
+
+def test_an_entry_takes_each_argument_from_the_field_its_body_compares_it_with(tmp_path):
+    path = tmp_path / "w.world"
+    path.write_text(WORLD)
+    facts = load_sampler(str(path)).facts
+    tools = {t.name: t for t in facts.tools}
+    assert filtered_fields(tools["translate"]) == {"text": "text"}
+    assert filtered_fields(tools["search"]) == {"q": "translated", "source": "source"}
+    assert filtered_fields(tools["guess"]) == {}  # a disjunction fixes no field
+    table = "lookups.answers"
+    # three text fields: by type alone no field gives `text`; the body says which; `level`
+    # (an int no field holds) keeps its default
+    assert entry_fields(facts.people, table, tools["translate"]) == {"text": "text"}
+    assert entry_fields(facts.people, table, tools["search"]) == {"q": "translated", "source": "source"}
+    assert entry_fields(facts.people, table, tools["guess"]) is None  # three text fields, none named `word`
+    assert "lookups.translate" in {t.qualified for t in facts.walks.entries}
+
+
+def test_a_stated_argument_the_sentence_says_already_is_said_once():
+    scope = 'account ID "AI-2520"'
+    assert _said_once(f'Update the contact of the conversation "Chris" with {scope}, with {scope}', [scope]) == f'Update the contact of the conversation "Chris" with {scope}'
+    # the repeat opens a list of arguments: the rest keep their "with"
+    sub, group = 'subscription ID "S-1"', 'resource group name "Atlas"'
+    got = _said_once(f'Delete the app "N" among the apps of the service "J" with {sub}, with {sub}, {group} and key type primary', [sub, group])
+    assert got == f'Delete the app "N" among the apps of the service "J" with {sub}, with {group} and key type primary'
+    assert _said_once(f"Do x with {sub}, with {sub} and {group}", [sub, group]) == f"Do x with {sub}, with {group}"
+    # said once, or by another argument's words: unchanged
+    assert _said_once(f"Do x with {sub}", [sub]) == f"Do x with {sub}"
+    assert _said_once(f'Do x with {sub}, with subscription ID "S-2"', [sub, 'subscription ID "S-2"']) == f'Do x with {sub}, with subscription ID "S-2"'
+    # the last of a list of repeats, before the next "with": no "with with"
+    got = _said_once(f'Trigger backup for the item "A" with {sub} and {group} of that container with {sub} and {group}, with fabric name "F"', [sub, group])
+    assert got == f'Trigger backup for the item "A" with {sub} and {group} of that container, with fabric name "F"', got
+    # the phrase may write the label in capitals where the field's label does not
+    assert _said_once(f'Enable the service "S" with {sub} and state on, with subscription id "S-1"', [sub.lower()]) == f'Enable the service "S" with {sub} and state on'
+
+
+def test_a_name_field_is_seeded_with_names_of_what_it_names():
+    """`resource_group_name` holds resource groups' names, not the row's; a display name is a
+    person's only on a row that is a person."""
+    from compoworld_dsl.importers.common import text_seed
+
+    assert '"Atlas resource group"' in text_seed("resource_group_name", "app")
+    assert '"Atlas sku group"' in text_seed("display_name", "sku group")  # not "Amara Kowalski"
+    assert '"Amara Kowalski"' in text_seed("display_name", "user")
+    assert '"Amara Kowalski"' in text_seed("name", "collection user")
+    assert '"Atlas spring app"' in text_seed("app_name", "spring app")  # its own name: the noun
+    assert '"Atlas billing account"' in text_seed("name", "billing account")
+
+
+def test_a_schema_that_extends_a_thing_of_its_own_keeps_that_things_name():
+    """`PostSearchResult` is `allOf: [Post, {search fields}]`: a post, one of the posts (the
+    shape keeps the base's name); `Pet` is `allOf: [NewPet, {id}]`: a pet, named so."""
+    from compoworld_dsl.importers.schema import SchemaReader
+
+    schemas = {
+        "Post": {"type": "object", "properties": {"id": STR, "title": STR}},
+        "PostSearchResult": {"allOf": [{"$ref": "#/components/schemas/Post"}, {"type": "object", "properties": {"search_title": STR}}]},
+        "NewPet": {"type": "object", "properties": {"name": STR}},
+        "Pet": {"allOf": [{"$ref": "#/components/schemas/NewPet"}, {"type": "object", "properties": {"id": STR}}]},
+        "Resource": {"type": "object", "properties": {"id": STR}},
+        "Vault": {"allOf": [{"$ref": "#/components/schemas/Resource"}, {"type": "object", "properties": {"sku": STR}}]},
+    }
+    reader = SchemaReader({"components": {"schemas": schemas}})
+    name = lambda ref: reader.shape({"$ref": f"#/components/schemas/{ref}"}).name  # noqa: E731
+    assert name("PostSearchResult") == "Post"
+    assert name("Pet") == "Pet"
+    assert name("Vault") == "Vault"  # a generic base names nothing
+
+
+def test_a_key_argument_the_record_named_implies_goes_unsaid():
+    """`delete_app(service, app)` on the app "N" among the apps of the service "J": the app's
+    own service is the argument, so the sentence does not add "with service that service"."""
+    writes = []
+    for task in sampled(_hosting(), 1, 3, range(12)):
+        if any(c["tool"] in ("hosting.delete_app", "hosting.publish_app") for c in task["reference_plan"]):
+            writes.append(task["instruction"])
+    assert len(writes) >= 3, writes
+    for text in writes:
+        assert "among the apps of the service" in text and "with service" not in text, text
+
+
+def test_a_noun_that_spells_an_acronym_is_said_as_the_acronym_in_phrases(tmp_path):
+    """`PublicIPPrefix` is a "public IP prefix" in the record and in its tools' phrases ("delete
+    public IP prefix {...}", not "delete public i p prefix {...}")."""
+    pid = {"name": "prefixName", "in": "path", "required": True, "schema": STR}
+    ok = lambda schema: {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}  # noqa: E731
+    ref = {"$ref": "#/components/schemas/PublicIPPrefix"}
+    spec = {
+        "openapi": "3.0.0",
+        "info": {"title": "Network", "version": "1"},
+        "paths": {
+            "/publicIPPrefixes": {"get": {"operationId": "PublicIPPrefixes_List", "responses": ok({"type": "array", "items": ref})}},
+            "/publicIPPrefixes/{prefixName}": {
+                "get": {"operationId": "PublicIPPrefixes_Get", "parameters": [pid], "responses": ok(ref)},
+                "delete": {"operationId": "PublicIPPrefixes_Delete", "parameters": [pid], "responses": {"204": {"description": "gone"}}},
+            },
+        },
+        "components": {"schemas": {"PublicIPPrefix": {"type": "object", "properties": {"id": STR, "name": STR, "ipPrefix": STR}}}},
+    }
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(result.files.values())
+    assert 'record PublicIPPrefix "public IP prefix"' in text, text
+    said = [line for line in text.splitlines() if "i p prefix" in line.split("//")[0]]  # comments aside
+    assert not said, said
+
+
+def test_an_update_never_sets_a_field_to_the_value_that_record_holds():
+    """"Set the release date of the app "Aspen app" ... to the released of that app": the date
+    flows from the record the update changes, into the same field. Before the walk refused it
+    (`Walker._own_value`), 13 of 25 `set_release` steps at seed 1 were such copies."""
+    steps = 0
+    for task in sampled(_hosting(), 1, 3, range(80)):
+        for call, binding in zip(task["reference_plan"], task["bindings"]):
+            if call["tool"] != "hosting.set_release":
+                continue
+            steps += 1
+            source = binding["released"]
+            if source.startswith("step ") and source.endswith(".released"):
+                # a step's output is one record: the app's own date when the app comes from there too
+                assert binding["app"].split(".")[0] != source.split(".")[0], (task["instruction"], binding)
+    assert steps >= 5
