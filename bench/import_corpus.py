@@ -23,7 +23,9 @@ a hash of their arguments) and beside it the world model's share (`recorded` wri
 reads, docs/import.md "The world model for what cannot be inferred"), with the specs whose task
 passes through one; seconds per spec (median, import plus check plus sampling); and the failures
 grouped by stage and reason (the first words of the error or of the sampler's most common
-rejection). `--json` writes every spec's row.
+rejection), and the specs that check but give no task grouped by the API's shape (fewer than
+three operations, only simulated tools, at most one table, more). `--json` writes every spec's
+row.
 """
 
 from __future__ import annotations
@@ -230,6 +232,22 @@ def report(rows: list[dict], a, wall: float) -> None:
     print(f"failures: {n - len(ok)}")
     for g, k in groups.most_common(a.show):
         print(f"  {k:4d}  {g}")
+    shapes = collections.Counter(failure_shape(r) for r in checked if not r["ok"])
+    if shapes:
+        print("checked with no task, by the API's shape: " + ", ".join(f"{k} {s}" for s, k in shapes.most_common()))
+
+
+def failure_shape(row: dict) -> str:
+    """What an API that checks and gives no 3-hop task is like, first match: fewer than three
+    operations (three steps would repeat a call), nothing but simulated tools (never walked), one
+    table (one resource's CRUD: after finding a row, a read of it again is no hop), or more."""
+    if row.get("ops", 0) < 3:
+        return "with fewer than 3 operations"
+    if row.get("tools") and row.get("simulated") == row.get("tools"):
+        return "with only simulated tools"
+    if row.get("tables", 0) <= 1:
+        return "with at most one table"
+    return "with more"
 
 
 if __name__ == "__main__":
