@@ -38,7 +38,8 @@ def test_meta_tools_answer_in_envelopes(legal):
     tools = gw.list_tools("matters")["data"]["tools"]
     assert {"name", "description"} == set(tools[0]) and any(t["name"] == "close_matter" for t in tools)
     schema = gw.describe_tool("close_matter")["data"]["parameters"]
-    assert schema["properties"]["id"] == {"type": "string"} and schema["required"] == ["id"]
+    # a key parameter says which field it takes (an agent would pass a matter's title otherwise)
+    assert schema["properties"]["id"] == {"type": "string", "description": "a matter's `id`, as its records hold it"} and schema["required"] == ["id"]
     assert all(re.match(r"^[a-zA-Z0-9_-]{1,64}$", n) for n in gw.names)
     for bad in (gw.list_tools("nope"), gw.describe_tool("nope"), gw.call_tool("nope", {}), gw.dispatch("rm_rf", {})):
         assert bad["success"] is False and bad["error"]["code"] == 404

@@ -30,6 +30,18 @@ def _hosting():
     return load_sampler(str(Path(__file__).parent / "fixtures" / "worlds" / "hosting.world"))
 
 
+def _ok(schema: dict) -> dict:
+    return {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}
+
+
+def _in_path(name: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "schema": STR}
+
+
+def _spec(title: str, paths: dict, schemas: dict) -> dict:
+    return {"openapi": "3.0.0", "info": {"title": title, "version": "1"}, "paths": paths, "components": {"schemas": schemas}}
+
+
 def _write(tmp_path, spec: dict):
     path = tmp_path / "spec.json"
     path.write_text(json.dumps(spec))
@@ -69,14 +81,17 @@ def _azure_like() -> dict:
             apps + "/{appName}/restart": {"post": {"operationId": "Apps_Restart", "parameters": [sub, app, version], "responses": {"204": {"description": "done"}}}},
             apps + "/{appName}/enableTestEndpoint": {"post": {"operationId": "Apps_EnableTestEndpoint", "parameters": [sub, app, version], "responses": {"204": {"description": "done"}}}},
             apps + "/{appName}/campaigns/push": {"post": {"operationId": "Campaigns_Push", "parameters": [sub, app, version], "responses": {"204": {"description": "done"}}}},
+            # a regenerated key is a new key: a write, whatever it answers
+            apps + "/{appName}/regenerateKey": {"post": {"operationId": "Apps_RegenerateTestKey", "parameters": [sub, app, version], "responses": ok("#/components/schemas/TestKeys")}},
             bindings: {"get": {"operationId": "Bindings_List", "parameters": [sub, app, version], "responses": ok("#/components/schemas/BindingResource", True)}},
             bindings + "/{bindingName}": {"get": {"operationId": "Bindings_Get", "parameters": [sub, app, binding, version], "responses": ok("#/components/schemas/BindingResource")}},
         },
         "components": {
             "schemas": {
-                "Resource": {"type": "object", "properties": {"id": {"type": "string", "readOnly": True}, "name": {"type": "string"}}},
+                "Resource": {"type": "object", "properties": {"id": {"type": "string", "readOnly": True}, "name": {"type": "string", "readOnly": True, "description": "Resource name"}, "location": {"type": "string", "description": "Resource location"}}},
                 "ProxyResource": {"allOf": [{"$ref": "#/components/schemas/Resource"}]},
                 "AppResource": {"allOf": [{"$ref": "#/components/schemas/ProxyResource"}, {"type": "object", "properties": {"url": STR, "public": {"type": "boolean"}, "tags": {"type": "object", "additionalProperties": STR}}}]},
+                "TestKeys": {"type": "object", "properties": {"primaryKey": STR, "secondaryKey": STR}},
                 "BindingResource": {"allOf": [{"$ref": "#/components/schemas/ProxyResource"}, {"type": "object", "properties": {"key": STR, "bindingParameters": STR}}]},
             }
         },
@@ -145,6 +160,20 @@ def test_an_update_of_json_text_alone_is_recorded_not_an_update(tmp_path):
     result, out = _write(tmp_path, _azure_like())
     kinds = {o.label: o.kind for o in result.ops}
     assert kinds["PATCH /subscriptions/{subscriptionId}/apps/{appName}"] == "recorded", kinds
+
+
+def test_azures_resource_name_is_what_a_resource_is_known_by(tmp_path):
+    """Azure's base `Resource` describes `name` as "Resource name": the name a person gives it,
+    not a path (Google's "resource name of the note, in the form notes/{id}"). An app is known
+    by it, not by its location ("the app "Osaka"", a blind player met it)."""
+    result, out = _write(tmp_path, _azure_like())
+    text = "\n".join(result.files.values())
+    assert "record App known by name" in text, [line for line in text.splitlines() if "record App" in line]
+
+
+def test_a_regenerated_key_is_a_write(tmp_path):
+    result, out = _write(tmp_path, _azure_like())
+    assert {o.label: o.kind for o in result.ops}["POST /subscriptions/{subscriptionId}/apps/{appName}/regenerateKey"] == "recorded"
 
 
 def test_api_version_is_plumbing_not_an_argument(tmp_path):
@@ -242,6 +271,9 @@ def test_a_name_field_is_seeded_with_names_of_what_it_names():
     assert '"Amara Kowalski"' in text_seed("name", "collection user")
     assert '"Atlas spring app"' in text_seed("app_name", "spring app")  # its own name: the noun
     assert '"Atlas billing account"' in text_seed("name", "billing account")
+    # a contact's first name is a first name (a blind player met "Oluwaseun Okafor")
+    assert '"Amara"' in text_seed("contact_first_name", "conversation") and "Amara " not in text_seed("contact_first_name", "conversation")
+    assert '"Okafor"' in text_seed("contact_last_name", "conversation")
 
 
 def test_a_schema_that_extends_a_thing_of_its_own_keeps_that_things_name():
@@ -279,21 +311,16 @@ def test_a_key_argument_the_record_named_implies_goes_unsaid():
 def test_a_noun_that_spells_an_acronym_is_said_as_the_acronym_in_phrases(tmp_path):
     """`PublicIPPrefix` is a "public IP prefix" in the record and in its tools' phrases ("delete
     public IP prefix {...}", not "delete public i p prefix {...}")."""
-    pid = {"name": "prefixName", "in": "path", "required": True, "schema": STR}
-    ok = lambda schema: {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}  # noqa: E731
+    pid = _in_path("prefixName")
     ref = {"$ref": "#/components/schemas/PublicIPPrefix"}
-    spec = {
-        "openapi": "3.0.0",
-        "info": {"title": "Network", "version": "1"},
-        "paths": {
-            "/publicIPPrefixes": {"get": {"operationId": "PublicIPPrefixes_List", "responses": ok({"type": "array", "items": ref})}},
-            "/publicIPPrefixes/{prefixName}": {
-                "get": {"operationId": "PublicIPPrefixes_Get", "parameters": [pid], "responses": ok(ref)},
-                "delete": {"operationId": "PublicIPPrefixes_Delete", "parameters": [pid], "responses": {"204": {"description": "gone"}}},
-            },
+    paths = {
+        "/publicIPPrefixes": {"get": {"operationId": "PublicIPPrefixes_List", "responses": _ok({"type": "array", "items": ref})}},
+        "/publicIPPrefixes/{prefixName}": {
+            "get": {"operationId": "PublicIPPrefixes_Get", "parameters": [pid], "responses": _ok(ref)},
+            "delete": {"operationId": "PublicIPPrefixes_Delete", "parameters": [pid], "responses": {"204": {"description": "gone"}}},
         },
-        "components": {"schemas": {"PublicIPPrefix": {"type": "object", "properties": {"id": STR, "name": STR, "ipPrefix": STR}}}},
     }
+    spec = _spec("Network", paths, {"PublicIPPrefix": {"type": "object", "properties": {"id": STR, "name": STR, "ipPrefix": STR}}})
     result, out = _write(tmp_path, spec)
     text = "\n".join(result.files.values())
     assert 'record PublicIPPrefix "public IP prefix"' in text, text
@@ -316,3 +343,36 @@ def test_an_update_never_sets_a_field_to_the_value_that_record_holds():
                 # a step's output is one record: the app's own date when the app comes from there too
                 assert binding["app"].split(".")[0] != source.split(".")[0], (task["instruction"], binding)
     assert steps >= 5
+
+
+def test_an_association_names_rows_where_its_arguments_say(tmp_path):
+    """`GET /services/{serviceId}/currentKey` answers one of the service's keys (D47): the
+    seeded answers name, for each service, a key of that service, never another's (a blind
+    player asked service 6 for its key and was given service 3's)."""
+    from compoworld_dsl.check import check_paths
+    from compoworld_dsl.codegen.python import load_world
+
+    sid, kid = _in_path("serviceId"), _in_path("keyId")
+    key = {"$ref": "#/components/schemas/Key"}
+    paths = {
+        "/services": {"get": {"operationId": "listServices", "responses": _ok({"type": "array", "items": {"$ref": "#/components/schemas/Service"}})}},
+        "/services/{serviceId}": {"get": {"operationId": "getService", "parameters": [sid], "responses": _ok({"$ref": "#/components/schemas/Service"})}},
+        "/services/{serviceId}/keys": {"get": {"operationId": "listKeys", "parameters": [sid], "responses": _ok({"type": "array", "items": key})}},
+        "/services/{serviceId}/keys/{keyId}": {"get": {"operationId": "getKey", "parameters": [sid, kid], "responses": _ok(key)}},
+        "/services/{serviceId}/currentKey": {"get": {"operationId": "getCurrentKey", "parameters": [sid], "responses": _ok(key)}},
+    }
+    spec = _spec("Keys", paths, {"Service": {"type": "object", "properties": {"id": STR, "name": STR}}, "Key": {"type": "object", "properties": {"id": STR, "value": STR}}})
+    result, out = _write(tmp_path, spec)
+    assert {o.label: o.kind for o in result.ops}["GET /services/{serviceId}/currentKey"] == "answered"
+    text = "\n".join(result.files.values())
+    assert "where service_id == same(service_id)" in text, [line for line in text.splitlines() if "ref " in line]
+    program = check_paths([out / result.world_file])
+    assert program.ok, [d.message for d in program.diagnostics]
+    world = load_world(program.model, str(out / result.world_file))
+    for seed in (1, 2, 3):
+        st = world.initial_state(seed)
+        keys = next(t for n, t in st.tables.items() if n.endswith(".keys"))
+        answers = next(t for n, t in st.tables.items() if n.endswith("_answers"))
+        assert answers
+        for a in answers.values():
+            assert keys[a["key_value"]]["service_id"] == a["service_id"], (a, keys[a["key_value"]])

@@ -667,9 +667,9 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + [f"https://{d}/{noun.replace(' ', '-')}/{i}" for i, d in enumerate(DOMAINS, 1)])
     if "phone" in toks or "mobile" in toks or "fax" in toks:
         return _pick(ex + PHONES)
-    if name in ("first_name", "given_name", "firstname"):
-        return _pick(ex + FIRST)
-    if name in ("last_name", "family_name", "surname", "lastname"):
+    if name in ("first_name", "given_name", "firstname") or toks[-2:] in (["first", "name"], ["given", "name"]) or last == "firstname":
+        return _pick(ex + FIRST)  # also a contact's `contact_first_name`
+    if name in ("last_name", "family_name", "surname", "lastname") or toks[-2:] in (["last", "name"], ["family", "name"]) or last in ("lastname", "surname"):
         return _pick(ex + LAST)
     personal = (noun.split() or [""])[-1] in PERSON_NOUNS
     # a display or full name is a person's only where the row is one (a SKU group's display

@@ -826,7 +826,9 @@ def identity(fields: list[FieldIR], names: tuple[str, ...]) -> list[str]:
 
     def path_like(f: FieldIR) -> bool:
         shape = getattr(f, "_shape", None)
-        return shape is not None and (bool(_PATH_NAME.search(shape.description or "")) or "/" in str(shape.example or ""))
+        if shape is None or re.fullmatch(r"\s*(?:the\s+)?(?:azure\s+)?resource\s+name\.?\s*", shape.description or "", re.I) and "/" not in str(shape.example or ""):
+            return False  # Azure's base `Resource` says only "Resource name": the name a person gives it
+        return bool(_PATH_NAME.search(shape.description or "")) or "/" in str(shape.example or "")
 
     top = [f for f in texts if "." not in f.src]
     first = None

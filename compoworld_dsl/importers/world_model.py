@@ -16,7 +16,7 @@ from typing import Any
 
 from ..check.types import PRIMITIVES
 from .ops import MAX_FIELDS, flattened, pattern
-from .common import ROW, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, singular, snake, unique, words
+from .common import ROW, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 
 WRITES = ("post", "put", "patch", "delete")
 KEYLESS_WRITES = ("put", "patch", "delete")  # writes by their method alone: a batch write on a collection
@@ -34,7 +34,7 @@ WRITE_VERBS = frozenset("""
     create add insert new register upsert save store write send submit publish reply forward resend notify
     update modify set edit change patch replace rename move copy mark flag tag untag label
     delete remove destroy purge clear cancel revoke void discard dismiss drop
-    start stop restart pause resume suspend unsuspend terminate reboot shutdown reset retry rotate renew extend
+    start stop restart pause resume suspend unsuspend terminate reboot shutdown reset retry rotate renew extend regenerate
     enable disable activate deactivate register unregister deregister enroll unenroll subscribe unsubscribe
     upload import attach detach assign unassign associate disassociate link unlink share unshare invite join leave
     approve reject accept decline confirm complete close reopen acknowledge ack resolve capture amend reorder abort append
@@ -506,7 +506,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         fields.append(imp.field_of(shape, "value", "", record, taken, True))
     elif rows_of is not None:
         # the association: each answer row names one of the resource's rows
-        link = FieldIR(unique(snake(rows_of.noun), taken), rows_of.alias, "id", default='""', ref=rows_of.qualified)
+        link = FieldIR(unique(safe(snake(rows_of.noun)), taken), rows_of.alias, "id", default='""', ref=rows_of.qualified)
         link.comments = [f"{article(rows_of.noun)} {rows_of.noun} the answer holds"]
         fields.append(link)
     else:
@@ -567,6 +567,15 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         gen = f"ref {f.ref}" if f.ref else scoped.get(f.name) or imp.field_seed(f, noun)
         if gen is not None:
             seed[f.name] = gen
+    if rows_of is not None and rows_of.record is not None:
+        # the rows an answer names sit where its arguments say: the test keys answered for a
+        # service are that service's (`ref test_keys where service_name == same(service_name)`)
+        link = fields[0]
+        for f in fields[1:]:
+            g = next((g for g in rows_of.record.fields if f.ref and g.ref == f.ref and not g.key), None)
+            if g is not None:
+                seed[link.name] = f"ref {link.ref} where {g.name} == same({f.name})"
+                break
     # a list: rows enough to filter; an object: one row an answer, or the one answer there is
     rows = ("6..12" if conds else "4..8") if many else "4..8" if len(conds) > len(scoped) else "1"
     svc.records.append(rec)

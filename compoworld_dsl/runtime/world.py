@@ -45,6 +45,7 @@ class CompiledWorld:
         self._scalar_start: tuple[dict, list[str]] | None = None  # `partial_state`'s defaults and seeded scalars
         self._clock_fields: dict[str, frozenset[str]] | None = None  # `clock_fields_by_record()`
         self._admitted: dict[tuple, dict] = {}  # `admit`'s answers for arguments of plain values
+        self._key_notes: dict[str, str] | None = None  # `key_notes()`
         self.tools: dict[str, ToolSpec] = {}
         for svc in self.services.values():
             for spec in svc.tools.values():
@@ -553,11 +554,27 @@ class CompiledWorld:
                 raise ToolError("invalid", f"`{spec.name}` needs argument `{pname}`")
         return out
 
+    def key_notes(self) -> dict[str, str]:
+        """Key type ("MatterId") → what an argument of that type holds ("a matter's `id`, as its
+        records hold it"): an agent reads it in `describe_tool`, so a parameter named
+        `service_name` that takes a service's key is not given the service's name. Computed once."""
+        if self._key_notes is None:
+            self._key_notes = {}
+            for decl in self.state_decl.values():
+                if decl["kind"] != "table":
+                    continue
+                kt = self.types.records[decl["record"]][decl["key"]]
+                if kt.startswith("alias:"):
+                    noun = re.sub(r"(?<!^)(?=[A-Z])", " ", decl["record"].split(".")[-1]).lower().replace("_", " ").strip()
+                    self._key_notes.setdefault(kt.split(":")[1], f"a {noun}'s `{decl['key']}`, as its records hold it")
+        return self._key_notes
+
     def schema(self, tool: str) -> dict:
         spec = self.resolve(tool)
         if spec is None:
             raise KeyError(tool)
-        props = {p: self.types.schema(t) for p, t in spec.params}
+        notes = self.key_notes()
+        props = {p: {**self.types.schema(t), **({"description": notes[t.split(":")[1]]} if t.startswith("alias:") and t.split(":")[1] in notes else {})} for p, t in spec.params}
         required = [p for p, _ in spec.params if p not in spec.defaults]
         if spec.pages:
             # the gateway answers a page at a time (`runtime.paging.page_of`); the tool itself never sees it
