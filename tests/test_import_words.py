@@ -320,12 +320,22 @@ def test_a_noun_that_spells_an_acronym_is_said_as_the_acronym_in_phrases(tmp_pat
             "delete": {"operationId": "PublicIPPrefixes_Delete", "parameters": [pid], "responses": {"204": {"description": "gone"}}},
         },
     }
-    spec = _spec("Network", paths, {"PublicIPPrefix": {"type": "object", "properties": {"id": STR, "name": STR, "ipPrefix": STR}}})
+    # a one-word acronym noun: its table, references and placeholders keep their names
+    iso = {"$ref": "#/components/schemas/Iso"}
+    paths["/isos"] = {"get": {"operationId": "listIsos", "responses": _ok({"type": "array", "items": iso})}}
+    paths["/isos/{iso}"] = {"get": {"operationId": "getIso", "parameters": [_in_path("iso")], "responses": _ok(iso)}}
+    schemas = {"PublicIPPrefix": {"type": "object", "properties": {"id": STR, "name": STR, "ipPrefix": STR}}, "Iso": {"type": "object", "properties": {"id": STR, "name": STR}}}
+    spec = _spec("Network", paths, schemas)
     result, out = _write(tmp_path, spec)
     text = "\n".join(result.files.values())
     assert 'record PublicIPPrefix "public IP prefix"' in text, text
     said = [line for line in text.splitlines() if "i p prefix" in line.split("//")[0]]  # comments aside
     assert not said, said
+    assert 'record Iso "ISO"' in text and "r_ in isos" in text and "{iso}" in text, [line for line in text.splitlines() if "iso" in line.lower()]
+    from compoworld_dsl.check import check_paths
+
+    program = check_paths([out / result.world_file])
+    assert program.ok, [d.message for d in program.diagnostics]
 
 
 def test_an_update_never_sets_a_field_to_the_value_that_record_holds():

@@ -571,16 +571,20 @@ def fix_noun(r, svc: ServiceIR | None, table: TableIR | None = None) -> bool:
         return False
     r.record.noun = new
     r.noun = new
-    cap = lambda text: re.sub(re.escape(old), new, text, flags=re.I)  # noqa: E731  ("Public i p prefixes of ...")
+    word = re.compile(r"(?<![/\w])" + re.escape(old) + r"(?=(?:e?s)?\b)", re.I)  # "Public i p prefixes of ...", not a path (`/isos`)
+    # in prose, never in a placeholder (`{iso}`); in code, only in its strings, never in a
+    # name (`filter(r_ in isos)`, `ref isos`)
+    prose = lambda text: re.sub(r"\{[^{}]*\}|[^{}]+", lambda m: m.group() if m.group().startswith("{") else word.sub(new, m.group()), text)  # noqa: E731
+    strings = lambda code: re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: prose(m.group()), code)  # noqa: E731
     if svc is not None:
-        svc.description = cap(svc.description)
+        svc.description = prose(svc.description)
     for t in svc.tools if svc is not None else ():
-        t.say, t.description = cap(t.say) if t.say else t.say, cap(t.description)
-        t.body = [cap(line) for line in t.body]  # its errors ("no public IP prefix ...")
+        t.say, t.description = prose(t.say) if t.say else t.say, prose(t.description)
+        t.body = [strings(line) for line in t.body]  # its errors ("no public IP prefix ...")
         if t.gives:
-            t.gives = cap(t.gives)
+            t.gives = prose(t.gives)
     for f, gen in (table.seed.items() if table is not None else ()):
-        table.seed[f] = cap(gen)
+        table.seed[f] = strings(gen)
     return True
 
 
