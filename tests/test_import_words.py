@@ -386,3 +386,17 @@ def test_an_association_names_rows_where_its_arguments_say(tmp_path):
         assert answers
         for a in answers.values():
             assert keys[a["key_value"]]["service_id"] == a["service_id"], (a, keys[a["key_value"]])
+
+
+def test_an_optional_text_no_field_of_its_meaning_holds_is_left_out():
+    """`note_app(app, remark = "")`: no field holds a remark, so any text the world holds would
+    be of another meaning ("with remark "Atlas service""); the walk leaves it blank and the
+    instruction does not ask for it (two blind rounds met "location "Atlas resource group"")."""
+    notes = 0
+    for task in sampled(_hosting(), 2, 3, range(60)):
+        for call in task["reference_plan"]:
+            if call["tool"] == "hosting.note_app":
+                notes += 1
+                assert call["arguments"]["remark"] == "", (task["instruction"], call)
+                assert "remark" not in task["instruction"], task["instruction"]
+    assert notes >= 3

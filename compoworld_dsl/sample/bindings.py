@@ -31,6 +31,7 @@ FINITE_TRIES = 32  # combinations of enum/yes-no values run before Z3 is asked f
 SIGNED = frozenset({"change", "delta", "adjustment", "difference"})  # int parameters that are a signed change
 _NO_DRAW = object()  # a parameter type no draw covers
 _NO_VALUE = object()  # no value a person would write: the candidate step fails
+_LEFT = object()  # an optional text no field of its meaning holds: left at its default, unsaid
 
 
 def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], step: Step, k: int, given: dict):
@@ -56,6 +57,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
         return known[0]
 
     why = "no values tried"
+    defaults = facts.world.tools[tool.qualified].defaults
     draws = DRAWS if free else 1
     profiles: list = []  # `_from_profile`, worked out at the first draw: every draw has the same
     for d in range(draws):
@@ -71,12 +73,12 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
         for n, t in free:
             if n in profiled:
                 continue
-            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about if n not in naming else lambda: None)
+            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about if n not in naming else lambda: None, optional=defaults.get(n) == "")
             if v is _NO_VALUE:
                 return f"no sensible value for {n}"
             if v is _NO_DRAW:
                 break
-            chosen[n] = v
+            chosen[n] = defaults[n] if v is _LEFT else v
         else:
             derived = _derived(facts, rng, state, tool, free, {**given, **chosen})
             chosen.update(derived)
@@ -332,7 +334,7 @@ def _z3_bind(facts: WorldFacts, attempt: Attempt, seed: int, state: State, tool:
         return {n: facts.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
 
 
-def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None, about=lambda: None) -> Any:
+def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None, about=lambda: None, optional: bool = False) -> Any:
     """One seeded value for a user-given parameter: a member of an enum; for ids, text and
     emails a value the state holds, by meaning: from fields of the parameter's name (those of
     the tool's own service first), or that share a word with it (`new_folder`: `folder`), else from the fields of that type in the
@@ -341,7 +343,9 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
     (an `amount` like other amounts), dates otherwise within the range the tool's own
     service holds (a rescheduled visit near the visits, not near birth dates). Text fits the
     records the call writes on where the pool holds some that does (`about()`, `topics.fitting`):
-    a comment on a webhook ticket about the webhook, not a refund (issue 29, item 2)."""
+    a comment on a webhook ticket about the webhook, not a refund (issue 29, item 2). An
+    `optional` text (its default blank) that no field of its name or words holds is `_LEFT` at
+    its default: the instruction does not ask for it (`Phraser.say`)."""
     b = T.base_of(t)
     if isinstance(b, T.EnumT):
         return rng.choice(list(b.members))
@@ -357,6 +361,11 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         same = held_split(facts, attempt, state, tstr(t), name, scope=near)[0] or same
     if not same:
         same = held_split(facts, attempt, state, tstr(t), None, near=name)[0]  # a field sharing a word with it
+    if not same and optional and p == "text":
+        # no field of its name or words holds a value: any other field's would be a value of
+        # another meaning (a job created "with location "Atlas resource group"", "tags
+        # "SI-7922"", two blind rounds met them), and the argument may be left out
+        return _LEFT
     if not same and near:
         other = held(facts, attempt, state, tstr(t), scope=near) or other
     if p in ("text", "id", "email"):
