@@ -635,6 +635,8 @@ USERNAMES = ["amara.o", "dbrennan", "praman", "tkowalski", "gwhitfield", "ktanak
 CARRIERS = ["UPS", "FedEx", "USPS", "DHL", "Royal Mail"]
 
 
+# objects that only hold a resource's own fields (Azure's `properties`): no word of a label or a name
+WRAPPERS = frozenset({"properties", "attributes", "props"})
 # the nouns of rows that are people: their `name`, `display_name` and `full_name` are a person's
 PERSON_NOUNS = frozenset("user person contact lead customer member employee people author owner agent tester student patient attendee participant recipient sender subscriber follower candidate applicant player athlete teacher instructor staff".split())
 
@@ -657,7 +659,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     example: plausible values a person would recognise. `identity`: the field names the row
     (its first `known by` field), so its values should seldom repeat."""
     toks = _tokens(name)
-    if len(toks) > 1 and toks[0] in ("properties", "attributes", "props"):
+    if len(toks) > 1 and toks[0] in WRAPPERS:
         toks = toks[1:]  # Azure's `properties_active_deployment_name`: the wrapper says nothing
         name = "_".join(toks)
     last = toks[-1] if toks else name
@@ -682,7 +684,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         # `resource_group_name` names a resource group, not the row ("Atlas resource group",
         # not "Atlas app"); `display_name`, `app_name` on an app: the row's own noun
         what = " ".join(t for t in toks[:-1] if t not in ("display", "full", "short", "long", "friendly", "unique", "given", "new", "old", "the"))
-        return _pick(ex + [f"{a} {what if what and what not in noun else noun}" for a in ADJECTIVES])
+        return _pick(ex + [f"{a} {what if what and f' {what} ' not in f' {noun} ' else noun}" for a in ADJECTIVES])
     if last in ("title", "summary", "subject", "headline", "caption", "label"):
         return _pick(ex + TITLES)
     if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions"):

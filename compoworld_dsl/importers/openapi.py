@@ -1803,13 +1803,11 @@ class OpenAPIImporter(TypeMapper):
                 toks = snake(action).split("_")
                 if len(toks) == 1:
                     toks += snake(singular(group)).split("_")
-                kept = [t for t in toks if t not in drop and singular(t) not in drop] or toks
-                return " ".join(kept).strip() or o.method
-            if len(parts) >= 2:
+            elif len(parts) >= 2:
                 toks = snake(parts[-1]).split("_") + [t for p in parts[:-1] for t in snake(p).split("_")]
             else:
                 toks = snake(o.op_id).split("_")
-            kept = [t for t in toks if t not in drop and singular(t) not in drop] or toks  # `Services_EnableTestEndpoint` on a service
+            kept = [t for t in toks if t not in drop and singular(t) not in drop] or toks  # `Apps_Restart` on an app: "restart"
             return " ".join(kept).strip() or o.method
         statics = [t for seg in o.segs[len(r.coll_segs) if r else 0 :] if not is_param(seg) for t in snake(seg).split("_") if t and seg.strip(":")]
         verb = {"get": "get", "post": "post", "put": "put", "patch": "update", "delete": "delete"}[o.method]

@@ -14,12 +14,11 @@ read in time linear in its size; the budget's steps, depth and pointers bound th
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
-from .common import Budget, SpecError, pointer
+from .common import Budget, SpecError, pointer, words
 
 MAX_DEPTH = 8  # object nesting read at most; deeper becomes opaque
 
@@ -57,9 +56,6 @@ def opaque(reason: str, node: Any = None, name: str | None = None) -> Shape:
 
 
 SCHEMA_DIRS = ("schemas", "definitions", "$defs", "defs")
-# The keys that decide a schema's shape; the others (description, nullable, readOnly, example,
-# default, x-...) only annotate it, so a `$ref` whose siblings are all annotations is its
-# target's shape with them laid over, and the target is read once for every such use.
 MERGED = "allOf merged: the fields of every part"  # the note of a shape merged from an allOf's parts
 # bases that only say an object is an object of the API (Azure's resources, an entity)
 GENERIC_BASES = frozenset({"resource", "proxyresource", "trackedresource", "azureresource", "baseresource", "armresource", "entity", "baseentity", "base", "object", "baseobject", "model", "basemodel"})
@@ -68,8 +64,12 @@ GENERIC_BASES = frozenset({"resource", "proxyresource", "trackedresource", "azur
 def _a_kind_of(name: str, base: str) -> bool:
     """Is `name` a kind of `base` (the same last word: `AppResource`, `ProxyResource`; `Pet`,
     `NewPet`), or `base` no more than a generic base (`Resource`, `Entity`)?"""
-    last = lambda n: (re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", n) or [n])[-1].lower()  # noqa: E731
-    return base.lower().replace("_", "") in GENERIC_BASES or last(name) == last(base)
+    return base.lower().replace("_", "") in GENERIC_BASES or words(name).split()[-1:] == words(base).split()[-1:]
+
+
+# The keys that decide a schema's shape; the others (description, nullable, readOnly, example,
+# default, x-...) only annotate it, so a `$ref` whose siblings are all annotations is its
+# target's shape with them laid over, and the target is read once for every such use.
 STRUCTURAL = frozenset("$ref type const enum properties items format pattern minLength maxLength minimum maximum additionalProperties required allOf oneOf anyOf".split())
 
 

@@ -23,6 +23,7 @@ from .common import (
     ROW,
     STATUSES,
     TAGS,
+    WRAPPERS,
     ConstraintIR,
     FieldIR,
     Names,
@@ -220,10 +221,6 @@ def _clock_label(toks: list[str], base: str) -> str | None:
     if core[-1].endswith("ed") and len(core[-1]) > 4 and toks[-1] in ("at", "on"):
         return f"time {' '.join(core)}" if noun == "time" else f"date {' '.join(core)}"
     return None
-
-
-# objects that only hold a resource's own fields (Azure's `properties`): no word of a label
-WRAPPERS = frozenset({"properties", "attributes", "props"})
 
 
 def _nested_label(f: FieldIR) -> str | None:

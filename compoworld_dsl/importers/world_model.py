@@ -254,8 +254,9 @@ def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tu
         # others are where it sits. Not so for body arguments: a transfer's customer and quote
         # are two rows, whatever the quote's customer
         one = {n: next(iter(v.values())) for n, v in found.items()}
-        deepest = [n for n, x in one.items() if not any(m != n and any(a is x for a in _ancestors(y)) for m, y in one.items())]
-        if len(deepest) == 1 and all(m == deepest[0] or any(a is one[m] for a in _ancestors(one[deepest[0]])) for m in one):
+        # the row every other one is above
+        deepest = [n for n, x in one.items() if all(m == n or any(a is y for a in _ancestors(x)) for m, y in one.items())]
+        if len(deepest) == 1:
             found = {deepest[0]: found[deepest[0]]}
     if len(found) != 1:
         return None

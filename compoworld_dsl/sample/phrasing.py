@@ -365,7 +365,8 @@ class Phraser:
         for name, _ in tool.params:
             if name in named or name not in self.steps[j].sources or (j, name) in self.left:
                 continue
-            if self.steps[j].sources[name][0] != "step" and name in defaults and defaults[name] in (False, "") and self.values.get((j, name)) == defaults[name] and type(defaults[name]) is type(self.values.get((j, name))):
+            left_off = name in defaults and (defaults[name] is False and self.values.get((j, name)) is False or defaults[name] == "" and self.values.get((j, name)) == "")
+            if self.steps[j].sources[name][0] != "step" and left_off:
                 # only a flag left off, or a text left blank, goes unsaid: the checker holds the
                 # agent to every other default ("30 minutes"), and an agent may fairly choose a
                 # value it was not told; a blank is what a call that leaves the argument out gives
