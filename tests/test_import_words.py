@@ -288,12 +288,16 @@ def test_a_schema_that_extends_a_thing_of_its_own_keeps_that_things_name():
         "Pet": {"allOf": [{"$ref": "#/components/schemas/NewPet"}, {"type": "object", "properties": {"id": STR}}]},
         "Resource": {"type": "object", "properties": {"id": STR}},
         "Vault": {"allOf": [{"$ref": "#/components/schemas/Resource"}, {"type": "object", "properties": {"sku": STR}}]},
+        # Azure's network rules and routes are sub-resources: not all "Sub", "Sub_2", ...
+        "SubResource": {"type": "object", "properties": {"id": STR}},
+        "SecurityRule": {"allOf": [{"$ref": "#/components/schemas/SubResource"}, {"type": "object", "properties": {"priority": {"type": "integer"}}}]},
     }
     reader = SchemaReader({"components": {"schemas": schemas}})
     name = lambda ref: reader.shape({"$ref": f"#/components/schemas/{ref}"}).name  # noqa: E731
     assert name("PostSearchResult") == "Post"
     assert name("Pet") == "Pet"
     assert name("Vault") == "Vault"  # a generic base names nothing
+    assert name("SecurityRule") == "SecurityRule"
 
 
 def test_a_key_argument_the_record_named_implies_goes_unsaid():

@@ -58,7 +58,7 @@ def opaque(reason: str, node: Any = None, name: str | None = None) -> Shape:
 SCHEMA_DIRS = ("schemas", "definitions", "$defs", "defs")
 MERGED = "allOf merged: the fields of every part"  # the note of a shape merged from an allOf's parts
 # bases that only say an object is an object of the API (Azure's resources, an entity)
-GENERIC_BASES = frozenset({"resource", "proxyresource", "trackedresource", "azureresource", "baseresource", "armresource", "entity", "baseentity", "base", "object", "baseobject", "model", "basemodel"})
+GENERIC_BASES = frozenset({"resource", "subresource", "proxyresource", "trackedresource", "azureresource", "baseresource", "armresource", "entity", "baseentity", "base", "object", "baseobject", "model", "basemodel"})
 
 
 def _a_kind_of(name: str, base: str) -> bool:
