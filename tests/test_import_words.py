@@ -404,3 +404,47 @@ def test_an_optional_text_no_field_of_its_meaning_holds_is_left_out():
                 assert call["arguments"]["remark"] == "", (task["instruction"], call)
                 assert "remark" not in task["instruction"], task["instruction"]
     assert notes >= 3
+
+
+def test_a_second_collection_of_one_name_is_named_by_what_it_hangs_under(tmp_path):
+    """`/contributor` and `/asset/{assetId}/contributor` both hold contributors: the nested one
+    is an asset's (`AssetContributor`, "the asset contributors of asset ..."), not `Contributor_2`
+    ("contributor 2s", a word blind play met and no person says). Contributors are people, so
+    their names are people's names."""
+    person = {"type": "object", "properties": {"id": STR, "name": STR}}
+    asset = {"type": "object", "properties": {"id": STR, "title": STR}}
+    spec = _spec("TV", {
+        "/contributor": {"get": {"operationId": "listContributors", "responses": _ok({"type": "array", "items": person})}},
+        "/contributor/{contributorId}": {"get": {"operationId": "getContributor", "parameters": [_in_path("contributorId")], "responses": _ok(person)}},
+        "/asset": {"get": {"operationId": "listAssets", "responses": _ok({"type": "array", "items": asset})}},
+        "/asset/{assetId}": {"get": {"operationId": "getAsset", "parameters": [_in_path("assetId")], "responses": _ok(asset)}},
+        "/asset/{assetId}/contributor": {"get": {"operationId": "getAssetContributors", "parameters": [_in_path("assetId")], "responses": _ok({"type": "array", "items": person})}},
+    }, {})
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(result.files.values())
+    assert "record AssetContributor known by name" in text and "Contributor_2" not in text, text
+    assert "asset contributors of asset {asset_id}" in text
+    seed = text.split("seed asset_contributors:", 1)[1].split("}", 1)[0]
+    assert "Amara Kowalski" in seed and "contributor" not in seed.split("name:", 1)[1].split("\n", 1)[0], seed
+
+
+def test_a_date_before_the_year_1000_is_a_literal_the_language_reads(tmp_path):
+    """Azure writes "never" as `0001-01-01T00:00:00Z`; `strftime("%Y")` wrote the year 1 as `1`,
+    and a 36-operation spec (azure.com/sql-jobs) stopped checking. The runtime shows such a
+    moment in the same form."""
+    from compoworld_dsl.importers.common import datetime_lit
+    from compoworld_dsl.runtime.values import datetime_from_iso, datetime_to_iso
+
+    assert datetime_lit("0001-01-01T00:00:00Z") == "0001-01-01T00:00"
+    assert datetime_to_iso(datetime_from_iso("0001-01-01T00:00")) == "0001-01-01T00:00"
+    job = {"type": "object", "properties": {"id": STR, "name": STR, "startTime": {"type": "string", "format": "date-time", "default": "0001-01-01T00:00:00Z"}}}
+    spec = _spec("Jobs", {
+        "/jobs": {"get": {"operationId": "listJobs", "responses": _ok({"type": "array", "items": job})}},
+        "/jobs/{jobId}": {"get": {"operationId": "getJob", "parameters": [_in_path("jobId")], "responses": _ok(job)}},
+    }, {})
+    result, out = _write(tmp_path, spec)
+    from compoworld_dsl.check import check_paths
+
+    assert "datetime = 0001-01-01T00:00" in (out / "jobs.world").read_text()
+    program = check_paths([out / result.world_file])
+    assert program.ok, [d.message for d in program.diagnostics]

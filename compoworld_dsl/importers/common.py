@@ -326,15 +326,17 @@ def date_lit(value) -> str | None:
 
 def datetime_lit(value) -> str | None:
     """`YYYY-MM-DDTHH:MM` (no seconds, no zone: the language has neither) or None."""
+    # isoformat, not strftime: strftime("%Y") writes the year 1 as `1` on Linux, which is no
+    # datetime literal (Azure's "never started" `0001-01-01T00:00:00Z` stopped a spec checking)
     if isinstance(value, dt.datetime):
-        return value.strftime("%Y-%m-%dT%H:%M")
+        return value.replace(tzinfo=None).isoformat(timespec="minutes")
     if isinstance(value, dt.date):
         return value.isoformat() + "T00:00"
     if isinstance(value, str):
         m = re.match(r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})", value.strip())
         if m:
             try:
-                return dt.datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5])).strftime("%Y-%m-%dT%H:%M")
+                return dt.datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5])).isoformat(timespec="minutes")
             except ValueError:
                 return None
     return None
@@ -638,7 +640,7 @@ CARRIERS = ["UPS", "FedEx", "USPS", "DHL", "Royal Mail"]
 # objects that only hold a resource's own fields (Azure's `properties`): no word of a label or a name
 WRAPPERS = frozenset({"properties", "attributes", "props"})
 # the nouns of rows that are people: their `name`, `display_name` and `full_name` are a person's
-PERSON_NOUNS = frozenset("user person contact lead customer member employee people author owner agent tester student patient attendee participant recipient sender subscriber follower candidate applicant player athlete teacher instructor staff".split())
+PERSON_NOUNS = frozenset("user person contact lead customer member employee people author owner agent tester student patient attendee participant recipient sender subscriber follower candidate applicant player athlete teacher instructor staff contributor reviewer assignee approver artist actor writer speaker volunteer driver guest passenger traveler doctor physician nurse coach".split())
 
 
 def _pick(values: list) -> str:

@@ -89,6 +89,7 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     Param,
     Op,
     plumbing,
+    page_token,
     split_path,
     is_param,
     pname,
@@ -794,6 +795,11 @@ class OpenAPIImporter(TypeMapper):
             word = r.coll_segs[-1]
             base = r.shape.name or singular(word)
             rec = pascal(clean_schema_name(base)) if r.shape.name else pascal(singular(snake(word)))
+            if rec in self.type_names and (owner := _owner_word(r.coll_segs)) and not rec.lower().startswith(owner.lower()):
+                # a second `Contributor` (under /asset/{assetId}/contributor) is an asset's:
+                # `AssetContributor` ("the asset contributors of asset ..."), not `Contributor_2`
+                # ("contributor 2s"), which blind play met as a word no person says
+                rec = pascal(singular(snake(owner))) + rec
             r.name = self.type_name(rec)
             r.alias = self.type_name(r.name + "Id")
             table = snake(word)
@@ -1707,6 +1713,9 @@ class OpenAPIImporter(TypeMapper):
                 for prop, ps in sorted(body.props.items(), key=lambda kv: 0 if kv[0] in body.required else 1):
                     if ps.readonly:
                         continue
+                    if page_token(prop) and prop not in body.required:
+                        plumbed.append(prop)
+                        continue
                     t, d = self.param_type(ps, prop, o, r)
                     if t is None:
                         left.append(prop)
@@ -1973,6 +1982,16 @@ class OpenAPIImporter(TypeMapper):
         size = len(text.encode("utf-8", "replace"))
         if size > self.budget.output_bytes:
             raise SpecError(f"the world would be {size:,} bytes, more than {self.budget.output_bytes:,} (#/paths: {len(self.ops) + len(self.skipped):,} operations, {len(self.resources):,} resources): split the spec")
+
+
+def _owner_word(segs: list[str]) -> str | None:
+    """The collection a nested collection's path hangs under: `asset` in
+    `/asset/{assetId}/contributor` (the literal segment before the last parameter), or None at
+    the top."""
+    for i in range(len(segs) - 2, 0, -1):
+        if is_param(segs[i]) and not is_param(segs[i - 1]) and re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", segs[i - 1]):
+            return segs[i - 1]
+    return None
 
 
 def _ordinal(n: int) -> str:

@@ -88,6 +88,18 @@ class Op:
         return next((p for p in self.params if p.name == name), None)
 
 
+# the names of a page's place and size that a JSON body or an answer carries (AWS's RPC lists take
+# `NextToken` and `MaxResults` in the body and answer with the next `NextToken`): never an
+# argument a person states, never a value a task reports ("tell me the next token of ...", met in
+# a fan of AWS Price List). Narrower than PAGING: a body's `count` or `order` may mean something.
+PAGE_TOKENS = {"nexttoken", "pagetoken", "nextpagetoken", "maxresults", "maxitems", "maxrecords", "marker", "nextmarker", "continuationtoken",
+               "nextcontinuationtoken", "skiptoken", "paginationtoken", "startingtoken", "cursor", "nextcursor", "pagesize", "perpage", "nextlink", "nextpagelink"}
+
+
+def page_token(name: str) -> bool:
+    return norm(name) in PAGE_TOKENS
+
+
 def plumbing(p: "Param") -> bool:
     """A request parameter that is plumbing (`alt`, `fields`, `prettyPrint`) or paging."""
     n = norm(p.name)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..check.types import PRIMITIVES
-from .ops import MAX_FIELDS, flattened, pattern
+from .ops import MAX_FIELDS, flattened, page_token, pattern
 from .common import ROW, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 
 WRITES = ("post", "put", "patch", "delete")
@@ -512,7 +512,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         fields.append(link)
     else:
         imp.flatten(shape, record, fields, taken, for_table=True)
-    fields = [f for f in fields if f.base != "list"][:MAX_FIELDS]
+    fields = [f for f in fields if f.base != "list" and not page_token(f.src.split(".")[-1])][:MAX_FIELDS]
     keys = {res.alias: res for res in imp.resources}
     for f in fields:
         # a property named as a resource's key (`customerId`) refers to its rows: the answers name

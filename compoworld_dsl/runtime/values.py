@@ -73,7 +73,8 @@ def datetime_from_iso(text: str) -> int:
 
 @functools.lru_cache(maxsize=4096, typed=True)  # (as `date_to_iso`)
 def datetime_to_iso(minutes: int) -> str:
-    return (EPOCH_DT + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M")
+    # isoformat: strftime("%Y") drops the zeros of a year before 1000 (`1-01-01T00:00`)
+    return (EPOCH_DT + timedelta(minutes=minutes)).isoformat(timespec="minutes")
 
 
 def decimal_from_text(text: str) -> Fraction:

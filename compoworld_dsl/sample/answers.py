@@ -69,7 +69,7 @@ def _moment(value: Any, base: str) -> str | None:
             moment = datetime.fromisoformat(text)
             return moment.date().isoformat() if (moment.hour, moment.minute, moment.second) == (0, 0, 0) else None
         moment = datetime.fromisoformat(text.replace(" ", "T", 1))
-        return moment.strftime("%Y-%m-%dT%H:%M") if moment.second == 0 else None
+        return moment.replace(tzinfo=None).isoformat(timespec="minutes") if moment.second == 0 else None
     except ValueError:
         return None
 
