@@ -38,7 +38,7 @@ from .reports import reportable
 from .rules import order_rules, ordered_after, protected
 from .runs import run_step
 from .steps import Step, element, output, ranked_top, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
-from .walkgraph import DEEP, FLOW_TYPES, STEER_RETRIES
+from .walkgraph import DEEP, FANOUT, FLOW_TYPES, MAX_TRIES, STEER_RETRIES
 
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
 TRIES_PER_HOP = 96  # candidate steps a walk may try per hop, over all the dead ends it backs out of
@@ -168,7 +168,11 @@ class Walker:
                 jump[0] = yield [attrs.evolve(st, sources=dict(st.sources), how=copy.deepcopy(st.how)) for st in steps], dict(values), {"walk_satisfiable": {"result": "sat", "candidates_tried": count["tried"], "z3_bindings": count["z3"]}}
                 return
             hs, aka = self.handles(steps, results)  # what the walk so far offers later steps
-            cands = self.graph.candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1, chain=chain, joined=joined)
+            fans: list = []
+            cands = self.graph.candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1, chain=chain, joined=joined, fans=fans)
+            if fans and not fanning[0]:
+                could_fan[0] = True
+            cands += fans[:MAX_TRIES] if fanning[0] else []
             if not cands:
                 last_failure[0] = f"no tool can follow step {k}"
                 return
@@ -189,7 +193,7 @@ class Walker:
                     self.attempt.deadline.check()
                     count["tried"] += 1
                     _catch_up(state0, state)
-                    got = self._candidate(rng, seed, state0, state, steps, results, hs, tool, k, hops, values, held, aka, pending, unreported, joined, diffs)
+                    got = self._candidate(rng, seed, state0, state, steps, results, hs, tool, k, hops, values, held, aka, pending, unreported, joined, diffs, fanning[0])
                     if isinstance(got, str):
                         last_failure[0] = got
                         if retries[0] and self.graph.steered_retry(chain, steps, tool):
@@ -222,6 +226,7 @@ class Walker:
         # the search starts afresh (new draws) a few times rather than spend its whole budget
         # under a first few steps that lead nowhere: backing out of a dead end repairs the last
         # steps, a restart the first ones
+        fanning, could_fan = [False], [False]
         for r in range(RESTARTS):
             count["until"] = budget * (r + 1) // RESTARTS
             try:
@@ -229,9 +234,21 @@ class Walker:
             except _OutOfTries:
                 del steps[:], results[:], diffs[:]
                 values.clear()
+        if could_fan[0]:
+            # no chain the later stages keep, but a fan at the last step was there to take
+            # (`walkgraph.FANOUT`): a second search, with the same budget, allows it
+            fanning[0] = True
+            spent = count["tried"]
+            for r in range(RESTARTS):
+                count["until"] = spent + budget * (r + 1) // RESTARTS
+                try:
+                    yield from extend(0, state0)
+                except _OutOfTries:
+                    del steps[:], results[:], diffs[:]
+                    values.clear()
         raise Rejected("unsat", f"no walk of {hops} steps in {count['tried']} tries (last: {last_failure[0]})")
 
-    def _candidate(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], results: list, hs: list, tool: Tool, k: int, hops: int, values: dict, held: set, aka: dict, pending: set[int], unreported: set[int], joined: bool, diffs: list):
+    def _candidate(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], results: list, hs: list, tool: Tool, k: int, hops: int, values: dict, held: set, aka: dict, pending: set[int], unreported: set[int], joined: bool, diffs: list, fanning: bool = False):
         """One candidate as step k, tried and judged: `_try`'s tuple, or why not (a message). A
         list read as the last step is left whole AGGREGATE_SHARE of the time: the task then asks
         how many records it shows, or their total (`reports.aggregates`)."""
@@ -250,7 +267,7 @@ class Walker:
             return f"step {k + 1} {tool.qualified}: {why}"
         if (why := self._breaks_an_order(steps, values, tool, got[1])):
             return f"step {k + 1} {tool.qualified}: {why}"
-        if joined and (why := self._off_thread(got[0], k, hops, pending)):
+        if joined and (why := self._off_thread(got[0], k, hops, pending, fanning)):
             return f"step {k + 1} {tool.qualified}: {why}"
         if unreported - {src[1][0] for src in got[0].sources.values() if src[0] == "step"}:
             return f"step {k + 1} {tool.qualified}: leaves step {min(unreported) + 1}'s result unused and it has nothing to report"
@@ -389,7 +406,7 @@ class Walker:
                 return e.detail
         return None
 
-    def _off_thread(self, step: Step, k: int, hops: int, pending: set[int]) -> str | None:
+    def _off_thread(self, step: Step, k: int, hops: int, pending: set[int], fanning: bool = False) -> str | None:
         """Why a candidate step would leave the walk's one thread, or None. After the first step
         each step takes a value an earlier one gave (so every step hangs on the thread), and the
         reads no step has used yet may not outrun the steps left to use them: each later step
@@ -397,8 +414,12 @@ class Walker:
         used = {src[1][0] for src in step.sources.values() if src[0] == "step"}
         if k > 0 and not used:
             return "it takes nothing an earlier step gave (a second errand)"
-        left = (pending - used) | ({k} if step.tool.qualified not in self.facts.mutating else set())
-        if len(left) > hops - k:
+        read = step.tool.qualified not in self.facts.mutating
+        left = (pending - used) | ({k} if read else set())
+        # in the search that allows fans (`walkgraph.FANOUT`), the last step may be a keyed read
+        # that leaves one more read to the report
+        fan = FANOUT if fanning and k == hops - 1 and read and self.graph._keys[step.tool.qualified] else 0
+        if len(left) > hops - k + fan:
             return f"it leaves {len(left)} reads unused with {hops - k - 1} steps to go"
         return None
 

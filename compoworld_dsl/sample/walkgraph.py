@@ -38,6 +38,15 @@ DEEP = 10
 # walk does not pile up reads it dies of twelve steps later ("leaves 4 reads unused with 3
 # steps to go" was legal_ops' commonest dead end at 16 hops)
 USES_PENDING = 4.0
+# the last step of a one-thread walk may leave this many reads unused besides its own, each then
+# reported: a fan ("the runtime of the asset of schedule S, and the birth date of its contributor
+# C": a schedule, then its asset and the asset's contributors, both found from the schedule).
+# Only where the walk finds no chain at all: a second search allows fans (`Walker.walks`), so a
+# world with chains samples as it did (a first version that tried a fan after the chains of the
+# last step, before backing out, turned 6 of legal_ops' 20 tasks at 5 hops into read-outs). In
+# worlds whose reads only fan out from a first read (read-only APIs: TV listings, sports data, a
+# private cloud's pools and policies), no 3-step chain exists at all
+FANOUT = 1
 # where a steered walk's next chain tool refuses the record the chain found so far (a payment
 # refunded already, a student with no payments), the walk starts again from the chain's entry,
 # on another record, up to this many times before it goes on without the chain (`steered_retry`)
@@ -260,7 +269,7 @@ class WalkGraph:
 
     # ─────────────────────────── candidates ───────────────────────────
 
-    def candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = (), joined: bool = False) -> list[Tool]:
+    def candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = (), joined: bool = False, fans: list | None = None) -> list[Tool]:
         """The first `MAX_TRIES` tools that may come next, in a seeded weighted order: those whose
         every key parameter an earlier output offers (chains first), entries, and at step 1 writes
         from stated facts alone.
@@ -269,7 +278,8 @@ class WalkGraph:
         w its weight). `joined`: one thread, so no entry after the first step. Tools with keys are few at any step and get a draw each; the tools without
         keys are every entry of the world (thousands in a large one) and are drawn by pool
         instead (`_keyless_candidates`), so a step costs the same in a world of 10 services as
-        in one of 448."""
+        in one of 448. `fans`: a list that gets the last step's keyed reads that would leave a
+        pending read to the report (`FANOUT`), which the list returned leaves out."""
         used = {st.tool.qualified for st in steps}
         # one thread: a tool with keys may come again on another record (the second matter's
         # documents), at a lower weight; errands side by side call each tool once
@@ -282,6 +292,7 @@ class WalkGraph:
         from_pending = {t for t, j, _, _ in hs if j in pending}
         # each step to come can use up one pending read; a read that uses none adds one more
         full = len(pending) >= hops - k
+        fan = fans is not None and full and k == hops - 1 and len(pending) < hops - k + FANOUT
         keyed = []
         for t in sorted(found.values(), key=lambda t: self._position[t.qualified]):
             w = self._weight(t, k, hops, steps, offered, twice)
@@ -290,6 +301,8 @@ class WalkGraph:
                 if pending and any(kt in from_pending for kt in self._keys[t.qualified]):
                     w *= USES_PENDING
                 elif full:
+                    if fan and not changing and t.qualified not in self.mutating:
+                        fans.append(t)  # in the world's order: no draw, so the walk's draws stay as they were
                     continue  # it could use up none of them: the walk would die of it
                 keyed.append((-(rng.random() ** (1.0 / w)), t.qualified, t))
         if k == 0 or not joined:  # a lookup after the first step starts a second errand
