@@ -448,3 +448,19 @@ def test_a_date_before_the_year_1000_is_a_literal_the_language_reads(tmp_path):
     assert "datetime = 0001-01-01T00:00" in (out / "jobs.world").read_text()
     program = check_paths([out / result.world_file])
     assert program.ok, [d.message for d in program.diagnostics]
+
+
+def test_a_page_token_in_a_body_or_an_answer_is_paging(tmp_path):
+    """AWS's RPC reads take `NextToken` and `MaxResults` in the JSON body and answer with the next
+    `NextToken`: neither an argument a person states nor a value a task reports ("tell me the
+    next token of the attribute value ...", met in a fan of AWS Price List)."""
+    answer = {"type": "object", "properties": {"AttributeName": STR, "Value": STR, "NextToken": STR}}
+    body = {"type": "object", "required": ["AttributeName"], "properties": {"AttributeName": STR, "NextToken": STR, "MaxResults": {"type": "integer"}}}
+    spec = _spec("Pricing", {
+        "/values": {"post": {"operationId": "GetAttributeValues", "requestBody": {"content": {"application/json": {"schema": body}}}, "responses": _ok(answer)}},
+    }, {})
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(p.read_text() for p in out.glob("*.world"))
+    code = "\n".join(line.split("//")[0] for line in text.splitlines())
+    assert "attribute_name" in code, text
+    assert "next_token" not in code and "max_results" not in code, text
