@@ -335,3 +335,18 @@ def test_acronyms_in_phrases_keep_the_article_before_them():
     assert _acronyms("list a p i keys") == "list API keys"
     assert _acronyms("add an a p i key") == "add an API key"
     assert _acronyms("pick a card") == "pick a card"
+
+
+def test_summaries_and_nouns_read_as_a_person_writes_them():
+    """Met reading fresh imported tasks: "synchroniz storage account keys" (a summary's
+    "Synchronizes" made imperative), "adapter - add an adapter" (a topic before a dash), and "the
+    io t spaces description" (`IoTSpacesDescription` split at its capitals)."""
+    from compoworld_dsl.importers.speak import _imperative, spoken_noun, summary_phrase
+
+    assert [_imperative(w) for w in ("Synchronizes", "Authorizes", "Buzzes", "Fixes", "Searches")] == ["synchronize", "authorize", "buzz", "fix", "search"]
+    assert summary_phrase("Adapter - Add an adapter") == ("add an adapter", False)
+    assert summary_phrase("Users – Get a user") == ("get a user", True)
+    assert summary_phrase("Get well-known items") == ("get well-known items", True)
+    assert spoken_noun("io t spaces description") == "IoT spaces description"
+    assert spoken_noun("o auth client") == "OAuth client"
+    assert spoken_noun("radio t") == "radio t"  # not inside a word

@@ -464,3 +464,62 @@ def test_a_page_token_in_a_body_or_an_answer_is_paging(tmp_path):
     code = "\n".join(line.split("//")[0] for line in text.splitlines())
     assert "attribute_name" in code, text
     assert "next_token" not in code and "max_results" not in code, text
+
+
+NOTES = '''
+type FolderId = id
+type NoteId = id
+
+service notes "Folders and their notes" {
+  record Folder known by name {
+    key id: FolderId
+    name: text
+  }
+  record Note known by title {
+    key id: NoteId
+    folder: FolderId
+    title: text
+    tags: text = ""
+  }
+  state folders: table[Folder]
+  state notes: table[Note]
+  seed folders: 5 rows distinct by name {
+    name: pick(["Atlas folder", "Orion folder", "Juniper folder", "Summit folder", "Maple folder"])
+  }
+  seed notes: 10 rows {
+    folder: ref folders
+    title: pick(["Budget", "Roadmap", "Minutes", "Offsite", "Hiring"])
+    tags: pick(["{}", "[]"])
+  }
+
+  tool list_folders() -> list[Folder]
+    "List the folders"
+    say "list the folders"
+  {
+    return filter(f in folders)
+  }
+
+  tool add_note(folder: FolderId, title: text, tags: text = "") -> NoteId
+    "Add a note to a folder"
+    say "add a note {title} to folder {folder}"
+  {
+    require folder in folders else not_found "no folder {folder}"
+    let n = insert notes { folder: folder, title: title, tags: tags }
+    return n.id
+  }
+}
+'''
+
+
+def test_an_empty_json_value_is_never_an_argument_a_task_states(tmp_path):
+    """Imported rows hold "{}" and "[]" for tags and URLs no example gave: an optional argument
+    drawn from them is left out, not asked for ("with tags "{}"", met reading fresh Azure and
+    1Password tasks)."""
+    world = tmp_path / "notes.world"
+    world.write_text(NOTES)
+    tasks = sampled(load_sampler(str(world)), 3, 2, range(8))
+    assert len(tasks) >= 4, len(tasks)
+    adds = [s for t in tasks for s in t["reference_plan"] if s["tool"] == "notes.add_note"]
+    assert adds and all(s["arguments"]["tags"] == "" for s in adds), adds
+    for t in tasks:
+        assert '"{}"' not in t["instruction"] and '"[]"' not in t["instruction"] and "tags" not in t["instruction"], t["instruction"]

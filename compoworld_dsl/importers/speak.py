@@ -423,7 +423,7 @@ def _imperative(word: str) -> str:
     stem, end = m.group(1), m.group(2)
     if end == "ies":
         return stem + "y"
-    if end == "es" and stem.endswith(("ch", "sh", "ss", "x", "z")):
+    if end == "es" and stem.endswith(("ch", "sh", "ss", "x", "zz")):  # "buzzes", but "synchronizes" → "synchronize"
         return stem
     return w[:-1]
 
@@ -433,6 +433,9 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     short verb phrase: "Lists the tags of a collection" → ("list the tags of a collection",
     True)."""
     text = description.strip().rstrip(".")
+    # a topic before a dash ("Adapter - Add an adapter", "Users – Get a user"): the summary is
+    # what follows it
+    text = re.sub(r"^[A-Za-z][\w ]{0,40}?\s[-–]\s(?=[A-Za-z])", "", text)
     ws = text.split()
     if not 2 <= len(ws) <= 9 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '/-]*", text):
         return None  # a comma or a bracket: a sentence from a description ("..., i.e"), not a summary
@@ -551,9 +554,16 @@ def _acronyms(text: str) -> str:
     return _LETTERS_3.sub(one, text)
 
 
+# words written in mixed case that `words` splits at their capitals (`IoTSpaces` → "io t spaces")
+_MIXED = ((re.compile(r"\bio t\b"), "IoT"), (re.compile(r"\bo auth\b"), "OAuth"), (re.compile(r"\bi os\b"), "iOS"))
+
+
 def spoken_noun(noun: str) -> str:
     """`s i m card` (from `SIMCard`) → "SIM card", `ip connection` → "IP connection": a run of
-    single letters is an acronym, and so are the words a person writes in capitals."""
+    single letters is an acronym, and so are the words a person writes in capitals; `io t
+    spaces` (from `IoTSpaces`) → "IoT spaces"."""
+    for split, word in _MIXED:
+        noun = split.sub(word, noun)
     noun = _LETTERS.sub(lambda m: m.group().replace(" ", "").upper(), noun)
     return " ".join(_SPELLED[w] if w in _SPELLED and _SPELLED[w].isupper() else w for w in noun.split(" "))
 

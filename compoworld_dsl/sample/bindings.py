@@ -32,6 +32,7 @@ SIGNED = frozenset({"change", "delta", "adjustment", "difference"})  # int param
 _NO_DRAW = object()  # a parameter type no draw covers
 _NO_VALUE = object()  # no value a person would write: the candidate step fails
 _LEFT = object()  # an optional text no field of its meaning holds: left at its default, unsaid
+_EMPTY_JSON = frozenset({"{}", "[]", "null"})
 
 
 def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], step: Step, k: int, given: dict):
@@ -361,6 +362,11 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         same = held_split(facts, attempt, state, tstr(t), name, scope=near)[0] or same
     if not same:
         same = held_split(facts, attempt, state, tstr(t), None, near=name)[0]  # a field sharing a word with it
+    if same and p == "text":
+        # an empty JSON value ("{}", "[]": tags or URLs no row has) is no value a person states
+        # ("with tags "{}""): an optional one is left out, a required one drawn from the rest
+        full = [v for v in same if str(v).strip() not in _EMPTY_JSON]
+        same = full if full or optional else same
     if not same and optional and p == "text":
         # no field of its name or words holds a value: any other field's would be a value of
         # another meaning (a job created "with location "Atlas resource group"", "tags
