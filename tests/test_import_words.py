@@ -523,3 +523,26 @@ def test_an_empty_json_value_is_never_an_argument_a_task_states(tmp_path):
     assert adds and all(s["arguments"]["tags"] == "" for s in adds), adds
     for t in tasks:
         assert '"{}"' not in t["instruction"] and '"[]"' not in t["instruction"] and "tags" not in t["instruction"], t["instruction"]
+
+
+def test_a_record_a_write_creates_and_gives_whole_is_the_new_one(tmp_path):
+    """AWS's and Azure's creates answer with the new record: the next step's argument is "the new
+    folder", not "the result" (met in AWS MediaPackage v2: "add a channel ... to the result"), nor
+    the record a key argument names."""
+    create = '''
+  tool create_folder(name: text) -> Folder
+    "Create a folder"
+    say "add a folder {name}"
+  {
+    require len(trim(name)) > 0 else invalid "a folder needs a name"
+    let f = insert folders { name: name }
+    return folders[f.id]
+  }
+}
+'''
+    world = tmp_path / "notes.world"
+    world.write_text(NOTES.rstrip()[:-1] + create)
+    tasks = [t for t in sampled(load_sampler(str(world)), 5, 2, range(40)) if t["reference_plan"][0]["tool"] == "notes.create_folder"]
+    assert tasks, "no task opens with a new folder"
+    for t in tasks:
+        assert "the new folder" in t["instruction"] and "the result" not in t["instruction"], t["instruction"]

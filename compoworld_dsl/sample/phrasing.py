@@ -312,6 +312,12 @@ class Phraser:
             if not isinstance(r, (T.RecordT, T.ListT, T.NoneT)):  # a new row, or a value the write gives
                 rt = self.people.ref_table(tstr(r))  # (the fees billed, not the matter: played)
                 return f"the new {self.people.noun[rt]}" if rt is not None else self.gives(j) or f"what you get when you {self.say(j)}"
+            # a new record the write inserts and gives whole (AWS's and Azure's creates answer
+            # with it): the new one, not "the result", nor the record a key argument names (a new channel is
+            # not the channel group it is added to)
+            rt = result_table(self.people, tool) if isinstance(r, T.RecordT) else None
+            if rt is not None and rt in self.facts.inserts.get(tool.qualified, {}) and not any(self.people.ref_table(tstr(pt)) == rt for _, pt in tool.params):
+                return f"the new {self.people.noun[rt]}"
             # an updated record: the thing its key argument names
             for name, pt in tool.params:
                 if self.people.ref_table(tstr(pt)) is not None:
