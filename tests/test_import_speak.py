@@ -350,3 +350,13 @@ def test_summaries_and_nouns_read_as_a_person_writes_them():
     assert spoken_noun("io t spaces description") == "IoT spaces description"
     assert spoken_noun("o auth client") == "OAuth client"
     assert spoken_noun("radio t") == "radio t"  # not inside a word
+
+
+def test_a_description_is_its_first_sentence_even_without_a_space_after_it():
+    """Google's discovery documents join sentences with no space ("Deletes an existing custom
+    dashboard.This method requires the monitoring.dashboards.delete permission ...")."""
+    from compoworld_dsl.importers.common import one_line
+
+    assert one_line("Deletes an existing custom dashboard.This method requires the monitoring.dashboards.delete permission") == "Deletes an existing custom dashboard"
+    assert one_line("Reads the monitoring.dashboards list. Then more") == "Reads the monitoring.dashboards list"
+    assert one_line("Short.This") == "Short.This"  # too short to be a sentence of its own

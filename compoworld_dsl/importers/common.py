@@ -288,7 +288,9 @@ def one_line(text: str | None, limit: int = 140) -> str:
     t = t.replace("{", "(").replace("}", ")")
     paras = [p for p in re.split(r"\n\s*\n", t) if p.strip()]
     t = printable(" ".join((paras[0] if paras else t).split()))
-    m = re.match(r"(.+?[.!?])(\s|$)", t)
+    # a sentence also ends where the next begins with no space ("... dashboard.This method
+    # requires ...", as Google's discovery documents join them)
+    m = re.match(r"(.+?[.!?])(?:\s|$|(?<=[a-z][.!?])(?=[A-Z][a-z]))", t)
     if m and len(m.group(1)) >= 12:
         t = m.group(1)
     t = t.rstrip(" .")
