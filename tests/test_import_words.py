@@ -546,3 +546,21 @@ def test_a_record_a_write_creates_and_gives_whole_is_the_new_one(tmp_path):
     assert tasks, "no task opens with a new folder"
     for t in tasks:
         assert "the new folder" in t["instruction"] and "the result" not in t["instruction"], t["instruction"]
+
+
+def test_a_trait_an_allof_merges_in_does_not_name_the_object():
+    """Codat's customers, orders and payments are `allOf: [{id}, {their fields}, CreatedDate,
+    ModifiedDates]`: the first named part is a trait with no key of its own, and every record of
+    the API was a "created date". A named part with a key is a thing and still names the object
+    (D48: trash nothing's `PostSearchResult` is a post)."""
+    from compoworld_dsl.importers.schema import SchemaReader
+
+    schemas = {
+        "CreatedDate": {"type": "object", "properties": {"createdDate": {"type": "string", "format": "date-time"}}},
+        "Customer": {"allOf": [{"type": "object", "properties": {"id": STR}}, {"type": "object", "properties": {"customerName": STR}}, {"$ref": "#/components/schemas/CreatedDate"}]},
+        "Post": {"type": "object", "properties": {"id": STR, "title": STR}},
+        "PostSearchResult": {"allOf": [{"$ref": "#/components/schemas/Post"}, {"type": "object", "properties": {"score": {"type": "number"}}}]},
+    }
+    reader = SchemaReader({"components": {"schemas": schemas}})
+    assert reader.shape({"$ref": "#/components/schemas/Customer"}).name == "Customer"
+    assert reader.shape({"$ref": "#/components/schemas/PostSearchResult"}).name == "Post"

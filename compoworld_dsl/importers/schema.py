@@ -14,6 +14,7 @@ read in time linear in its size; the budget's steps, depth and pointers bound th
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
@@ -59,6 +60,9 @@ SCHEMA_DIRS = ("schemas", "definitions", "$defs", "defs")
 MERGED = "allOf merged: the fields of every part"  # the note of a shape merged from an allOf's parts
 # bases that only say an object is an object of the API (Azure's resources, an entity)
 GENERIC_BASES = frozenset({"resource", "subresource", "proxyresource", "trackedresource", "azureresource", "baseresource", "armresource", "entity", "baseentity", "base", "object", "baseobject", "model", "basemodel"})
+
+
+_KEYLIKE = re.compile(r"(?i)_?(id|uid|uuid|guid|key)")
 
 
 def _a_kind_of(name: str, base: str) -> bool:
@@ -328,7 +332,11 @@ class SchemaReader:
             for p in objects:
                 s.props.update(p.props)
                 s.required |= p.required
-                s.name = s.name or p.name
+            # the name of the first part that is a thing (it has a key of its own: trash
+            # nothing's `Post`); a part with no key is a trait the object has, not what it is
+            # (Codat's `CreatedDate`, `ModifiedDates`: every customer, order and payment was a
+            # "created date"), and the object is then named by whatever refers to it
+            s.name = next((p.name for p in objects if p.name and any(_KEYLIKE.fullmatch(k) for k in p.props)), None)
             return s
         if len(typed) == 1 and typed[0].kind != "opaque":
             return typed[0]
