@@ -564,3 +564,21 @@ def test_a_trait_an_allof_merges_in_does_not_name_the_object():
     reader = SchemaReader({"components": {"schemas": schemas}})
     assert reader.shape({"$ref": "#/components/schemas/Customer"}).name == "Customer"
     assert reader.shape({"$ref": "#/components/schemas/PostSearchResult"}).name == "Post"
+
+
+def test_a_new_row_is_called_by_a_text_not_by_an_enum(tmp_path):
+    """AWS MediaPackage's origin endpoint is created with a container type (an enum) and a
+    description: "add an origin endpoint cmaf" read as an endpoint called cmaf."""
+    endpoint = {"type": "object", "properties": {"id": STR, "containerType": {"type": "string", "enum": ["TS", "CMAF"]}, "description": STR}}
+    body = {"type": "object", "required": ["containerType"], "properties": {"containerType": {"type": "string", "enum": ["TS", "CMAF"]}, "description": STR}}
+    spec = _spec("Media", {
+        "/endpoints": {
+            "get": {"operationId": "listEndpoints", "responses": _ok({"type": "array", "items": endpoint})},
+            "post": {"operationId": "createEndpoint", "requestBody": {"content": {"application/json": {"schema": body}}}, "responses": _ok(endpoint)},
+        },
+        "/endpoints/{endpointId}": {"get": {"operationId": "getEndpoint", "parameters": [_in_path("endpointId")], "responses": _ok(endpoint)}},
+    }, {})
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(p.read_text() for p in out.glob("*.world"))
+    say = next(line.strip() for line in text.splitlines() if line.strip().startswith('say "add'))
+    assert say == 'say "add an endpoint {description}, container type {container_type}"', say

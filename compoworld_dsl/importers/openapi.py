@@ -1589,7 +1589,12 @@ class OpenAPIImporter(TypeMapper):
                 assigns.insert(0, f"{r.parent_fields[p]}: {info[p][0]}")
         params = params + req + opt
         by_name = {f.name: f for f in chosen}
-        named = [p for p in req if not (by_name.get(p.name) and by_name[p.name].ref)][:1]
+        # the new row is called by what it is known by, else by its first required text: an
+        # enum or a number is no name ("add an origin endpoint cmaf" is one with container type
+        # cmaf), and is said with its label after it
+        plain = [p for p in req if not (by_name.get(p.name) and by_name[p.name].ref)]
+        known = r.record.known_by[:1]
+        named = [p for p in plain if by_name.get(p.name) and by_name[p.name].name in known][:1] or [p for p in plain if by_name.get(p.name) and by_name[p.name].base == "text" and not by_name[p.name].json][:1]
         refs = [p for p in req if by_name.get(p.name) and by_name[p.name].ref][:1]
         say = f"add {article(r.noun)} {r.noun}" + "".join(f" {{{p.name}}}" for p in named)
         for p in refs:
