@@ -582,3 +582,36 @@ def test_a_new_row_is_called_by_a_text_not_by_an_enum(tmp_path):
     text = "\n".join(p.read_text() for p in out.glob("*.world"))
     say = next(line.strip() for line in text.splitlines() if line.strip().startswith('say "add'))
     assert say == 'say "add an endpoint {description}, container type {container_type}"', say
+
+
+def test_a_parent_at_the_depth_of_an_item_is_the_parent(tmp_path):
+    """A connection's logs are listed at `/connections/{id_connection}/logs` and at
+    `/users/{id_user}/connections/{id_connection}/logs`: in the second, `{id_connection}` sits
+    where the first path has a log's own key (`/connections/{c}/logs/{id}` would), and was typed
+    as one, so the world did not check (biapi.pro: "`ConnectionId` and `ConnectionLogId` can
+    never be equal")."""
+    log = {"type": "object", "properties": {"id": {"type": "integer"}, "error": STR, "id_connection": {"type": "integer"}}}
+    user, conn = _in_path("id_user"), _in_path("id_connection")
+
+    def many(name: str) -> dict:
+        return _ok({"type": "array", "items": {"$ref": f"#/components/schemas/{name}"}})
+
+    spec = _spec("Bank", {
+        "/users": {"get": {"operationId": "listUsers", "responses": many("User")}},
+        "/users/{id_user}": {"get": {"operationId": "getUser", "parameters": [user], "responses": _ok({"$ref": "#/components/schemas/User"})}},
+        "/connections": {"get": {"operationId": "listConnections", "responses": many("Connection")}},
+        "/connections/{id_connection}": {"get": {"operationId": "getConnection", "parameters": [conn], "responses": _ok({"$ref": "#/components/schemas/Connection"})}},
+        "/connections/{id_connection}/logs": {"get": {"operationId": "listLogs", "parameters": [conn], "responses": many("ConnectionLog")}},
+        "/users/{id_user}/connections/{id_connection}/logs": {"get": {"operationId": "listUserConnectionLogs", "parameters": [user, conn], "responses": many("ConnectionLog")}},
+    }, {"ConnectionLog": log, "Connection": {"type": "object", "properties": {"id": {"type": "integer"}, "name": STR}}, "User": {"type": "object", "properties": {"id": {"type": "integer"}, "login": STR}}})
+    from compoworld_dsl.importers.openapi import OpenAPIImporter
+
+    imp = OpenAPIImporter(spec, "spec.json")
+    imp.run()
+    logs = next(r for r in imp.resources if r.name == "ConnectionLog")
+    assert logs.coll_segs == ["connections", "{id_connection}", "logs"]
+    listed = next(o for o in imp.ops if o.path == "/users/{id_user}/connections/{id_connection}/logs")
+    # asked as the logs' resource would ask it (biapi placed that list on the logs)
+    assert imp.key_param_type(logs, "id_connection", listed)[0] == "ConnectionId"
+    own = next(o for o in imp.ops if o.path == "/connections/{id_connection}/logs")
+    assert imp.key_param_type(logs, "id_connection", own)[0] == "ConnectionId"

@@ -1125,7 +1125,10 @@ class OpenAPIImporter(TypeMapper):
         """The type of a path parameter: the key alias of the resource it names, else text."""
         if r is not None:
             pos = next((i for i, seg in enumerate(o.segs) if is_param(seg) and pname(seg) == p), -1)
-            if pos == len(r.coll_segs):
+            # the item's own place: after the resource's collection (`/users/{u}/logs/{id}`),
+            # not a parent's at the same depth (`/users/{u}/connections/{id_connection}/logs`:
+            # that is a connection, and its logs would need a connection log's key)
+            if pos == len(r.coll_segs) and pos > 0 and o.segs[pos - 1].lower() == r.coll_segs[-1].lower():
                 return r.alias, r
             for pp, parent in r.parents:
                 if pp == p or norm(pp) == norm(p):
