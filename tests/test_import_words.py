@@ -615,3 +615,29 @@ def test_a_parent_at_the_depth_of_an_item_is_the_parent(tmp_path):
     assert imp.key_param_type(logs, "id_connection", listed)[0] == "ConnectionId"
     own = next(o for o in imp.ops if o.path == "/connections/{id_connection}/logs")
     assert imp.key_param_type(logs, "id_connection", own)[0] == "ConnectionId"
+
+
+def test_a_rows_own_reference_to_its_parent_and_its_full_name_agree_with_it(tmp_path):
+    """Blind play met two incoherent rows: a 1Password item listed under vault 1 whose own `vault`
+    field said vault 2 ("the vault of the item" meant two vaults), and a resource pool whose full
+    name was another pool's name. A row's reference to the parent its path names is that parent,
+    and a full or display name is the row's name."""
+    vault_ref = {"type": "object", "properties": {"id": STR}}
+    item = {"type": "object", "properties": {"id": STR, "title": STR, "vault": vault_ref}}
+    pool = {"type": "object", "properties": {"id": STR, "name": STR, "properties": {"type": "object", "properties": {"fullName": STR}}}}
+    v = _in_path("vaultUuid")
+    spec = _spec("Vaults", {
+        "/vaults": {"get": {"operationId": "getVaults", "responses": _ok({"type": "array", "items": {"type": "object", "properties": {"id": STR, "name": STR}}})}},
+        "/vaults/{vaultUuid}/items": {"get": {"operationId": "getVaultItems", "parameters": [v], "responses": _ok({"type": "array", "items": item})}},
+        "/vaults/{vaultUuid}/items/{itemUuid}": {"get": {"operationId": "getVaultItem", "parameters": [v, _in_path("itemUuid")], "responses": _ok(item)}},
+        "/pools": {"get": {"operationId": "listPools", "responses": _ok({"type": "array", "items": pool})}},
+        "/pools/{poolId}": {"get": {"operationId": "getPool", "parameters": [_in_path("poolId")], "responses": _ok(pool)}},
+    }, {})
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(p.read_text() for p in out.glob("*.world"))
+    assert "vault_id: same(vault_uuid)" in text, [line for line in text.splitlines() if "vault" in line]
+    assert "properties_full_name: same(name)" in text, [line for line in text.splitlines() if "full" in line]
+    from compoworld_dsl.check import check_paths
+
+    program = check_paths([out / result.world_file])
+    assert program.ok, [d.message for d in program.diagnostics]

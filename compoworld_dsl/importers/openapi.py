@@ -59,6 +59,7 @@ from .common import (
     time_lit,
     unique,
     words,
+    WRAPPERS,
 )
 from .normalize import VERSION, normalize_ops, show_readings
 from .schema import SchemaReader, Shape
@@ -990,6 +991,8 @@ class OpenAPIImporter(TypeMapper):
             seed: dict[str, str] = {}
             identity = rec.known_by[0] if rec.known_by else None
             parent_fields = [r.parent_fields[p] for p, parent in r.parents if parent is not None]
+            ref_of = {g.name: g.ref for g in rec.fields if g.ref}
+            ident_base = next((g.base for g in rec.fields if g.name == identity), None)
             for f in rec.fields:
                 if f.key or f.base == "list":
                     continue
@@ -1007,7 +1010,19 @@ class OpenAPIImporter(TypeMapper):
                             hit = next((g for g in up.record.fields if g.ref == f.ref and not g.key), None)
                             if hit is not None and f.ref != up.qualified:
                                 same = f"same({nearer.name}.{hit.name})"
+                    # the row's own reference to the parent its path names (a 1Password item's
+                    # `vault.id` beside the path's `{vaultUuid}`) is that parent: drawn apart,
+                    # "the vault of the item" meant two vaults (blind play)
+                    twin = next((pf for pf in parent_fields if pf != f.name and ref_of.get(pf) == f.ref), None)
+                    if same is None and twin is not None and f.name not in parent_fields and by_q.get(f.ref) is not None and _plain_words(f.name, id_words=True) == by_q[f.ref].noun.lower().split():
+                        same = f"same({twin})"
                     seed[f.name] = same or f"ref {f.ref}"
+                    continue
+                if f.base == "text" and identity and f.name != identity and _plain_words(f.name)[-2:] in (["full", "name"], ["display", "name"], ["friendly", "name"]) and ident_base == "text":
+                    # a resource pool's full name is its name: drawn apart, another pool's name
+                    # ("Harbor resource pool") was this one's full name, and a blind player could
+                    # not tell which pool the task named
+                    seed[f.name] = f"same({identity})"
                     continue
                 gen = self.field_seed(f, r.noun, f.name == identity)
                 if gen is not None:
@@ -1990,6 +2005,17 @@ class OpenAPIImporter(TypeMapper):
         size = len(text.encode("utf-8", "replace"))
         if size > self.budget.output_bytes:
             raise SpecError(f"the world would be {size:,} bytes, more than {self.budget.output_bytes:,} (#/paths: {len(self.ops) + len(self.skipped):,} operations, {len(self.resources):,} resources): split the spec")
+
+
+def _plain_words(name: str, id_words: bool = False) -> list[str]:
+    """A field name's words without the wrapper the API keeps it in (`properties_full_name` →
+    full, name) and, `id_words`, without a closing `id`/`uuid`/`key` (`vault_id` → vault)."""
+    toks = words(name).split()
+    if len(toks) > 1 and toks[0] in WRAPPERS:
+        toks = toks[1:]
+    if id_words and len(toks) > 1 and toks[-1] in ("id", "ids", "uuid", "uid", "guid", "key"):
+        toks = toks[:-1]
+    return toks
 
 
 def _owner_word(segs: list[str]) -> str | None:
