@@ -581,7 +581,7 @@ def test_a_new_row_is_called_by_a_text_not_by_an_enum(tmp_path):
     result, out = _write(tmp_path, spec)
     text = "\n".join(p.read_text() for p in out.glob("*.world"))
     say = next(line.strip() for line in text.splitlines() if line.strip().startswith('say "add'))
-    assert say == 'say "add an endpoint {description}, container type {container_type}"', say
+    assert say == 'say "add an endpoint with description {description}, container type {container_type}"', say
 
 
 def test_a_parent_at_the_depth_of_an_item_is_the_parent(tmp_path):
@@ -641,3 +641,26 @@ def test_a_rows_own_reference_to_its_parent_and_its_full_name_agree_with_it(tmp_
 
     program = check_paths([out / result.world_file])
     assert program.ok, [d.message for d in program.diagnostics]
+
+
+def test_a_record_known_by_a_sentence_is_described_with_its_label(tmp_path):
+    """An AWS channel group has no name and is known by its description: a blind player read
+    'the channel group "Customer asked for a call back."' as a name. It is 'the channel group
+    with description "..."', and a new one is added "with description ..."."""
+    world = tmp_path / "groups.world"
+    world.write_text(NOTES.replace("record Folder known by name {\n    key id: FolderId\n    name: text", "record Folder known by description {\n    key id: FolderId\n    description: text").replace(
+        'name: pick(["Atlas folder", "Orion folder", "Juniper folder", "Summit folder", "Maple folder"])', 'description: pick(["Quarterly numbers.", "Hiring plans.", "Board minutes.", "Offsite logistics.", "Vendor contracts."])').replace("distinct by name", "distinct by description"))
+    tasks = sampled(load_sampler(str(world)), 3, 2, range(8))
+    assert tasks
+    for t in tasks:
+        assert 'the folder with description "' in t["instruction"], t["instruction"]
+    spec = _spec("Media", {
+        "/groups": {
+            "get": {"operationId": "listGroups", "responses": _ok({"type": "array", "items": {"$ref": "#/components/schemas/Group"}})},
+            "post": {"operationId": "createGroup", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"Description": STR}}}}}, "responses": _ok({"$ref": "#/components/schemas/Group"})},
+        },
+        "/groups/{groupId}": {"get": {"operationId": "getGroup", "parameters": [_in_path("groupId")], "responses": _ok({"$ref": "#/components/schemas/Group"})}},
+    }, {"Group": {"type": "object", "properties": {"id": STR, "Description": STR, "Arn": STR}}})
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(p.read_text() for p in out.glob("*.world"))
+    assert 'say "add a group with description {description}"' in text, [line for line in text.splitlines() if "say" in line or "known by" in line]

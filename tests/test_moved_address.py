@@ -1,5 +1,5 @@
 """A record's new address made from its own (`bindings._moved`: the same name at another domain)
-is asked for as 'the same address at the domain "DOMAIN"', never stated: "change the email address of the
+is asked for as 'the same mailbox at "DOMAIN"', never stated: "change the email address of the
 requester of that ticket to "hiro.conti@..."" gave away whom a description by a path leads to
 (a ninth-round player met it in a branch's other arm). The agent reads the record's address and
 makes the new one; the checker wants exactly that address."""
@@ -25,7 +25,7 @@ def test_a_moved_address_is_asked_for_by_its_domain():
             task = support.task(31, i, 5)
         except Rejected:
             continue
-        m = re.search(r'the same address at the domain "([^"]+)"', task["instruction"])
+        m = re.search(r'the same mailbox at "([^"]+)"', task["instruction"])
         if m is None:
             continue
         seen += 1

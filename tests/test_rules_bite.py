@@ -197,7 +197,7 @@ def test_every_value_the_checker_holds_an_agent_to_is_stated(legal):
                 if name in spec.defaults and value == spec.defaults[name]:
                     continue
                 shown = people.value_text(t, value)
-                if isinstance(value, str) and "@" in value and f'the same address at the domain "{value.split("@", 1)[1]}"' in task["instruction"]:
+                if isinstance(value, str) and "@" in value and f'the same mailbox at "{value.split("@", 1)[1]}"' in task["instruction"]:
                     # a record's own address moved to another domain is asked for by the domain
                     # (`Phraser._moved_address`): the old address is read, the new one made
                     continue

@@ -61,6 +61,7 @@ from .common import (
     words,
     WRAPPERS,
 )
+from ..vocab import PROSE_FIELDS
 from .normalize import VERSION, normalize_ops, show_readings
 from .schema import SchemaReader, Shape
 from .speak import identity, speak
@@ -1614,7 +1615,10 @@ class OpenAPIImporter(TypeMapper):
         known = r.record.known_by[:1]
         named = [p for p in plain if by_name.get(p.name) and by_name[p.name].name in known][:1] or [p for p in plain if by_name.get(p.name) and by_name[p.name].base == "text" and not by_name[p.name].json][:1]
         refs = [p for p in req if by_name.get(p.name) and by_name[p.name].ref][:1]
-        say = f"add {article(r.noun)} {r.noun}" + "".join(f" {{{p.name}}}" for p in named)
+        # a row known by a sentence (a description: it has no name) is added "with description
+        # ...", not as "a channel "Please review before Friday."", which reads as its name
+        prose = [p for p in named if p.name.rsplit("_", 1)[-1] in PROSE_FIELDS]
+        say = f"add {article(r.noun)} {r.noun}" + "".join(f" with {words(p.name)} {{{p.name}}}" if p in prose else f" {{{p.name}}}" for p in named)
         for p in refs:
             target = next((x for x in self.resources if x.qualified == by_name[p.name].ref), None)
             say += f" for {target.noun if target else words(p.name)} {{{p.name}}}"

@@ -495,7 +495,7 @@ class Phraser:
         return moved or self.people.value_text(t, self.values[(k, name)])
 
     def _moved_address(self, k: int, name: str) -> str | None:
-        """'the same address at the domain "bluepeakltd.example"' for a record's new address made from its own
+        """'the same mailbox at "bluepeakltd.example"' for a record's new address made from its own
         (`bindings._moved`: the same name at another domain the table holds), not the address:
         stated, "hiro.conti@bluepeakltd.example" gives away whom a description by a path leads to
         (a ninth-round player met it), and an agent now reads the record's address to make the
@@ -510,10 +510,10 @@ class Phraser:
         local, _, domain = v.partition("@")
         if "@" not in old or old.partition("@")[0] != local or old.partition("@")[2] == domain:
             return None
-        # "the same address at the domain ...", not "their address at ...": a blind player read
+        # "the same mailbox at ...", not "their address at ...": a blind player read
         # the latter as an address the client already had there, found that domain was another
         # client's, and refused to re-bill the invoice (legal_ops, seed 5150)
-        return f'the same address at the domain "{domain}"'
+        return f'the same mailbox at "{domain}"'
 
     def field_of(self, j: int, field: str | None, base: bool = False) -> str:
         table = self._table(j)
