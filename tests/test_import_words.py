@@ -664,3 +664,27 @@ def test_a_record_known_by_a_sentence_is_described_with_its_label(tmp_path):
     result, out = _write(tmp_path, spec)
     text = "\n".join(p.read_text() for p in out.glob("*.world"))
     assert 'say "add a group with description {description}"' in text, [line for line in text.splitlines() if "say" in line or "known by" in line]
+
+
+def test_an_envelope_with_a_header_holds_its_item_and_a_track_is_known_by_its_own_name(tmp_path):
+    """Musixmatch answers `{message: {header: {status_code}, body: {track: {...}}}}` (a list:
+    `body: {track_list: [{track: {...}}]}`): the header is the envelope's, the track is the
+    item (it was a record of `header_status_code` and a JSON `body_track`, and tasks asked for
+    "the header status code of the track "{}""). A track has an album name and a track name:
+    it is known by its own."""
+    track = {"type": "object", "properties": {"track_id": {"type": "integer"}, "album_name": STR, "track_name": STR, "rating": {"type": "integer"}}}
+    header = {"type": "object", "properties": {"status_code": {"type": "number"}, "execute_time": {"type": "number"}}}
+
+    def envelope(body: dict) -> dict:
+        return {"type": "object", "properties": {"message": {"type": "object", "properties": {"header": header, "body": body}}}}
+
+    one = envelope({"type": "object", "properties": {"track": track}})
+    many = envelope({"type": "object", "properties": {"track_list": {"type": "array", "items": {"type": "object", "properties": {"track": track}}}}})
+    spec = _spec("Music", {
+        "/tracks": {"get": {"operationId": "listTracks", "responses": _ok(many)}},
+        "/tracks/{track_id}": {"get": {"operationId": "getTrack", "parameters": [_in_path("track_id")], "responses": _ok(one)}},
+    }, {})
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(p.read_text() for p in out.glob("*.world"))
+    assert "known by track_name" in text, [line for line in text.splitlines() if "record" in line]
+    assert "header_status_code" not in text and "body_track" not in text, text

@@ -631,7 +631,9 @@ class OpenAPIImporter(TypeMapper):
         for p, s in shape.props.items():
             if norm(p) in ITEM_WRAPPERS and s.kind == "object":
                 return self.unwrap_item(s, depth + 1) or s
-        objs = [s for s in shape.props.values() if s.kind == "object"]
+        # a header or a page's metadata beside the object is the envelope's own (Musixmatch's
+        # `{message: {header: {status_code}, body: {track: {...}}}}`)
+        objs = [s for p, s in shape.props.items() if s.kind == "object" and norm(p) not in ENVELOPE_OBJECTS]
         # an envelope holds its object beside a status or a message, not beside a name and
         # values of its own (`{crateName, title, size, vault: {...}}` is a crate that embeds a vault)
         scalars = [norm(p) for p, s in shape.props.items() if s.kind == "scalar" and not re.search(ENVELOPE_WORDS, norm(p))]
@@ -728,8 +730,10 @@ class OpenAPIImporter(TypeMapper):
                 return s.items
         if len(arrays) == 1:
             return arrays[0][1].items
-        for p, s in shape.props.items():
-            if norm(p) in ITEM_WRAPPERS and s.kind == "object":
+        objs = [(p, s) for p, s in shape.props.items() if s.kind == "object" and norm(p) not in ENVELOPE_OBJECTS]
+        for p, s in objs:
+            # the wrappers, then an envelope's only object (`{message: {header, body: {...}}}`)
+            if norm(p) in ITEM_WRAPPERS or len(objs) == 1:
                 got = self.unwrap_list(s, depth + 1)
                 if got is not None:
                     return got
@@ -968,7 +972,7 @@ class OpenAPIImporter(TypeMapper):
         such as an etag: `speak.identity`), then the parent it belongs to."""
         # a scope no resource owns has one value for every row (resources.scope_seeds): it names none
         scopes = {r.parent_fields[p] for p, parent in r.parents if parent is None}
-        out = self.identity_of([f for f in r.record.fields if f.name not in scopes])
+        out = self.identity_of([f for f in r.record.fields if f.name not in scopes], r.noun)
         for p, parent in r.parents:
             if parent is not None and parent.record is not None and parent.record.known_by and r.parent_fields[p] not in out:
                 out.append(r.parent_fields[p])
@@ -976,9 +980,9 @@ class OpenAPIImporter(TypeMapper):
         return out
 
     @staticmethod
-    def identity_of(fields: list[FieldIR]) -> list[str]:
+    def identity_of(fields: list[FieldIR], noun: str = "") -> list[str]:
         """The `known by` of a record of these fields, bookkeeping left out (`speak.identity`)."""
-        return identity([f for f in fields if norm(f.name) not in BOOKKEEPING], IDENTITY)
+        return identity([f for f in fields if norm(f.name) not in BOOKKEEPING], IDENTITY, noun)
 
     # ─── seeds ───
 
@@ -2009,6 +2013,10 @@ class OpenAPIImporter(TypeMapper):
         size = len(text.encode("utf-8", "replace"))
         if size > self.budget.output_bytes:
             raise SpecError(f"the world would be {size:,} bytes, more than {self.budget.output_bytes:,} (#/paths: {len(self.ops) + len(self.skipped):,} operations, {len(self.resources):,} resources): split the spec")
+
+
+# objects an envelope keeps beside what it holds: never the item itself
+ENVELOPE_OBJECTS = frozenset({"header", "headers", "meta", "metadata", "status", "links", "pagination", "paging", "pageinfo"})
 
 
 def _plain_words(name: str, id_words: bool = False) -> list[str]:

@@ -827,7 +827,7 @@ _PATH_NAME = re.compile(r"(?<!azure )resource name|unique identifier|\bidentifie
 _CLOCKS = {"created", "updated", "modified", "changed", "deleted", "last"}
 
 
-def identity(fields: list[FieldIR], names: tuple[str, ...]) -> list[str]:
+def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> list[str]:
     """The `known by` of a record: the field a person names a row by (a display name, then one of
     `names`, then a field its description calls a name, then a `_name`/`_title` field, then any
     text that is not a kind, a status or a link); failing all, what the row belongs to (a
@@ -853,8 +853,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...]) -> list[str]:
     if first is None:
         first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id"), None)
     if first is None:
+        # the row's own (`track_name` on a track, not the `album_name` before it), else the first
+        own = "_".join(noun.lower().split()[-1:])
         for want in names:
-            first = next((f for f in texts if f.name.endswith("_" + want) and f.base != "id"), None)
+            ends = [f for f in texts if f.name.endswith("_" + want) and f.base != "id"]
+            first = next((f for f in ends if own and _tokens(f.name)[-2:-1] == [own]), None) or (ends[0] if ends else None)
             if first is not None:
                 break
     if first is None:
