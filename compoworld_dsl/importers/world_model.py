@@ -554,7 +554,9 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
             if res.service == svc_name:
                 checks.append(imp.check_key(res, p.name))
         if optional:
-            conds.append(f'({p.name} == "" or {ANSWER}.{f.name} == {p.name})')
+            # the argument left at its default (blank, or the spec's own: Musixmatch's `format`
+            # is "json") asks for any row: a call that leaves it out is answered
+            conds.append(f"({p.name} == {p.default} or {ANSWER}.{f.name} == {p.name})")
         else:
             conds.append(f"{ANSWER}.{f.name} == {p.name}")
             if f.name not in scoped:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -59,6 +60,11 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
 
     why = "no values tried"
     defaults = facts.world.tools[tool.qualified].defaults
+    # a read says only the arguments its phrases name (`Phraser.gives`): one they do not name is
+    # left at its default, or the task would hold a value its words never give (an imported
+    # lyrics read called with `format "format 22"`, which no call the agent could make from the
+    # instruction matched: blind play)
+    unsaid = set() if tool.qualified in facts.mutating else {n for n, _ in free if n in defaults} - _placeholders(tool)
     draws = DRAWS if free else 1
     profiles: list = []  # `_from_profile`, worked out at the first draw: every draw has the same
     for d in range(draws):
@@ -73,6 +79,9 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
         chosen = dict(profiled)
         for n, t in free:
             if n in profiled:
+                continue
+            if n in unsaid:
+                chosen[n] = defaults[n]
                 continue
             v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about if n not in naming else lambda: None, optional=defaults.get(n) == "")
             if v is _NO_VALUE:
@@ -97,7 +106,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     # filler ("A") for 9 in 10 such bindings on legal_ops, all thrown away. Z3 chooses the
     # numbers, dates, times and structured values.
     kinds = dict(tool.params)
-    fixed = {n: v for n, v in chosen.items() if T.prim_name(kinds[n]) in ("text", "id", "email") or n in profiled}
+    fixed = {n: v for n, v in chosen.items() if T.prim_name(kinds[n]) in ("text", "id", "email") or n in profiled or n in unsaid}
     if len(fixed) == len(free) or _fails_whatever_the_user_gives(facts, tool, why, {n for n, _ in free} - set(fixed)):
         return why
     # the draws did not fit: Z3 looks for values over the concrete state the walk reached,
@@ -179,6 +188,11 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
                 out[n] = v
                 break
     return out
+
+
+def _placeholders(tool: Tool) -> set[str]:
+    """The parameters a tool's `say` and `gives` phrases name."""
+    return {m.split(".")[0].strip() for phrase in (tool.decl.say, tool.decl.gives) if phrase for m in re.findall(r"\{([^{}]*)\}", phrase)}
 
 
 def _moved(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, given: dict, free: list) -> dict:
