@@ -688,3 +688,39 @@ def test_an_envelope_with_a_header_holds_its_item_and_a_track_is_known_by_its_ow
     text = "\n".join(p.read_text() for p in out.glob("*.world"))
     assert "known by track_name" in text, [line for line in text.splitlines() if "record" in line]
     assert "header_status_code" not in text and "body_track" not in text, text
+
+
+def test_a_read_argument_its_phrases_do_not_name_stays_at_its_default(tmp_path):
+    """A read says only the arguments its `say` and `gives` name. Musixmatch's lyrics read was
+    called with `format "format 22"`, which the instruction never said; every call a blind player
+    could make from the words (no format, or "json") was refused. Such an argument is left at its
+    default now, and an answered read whose optional text is left at the spec's own default
+    (`"json"`) is answered for any row, as a blank one is."""
+    listing = '''
+  tool list_notes(folder: FolderId, hidden: bool = false, order: text = "title") -> list[Note]
+    "List a folder's notes"
+    say "list the notes of folder {folder}"
+    gives "the notes of {folder}"
+  {
+    require folder in folders else not_found "no folder {folder}"
+    return filter(n in notes where n.folder == folder)
+  }
+}
+'''
+    world = tmp_path / "notes.world"
+    world.write_text(NOTES.rstrip()[:-1] + listing)
+    tasks = sampled(load_sampler(str(world)), 9, 2, range(30))
+    calls = [s["arguments"] for t in tasks for s in t["reference_plan"] if s["tool"] == "notes.list_notes"]
+    assert calls, "no task lists a folder's notes"
+    assert all(a.get("hidden", False) is False and a.get("order", "title") == "title" for a in calls), calls
+    track = {"type": "object", "properties": {"track_id": {"type": "integer"}, "track_name": STR}}
+    lyrics = {"type": "object", "properties": {"lyrics_body": STR, "lyrics_language": STR}}
+    fmt = {"name": "format", "in": "query", "required": False, "schema": {"type": "string", "default": "json"}}
+    spec = _spec("Music", {
+        "/tracks": {"get": {"operationId": "listTracks", "responses": _ok({"type": "array", "items": track})}},
+        "/tracks/{track_id}": {"get": {"operationId": "getTrack", "parameters": [_in_path("track_id")], "responses": _ok(track)}},
+        "/track.lyrics.get": {"get": {"operationId": "getLyrics", "parameters": [{"name": "track_id", "in": "query", "required": True, "schema": {"type": "integer"}}, fmt], "responses": _ok(lyrics)}},
+    }, {})
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(p.read_text() for p in out.glob("*.world"))
+    assert '(format == "json" or a_.format == format)' in text, [line for line in text.splitlines() if "format" in line]

@@ -631,9 +631,7 @@ class OpenAPIImporter(TypeMapper):
         for p, s in shape.props.items():
             if norm(p) in ITEM_WRAPPERS and s.kind == "object":
                 return self.unwrap_item(s, depth + 1) or s
-        # a header or a page's metadata beside the object is the envelope's own (Musixmatch's
-        # `{message: {header: {status_code}, body: {track: {...}}}}`)
-        objs = [s for p, s in shape.props.items() if s.kind == "object" and norm(p) not in ENVELOPE_OBJECTS]
+        objs = [s for s in _enveloped(shape).props.values() if s.kind == "object"]
         # an envelope holds its object beside a status or a message, not beside a name and
         # values of its own (`{crateName, title, size, vault: {...}}` is a crate that embeds a vault)
         scalars = [norm(p) for p, s in shape.props.items() if s.kind == "scalar" and not re.search(ENVELOPE_WORDS, norm(p))]
@@ -730,10 +728,9 @@ class OpenAPIImporter(TypeMapper):
                 return s.items
         if len(arrays) == 1:
             return arrays[0][1].items
-        objs = [(p, s) for p, s in shape.props.items() if s.kind == "object" and norm(p) not in ENVELOPE_OBJECTS]
-        for p, s in objs:
-            # the wrappers, then an envelope's only object (`{message: {header, body: {...}}}`)
-            if norm(p) in ITEM_WRAPPERS or len(objs) == 1:
+        shape = _enveloped(shape)
+        for p, s in shape.props.items():
+            if (norm(p) in ITEM_WRAPPERS or len(shape.props) == 1) and s.kind == "object":
                 got = self.unwrap_list(s, depth + 1)
                 if got is not None:
                     return got
@@ -2015,8 +2012,14 @@ class OpenAPIImporter(TypeMapper):
             raise SpecError(f"the world would be {size:,} bytes, more than {self.budget.output_bytes:,} (#/paths: {len(self.ops) + len(self.skipped):,} operations, {len(self.resources):,} resources): split the spec")
 
 
-# objects an envelope keeps beside what it holds: never the item itself
-ENVELOPE_OBJECTS = frozenset({"header", "headers", "meta", "metadata", "status", "links", "pagination", "paging", "pageinfo"})
+def _enveloped(shape: Shape) -> Shape:
+    """What a `{header, body}` envelope holds (Musixmatch's `{message: {header: {status_code},
+    body: {track: {...}}}}`): its body; any other shape as it is. Only that pair: a wider rule
+    (a header, metadata, status or links beside one object) unwrapped a Kubernetes object to its
+    spec (73 of its operations became simulated) and EPA's reports to their parts (18)."""
+    if set(shape.props) == {"header", "body"} and all(s.kind == "object" for s in shape.props.values()):
+        return shape.props["body"]
+    return shape
 
 
 def _plain_words(name: str, id_words: bool = False) -> list[str]:

@@ -478,6 +478,8 @@ def phrase_tool(t: ToolIR) -> bool:
     tail = t.say[m.start(1) :] if m is not None else ""
     if m is not None and re.search(r"(?:^|\s)with$", t.say[: m.start(1)].rstrip()):
         tail = "with " + tail
+    elif m is not None and (w := re.search(r"\swith((?: \w+){2,3}) \{$", t.say[: m.end(1)])):
+        tail = "with" + t.say[w.start(1) :]  # "with track id {track_id}": a label of two words or more, not a key segment "id {track_id}"
     if tail.startswith("with "):
         key, items = "", tail[5:]
     else:
@@ -514,7 +516,9 @@ def phrase_tool(t: ToolIR) -> bool:
         return False
     t.say = say
     if t.gives is not None and read:
-        obj = phrase.split(" ", 1)[1] if " " in phrase else ""
+        # what the read gives, with the arguments it takes ("the lyrics with track ID {track_id}",
+        # not "the lyrics" of no track)
+        obj = say.split(" ", 1)[1] if " " in say else ""
         obj = re.sub(r"^(a|an|the|all|one|single|list of|a list of|details of|the details of|details for|information about|info about)\s+", "", obj)
         obj = re.sub(r"^(a|an|the)\s+", "", obj)
         gives = f"the {obj}"
@@ -534,6 +538,8 @@ def relabel_say(t: ToolIR, labels: dict[str, str]) -> bool:
             label = label_for(FieldIR(p.name, "text", "text"))  # "device ID", as a person writes it
         if label:
             say = say.replace(f"{words(p.name)} {{{p.name}}}", f"{label} {{{p.name}}}")
+            if t.gives:
+                t.gives = t.gives.replace(f"{words(p.name)} {{{p.name}}}", f"{label} {{{p.name}}}")
     changed = say != t.say
     t.say = say
     return changed
