@@ -724,3 +724,13 @@ def test_a_read_argument_its_phrases_do_not_name_stays_at_its_default(tmp_path):
     result, out = _write(tmp_path, spec)
     text = "\n".join(p.read_text() for p in out.glob("*.world"))
     assert '(format == "json" or a_.format == format)' in text, [line for line in text.splitlines() if "format" in line]
+
+
+def test_an_email_address_typed_as_text_is_seeded_as_an_email():
+    """Dataform's commit authors had `author_email_address` "7 Station Lane" (the last word,
+    `address`, drew streets); a blind player met a commit log entry called by a street."""
+    from compoworld_dsl.importers.common import text_seed
+
+    assert "@" in text_seed("author_email_address", "commit log entry")
+    assert "@" in text_seed("email", "user")
+    assert "Station Lane" in text_seed("address", "user")  # a street address is still a street

@@ -673,6 +673,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + [f"https://{d}/{noun.replace(' ', '-')}/{i}" for i, d in enumerate(DOMAINS, 1)])
     if "phone" in toks or "mobile" in toks or "fax" in toks:
         return _pick(ex + PHONES)
+    if "email" in toks and last in ("email", "address", "addr"):
+        # `author_email_address` typed as a string is an email address, not a street (Dataform's
+        # commit authors were "7 Station Lane": blind play)
+        return email_seed(ex[0] if ex else None)
     if name in ("first_name", "given_name", "firstname") or toks[-2:] in (["first", "name"], ["given", "name"]) or last == "firstname":
         return _pick(ex + FIRST)  # also a contact's `contact_first_name`
     if name in ("last_name", "family_name", "surname", "lastname") or toks[-2:] in (["last", "name"], ["family", "name"]) or last in ("lastname", "surname"):
