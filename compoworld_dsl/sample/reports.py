@@ -228,9 +228,14 @@ def decoys(facts: WorldFacts, attempt: Attempt, state0: State, final: State, ste
     value (a count, a total), what the same read gives about the other records its step-bound
     arguments could have named (up to `DECOY_RECORDS` of each). Left out: a value that would
     pass as any reported value, one that holds a reported value or is held by one (as text: a
-    good answer holds them all), and one the instruction states (an agent may echo it)."""
+    good answer holds them all), and one the instruction or an answer check's label states (an
+    agent may echo it)."""
     types = facts.world.types
     asked = [types.to_json(r["type"], r["value"]) for r in reports]
+    # what an answer may echo: the instruction, and the checks' own labels, which can name a
+    # record the instruction calls "that matter" ("the lawyer of the newest matter of the contact
+    # "Tomasz Kowalski"": a decoy, so an answer that restated the label failed)
+    said = " ".join([instruction, *(c.get("label", "") for c in checks if c["kind"] == "answer")])
     for r in reports:
         t = r["type"]
         if r.get("table") is not None:
@@ -245,7 +250,7 @@ def decoys(facts: WorldFacts, attempt: Attempt, state0: State, final: State, ste
             if k in seen or _blank(v):
                 continue
             seen.add(k)
-            if any(answer_matches(types, t, a, v) or _nested(v, a) for a in asked) or stated_in(types, t, v, instruction):
+            if any(answer_matches(types, t, a, v) or _nested(v, a) for a in asked) or stated_in(types, t, v, said):
                 continue
             if any(answer_matches(types, t, p, v) for p in r.get("parts", ())):
                 continue  # one of the values a total adds up: "4 + 95 = 99" names it
