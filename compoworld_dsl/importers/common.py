@@ -641,6 +641,16 @@ CARRIERS = ["UPS", "FedEx", "USPS", "DHL", "Royal Mail"]
 
 # objects that only hold a resource's own fields (Azure's `properties`): no word of a label or a name
 WRAPPERS = frozenset({"properties", "attributes", "props"})
+# a property that keys its object, its name compared in lower case without separators
+KEY_NAMES = ("id", "uid", "uuid", "guid", "key")
+
+
+def unwrapped(toks: list[str]) -> list[str]:
+    """A field name's words without the wrapper the API keeps it in (`properties_full_name` →
+    full, name)."""
+    return toks[1:] if len(toks) > 1 and toks[0] in WRAPPERS else toks
+
+
 # the nouns of rows that are people: their `name`, `display_name` and `full_name` are a person's
 PERSON_NOUNS = frozenset("user person contact lead customer member employee people author owner agent tester student patient attendee participant recipient sender subscriber follower candidate applicant player athlete teacher instructor staff contributor reviewer assignee approver artist actor writer speaker volunteer driver guest passenger traveler doctor physician nurse coach".split())
 
@@ -663,9 +673,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     example: plausible values a person would recognise. `identity`: the field names the row
     (its first `known by` field), so its values should seldom repeat."""
     toks = _tokens(name)
-    if len(toks) > 1 and toks[0] in WRAPPERS:
-        toks = toks[1:]  # Azure's `properties_active_deployment_name`: the wrapper says nothing
-        name = "_".join(toks)
+    if (bare := unwrapped(toks)) != toks:
+        toks, name = bare, "_".join(bare)  # Azure's `properties_active_deployment_name`: the wrapper says nothing
     last = toks[-1] if toks else name
     ex = [example] if isinstance(example, str) and example.strip() and len(example) <= 120 else []
     person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}

@@ -59,9 +59,9 @@ from .common import (
     time_lit,
     unique,
     words,
-    WRAPPERS,
+    unwrapped,
 )
-from ..vocab import PROSE_FIELDS
+from ..vocab import prose_field
 from .normalize import VERSION, normalize_ops, show_readings
 from .schema import SchemaReader, Shape
 from .speak import identity, speak
@@ -1618,7 +1618,7 @@ class OpenAPIImporter(TypeMapper):
         refs = [p for p in req if by_name.get(p.name) and by_name[p.name].ref][:1]
         # a row known by a sentence (a description: it has no name) is added "with description
         # ...", not as "a channel "Please review before Friday."", which reads as its name
-        prose = [p for p in named if p.name.rsplit("_", 1)[-1] in PROSE_FIELDS]
+        prose = [p for p in named if prose_field(p.name)]
         say = f"add {article(r.noun)} {r.noun}" + "".join(f" with {words(p.name)} {{{p.name}}}" if p in prose else f" {{{p.name}}}" for p in named)
         for p in refs:
             target = next((x for x in self.resources if x.qualified == by_name[p.name].ref), None)
@@ -2025,10 +2025,8 @@ def _enveloped(shape: Shape) -> Shape:
 def _plain_words(name: str, id_words: bool = False) -> list[str]:
     """A field name's words without the wrapper the API keeps it in (`properties_full_name` →
     full, name) and, `id_words`, without a closing `id`/`uuid`/`key` (`vault_id` → vault)."""
-    toks = words(name).split()
-    if len(toks) > 1 and toks[0] in WRAPPERS:
-        toks = toks[1:]
-    if id_words and len(toks) > 1 and toks[-1] in ("id", "ids", "uuid", "uid", "guid", "key"):
+    toks = unwrapped(words(name).split())
+    if id_words and len(toks) > 1 and singular(toks[-1]) in KEY_NAMES:
         toks = toks[:-1]
     return toks
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .common import RecordIR
+from .common import KEY_NAMES, RecordIR  # noqa: F401  (KEY_NAMES: read here by the importer)
 from .schema import Shape
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 MODELLED = ("get", "put", "post", "delete", "patch")
 MONEY_WORDS = {"amount", "price", "total", "cost", "fee", "fees", "balance", "subtotal", "tax", "revenue", "budget", "salary", "payment", "refund", "charge", "spend"}
-KEY_NAMES = ("id", "uid", "uuid", "guid", "key")
 IDENTITY = ("name", "title", "summary", "subject", "display_name", "full_name", "label", "email", "username", "number", "reference", "code", "path", "rule", "description", "text")
 ITEM_WRAPPERS = ("data", "result", "item", "resource", "record", "object", "entity")
 LIST_WRAPPERS = ("data", "items", "results", "records", "value", "values", "list", "entries", "elements", "resources", "content")

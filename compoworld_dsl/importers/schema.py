@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
-from .common import Budget, SpecError, pointer, words
+from .common import KEY_NAMES, Budget, SpecError, pointer, words
 
 MAX_DEPTH = 8  # object nesting read at most; deeper becomes opaque
 
@@ -60,9 +60,6 @@ SCHEMA_DIRS = ("schemas", "definitions", "$defs", "defs")
 MERGED = "allOf merged: the fields of every part"  # the note of a shape merged from an allOf's parts
 # bases that only say an object is an object of the API (Azure's resources, an entity)
 GENERIC_BASES = frozenset({"resource", "subresource", "proxyresource", "trackedresource", "azureresource", "baseresource", "armresource", "entity", "baseentity", "base", "object", "baseobject", "model", "basemodel"})
-
-
-_KEYLIKE = re.compile(r"(?i)_?(id|uid|uuid|guid|key)")
 
 
 def _a_kind_of(name: str, base: str) -> bool:
@@ -336,7 +333,7 @@ class SchemaReader:
             # nothing's `Post`); a part with no key is a trait the object has, not what it is
             # (Codat's `CreatedDate`, `ModifiedDates`: every customer, order and payment was a
             # "created date"), and the object is then named by whatever refers to it
-            s.name = next((p.name for p in objects if p.name and any(_KEYLIKE.fullmatch(k) for k in p.props)), None)
+            s.name = next((p.name for p in objects if p.name and any(re.sub(r"[^a-z0-9]", "", k.lower()) in KEY_NAMES for k in p.props)), None)
             return s
         if len(typed) == 1 and typed[0].kind != "opaque":
             return typed[0]

@@ -3,6 +3,7 @@ services, and Z3 only when every draw fails. It binds one step; it never grows o
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -190,9 +191,14 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
     return out
 
 
-def _placeholders(tool: Tool) -> set[str]:
+def _placeholders(tool: Tool) -> frozenset[str]:
     """The parameters a tool's `say` and `gives` phrases name."""
-    return {m.split(".")[0].strip() for phrase in (tool.decl.say, tool.decl.gives) if phrase for m in re.findall(r"\{([^{}]*)\}", phrase)}
+    return _named_in(tool.decl.say, tool.decl.gives)
+
+
+@functools.lru_cache(maxsize=4096)  # a binding's hot path: the phrases of a world are few
+def _named_in(*phrases: str | None) -> frozenset[str]:
+    return frozenset(m.split(".")[0].strip() for phrase in phrases if phrase for m in re.findall(r"\{([^{}]*)\}", phrase))
 
 
 def _moved(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, given: dict, free: list) -> dict:

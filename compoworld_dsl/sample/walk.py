@@ -226,18 +226,12 @@ class Walker:
         # the search starts afresh (new draws) a few times rather than spend its whole budget
         # under a first few steps that lead nowhere: backing out of a dead end repairs the last
         # steps, a restart the first ones
+        # a second search, with the same budget, only where the first found no chain the later
+        # stages keep but a fan at the last step was there to take (`walkgraph.FANOUT`)
         fanning, could_fan = [False], [False]
-        for r in range(RESTARTS):
-            count["until"] = budget * (r + 1) // RESTARTS
-            try:
-                yield from extend(0, state0)
-            except _OutOfTries:
-                del steps[:], results[:], diffs[:]
-                values.clear()
-        if could_fan[0]:
-            # no chain the later stages keep, but a fan at the last step was there to take
-            # (`walkgraph.FANOUT`): a second search, with the same budget, allows it
-            fanning[0] = True
+        for fanning[0] in (False, True):
+            if fanning[0] and not could_fan[0]:
+                break
             spent = count["tried"]
             for r in range(RESTARTS):
                 count["until"] = spent + budget * (r + 1) // RESTARTS

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..codegen.python import tstr
 from ..runtime.state import State
-from ..vocab import PROSE_FIELDS
+from ..vocab import prose_field
 from .people import words
 
 
@@ -37,7 +37,7 @@ def describe(people, state: State, table: str, desc: dict[str, Any], formerly: s
     # a record known by a sentence (an imported channel group known by its description, having
     # no name) is said with the label: 'the channel group with description "Please review
     # before Friday."', which a blind player had read as a name
-    prose = kb[0] is not None and kb[0].rsplit("_", 1)[-1] in PROSE_FIELDS
+    prose = kb[0] is not None and prose_field(kb[0])
     if not names or names[0] != kb[0] or prose or people.types.base(people.fields[table][kb[0]]) != "text" or not isinstance(desc[kb[0]], str):
         if not formerly:
             return people.phrase(state, table, desc)
