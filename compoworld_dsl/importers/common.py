@@ -643,6 +643,8 @@ CARRIERS = ["UPS", "FedEx", "USPS", "DHL", "Royal Mail"]
 WRAPPERS = frozenset({"properties", "attributes", "props"})
 # a property that keys its object, its name compared in lower case without separators
 KEY_NAMES = ("id", "uid", "uuid", "guid", "key")
+# a key or path parameter named so names no resource by itself (`{id}`, `{name}`)
+VAGUE_KEYS = frozenset((*KEY_NAMES, "name"))
 
 
 def unwrapped(toks: list[str]) -> list[str]:
@@ -666,6 +668,10 @@ def _pick(values: list) -> str:
 
 def _tokens(name: str) -> list[str]:
     return [t for t in name.split("_") if t]
+
+
+# words of a text field's name that make its `value` an amount of money (`daily_limit_value`)
+MONEY_WORDS = frozenset({"amount", "limit", "price", "balance", "total", "cost", "fee", "budget", "payment", "goal", "charge", "salary", "spend", "spent"})
 
 
 def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str:
@@ -718,6 +724,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + STREETS)
     if "currency" in toks:
         return _pick(ex + CURRENCIES)
+    if last == "amount" or last == "value" and set(toks) & MONEY_WORDS:
+        # an amount the API types as text (bunq's `{value: "12.50", currency}`, a price's
+        # `total_amount`): a figure, not "daily limit value 32"
+        return _pick(ex) if ex else f"format({lit('{}.00')}, 5..950)"
     if "zone" in toks or "timezone" in toks or last == "tz":
         return _pick(ex + ZONES)
     if last in ("color", "colour") or "color" in toks:
@@ -896,3 +906,17 @@ def summarize(program, world_file: Path) -> tuple[bool, str, list[str]]:
         return True, f"{world_file}: ok ({_plural(len(m.services), 'service')}, {_plural(n_tools, 'tool')})", diags
     errors = sum(d.is_error for d in program.diagnostics)
     return False, f"{world_file}: {errors} error{'s' if errors != 1 else ''}", diags
+
+
+def clean_schema_name(name: str | None) -> str:
+    """`BounceInfoResponse` → `Bounce`, `TemplateDetailResponse` → `Template`, `company` →
+    `company`; bunq's `UserRead` → `User` (the read view of a user: "the user read" met a reader)."""
+    if not name:
+        return ""
+    n = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    for _ in range(3):
+        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|Model|Object|Schema|Entity|Read)$", n)
+        if m and len(m.group(1)) >= 3:
+            n = m.group(1)
+    n = re.sub(r"^(Get|Create|Update|Describe)(?=[A-Z])", "", n)
+    return n

@@ -60,6 +60,8 @@ from .common import (
     unique,
     words,
     unwrapped,
+    VAGUE_KEYS,
+    clean_schema_name,
 )
 from ..vocab import prose_field
 from .normalize import VERSION, normalize_ops, show_readings
@@ -886,7 +888,10 @@ class OpenAPIImporter(TypeMapper):
                     names = {norm(singular(parent.table)) + "id", norm(parent.name) + "id"}  # not its key property: a run's `experimentId` is not the experiment its `{experimentName}` names
                     existing = next((f for f in fields if not f.key and "." not in f.src and norm(f.src) in names), None)
                 if existing is None:
-                    existing = FieldIR(unique(safe(snake(p)), taken), "text", "text", default='""')
+                    # a bare `{id}` (`/albums/{id}/tracks`) names the parent: `album_id`, not `id_2`
+                    # ("the id 2 of the track" met a reader)
+                    own = f"{snake(singular(parent.noun))}_{snake(p)}" if parent is not None and norm(p) in VAGUE_KEYS else snake(p)
+                    existing = FieldIR(unique(safe(own), taken), "text", "text", default='""')
                     existing.comments = [f"the path parameter {{{p}}}: the {parent.noun if parent else words(p)} this {r.noun} belongs to"]
                     fields.insert(1, existing)
                 if parent is not None:
@@ -2066,19 +2071,6 @@ def ref_name(src: str) -> str:
         owner = next((norm(p) for p in reversed(parts[:-1]) if norm(p) not in ITEM_WRAPPERS), "")
         return owner + last if owner else last
     return last
-
-
-def clean_schema_name(name: str | None) -> str:
-    """`BounceInfoResponse` → `Bounce`, `TemplateDetailResponse` → `Template`, `company` → `company`."""
-    if not name:
-        return ""
-    n = re.sub(r"[^A-Za-z0-9_]", "_", name)
-    for _ in range(3):
-        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|Model|Object|Schema|Entity)$", n)
-        if m and len(m.group(1)) >= 3:
-            n = m.group(1)
-    n = re.sub(r"^(Get|Create|Update|Describe)(?=[A-Z])", "", n)
-    return n
 
 
 def import_openapi(path: str | Path, name: str | None = None, lists: bool = False, budget: Budget | None = None, taken: set[str] | None = None) -> ImportResult:

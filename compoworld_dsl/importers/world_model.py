@@ -16,7 +16,7 @@ from typing import Any
 
 from ..check.types import PRIMITIVES
 from .ops import MAX_FIELDS, flattened, page_token, pattern
-from .common import ROW, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
+from .common import ROW, VAGUE_KEYS, clean_schema_name, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 
 WRITES = ("post", "put", "patch", "delete")
 KEYLESS_WRITES = ("put", "patch", "delete")  # writes by their method alone: a batch write on a collection
@@ -202,16 +202,20 @@ def records(o: Any, r: Any, info: dict, params: list[ParamIR] = (), keys: frozen
     return o.method in KEYLESS_WRITES if r is not None else writes_by_name(o)
 
 
-_VAGUE_KEYS = {"", "id", "name", "key", "uid", "uuid"}  # a key named so names no resource by itself
 
 
 def _row_names(x: Any) -> set[str]:
     """The names an argument naming a row of resource `x` goes by: `deviceId`, and its key
     property when that is telling (`sku`, not a bare `id` or `name`), or with the noun before it
-    (`AppMonitorName` for an app monitor keyed by its `Name`)."""
+    (`AppMonitorName` for an app monitor keyed by its `Name`). The nouns are the table's, the
+    record's and the collection's word (Highways England's `/sites` hold `SiteResult`s: a
+    `site_id` names one, as `OpenAPIImporter.link_references` reads a field so named)."""
     nouns = {_norm(singular(x.table)), _norm(x.name)}
+    if x.coll_segs and "{" not in x.coll_segs[-1]:
+        nouns.add(_norm(singular(snake(x.coll_segs[-1]))))
+    nouns.discard("")
     key = _norm(x.key_prop)
-    return {n + "id" for n in nouns} | ({key} - _VAGUE_KEYS) | ({n + key for n in nouns if not key.startswith(n)} if key else set())
+    return {n + "id" for n in nouns} | ({key} - VAGUE_KEYS - {""}) | ({n + key for n in nouns if not key.startswith(n)} if key else set())
 
 
 def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tuple[str, Any] | None:
@@ -238,8 +242,11 @@ def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tu
     # unless a path parameter typed by its place names the row already (`/whatsapp_media/
     # {whatsapp_user_id}/{media_id}` is on the user's row, whatever `media_id` is named as)
     path_names = {name for name, t, res in info.values() if res is not None or found}
+    on_path = bool(found)
     for p in params:
-        if p.name in path_names:
+        if p.name in path_names or (on_path and p.default is not None):
+            # an optional reference beside the row the path names is an argument, not a second
+            # row (Twilio's number bought under `/Accounts/{AccountSid}` may name an `AddressSid`)
             continue
         n = _norm(p.name)
         for x in imp.resources:
@@ -431,7 +438,7 @@ def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> t
     for shape, many in ((imp.unwrap_list(o.response), True), (imp.unwrap_item(o.response), False)):
         if shape is None or shape.kind != "object" or not shape.props:
             continue
-        if shape.name and imp.resources_named({shape.name}):
+        if shape.name and (imp.resources_named({shape.name}) or _summarised(imp, shape)):
             # a resource's records (`GET /repos/{owner}/{repo}/teams`, `GET /user`): which rows the
             # API means is seeded as an association (`answered`, `rows_of`); two resources of one
             # schema would make which table a guess
@@ -457,9 +464,41 @@ def _holds_values(shape: Any, depth: int = 0) -> bool:
     return False
 
 
+# a schema named so after a resource's is a short form of its rows (AWS lists answer
+# `AppMonitorSummary`s, bunq's `UserListing`s)
+SUMMARY_SUFFIXES = ("summary", "listing", "listitem", "listentry", "item", "entry", "brief")
+
+
+def _summarised(imp: Any, shape: Any) -> list[Any]:
+    """The resources an answer of this schema summarises: its name is a resource's schema or
+    record name, less a word of role, and a summary word (`AppMonitorSummary` of `AppMonitor`,
+    `UserListing` of `UserRead`), and it names that resource's row: it holds the resource's key
+    property (`Name`), or, where the key is the path's alone (bunq's `{itemId}`), it holds no
+    property the resource's schema lacks."""
+    n = _norm(shape.name or "")
+    stems = {n[: -len(x)] for x in SUMMARY_SUFFIXES if n.endswith(x) and len(n) > len(x)}
+    if not stems:
+        return []
+    props = {_norm(p) for p in shape.props}
+    out = []
+    for x in imp.resources:
+        if x.record is None:
+            continue
+        # the record's name has lost its schema's word of role already (`clean_schema_name`)
+        names = {_norm(x.shape.name or ""), _norm(x.name), _norm(clean_schema_name(x.shape.name))}
+        if not stems & names:
+            continue
+        own = {_norm(p) for p in (x.shape.props or {})}
+        key = _norm(x.key_prop)
+        if key in props or (key not in own and props and props <= own):
+            out.append(x)
+    return out
+
+
 def _rows_of(imp: Any, shape: Any) -> Any:
-    """The one resource whose records an answer of this schema is, or None."""
-    named = imp.resources_named({shape.name}) if shape.name else []
+    """The one resource whose records an answer of this schema is (or summarises: `_summarised`),
+    or None."""
+    named = (imp.resources_named({shape.name}) or _summarised(imp, shape)) if shape.name else []
     return named[0] if len(named) == 1 and named[0].record is not None else None
 
 

@@ -1,0 +1,156 @@
+"""`worldc import openapi`: a list that answers short forms of a resource's rows is a list of those
+rows; an argument named by a resource's collection word names its row; a parent the path names
+by a bare `{id}` is a field named after the parent (issue 30; docs/import.md, "Summaries").
+
+Each spec here is the smallest of the shape met in the corpus: AWS RUM's `ListAppMonitors`
+answers `AppMonitorSummary`s, bunq's `GET /user` answers `UserListing`s of the same properties as
+`UserRead`, Highways England's `/sites` hold `SiteResult`s that `?site_id=` names, Spotify's
+tracks sit under `/albums/{id}`. Before these rules, the first two APIs gave no task: no list
+reached the rows every other call hangs under."""
+
+from __future__ import annotations
+
+from import_specs import body, ok, pparam, ref, run, spec, world_of
+
+
+def s(t: str = "string") -> dict:
+    return {"type": t}
+
+
+def obj(props: dict) -> dict:
+    return {"type": "object", "properties": props}
+
+
+def arr(item: dict) -> dict:
+    return {"type": "array", "items": item}
+
+
+def tool(model, name: str):
+    return next(t for t in model.tools() if t.name == name)
+
+
+def table(st, suffix: str) -> dict:
+    return next(t for q, t in st.tables.items() if q.endswith("." + suffix))
+
+
+def test_a_list_of_summaries_is_a_list_of_the_resources_rows(tmp_path):
+    # AWS: the list is a POST no resource's path owns, answering summaries keyed by the name
+    monitor = obj({"Name": s(), "Domain": s(), "State": s()})
+    summary = obj({"Name": s(), "State": s(), "Created": s()})
+    doc = spec(
+        {
+            "/appmonitor/{Name}": {
+                "get": {"operationId": "GetAppMonitor", "parameters": [pparam("Name")], "responses": ok(obj({"AppMonitor": ref("AppMonitor")}))},
+                "delete": {"operationId": "DeleteAppMonitor", "parameters": [pparam("Name")], "responses": ok(obj({}))},
+            },
+            "/appmonitor": {"post": {"operationId": "CreateAppMonitor", "requestBody": body(obj({"Name": s(), "Domain": s()})), "responses": ok(obj({"Id": s()}))}},
+            "/appmonitors": {"post": {"operationId": "ListAppMonitors", "summary": "Returns a list of the app monitors", "responses": ok(obj({"AppMonitorSummaries": arr(ref("AppMonitorSummary"))}))}},
+        },
+        {"AppMonitor": monitor, "AppMonitorSummary": summary},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /appmonitors"][0] == "answered"
+    lister = tool(model, "list_app_monitors")
+    assert str(lister.result) == "list[AppMonitor]", lister.result  # the rows, not a table of summaries
+    w, st = world_of(model, wf)
+    monitors = table(st, "appmonitors")
+    got = w.call(st, lister.qualified, {})
+    assert got["success"] and got["data"], got
+    # each answer is a row the world holds, which the get then reads by its key
+    for row in got["data"]:
+        assert monitors[row["name"]] == row
+        assert w.call(st, tool(model, "get_app_monitor").qualified, {"name": row["name"]})["success"]
+
+
+def test_a_summary_without_the_key_is_no_summary_of_that_resource(tmp_path):
+    # the same shape, but the summary holds no `Name`: which monitor each one is cannot be told
+    monitor = obj({"Name": s(), "Domain": s(), "State": s()})
+    summary = obj({"State": s(), "Created": s()})
+    doc = spec(
+        {
+            "/appmonitor/{Name}": {"get": {"operationId": "GetAppMonitor", "parameters": [pparam("Name")], "responses": ok(obj({"AppMonitor": ref("AppMonitor")}))}},
+            "/appmonitors": {"post": {"operationId": "ListAppMonitors", "responses": ok(obj({"AppMonitorSummaries": arr(ref("AppMonitorSummary"))}))}},
+        },
+        {"AppMonitor": monitor, "AppMonitorSummary": summary},
+    )
+    _, _, model, _ = run(tmp_path, doc)
+    assert str(tool(model, "list_app_monitors").result) == "list[AppMonitorSummary]"
+
+
+def test_a_listing_of_a_read_views_properties_lists_its_rows_and_the_read_word_is_dropped(tmp_path):
+    # bunq: `/user/{itemId}` answers a `UserRead`, `/user` a `UserListing` of the same properties
+    props = {"display_name": s(), "email": s(), "status": s()}
+    card = {"name_on_card": s(), "status": s()}
+    doc = spec(
+        {
+            "/user": {"get": {"operationId": "List_all_User", "summary": "Get a collection of all available users", "responses": ok(arr(ref("UserListing")))}},
+            "/user/{itemId}": {"get": {"operationId": "READ_User", "parameters": [pparam("itemId")], "responses": ok(ref("UserRead"))}},
+            "/user/{userID}/card": {"get": {"operationId": "List_all_Card_for_User", "parameters": [pparam("userID")], "responses": ok(arr(ref("CardListing")))}},
+            "/user/{userID}/card/{itemId}": {"get": {"operationId": "READ_Card_for_User", "parameters": [pparam("userID"), pparam("itemId")], "responses": ok(ref("CardRead"))}},
+        },
+        {"UserRead": obj(props), "UserListing": obj(props), "CardRead": obj(card), "CardListing": obj(card)},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "record User " in text and "record UserRead" not in text  # "the user", not "the user read"
+    assert "record Card " in text
+    lister = tool(model, "list_all_user")
+    assert str(lister.result) == "list[User]", lister.result
+    w, st = world_of(model, wf)
+    got = w.call(st, lister.qualified, {})
+    assert got["success"] and got["data"]
+    # a user the list gives is one whose cards can be listed: the API's other calls are reachable
+    cards = w.call(st, tool(model, "list_all_card_for_user").qualified, {"user_id": got["data"][0]["id"]})
+    assert cards["success"], cards
+
+
+def test_an_argument_named_by_a_resources_collection_word_names_its_row(tmp_path):
+    # Highways England: `/sites` holds `SiteResult`s; a quality report takes `site_id`
+    site = obj({"Id": s(), "Name": s(), "Description": s()})
+    quality = obj({"Date": s(), "Percentage": s("integer")})
+    doc = spec(
+        {
+            "/sites": {"get": {"operationId": "Sites_Index", "responses": ok(obj({"sites": arr(ref("SiteResult"))}))}},
+            "/sites/{site_Ids}": {"get": {"operationId": "Sites_Get", "parameters": [pparam("site_Ids")], "responses": ok(ref("SiteResult"))}},
+            "/quality/daily": {
+                "get": {
+                    "operationId": "Quality_GetDailyDataQualityForSite",
+                    "parameters": [{"name": "siteId", "in": "query", "required": True, "schema": s()}],
+                    "responses": ok(arr(ref("Qualities"))),
+                }
+            },
+        },
+        {"SiteResult": site, "Qualities": quality},
+    )
+    _, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /quality/daily"][0] == "answered"
+    read = tool(model, "quality_get_daily_data_quality_for_site")
+    assert str(dict(read.params)["site_id"]) == "SiteResultId"
+    w, st = world_of(model, wf)
+    # the answers are about sites the world holds, so a site found in the list reads them
+    sites = table(st, "site_results")
+    hits = [sid for sid in sites if w.call(st, read.qualified, {"site_id": sid})["data"]]
+    assert hits
+    # a site the world does not hold has no answers (the read lives in another service than the
+    # sites, so it does not require one: it answers nothing for it)
+    assert not w.call(st, read.qualified, {"site_id": "no-such-site"}).get("data")
+
+
+def test_a_parent_a_bare_id_names_is_a_field_named_after_the_parent(tmp_path):
+    album = obj({"id": s(), "name": s()})
+    track = obj({"id": s(), "name": s()})
+    doc = spec(
+        {
+            "/albums/{id}": {"get": {"operationId": "getAlbum", "parameters": [pparam("id")], "responses": ok(ref("Album"))}},
+            "/albums/{id}/tracks": {"get": {"operationId": "getAlbumTracks", "parameters": [pparam("id")], "responses": ok(obj({"items": arr(ref("Track"))}))}},
+        },
+        {"Album": album, "Track": track},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "album_id: AlbumId" in text and "id_2" not in text  # "the album of the track", not "the id 2"
+    w, st = world_of(model, wf)
+    tracks = table(st, "tracks")
+    aid = next(iter(tracks.values()))["album_id"]
+    got = w.call(st, tool(model, "get_album_tracks").qualified, {"id": aid})
+    assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in tracks.items() if r["album_id"] == aid}
