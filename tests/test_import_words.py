@@ -525,6 +525,25 @@ def test_an_empty_json_value_is_never_an_argument_a_task_states(tmp_path):
         assert '"{}"' not in t["instruction"] and '"[]"' not in t["instruction"] and "tags" not in t["instruction"], t["instruction"]
 
 
+def test_a_blank_is_never_a_value_a_task_states(tmp_path):
+    """A required text drawn from a field that some rows leave blank draws from the rest: bunq's
+    user-defined categories were created with a status of two quotes and nothing between."""
+    text = NOTES.replace("    tags: text = \"\"\n  }", "    tags: text = \"\"\n    status: text = \"\"\n  }")
+    text = text.replace('    tags: pick(["{}", "[]"])\n', '    tags: pick(["{}", "[]"])\n    status: pick(["", "", "", "draft", "final"])\n')
+    text = text.replace("tool add_note(folder: FolderId, title: text, tags: text = \"\")", "tool add_note(folder: FolderId, title: text, status: text, tags: text = \"\")")
+    text = text.replace('say "add a note {title} to folder {folder}"', 'say "add a note {title} to folder {folder} with status {status}"')
+    text = text.replace("insert notes { folder: folder, title: title, tags: tags }", "insert notes { folder: folder, title: title, status: status, tags: tags }")
+    assert text.count("status") == 7, text
+    world = tmp_path / "notes.world"
+    world.write_text(text)
+    tasks = sampled(load_sampler(str(world)), 3, 2, range(8))
+    adds = [s for t in tasks for s in t["reference_plan"] if s["tool"] == "notes.add_note"]
+    assert len(adds) >= 3, len(adds)
+    assert all(s["arguments"]["status"] in ("draft", "final") for s in adds), adds
+    for t in tasks:
+        assert 'status ""' not in t["instruction"], t["instruction"]
+
+
 def test_a_record_a_write_creates_and_gives_whole_is_the_new_one(tmp_path):
     """AWS's and Azure's creates answer with the new record: the next step's argument is "the new
     folder", not "the result" (met in AWS MediaPackage v2: "add a channel ... to the result"), nor

@@ -404,7 +404,15 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
             # a label from fields of other names (a `tag` where no field is one): at least about
             # no other record, not a ticket's subject as a refund ticket's tag (issue 29)
             pool = not_about_another(list(pool), str, about())
-        return rng.choice(pool) if pool else _NO_VALUE
+        if not pool:
+            return _NO_VALUE
+        got = rng.choice(pool)
+        if got == "" and not optional:
+            # a blank is no value a person states ("with status """: bunq's categories, a field
+            # some rows leave blank). Drawn again only then, so every other draw stays as it was
+            full = [v for v in pool if v != ""]
+            return rng.choice(full) if full else _NO_VALUE
+        return got
     if same and (prefer_state or rng.random() < 0.5):
         return rng.choice(same)
     if p == "int":
