@@ -741,7 +741,13 @@ def scope_seeds(imp: "OpenAPIImporter", tables: dict) -> None:
                 continue
             n = norm(p)
             if n not in values:
-                values[n] = one_value(seed[f.name], p, _param_example(imp, p))
+                example = _param_example(imp, p)
+                if example is None and n in ("version", "apiversion"):
+                    # `/v{version}/areas`: the API's own major version ("1"), not "version 31"
+                    # (met in a Highways England task)
+                    m = re.match(r"\s*v?(\d+)", imp.version)
+                    example = m.group(1) if m else "1"
+                values[n] = one_value(seed[f.name], p, example)
             seed[f.name] = values[n]
             if not any(c.startswith("one value") for c in f.comments):
                 f.comments.append("one value for every row: a scope no resource of the spec owns (the world is one tenant)")

@@ -317,6 +317,10 @@ _NAME_POOLS = {
 }
 
 
+# the last word of a text field's name that makes it a time (`modified_date`, `last_modified`)
+_WHEN_WORDS = frozenset({"date", "time", "timestamp", "datetime", "modified", "created", "updated", "expiration", "expiry", "expires", "deadline"})
+
+
 def reseed(table: TableIR, noun: str) -> list[str]:
     """Seeds for the text fields the importer could only number (`"location 3"`) or fill from a
     generic pool (statuses, kinds, roles): the values the spec gives (an array's item enum, an
@@ -350,6 +354,10 @@ def reseed(table: TableIR, noun: str) -> list[str]:
             pool = _NAME_POOLS.get(toks[-1] if toks else "")
             if pool is None and set(toks) & {"birthday", "birthdate", "dob", "birth", "anniversary"}:
                 pool = ["1984-03-12", "1990-07-25", "1976-11-02", "1995-01-30", "1988-09-14"]
+            if pool is None and toks and (toks[-1] in _WHEN_WORDS or toks[-1] in ("at", "on") and len(toks) > 1):
+                # a time the API types as text (`modified_date`, `last_modified`, `expires_at`):
+                # a time, not "modified date 5" (met in a Qualtrics task)
+                pool = _FORMAT_POOLS["date-time"]
         if pool is None and rec.known_by[:1] == [f.name]:
             pool = [f"{a} {noun}" for a in ADJECTIVES]
         if pool is None and _tokens(f.name)[-1:] in (["identifier"], ["number"], ["code"], ["reference"]):
@@ -808,6 +816,12 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
         label_fields(r.record, nouns)
         if r.qualified in tables:
             reseed(tables[r.qualified], r.noun)
+    for svc in services.values():
+        # the world model's tables of answers (`world_model.answered`) are in the services
+        # already: their text fields are seeded as the resources' are (a metric destination's
+        # ARN is an ARN, not "destination arn 27")
+        for t in svc.tables:
+            reseed(t, t.record.noun or words(t.record.name).lower())
     labels: dict[str, dict[str, str]] = {}  # per service: field → label, over its tables
     for r in resources:
         labels.setdefault(r.service, {}).update({f.name: f.label for f in r.record.fields if f.label and not f.ref})

@@ -1,0 +1,78 @@
+"""`worldc import openapi`: values a person would write, where the importer used to number a
+field after its name (issue 30; docs/import.md, "Seeds"). Each was met in a sampled task: a
+metric destination's ARN "destination arn 27" (a table of answers, not reseeded as resources'
+tables were), a distribution's "modified date 5", a path's `/v{version}/` stated as "version 31",
+bunq's daily limit "daily limit value 32"."""
+
+from __future__ import annotations
+
+import re
+
+from import_specs import ok, pparam, ref, run, spec, world_of
+
+
+def s(t: str = "string") -> dict:
+    return {"type": t}
+
+
+def obj(props: dict) -> dict:
+    return {"type": "object", "properties": props}
+
+
+def arr(item: dict) -> dict:
+    return {"type": "array", "items": item}
+
+
+def seed_line(text: str, table: str, field: str) -> str:
+    block = re.search(r"seed " + table + r": [^{]*\{(.*?)\n  \}", text, re.S)
+    assert block, (table, text)
+    line = re.search(r"^\s*" + field + r": (.*)$", block.group(1), re.M)
+    assert line, (field, block.group(1))
+    return line.group(1)
+
+
+def test_a_table_of_answers_is_seeded_by_its_fields_names_and_times_are_times(tmp_path):
+    destination = obj({"DestinationArn": s(), "IamRoleArn": s(), "LastModified": s(), "Status": s()})
+    doc = spec(
+        {
+            "/monitors": {"get": {"operationId": "ListMonitors", "responses": ok(obj({"items": arr(ref("Monitor"))}))}},
+            "/monitors/{monitorId}": {"get": {"operationId": "GetMonitor", "parameters": [pparam("monitorId")], "responses": ok(ref("Monitor"))}},
+            "/rummetrics/{monitorId}/metricsdestination": {"get": {"operationId": "ListDestinations", "parameters": [pparam("monitorId")], "responses": ok(obj({"Destinations": arr(ref("DestinationSummary"))}))}},
+        },
+        {"Monitor": obj({"id": s(), "name": s()}), "DestinationSummary": destination},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /rummetrics/{monitorId}/metricsdestination"][0] == "answered"
+    text = "\n".join(result.files.values())
+    arn = seed_line(text, "list_destinations_answers", "destination_arn")
+    assert "arn:aws:" in arn and "destination arn" not in arn, arn
+    when = seed_line(text, "list_destinations_answers", "last_modified")
+    assert re.search(r"2025-\d\d-\d\dT", when) and "last modified" not in when, when
+    w, st = world_of(model, wf)
+    rows = next(t for q, t in st.tables.items() if q.endswith(".list_destinations_answers"))
+    assert rows and all(r["destination_arn"].startswith("arn:aws:") for r in rows.values())
+
+
+def test_a_version_in_the_path_is_the_apis_major_version(tmp_path):
+    doc = spec(
+        {
+            "/v{version}/areas": {"get": {"operationId": "Areas_Get", "parameters": [pparam("version")], "responses": ok(arr(ref("Area")))}},
+            "/v{version}/areas/{area_Ids}": {"get": {"operationId": "Areas_GetById", "parameters": [pparam("version"), pparam("area_Ids")], "responses": ok(ref("Area"))}},
+        },
+        {"Area": obj({"Id": s(), "Name": s()})},
+    )
+    doc["info"]["version"] = "1.0"
+    result, _, model, wf = run(tmp_path, doc)
+    w, st = world_of(model, wf)
+    areas = next(t for q, t in st.tables.items() if q.endswith(".areas"))
+    assert {r["version"] for r in areas.values()} == {"1"}, areas
+
+
+def test_an_amount_typed_as_text_is_a_figure():
+    from compoworld_dsl.importers.common import text_seed
+
+    for name in ("daily_limit_value", "price_total_amount", "amount"):
+        gen = text_seed(name, "card")
+        assert gen == 'format("{}.00", 5..950)', (name, gen)
+    # a `value` of no money word stays what it was
+    assert "{}.00" not in text_seed("setting_value", "card")
