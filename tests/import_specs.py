@@ -33,6 +33,22 @@ def spec(paths: dict, schemas: dict | None = None) -> dict:
     return {"openapi": "3.0.3", "info": {"title": "Probe API", "version": "1"}, "paths": paths, "components": {"schemas": schemas or {}}}
 
 
+def s(t: str = "string", **kw) -> dict:
+    """A scalar schema."""
+    return {"type": t, **kw}
+
+
+def obj(props: dict, required: list | None = None) -> dict:
+    out = {"type": "object", "properties": props}
+    if required:
+        out["required"] = required
+    return out
+
+
+def arr(item: dict) -> dict:
+    return {"type": "array", "items": item}
+
+
 def pparam(name: str) -> dict:
     return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
 

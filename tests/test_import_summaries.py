@@ -10,19 +10,7 @@ reached the rows every other call hangs under."""
 
 from __future__ import annotations
 
-from import_specs import body, ok, pparam, ref, run, spec, world_of
-
-
-def s(t: str = "string") -> dict:
-    return {"type": t}
-
-
-def obj(props: dict) -> dict:
-    return {"type": "object", "properties": props}
-
-
-def arr(item: dict) -> dict:
-    return {"type": "array", "items": item}
+from import_specs import arr, body, obj, ok, pparam, ref, run, s, spec, world_of
 
 
 def tool(model, name: str):

@@ -8,19 +8,7 @@ from __future__ import annotations
 
 import re
 
-from import_specs import ok, pparam, ref, run, spec, world_of
-
-
-def s(t: str = "string") -> dict:
-    return {"type": t}
-
-
-def obj(props: dict) -> dict:
-    return {"type": "object", "properties": props}
-
-
-def arr(item: dict) -> dict:
-    return {"type": "array", "items": item}
+from import_specs import arr, obj, ok, pparam, ref, run, s, spec, world_of
 
 
 def seed_line(text: str, table: str, field: str) -> str:
