@@ -352,6 +352,33 @@ def test_summaries_and_nouns_read_as_a_person_writes_them():
     assert spoken_noun("radio t") == "radio t"  # not inside a word
 
 
+def test_a_summarys_lead_in_is_no_verb_and_a_renamed_argument_is_said_by_its_spec_name(tmp_path):
+    """Met in bunq's tasks: "used to update multiple cards in a batch for that user with cards 2
+    ...": the summary's "Used to" taken for the verb, and a body property `cards` named
+    `cards_2` beside the table `cards`, said as named."""
+    from compoworld_dsl.importers.speak import summary_phrase
+
+    assert summary_phrase("Used to update multiple cards in a batch.") == ("update multiple cards in a batch", False)
+    assert summary_phrase("Allows you to list the tags") == ("list the tags", True)
+    assert summary_phrase("Used for managing callback URLs") is None  # no verb to say: the generated phrase stays
+    card = {"type": "object", "properties": {"id": {"type": "string"}, "name_on_card": {"type": "string"}}}
+    paths = crud("cards", "cardId", "Card", {"name_on_card": {"type": "string"}})
+    paths["/card-batch"] = {
+        "post": {
+            "operationId": "CREATE_CardBatch",
+            "summary": "Used to update multiple cards in a batch.",
+            "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["cards"], "properties": {"cards": {"type": "array", "items": {"type": "string"}}}}}}},
+            "responses": {"200": {"description": "ok"}},
+        }
+    }
+    p = tmp_path / "spec.json"
+    p.write_text(json.dumps(spec(paths, {"Card": card})))
+    text = "\n".join(import_openapi(p).files.values())
+    say = re.search(r'say "([^"]*\{cards(?:_\d)?\}[^"]*)"', text)
+    assert say, text
+    assert say.group(1).startswith("update multiple cards in a batch") and "cards 2" not in say.group(1), say.group(1)
+
+
 def test_a_description_is_its_first_sentence_even_without_a_space_after_it():
     """Google's discovery documents join sentences with no space ("Deletes an existing custom
     dashboard.This method requires the monitoring.dashboards.delete permission ...")."""

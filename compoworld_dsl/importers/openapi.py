@@ -1724,6 +1724,7 @@ class OpenAPIImporter(TypeMapper):
         extra_req, extra_opt = [], []
         left = []
         plumbed = []
+        spoken: dict[str, str] = {}  # parameter → the spec's name for it, snake-cased
         for p in o.params:
             if p.where != "query":
                 continue
@@ -1735,6 +1736,7 @@ class OpenAPIImporter(TypeMapper):
                 left.append(p.name)
                 continue
             name = unique(safe(snake(p.name)), taken)
+            spoken[name] = snake(p.name)
             if p.required:
                 extra_req.append(ParamIR(name, t))
             else:
@@ -1754,6 +1756,7 @@ class OpenAPIImporter(TypeMapper):
                         left.append(prop)
                         continue
                     name = unique(safe(snake(prop)), taken)
+                    spoken[name] = snake(prop)
                     if prop in body.required:
                         extra_req.append(ParamIR(name, t))
                     else:
@@ -1802,7 +1805,8 @@ class OpenAPIImporter(TypeMapper):
         # user of team {team}"); a verb alone acts on the row ("escalate ticket {id}")
         say = f"{verb} of {target}" if r is not None and key_ph and target.startswith(r.noun + " ") and len(verb.split()) > 1 else f"{verb} {target}".strip()
         if reqs:
-            ph = [f"{words(p.name)} {{{p.name}}}" for p in reqs[:3]]
+            # said by the spec's name: `cards`, not `cards_2` (the name a table took first)
+            ph = [f"{words(spoken.get(p.name, p.name))} {{{p.name}}}" for p in reqs[:3]]
             say += " with " + (", ".join(ph[:-1]) + " and " + ph[-1] if len(ph) > 1 else ph[0])
         gives = None
         if o.method == "get" and result:

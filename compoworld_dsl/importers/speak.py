@@ -436,6 +436,9 @@ def _imperative(word: str) -> str:
     return w[:-1]
 
 
+_LEAD_IN = re.compile(r"^(?:(?:is |are )?used to|use this (?:endpoint |call |method |operation )?to|allows? (?:you |users |the user |a user )?to|lets? you|enables? you to|this (?:endpoint|call|method|operation) (?:lets you|allows you to|is used to))\s+(?=[A-Za-z])", re.I)
+
+
 def summary_phrase(description: str) -> tuple[str, bool] | None:
     """(the summary as an instruction, whether it is a read) or None when the summary is no
     short verb phrase: "Lists the tags of a collection" → ("list the tags of a collection",
@@ -444,12 +447,15 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # a topic before a dash ("Adapter - Add an adapter", "Users – Get a user"): the summary is
     # what follows it
     text = re.sub(r"^[A-Za-z][\w ]{0,40}?\s[-–]\s(?=[A-Za-z])", "", text)
+    # a lead-in before the verb ("Used to update multiple cards in a batch", "Allows you to
+    # ..."): the verb is what follows it; bunq's tasks said "used to update ... for that user"
+    text = _LEAD_IN.sub("", text)
     ws = text.split()
     if not 2 <= len(ws) <= 9 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '/-]*", text):
         return None  # a comma or a bracket: a sentence from a description ("..., i.e"), not a summary
     verb = _imperative(ws[0])
     verb = {"return": "get", "retrieves": "retrieve"}.get(verb, verb)
-    if verb in ("a", "an", "the", "this", "is", "has", "does", "was", "returns", "status", "endpoint", "api", "operation", "method", "request", "deprecated"):
+    if verb in ("a", "an", "the", "this", "is", "has", "does", "was", "returns", "status", "endpoint", "api", "operation", "method", "request", "deprecated", "used"):
         return None
     if not re.fullmatch(r"[a-z]{2,}", verb):
         return None
