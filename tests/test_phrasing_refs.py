@@ -247,5 +247,54 @@ def test_a_flag_is_said_in_words():
     for t in tasks:
         text = re.sub(r'"[^"]*"', '""', t["instruction"].split("\nHouse rules")[0])
         assert not re.search(r"\b(yes|no)\b", text), (t["id"], text)
+        assert "with marked as" not in text and "with not marked as" not in text, (t["id"], text)
         said += "marked as a controlled drug" in text
     assert said >= 5
+
+
+JOBS = """
+type JobId = id
+
+service scheduler "Jobs that run on a schedule" {
+  record Job known by name {
+    key id: JobId
+    name: text
+    runs: int = 0
+    urgent: bool = false
+  }
+  state jobs: table[Job]
+  seed jobs: 6 rows distinct by name {
+    name: pick(["Nightly backup", "Invoice run", "Cache warmup", "Report export", "Log rotation", "Index rebuild"])
+  }
+
+  tool list_jobs() -> list[Job]
+    "List the jobs"
+    say "list the jobs"
+  {
+    return filter(j in jobs)
+  }
+
+  tool run_job(id: JobId, urgent: bool = false) -> Job
+    "Force a job to run now"
+    say "force job {id} to run now"
+  {
+    require id in jobs else not_found "no job {id}"
+    update jobs[id] { runs: jobs[id].runs + 1, urgent: urgent }
+    return jobs[id]
+  }
+}
+"""
+
+
+def test_a_flag_alone_is_said_after_the_step_not_in_a_with_list(tmp_path):
+    """A flag that is a write's only stated argument besides its phrase reads "..., marked as
+    urgent", not "..., with marked as urgent" (an imported Cloud Scheduler task: "Force the job
+    ... to run now, with marked as legacy app engine cron")."""
+    world = tmp_path / "jobs.world"
+    world.write_text(JOBS)
+    tasks = sampled(load_sampler(str(world)), 7, 2, range(30))
+    flagged = [t["instruction"] for t in tasks if any(s["arguments"].get("urgent") for s in t["reference_plan"])]
+    assert flagged, [t["instruction"] for t in tasks]
+    for text in flagged:
+        assert "marked as urgent" in text and "with marked as" not in text, text
+

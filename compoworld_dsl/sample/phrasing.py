@@ -367,7 +367,7 @@ class Phraser:
         if tool.qualified not in self.facts.mutating:
             return text
         defaults = self.facts.world.tools[tool.qualified].defaults
-        extra = []
+        extra, flags = [], []
         for name, _ in tool.params:
             if name in named or name not in self.steps[j].sources or (j, name) in self.left:
                 continue
@@ -382,11 +382,15 @@ class Phraser:
                 continue
             if isinstance(value, bool) and self.steps[j].sources[name][0] != "step":
                 # "marked as a controlled drug", not "a controlled drug yes"
-                extra.append(f"{'' if value else 'not '}marked as {self._param_label(j, name)}")
+                flags.append(f"{'' if value else 'not '}marked as {self._param_label(j, name)}")
                 continue
             extra.append(f"{self._param_label(j, name)} {self.arg(j, name)}")
         if extra:
             text = f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
+        if flags:
+            # after the values, not among them: "..., marked as legacy app engine cron", not
+            # "..., with marked as ..." (met in an imported Cloud Scheduler task)
+            text = f"{text}{' and ' if extra else ', '}" + " and ".join(flags)
         return _said_once(text, self._stated(j))
 
     def _stated(self, j: int) -> list[str]:
