@@ -20,7 +20,7 @@ def seed_line(text: str, table: str, field: str) -> str:
 
 
 def test_a_table_of_answers_is_seeded_by_its_fields_names_and_times_are_times(tmp_path):
-    destination = obj({"DestinationArn": s(), "IamRoleArn": s(), "LastModified": s(), "Status": s()})
+    destination = obj({"DestinationArn": s(), "IamRoleArn": s(), "LastModified": s(), "Schedule": s(), "Status": s()})
     doc = spec(
         {
             "/monitors": {"get": {"operationId": "ListMonitors", "responses": ok(obj({"items": arr(ref("Monitor"))}))}},
@@ -36,6 +36,8 @@ def test_a_table_of_answers_is_seeded_by_its_fields_names_and_times_are_times(tm
     assert "arn:aws:" in arn and "destination arn" not in arn, arn
     when = seed_line(text, "list_destinations_answers", "last_modified")
     assert re.search(r"2025-\d\d-\d\dT", when) and "last modified" not in when, when
+    cron = seed_line(text, "list_destinations_answers", "schedule")
+    assert "* *" in cron and "schedule" not in cron, cron  # a cron expression, not "schedule 21"
     w, st = world_of(model, wf)
     rows = next(t for q, t in st.tables.items() if q.endswith(".list_destinations_answers"))
     assert rows and all(r["destination_arn"].startswith("arn:aws:") for r in rows.values())

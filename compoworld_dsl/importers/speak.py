@@ -296,6 +296,7 @@ _FORMAT_POOLS = {
     "date-time": ["2025-01-14T09:30:00Z", "2025-02-03T14:05:00Z", "2025-03-18T16:45:00Z"],
     "byte": ["aGVsbG8=", "d29ybGQ=", "Y29tcG93b3JsZA=="],
 }
+_CRONS = ["0 9 * * 1-5", "*/15 * * * *", "0 0 1 * *", "30 2 * * *", "0 */6 * * *"]
 _NAME_POOLS = {
     "location": CITIES,
     "venue": CITIES,
@@ -307,6 +308,9 @@ _NAME_POOLS = {
     "extension": ["pdf", "png", "txt", "csv", "docx"],
     "encoding": ["utf-8", "gzip", "base64", "ascii"],
     "version": ["1.0", "1.2", "2.0", "2.1"],
+    # a job's schedule is a cron expression (Cloud Scheduler's "schedule 21" before)
+    "schedule": _CRONS,
+    "cron": _CRONS,
     "arn": ["arn:aws:iam::123456789012:role/reporting", "arn:aws:s3:::northwind-exports", "arn:aws:sns:eu-west-1:123456789012:alerts"],
     "ssn": ["900-12-3456", "900-45-6789", "900-78-1234"],
     "cidr": ["10.0.0.0/16", "192.168.1.0/24", "172.16.0.0/12"],
