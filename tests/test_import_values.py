@@ -66,3 +66,25 @@ def test_an_amount_typed_as_text_is_a_figure():
         assert gen == 'format("{}.00", 5..950)', (name, gen)
     # a `value` of no money word stays what it was
     assert "{}.00" not in text_seed("setting_value", "card")
+
+
+def test_a_request_body_that_declares_no_properties_is_no_argument(tmp_path):
+    """Google's `ResumeJobRequest` is `{"type": "object", "properties": {}}`: a task said "resume
+    the job ... with body "schedule 21"", a value drawn from another field for a body that holds
+    nothing. A body of no declared schema at all is still passed as JSON text."""
+    job = obj({"name": s(), "description": s(), "state": s()})
+    doc = spec(
+        {
+            "/v1/jobs": {"get": {"operationId": "jobs.list", "responses": ok(obj({"jobs": arr(ref("Job"))}))}},
+            "/v1/jobs/{jobsId}": {"get": {"operationId": "jobs.get", "parameters": [pparam("jobsId")], "responses": ok(ref("Job"))}},
+            "/v1/jobs/{jobsId}:resume": {"post": {"operationId": "jobs.resume", "summary": "Resume a job", "parameters": [pparam("jobsId")], "requestBody": {"content": {"application/json": {"schema": ref("ResumeJobRequest")}}}, "responses": ok(ref("Job"))}},
+            "/v1/jobs/{jobsId}:nudge": {"post": {"operationId": "jobs.nudge", "summary": "Nudge a job", "parameters": [pparam("jobsId")], "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}}, "responses": ok(ref("Job"))}},
+        },
+        {"Job": job, "ResumeJobRequest": {"type": "object", "properties": {}, "description": "Request message for ResumeJob."}},
+    )
+    result, _, model, _ = run(tmp_path, doc)
+    params = {t.name: [n for n, _ in t.params] for t in model.tools()}
+    resume = next(n for n in params if n.endswith("resume"))
+    nudge = next(n for n in params if n.endswith("nudge"))
+    assert "body" not in params[resume], params[resume]
+    assert "body" in params[nudge], params[nudge]

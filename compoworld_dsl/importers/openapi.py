@@ -65,7 +65,7 @@ from .common import (
 )
 from ..vocab import prose_field
 from .normalize import VERSION, normalize_ops, show_readings
-from .schema import SchemaReader, Shape
+from .schema import NO_PROPERTIES, SchemaReader, Shape
 from .speak import identity, speak
 from . import resources, world_model
 
@@ -1761,6 +1761,8 @@ class OpenAPIImporter(TypeMapper):
                         extra_req.append(ParamIR(name, t))
                     else:
                         extra_opt.append(ParamIR(name, t, d))
+            elif NO_PROPERTIES in body.notes:
+                notes.append("the request body is an object that declares no properties: no argument stands for it")
             else:
                 name = unique("body", taken)
                 extra_req.append(ParamIR(name, "text"))

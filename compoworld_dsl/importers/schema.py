@@ -57,7 +57,10 @@ def opaque(reason: str, node: Any = None, name: str | None = None) -> Shape:
 
 
 SCHEMA_DIRS = ("schemas", "definitions", "$defs", "defs")
-MERGED = "allOf merged: the fields of every part"  # the note of a shape merged from an allOf's parts
+MERGED = "allOf merged: the fields of every part"
+# the note of an object that declares it has no properties (`"properties": {}`): a request body
+# of it says nothing (Google's `PauseJobRequest`), so no argument stands for it
+NO_PROPERTIES = "declares no properties"  # the note of a shape merged from an allOf's parts
 # bases that only say an object is an object of the API (Azure's resources, an entity)
 GENERIC_BASES = frozenset({"resource", "subresource", "proxyresource", "trackedresource", "azureresource", "baseresource", "armresource", "entity", "baseentity", "base", "object", "baseobject", "model", "basemodel"})
 
@@ -286,7 +289,10 @@ class SchemaReader:
                 # a map whose values have a declared schema says what it holds: its examples'
                 # keys are entries (Jira's project roles by name), not fields (resources.py)
                 why = "a map of names to values" if isinstance(ap, dict) and ap else "a free-form object (a map of names to values)" if ap not in (None, False) else "an object with no declared properties"
-                return opaque(why)
+                got = opaque(why)
+                if isinstance(props, dict) and ap in (None, False):
+                    got.notes.append(NO_PROPERTIES)  # `properties: {}`: Google's `ResumeJobRequest`
+                return got
             s = Shape("object", nullable=nullable, notes=notes)
             req = d.get("required")
             s.required = {str(r) for r in req} if isinstance(req, list) else set()
