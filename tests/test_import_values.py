@@ -34,13 +34,16 @@ def test_a_table_of_answers_is_seeded_by_its_fields_names_and_times_are_times(tm
     text = "\n".join(result.files.values())
     arn = seed_line(text, "list_destinations_answers", "destination_arn")
     assert "arn:aws:" in arn and "destination arn" not in arn, arn
+    # many values, not a pool of three: an ARN tells rows apart (CloudTrail's trails), and so may a time
+    assert re.search(r"\d+\.\.\d+", arn) and ":destination/destination-" in arn, arn
     when = seed_line(text, "list_destinations_answers", "last_modified")
-    assert re.search(r"2025-\d\d-\d\dT", when) and "last modified" not in when, when
+    assert re.search(r"2025-\d\d-", when) and "last modified" not in when and re.search(r"\d+\.\.\d+", when), when
     cron = seed_line(text, "list_destinations_answers", "schedule")
     assert "* *" in cron and "schedule" not in cron, cron  # a cron expression, not "schedule 21"
     w, st = world_of(model, wf)
     rows = next(t for q, t in st.tables.items() if q.endswith(".list_destinations_answers"))
-    assert rows and all(r["destination_arn"].startswith("arn:aws:") for r in rows.values())
+    assert rows and all(re.fullmatch(r"arn:aws:\w+:eu-west-1:\d{12}:destination/destination-\d+", r["destination_arn"]) for r in rows.values()), rows
+    assert all(re.fullmatch(r"2025-02-\d\dT09:30:00Z", r["last_modified"]) for r in rows.values()), rows
 
 
 def test_a_version_in_the_path_is_the_apis_major_version(tmp_path):

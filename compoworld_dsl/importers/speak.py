@@ -8,6 +8,7 @@ constraint the author keeps or drops, never a claim about the API."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -311,7 +312,6 @@ _NAME_POOLS = {
     # a job's schedule is a cron expression (Cloud Scheduler's "schedule 21" before)
     "schedule": _CRONS,
     "cron": _CRONS,
-    "arn": ["arn:aws:iam::123456789012:role/reporting", "arn:aws:s3:::northwind-exports", "arn:aws:sns:eu-west-1:123456789012:alerts"],
     "ssn": ["900-12-3456", "900-45-6789", "900-78-1234"],
     "cidr": ["10.0.0.0/16", "192.168.1.0/24", "172.16.0.0/12"],
     "latitude": ["51.5074", "6.5244", "43.6532", "52.5200"],
@@ -321,16 +321,23 @@ _NAME_POOLS = {
 }
 
 
+# a text field that tells rows apart is drawn from many values, not a pool of three: a trail's
+# ARN or a status's last attempt time named the row a step read, and three ARNs among eight rows
+# made CloudTrail's `get_event_selectors` say nothing only its row has (stop 46)
+_ARN = 'format("arn:aws:{service}:eu-west-1:123456789012:{word}/{word}-{{}}", 1..40)'
+_TEXT_TIME = 'format("2025-02-{}T09:30:00Z", 10..28)'
+
 # the last word of a text field's name that makes it a time (`modified_date`, `last_modified`)
 _WHEN_WORDS = frozenset({"date", "time", "timestamp", "datetime", "modified", "created", "updated", "expiration", "expiry", "expires", "deadline"})
 
 
-def reseed(table: TableIR, noun: str) -> list[str]:
+def reseed(table: TableIR, noun: str, service: str = "") -> list[str]:
     """Seeds for the text fields the importer could only number (`"location 3"`) or fill from a
     generic pool (statuses, kinds, roles): the values the spec gives (an array's item enum, an
     example list, the values a description lists: `The possible values are: "eventHangout", ...`),
     the spec's format (a URI, a host, an IP address, a UUID), the field's name (a location is a
-    city), else, for the field a row is known by, names of things. Returns the fields changed."""
+    city, an ARN names the API's `service`), else, for the field a row is known by, names of
+    things. Returns the fields changed."""
     changed = []
     rec = table.record
     generic = {_pick(pool) for pool in (STATUSES, KINDS, ROLES, PRIORITIES, TAGS)}
@@ -361,7 +368,10 @@ def reseed(table: TableIR, noun: str) -> list[str]:
             if pool is None and toks and (toks[-1] in _WHEN_WORDS or toks[-1] in ("at", "on") and len(toks) > 1):
                 # a time the API types as text (`modified_date`, `last_modified`, `expires_at`):
                 # a time, not "modified date 5" (met in a Qualtrics task)
-                pool = _FORMAT_POOLS["date-time"]
+                pool = _TEXT_TIME
+            if pool is None and toks and toks[-1] == "arn":
+                word = "-".join(toks[:-1][-2:]) or noun.replace(" ", "-")  # `log_group_arn`: a log group
+                pool = _ARN.format(service=re.sub(r"[^a-z0-9]", "", service.lower()) or "service", word=word)
         if pool is None and rec.known_by[:1] == [f.name]:
             pool = [f"{a} {noun}" for a in ADJECTIVES]
         if pool is None and _tokens(f.name)[-1:] in (["identifier"], ["number"], ["code"], ["reference"]):
@@ -371,6 +381,10 @@ def reseed(table: TableIR, noun: str) -> list[str]:
             changed.append(f.name)
             continue
         if pool is None:
+            continue
+        if isinstance(pool, str):  # a generator of many values
+            table.seed[f.name] = pool
+            changed.append(f.name)
             continue
         slug = noun.replace(" ", "-")
         table.seed[f.name] = "pick([" + ", ".join(lit(v.replace("{noun}", slug)) for v in dict.fromkeys(pool)) + "])"
@@ -822,16 +836,18 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
             t.say = _acronyms(t.say)
             t.gives = _acronyms(t.gives) if t.gives else t.gives
     nouns = {r.qualified: r.noun for r in resources}
+    # the API's name, as its services share it (`cloud_trail`, `cloud_trail_trails`): an ARN's service
+    api = "_".join(itertools.takewhile(bool, (p[0] if len(set(p)) == 1 else "" for p in zip(*(n.split("_") for n in services)))))
     for r in resources:
         label_fields(r.record, nouns)
         if r.qualified in tables:
-            reseed(tables[r.qualified], r.noun)
+            reseed(tables[r.qualified], r.noun, api)
     for svc in services.values():
         # the world model's tables of answers (`world_model.answered`) are in the services
         # already: their text fields are seeded as the resources' are (a metric destination's
         # ARN is an ARN, not "destination arn 27")
         for t in svc.tables:
-            reseed(t, t.record.noun or words(t.record.name).lower())
+            reseed(t, t.record.noun or words(t.record.name).lower(), api)
     labels: dict[str, dict[str, str]] = {}  # per service: field → label, over its tables
     for r in resources:
         labels.setdefault(r.service, {}).update({f.name: f.label for f in r.record.fields if f.label and not f.ref})
