@@ -138,6 +138,26 @@ def test_known_by_prefers_a_display_name_over_a_resource_path_name(tmp_path):
     assert "record Job known by display_name {" in module
 
 
+def test_a_message_is_what_a_row_says_not_what_it_is_called(tmp_path):
+    """A transcoding job with no name was "the job with error message "Waiting for approval ..."",
+    and creating one required an error message: a message, a reason or a note names no row
+    while another text does (even one its description calls human-readable)."""
+    job = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "errorMessage": {"type": "string", "description": "A developer-facing, human-readable error message"},
+            "inputUri": {"type": "string"},
+            "state": {"type": "string", "enum": ["PENDING", "SUCCEEDED"]},
+        },
+    }
+    _, module, _ = imported(tmp_path, spec(crud("jobs", "jobId", "Job", {"inputUri": {"type": "string"}}), {"Job": job}))
+    assert "record Job known by input_uri {" in module
+    note = {"type": "object", "properties": {"id": {"type": "string"}, "comment": {"type": "string"}, "rating": {"type": "integer"}}}
+    _, module, _ = imported(tmp_path, spec(crud("notes", "noteId", "Note", {"comment": {"type": "string"}}), {"Note": note}), "notes")
+    assert "record Note known by comment {" in module  # the only text there is
+
+
 def test_a_record_without_a_name_is_known_by_what_it_belongs_to_and_when(tmp_path):
     account = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}
     statement = {

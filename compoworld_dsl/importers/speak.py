@@ -866,6 +866,11 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
 _DISPLAY = ("display_name", "displayname", "friendly_name", "full_name", "nickname", "caption", "headline", "heading")
 # text fields that say what kind of row it is or how it is stored, never which row it is
 _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag"}
+# what a row says, not what it is called: a transcoding job was "the job with error message
+# "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
+# other text
+_SAYS = {"message", "error", "reason", "note", "notes", "comment", "comments"}
+_NOT_NAMES |= _SAYS
 _NAMING = re.compile(r"display name|human[- ]readable|friendly name|\bname of the\b|\btitle of the\b|\bname for the\b|\btitle for the\b", re.I)
 # a name that is a path (Google's "The resource name of the note, in the form notes/{id}"), or
 # an id; Azure's "Azure resource name" is the name a person gives the resource
@@ -897,7 +902,8 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         if first is not None:
             break
     if first is None:
-        first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id"), None)
+        # ("A developer-facing, human-readable error message" names nothing)
+        first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id" and _tokens(f.name)[-1:] != [] and _tokens(f.name)[-1] not in _NOT_NAMES), None)
     if first is None:
         # the row's own (`track_name` on a track, not the `album_name` before it), else the first
         own = "_".join(noun.lower().split()[-1:])
@@ -914,5 +920,6 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     when = next((f for f in fields if not f.key and f.base in ("date", "datetime") and not set(_tokens(f.name)) & _CLOCKS), None)
     if ref is not None:
         return [ref.name] + ([when.name] if when is not None else [])
-    first = next((f for f in texts if not f.name.endswith("id")), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
+    unsaid = [f for f in texts if not f.name.endswith("id")]
+    first = next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None) or next(iter(unsaid), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
     return [first.name] if first is not None else []
