@@ -158,6 +158,15 @@ def test_a_message_is_what_a_row_says_not_what_it_is_called(tmp_path):
     assert "record Note known by comment {" in module  # the only text there is
 
 
+def test_a_place_with_no_name_is_known_by_its_address_not_its_zip_code(tmp_path):
+    listing = {"type": "object", "properties": {"id": {"type": "string"}, "zipCode": {"type": "string"}, "formattedAddress": {"type": "string"}, "price": {"type": "integer"}}}
+    _, module, _ = imported(tmp_path, spec(crud("listings", "listingId", "Listing", {"price": {"type": "integer"}}), {"Listing": listing}))
+    assert "record Listing known by formatted_address {" in module
+    place = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "formattedAddress": {"type": "string"}}}
+    _, module, _ = imported(tmp_path, spec(crud("places", "placeId", "Place", {"name": {"type": "string"}}), {"Place": place}), "places")
+    assert "record Place known by name {" in module  # a name first
+
+
 def test_a_record_without_a_name_is_known_by_what_it_belongs_to_and_when(tmp_path):
     account = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}
     statement = {

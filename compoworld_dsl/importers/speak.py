@@ -864,6 +864,9 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
 # names a field has when it names the row for a person, ahead of a plain `name` that an API may
 # use for a resource path (`projects/p/locations/l/jobs/j`)
 _DISPLAY = ("display_name", "displayname", "friendly_name", "full_name", "nickname", "caption", "headline", "heading")
+# a place with no name is known by its address (a property listing was known by its ZIP code:
+# "the sale with zip code 94107"), after any name
+_ADDRESSES = ("formatted_address", "full_address", "address")
 # text fields that say what kind of row it is or how it is stored, never which row it is
 _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
@@ -895,7 +898,7 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     top = [f for f in texts if "." not in f.src]
     first = None
     for pool in (top, texts):
-        for want in _DISPLAY + names:
+        for want in _DISPLAY + names + _ADDRESSES:
             first = next((f for f in pool if f.name == want and not (want == "name" and path_like(f))), None)
             if first is not None:
                 break
