@@ -91,3 +91,25 @@ def test_a_request_body_that_declares_no_properties_is_no_argument(tmp_path):
     nudge = next(n for n in params if n.endswith("nudge"))
     assert "body" not in params[resume], params[resume]
     assert "body" in params[nudge], params[nudge]
+
+
+def test_an_answer_named_by_a_run_together_id_is_named_by_its_summary(tmp_path):
+    """Qualtrics' `Retrievedistributionlinks` made "the retrievedistributionlink ... among the
+    distribution links": an operation id that is one run-together word names its answers by the
+    summary that spells it ("Retrieve distribution links")."""
+    link = obj({"contactId": s(), "link": s(), "email": s(), "status": s()})
+    doc = spec(
+        {
+            "/distributions": {"get": {"operationId": "listDistributions", "responses": ok(obj({"elements": arr(ref("Distribution"))}))}},
+            "/distributions/{distributionId}": {"get": {"operationId": "getDistribution", "parameters": [pparam("distributionId")], "responses": ok(ref("Distribution"))}},
+            "/distributions/{distributionId}/links": {
+                "get": {"operationId": "Retrievedistributionlinks", "summary": "Retrieve distribution links", "parameters": [pparam("distributionId")], "responses": ok(obj({"meta": obj({"requestId": s()}), "result": obj({"elements": arr(link), "nextPage": {}})}))}
+            },
+        },
+        {"Distribution": obj({"id": s(), "name": s()})},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /distributions/{distributionId}/links"][0] == "answered"
+    text = "\n".join(result.files.values())
+    assert re.search(r'record DistributionLinkAnswer "distribution link"', text), text
+    assert "retrievedistributionlink" not in text.replace("retrievedistributionlinks", "")

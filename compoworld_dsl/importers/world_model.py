@@ -502,12 +502,17 @@ def _rows_of(imp: Any, shape: Any) -> Any:
     return named[0] if len(named) == 1 and named[0].record is not None else None
 
 
-def _answer_noun(shape: Any, tool: str) -> str:
+def _answer_noun(shape: Any, tool: str, summary: str = "") -> str:
     """What one answer is called: the schema's name, else the tool's name less its read verb
-    (`list_holidays` → holiday)."""
+    (`list_holidays` → holiday); a name run together (Qualtrics' `Retrievedistributionlinks`,
+    "the retrievedistributionlink ...") is read from the summary instead ("Retrieve distribution
+    links" → distribution link)."""
     if shape.name:
         return words(shape.name)
     toks = tool.split("_")
+    said = [w.lower() for w in re.findall(r"[A-Za-z]+", summary or "")]
+    if len(toks) == 1 and len(tool) > 12 and 2 <= len(said) <= 5 and said[0] in READ_WORDS and "".join(said) == tool.lower():
+        toks = said
     toks = toks[1:] if len(toks) > 1 and toks[0] in READ_WORDS else toks
     return " ".join([*toks[:-1], singular(toks[-1])])
 
@@ -538,7 +543,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     if rows_of is not None:  # the answer's schema is the resource's record: the table's record is the association's
         noun, record = f"{words(sim.name)} answer", imp.type_name(pascal(f"{sim.name}_answer"))
     else:
-        noun = _answer_noun(shape, sim.name)
+        noun = _answer_noun(shape, sim.name, o.summary)
         record = imp.type_name(pascal(shape.name) if shape.name else f"{noun}_answer")
     fields: list[FieldIR] = []
     taken = Names()
