@@ -288,6 +288,32 @@ def test_a_list_across_a_scope_filters_by_the_parents_it_names(tmp_path):
     assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in rows.items() if r["subscription_id"] == sub}
 
 
+def test_a_list_an_item_holds_is_not_a_list_of_every_row(tmp_path):
+    """tl-api's `GET /api/Package?packageId=` answers `{isError, message, result: Package}`, and a
+    package holds the gyms it is sold in (`availableGyms`): that is one package, not the list of
+    every gym (it was read as `package_get() -> list[Gym]`). An envelope that lists beside an
+    object (`{owner: {...}, gyms: [...]}`) still lists the gyms."""
+    s = {"type": "string"}
+    i = {"type": "integer"}
+    gym = obj({"gymId": i, "gymName": s, "location": s})
+    package = obj({"packageId": i, "packageName": s, "monthlyFee": {"type": "number"}, "availableGyms": {"type": "array", "items": {"$ref": "#/components/schemas/Gym"}}})
+    envelope = lambda inner: obj({"isError": {"type": "boolean"}, "message": s, "result": inner})  # noqa: E731
+    q = {"name": "packageId", "in": "query", "schema": i}
+    doc = spec(
+        {
+            "/api/Gym/{gymID}": {"get": {"operationId": "Gym_get", "parameters": [pparam("gymID")], "responses": ok(envelope({"$ref": "#/components/schemas/Gym"}))}},
+            "/api/Package": {"get": {"operationId": "Package_Get", "parameters": [q], "responses": ok(envelope({"$ref": "#/components/schemas/Package"}))}},
+            "/api/Region": {"get": {"operationId": "Region_Get", "responses": ok(obj({"owner": {"$ref": "#/components/schemas/Package"}, "gyms": {"type": "array", "items": {"$ref": "#/components/schemas/Gym"}}}))}},
+        },
+        {"Gym": gym, "Package": package},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /api/Package"][0] != "list", ops
+    t = next(t for t in model.tools() if t.name == "package_get")
+    assert "Gym" not in str(t.result), (ops, [x for x in result.files.values()])
+    assert ops["GET /api/Region"][0] == "list", ops["GET /api/Region"]
+
+
 def test_an_update_body_that_wraps_the_record_sets_its_fields(tmp_path):
     issue = obj({"id": {"type": "string"}, "summary": {"type": "string"}, "priority": {"type": "string"}})
     doc = spec(

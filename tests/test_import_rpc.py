@@ -343,6 +343,64 @@ def test_a_custom_method_of_a_collection_names_no_item(tmp_path):
     assert "/proposals/{buyer}" not in rfp.why and "an action on one proposal" not in rfp.why
 
 
+def query_spec(tmp: Path) -> Path:
+    """Azure Machine Learning's run history: its experiments and runs are listed only by posted
+    queries on the collections (`experiments:query`, `runs:query`), and an experiment is got by
+    its name or by its id (two tables of one schema)."""
+    s = {"type": "string"}
+    when = {"type": "string", "format": "date-time"}
+    p = lambda name: {"name": name, "in": "path", "required": True, "schema": s}  # noqa: E731
+    query = json_body({"type": "object", "properties": {"filter": s, "orderBy": s, "top": {"type": "integer"}, "continuationToken": s}})
+    schemas = {
+        "Experiment": {"type": "object", "properties": {"experimentId": s, "name": s, "description": s, "createdUtc": when}},
+        "Run": {"type": "object", "properties": {"runId": s, "name": s, "status": s, "startTimeUtc": when, "experimentId": s}},
+        "PaginatedExperimentList": {"type": "object", "properties": {"value": {"type": "array", "items": ref("Experiment")}, "continuationToken": s, "nextLink": s}},
+        "PaginatedRunList": {"type": "object", "properties": {"value": {"type": "array", "items": ref("Run")}, "continuationToken": s, "nextLink": s}},
+        "Artifact": {"type": "object", "properties": {"artifactId": s, "path": s, "origin": s, "createdTime": when}},
+        "PaginatedArtifactList": {"type": "object", "properties": {"value": {"type": "array", "items": ref("Artifact")}, "continuationToken": s}},
+    }
+    w = "/workspaces/{workspaceName}"
+    paths = {
+        f"{w}/experiments/{{experimentName}}": {"get": {"operationId": "Experiments_Get", "parameters": [p("workspaceName"), p("experimentName")], "responses": ok_with(ref("Experiment"))}},
+        # the same experiments by their ids: a schema two resources share, which no answered read names
+        f"{w}/experimentids/{{experimentId}}": {"get": {"operationId": "Experiments_GetById", "parameters": [p("workspaceName"), p("experimentId")], "responses": ok_with(ref("Experiment"))}},
+        f"{w}/experiments:query": {"post": {"operationId": "Experiments_GetByQuery", "parameters": [p("workspaceName")], "requestBody": query, "responses": ok_with(ref("PaginatedExperimentList"))}},
+        f"{w}/experiments:archive": {"post": {"operationId": "Experiments_Archive", "parameters": [p("workspaceName")], "requestBody": query, "responses": {"200": {"description": "ok"}}}},
+        f"{w}/experiments/{{experimentName}}/runs/{{runId}}": {"get": {"operationId": "Runs_Get", "parameters": [p("workspaceName"), p("experimentName"), p("runId")], "responses": ok_with(ref("Run"))}},
+        f"{w}/experiments/{{experimentName}}/runs:query": {"post": {"operationId": "Runs_GetByQuery", "parameters": [p("workspaceName"), p("experimentName")], "requestBody": query, "responses": ok_with(ref("PaginatedRunList"))}},
+        f"{w}/experiments/{{experimentName}}/runs/{{runId}}/artifacts": {"get": {"operationId": "RunArtifacts_List", "parameters": [p("workspaceName"), p("experimentName"), p("runId")], "responses": ok_with(ref("PaginatedArtifactList"))}},
+        f"{w}/experiments/{{experimentName}}/runs/{{runId}}/artifacts/{{artifactId}}": {"get": {"operationId": "RunArtifacts_Get", "parameters": [p("workspaceName"), p("experimentName"), p("runId"), p("artifactId")], "responses": ok_with(ref("Artifact"))}},
+    }
+    return spec_file(tmp, paths, schemas, "Run History API")
+
+
+def test_a_query_method_of_a_collection_lists_it(tmp_path):
+    """`POST .../experiments:query` is the list of the experiments (its body's fields are the
+    list's query parameters), so a walk can start there: without it no tool took no key, and the
+    run history's five tables gave no task (`no tool can follow step 0`). A custom method whose
+    verb is no list's (`experiments:archive`) is not read as one."""
+    result = imported(tmp_path, query_spec(tmp_path))
+    ops = ops_by_label(result)
+    exp = ops["POST /workspaces/{workspaceName}/experiments:query"]
+    assert exp.kind == "list", exp.why
+    assert "a custom method of a collection read as GET /workspaces/{workspaceName}/experiments (its body's fields as query parameters)" in exp.why
+    runs = ops["POST /workspaces/{workspaceName}/experiments/{experimentName}/runs:query"]
+    assert runs.kind == "list" and "read as GET /workspaces/{workspaceName}/experiments/{experimentName}/runs" in runs.why, runs.why
+    assert ops["POST /workspaces/{workspaceName}/experiments:archive"].kind != "list"
+    assert "custom method" not in ops["POST /workspaces/{workspaceName}/experiments:archive"].why
+    text = "\n".join(result.files.values())
+    assert "tool experiments_get_by_query(workspace_name: text) -> list[WorkspaceExperiment]" in text
+    assert "tool runs_get_by_query(workspace_name: text, experiment_name: WorkspaceExperimentId) -> list[Run]" in text
+
+
+def test_a_query_method_of_a_collection_gives_a_three_hop_task(tmp_path):
+    from compoworld_dsl.sample.run import Job, run
+
+    result = imported(tmp_path, query_spec(tmp_path))
+    rep = run(Job(str(tmp_path / "out" / result.world_file), 3, 1, 1, max_attempts=40), tmp_path / "t.jsonl")
+    assert rep.emitted == 1, rep.rejected.most_common(3)
+
+
 # ─────────────────────────── generic RPC paths ───────────────────────────
 
 

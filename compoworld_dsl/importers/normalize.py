@@ -161,6 +161,18 @@ def read_google(o: Any) -> Reading | None:
     return Reading("a Google resource-name path", kind, method, noun, coll, prefix, key=key, to_query=[p for p in params if p != key], keyed_by_path=True)
 
 
+def read_custom_list(o: Any) -> Reading | None:
+    """`POST .../workspaces/{w}/experiments:query`, `GET /v3/projects:search`: a custom method of
+    a collection (`collection:verb`, AIP-136's form outside a resource-name path) whose verb is a
+    list's (`query`, `search`, `list`, `find`, the whole verb) lists that collection; the request
+    body's fields become query parameters, as a list's do. Any other verb stays as it is."""
+    m = re.fullmatch(r"([A-Za-z][\w-]*):([A-Za-z]+)", o.segs[-1]) if o.segs else None
+    if m is None or KIND.get(m.group(2).lower()) != "list" or o.method not in ("get", "post"):
+        return None
+    coll = m.group(1)
+    return Reading("a custom method of a collection", "list", m.group(2), snake(singular(coll)), coll, list(o.segs[:-1]))
+
+
 def read_generic(o: Any) -> Reading | None:
     """`POST /users.create`, `GET /users.list`, `POST /createUser`, `POST /user/create`,
     `GET /getUser?id=`, `GET /get-assessment/{id}`: a verb in the path's last word."""
@@ -301,7 +313,7 @@ def normalize_ops(ops: list, make_param: Callable[..., Any]) -> None:
     where, shape, required, description)` builds a parameter. Others are left as they are."""
     plans = []
     for o in ops:
-        r = read_aws(o) or read_google(o) or read_generic(o)
+        r = read_aws(o) or read_google(o) or read_custom_list(o) or read_generic(o)
         if r is not None and r.kind in ("get", "update", "delete", "action") and not r.keyed_by_path and r.key is None and not key_candidates(o, r.noun, r.self_key):
             r = owner_reading(o, r) or r
         if r is not None:

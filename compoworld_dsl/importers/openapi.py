@@ -732,7 +732,9 @@ class OpenAPIImporter(TypeMapper):
             return arrays[0][1].items
         shape = _enveloped(shape)
         for p, s in shape.props.items():
-            if (norm(p) in ITEM_WRAPPERS or len(shape.props) == 1) and s.kind == "object":
+            # not into one record the envelope holds (`{isError, result: Package}`): a package's
+            # `availableGyms` are its own, not a list of the gyms (resources.an_item)
+            if (norm(p) in ITEM_WRAPPERS or len(shape.props) == 1) and s.kind == "object" and not resources.an_item(s):
                 got = self.unwrap_list(s, depth + 1)
                 if got is not None:
                     return got

@@ -385,6 +385,33 @@ def _child_rows(o: "Op", shape: Shape, by_coll: dict) -> bool:
     return sum(1 for s in shape.props.values() if s.kind == "scalar") >= 2
 
 
+def _one_item(imp: "OpenAPIImporter", r: Shape) -> bool:
+    """Is a response an envelope of one object with a key of its own and nothing else that lists
+    (`{isError, message, result: Package}`)? The arrays that object holds (a package's
+    `availableGyms`) are its own, not a list the GET gives: tl-api's `GET /api/Package?packageId=`
+    was read as the list of every gym. Only an envelope: an object that is the response itself
+    may be a list's envelope that names its owner (`{playlistId, items: [...]}`)."""
+    item = imp.unwrap_item(r)
+    if item is None or item is r or not an_item(item):
+        return False
+    todo = [(r, 0)]
+    while todo:  # nothing beside the item lists (`{user: {...}, repos: [...]}` lists the repos)
+        s, depth = todo.pop()
+        if s is item or depth > 3:
+            continue
+        if s.kind == "array" and s.items is not None and s.items.kind == "object":
+            return False
+        if s.kind == "object":
+            todo.extend((v, depth + 1) for v in s.props.values() if v.kind in ("object", "array"))
+    return True
+
+
+def an_item(s: Shape) -> bool:
+    """Is an object one record, not a list's envelope: a key of its own (`packageId`) and a value
+    beside its lists? The lists it holds are its own (a package's `availableGyms`)."""
+    return s.kind == "object" and not _only_a_list(s) and any(x.kind == "scalar" and (norm(p) in ("id", "uid", "uuid", "guid", "key") or norm(p).endswith("id")) for p, x in s.props.items())
+
+
 def _only_a_list(r: Shape) -> bool:
     """Is a response the list itself, or an envelope that holds nothing of its own beside it (a
     count, paging, links)?"""
@@ -435,6 +462,8 @@ def scope_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
 
     if o.method != "get" or not o.segs or is_param(o.segs[-1]) and (o.response is None or not _only_a_list(o.response)):
         return None  # a path that ends in a parameter lists only when its response is a list
+    if o.response is not None and _one_item(imp, o.response):
+        return None  # the lists a package holds (its `availableGyms`) are the package's, not the gyms
     params = [pname(s) for s in o.segs if is_param(s)]
     for it in imp.listed(o.response):
         if not it.name:
