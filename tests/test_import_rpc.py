@@ -223,9 +223,43 @@ def test_google_resource_names_read_as_rest(tmp_path):
     archive = ops["POST /v1/{name}:archive"]
     assert archive.kind not in CRUD and "read as POST /v1/notes/{name}/:archive" in archive.why
     assert archive.tool.split(".")[0] == ops["GET /v1/{name}"].tool.split(".")[0]  # an action on one note
-    # the parent of a resource name is not modelled: a query parameter, not a made-up path
-    assert "read as GET /v1/attachments" in ops["GET /v1/{parent}/attachments"].why
+    # a parent the operation id names (`keep.notes.attachments.list`), a collection the API
+    # lists: the attachments are listed under their note (the path the id spells, nothing made up)
+    assert "read as GET /v1/notes/{parent}/attachments" in ops["GET /v1/{parent}/attachments"].why
     assert "{key}" not in json.dumps([o.why for o in result.ops])  # the API key is never an item's key
+
+
+def test_a_google_parent_the_id_names_is_a_row_of_that_collection(tmp_path):
+    """Cloud Billing: `skuGroups.skus.list` on `/v1beta/{parent}/skus` lists the SKUs of one SKU
+    group (the API lists SKU groups), so a walk goes group → its SKUs; `projects.locations.jobs.list`
+    on `{parent}` names a location no method lists, and stays a list of every job. Google's
+    package prefix leaves the names (`GoogleCloudBillingSkugroupskusV1betaSkuGroupSku` is a SKU
+    group SKU)."""
+    s = {"type": "string"}
+    group, sku, job = "GoogleCloudBillingSkugroupsV1betaSkuGroup", "GoogleCloudBillingSkugroupskusV1betaSkuGroupSku", "GoogleCloudTranscoderV1Job"
+    schemas = {
+        group: {"type": "object", "properties": {"name": s, "displayName": s}},
+        sku: {"type": "object", "properties": {"name": s, "displayName": s, "skuId": s}},
+        job: {"type": "object", "properties": {"name": s, "inputUri": s}},
+        "Price": {"type": "object", "properties": {"name": s, "currencyCode": s}},
+        "Groups": {"type": "object", "properties": {"skuGroups": {"type": "array", "items": ref(group)}, "nextPageToken": s}},
+        "Skus": {"type": "object", "properties": {"skuGroupSkus": {"type": "array", "items": ref(sku)}, "nextPageToken": s}},
+        "Jobs": {"type": "object", "properties": {"jobs": {"type": "array", "items": ref(job)}, "nextPageToken": s}},
+    }
+    paths = {
+        "/v1beta/skuGroups": {"get": google_op("cloudbilling.skuGroups.list", "Groups")},
+        # a resource-name path (the real spec's `skus.price.get`): list rows are keyed by their names
+        "/v1beta/{name}": {"get": google_op("cloudbilling.skus.price.get", "Price", params=("name",))},
+        "/v1beta/{parent}/skus": {"get": google_op("cloudbilling.skuGroups.skus.list", "Skus", params=("parent",))},
+        "/v1beta/{parent}/jobs": {"get": google_op("cloudbilling.projects.locations.jobs.list", "Jobs", params=("parent",))},
+    }
+    result = imported(tmp_path, spec_file(tmp_path, paths, schemas, "Cloud Billing API"))
+    ops = ops_by_label(result)
+    assert "read as GET /v1beta/skuGroups/{parent}/skus" in ops["GET /v1beta/{parent}/skus"].why, ops["GET /v1beta/{parent}/skus"].why
+    assert "read as GET /v1beta/jobs" in ops["GET /v1beta/{parent}/jobs"].why, ops["GET /v1beta/{parent}/jobs"].why
+    text = "\n".join(result.files.values())
+    assert re.search(r"tool sku_groups_skus_list\(parent: SkuGroupId\) -> list\[SkuGroupSku\]", text), text
+    assert "record SkuGroupSku " in text and "record SkuGroup " in text and "google cloud" not in text.lower(), text
 
 
 def devices_spec(name_text: str = "The name of the device in the form enterprises/{enterpriseId}/devices/{deviceId}.", item_paths: bool = True) -> dict:

@@ -910,10 +910,14 @@ def summarize(program, world_file: Path) -> tuple[bool, str, list[str]]:
 
 def clean_schema_name(name: str | None) -> str:
     """`BounceInfoResponse` → `Bounce`, `TemplateDetailResponse` → `Template`, `company` →
-    `company`; bunq's `UserRead` → `User` (the read view of a user: "the user read" met a reader)."""
+    `company`; bunq's `UserRead` → `User` (the read view of a user: "the user read" met a reader);
+    `GoogleCloudAiplatformV1Model` → `Model`."""
     if not name:
         return ""
     n = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    # Google's package prefix: `GoogleCloudBillingSkugroupskusV1betaSkuGroupSku` is a SKU group SKU
+    # ("the google cloud billing skugroupskus v1beta SKU group SKUs" before)
+    n = re.sub(r"^Google[A-Za-z0-9]*?V\d+(?:p\d+)?(?:alpha|beta)?\d*(?=[A-Z][a-z])", "", n)
     for _ in range(3):
         m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|Model|Object|Schema|Entity|Read)$", n)
         if m and len(m.group(1)) >= 3:

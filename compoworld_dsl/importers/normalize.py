@@ -125,8 +125,27 @@ def google_names(o: Any) -> bool:
     return False
 
 
-def read_google(o: Any) -> Reading | None:
-    """`keep.notes.get` on `/v1/{name}`: the dotted id names the collection chain and the method."""
+def google_collections(ops: list) -> frozenset[str]:
+    """The collections a Google API gets, or lists where its rows are keyed by their resource
+    names (the API has `/v1/{name}` paths), by a method of their own (`skuGroups` of
+    `cloudbilling.skuGroups.list`): the ones whose rows a `{parent}` can name (`read_google`). A
+    collection with no key would make the parent text no row holds ("the SKUs of parent 5")."""
+    named = any(is_param(s) and norm(pname(s)) == "name" for o in ops for s in o.segs)
+    out = set()
+    for o in ops:
+        parts = [p for p in (getattr(o, "op_id", None) or "").split(".") if p]
+        kind = GOOGLE_KIND.get(parts[-1]) if len(parts) >= 3 else None
+        if kind == "get" or kind == "list" and named:
+            out.add(norm(parts[-2]))
+    return frozenset(out)
+
+
+def read_google(o: Any, listed: frozenset[str] = frozenset()) -> Reading | None:
+    """`keep.notes.get` on `/v1/{name}`: the dotted id names the collection chain and the method.
+    A list or create on `{parent}` whose id names the parent's collection (`skuGroups.skus.list`
+    on `/v1beta/{parent}/skus`), a collection the API lists or gets (`listed`), is on that
+    parent's rows: `/v1beta/skuGroups/{parent}/skus`, so the SKUs are listed under their group.
+    Otherwise the parent is a query parameter that names no field (a project, a location)."""
     parts = [p for p in (o.op_id or "").split(".") if p]
     if len(parts) < 3 or not google_names(o) or not re.fullmatch(r"[A-Za-z][\w-]*", parts[-2]):
         return None
@@ -154,7 +173,11 @@ def read_google(o: Any) -> Reading | None:
     if kind in ("get", "update", "delete") and key is None:
         return None
     noun = snake(singular(coll))
-    if kind == "action" and key is None and params and len(parts) >= 4:
+    if kind in ("list", "create") and params and norm(params[-1]) == "parent" and len(parts) >= 4 and norm(parts[-3]) in listed and norm(parts[-3]) != norm(coll) and is_param(segs[-2] if len(segs) >= 2 else ""):
+        # Cloud Billing's SKUs of a SKU group, prices of a SKU: a chain the rows can follow
+        prefix = prefix + [parts[-3], "{" + params[-1] + "}"]
+        params = params[:-1]
+    elif kind == "action" and key is None and params and len(parts) >= 4:
         # `notes.permissions.batchCreate` on `{parent}`: an action on the parent note's permissions
         prefix = prefix + [parts[-3], "{" + params[-1] + "}"]
         params = params[:-1]
@@ -312,8 +335,9 @@ def normalize_ops(ops: list, make_param: Callable[..., Any]) -> None:
     `response` for a get whose item sits in a property named after the noun); `make_param(name,
     where, shape, required, description)` builds a parameter. Others are left as they are."""
     plans = []
+    listed = google_collections(ops)
     for o in ops:
-        r = read_aws(o) or read_google(o) or read_custom_list(o) or read_generic(o)
+        r = read_aws(o) or read_google(o, listed) or read_custom_list(o) or read_generic(o)
         if r is not None and r.kind in ("get", "update", "delete", "action") and not r.keyed_by_path and r.key is None and not key_candidates(o, r.noun, r.self_key):
             r = owner_reading(o, r) or r
         if r is not None:
