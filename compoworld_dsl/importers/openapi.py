@@ -93,6 +93,8 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     Param,
     Op,
     plumbing,
+    constant,
+    signing,
     page_token,
     split_path,
     is_param,
@@ -530,6 +532,9 @@ class OpenAPIImporter(TypeMapper):
             if shape.example is None and "example" in p:
                 shape.example = p["example"]
             params[(p["name"], where)] = Param(p["name"], where, shape, bool(p.get("required")) or where == "path", str(p.get("description") or ""))
+        signed = signing(list(params.values()))
+        for p in signed:
+            del params[(p.name, p.where)]
         if form:
             props = {n: {k: v for k, v in fp.items() if k not in ("name", "in", "required")} for n, fp in form.items()}
             body = self.reader.shape({"type": "object", "properties": props, "required": form_required}, at=(at, "parameters"))
@@ -558,6 +563,7 @@ class OpenAPIImporter(TypeMapper):
             response,
             has_response,
             bool(op.get("deprecated")),
+            signed=[p.name for p in signed],
         )
 
     @staticmethod
@@ -1714,8 +1720,8 @@ class OpenAPIImporter(TypeMapper):
         )
 
     def unused_note(self, o: Op, info: dict) -> list[str]:
-        q = [p.name for p in o.params if p.where == "query" and not plumbing(p)]
-        return ["query parameters left out: " + ", ".join(q)] if q else []
+        q = [p.name for p in o.params if p.where == "query" and not plumbing(p) and not constant(p)]
+        return (["query parameters left out: " + ", ".join(q)] if q else []) + (["request signing left out: " + ", ".join(o.signed)] if o.signed else [])
 
     # simulated
 
@@ -1725,18 +1731,20 @@ class OpenAPIImporter(TypeMapper):
         notes = []
         extra_req, extra_opt = [], []
         left = []
-        plumbed = []
+        plumbed = list(o.signed)
         spoken: dict[str, str] = {}  # parameter → the spec's name for it, snake-cased
         for p in o.params:
             if p.where != "query":
                 continue
-            if plumbing(p):
+            if plumbing(p) or constant(p):
                 plumbed.append(p.name)
                 continue
             t, d = self.param_type(p.shape, p.name, o, r)
             if t is None:
                 left.append(p.name)
                 continue
+            if not p.required:
+                t, d = self.optional_list(t, d, p.name, notes)
             name = unique(safe(snake(p.name)), taken)
             spoken[name] = snake(p.name)
             if p.required:
@@ -1757,6 +1765,8 @@ class OpenAPIImporter(TypeMapper):
                     if t is None:
                         left.append(prop)
                         continue
+                    if prop not in body.required:
+                        t, d = self.optional_list(t, d, prop, notes)
                     name = unique(safe(snake(prop)), taken)
                     spoken[name] = snake(prop)
                     if prop in body.required:
@@ -1822,7 +1832,7 @@ class OpenAPIImporter(TypeMapper):
         if left:
             comments.append("parameters left out: " + ", ".join(dict.fromkeys(left)))
         if plumbed:
-            comments.append("request plumbing and paging left out: " + ", ".join(dict.fromkeys(plumbed)))
+            comments.append("request plumbing, paging and constants left out: " + ", ".join(dict.fromkeys(plumbed)))
         comments += notes
         sim = ToolIR(self.tool_name(o, self.fallback_name(o, r)), params, result, self.describe(o, f"{verb.capitalize()} {target}".strip()), say, gives, lines, simulated=True, comments=comments)
         if answer is not None:
@@ -1868,6 +1878,18 @@ class OpenAPIImporter(TypeMapper):
         noun = snake(singular(r.table)) if r is not None else ""
         parts = [o.method] + ([noun] if noun else []) + [snake(s) for s in statics]
         return "_".join(p for p in parts if p)[:60].strip("_")
+
+    @staticmethod
+    def optional_list(t: str, d: str | None, name: str, notes: list[str]) -> tuple[str, str | None]:
+        """An optional list argument of a simulated tool: comma-separated text, blank by default. A
+        list has no default, so it was required, and no person states a list: the tool was out
+        of every task for an argument the API does not ask for (freed from AWS's `Action` and
+        `Version`, CloudFormation's `get_create_change_set` took its optional `Capabilities` as
+        a required list)."""
+        if not t.startswith("list["):
+            return t, d
+        notes.append(f"{snake(name)}: a list of {t.removeprefix('list[').removesuffix(']')} in the API, kept as comma-separated text (optional: blank for none)")
+        return "text", '""'
 
     def param_type(self, s: Shape, name: str, o: Op, r: Resource | None = None) -> tuple[str | None, str | None]:
         """(type, default) of a simulated tool's parameter; None for a shape left out."""

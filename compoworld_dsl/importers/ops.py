@@ -78,6 +78,7 @@ class Op:
     why: str = ""
     wire_method: str = ""  # the spec's method when normalize.py read the operation as another
     read_as: str = ""  # what normalize.py read an RPC-style operation as (a comment, the report)
+    signed: list[str] = field(default_factory=list)  # the request-signing parameters left out (`signing`)
 
     @property
     def label(self) -> str:
@@ -97,6 +98,30 @@ PAGE_TOKENS = {"nexttoken", "pagetoken", "nextpagetoken", "maxresults", "maxitem
 
 def page_token(name: str) -> bool:
     return norm(name) in PAGE_TOKENS
+
+
+# how a request is signed (AWS's query signature, version 2: the key, the HMAC and how it was
+# made), and the time a signed request was made (only beside a signature: elsewhere a
+# `timestamp` may be what the call asks about): who sends the request, never what it asks.
+# Read as arguments, AWS Import/Export's every call took eight, and an answered read matched
+# its seeded rows on all of them: no call found one (`read_op` drops them)
+SIGNING = {"awsaccesskeyid", "signature", "signaturemethod", "signatureversion"}
+SIGNED_TIME = {"timestamp", "expires"}
+
+
+def signing(params: list["Param"]) -> list["Param"]:
+    """The parameters of an operation that sign the request (`SIGNING`, and `SIGNED_TIME` when
+    one of those is there)."""
+    if not any(p.where != "path" and norm(p.name) in SIGNING for p in params):
+        return []
+    return [p for p in params if p.where != "path" and norm(p.name) in SIGNING | SIGNED_TIME]
+
+
+def constant(p: "Param") -> bool:
+    """A required parameter the spec allows one value of (AWS's `Action=CancelJob` and
+    `Version=2010-06-01` beside the action's path): the call always sends it, nothing is chosen,
+    and no argument stands for it (a list's filter on a field keeps it: the rows it selects)."""
+    return p.required and isinstance(p.shape.enum, list) and len(p.shape.enum) == 1
 
 
 def plumbing(p: "Param") -> bool:
