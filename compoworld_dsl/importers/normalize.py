@@ -125,27 +125,42 @@ def google_names(o: Any) -> bool:
     return False
 
 
-def google_collections(ops: list) -> frozenset[str]:
+# where a Google resource lives, not what it belongs to: the importer's scopes (one value for
+# every row), never a parent row (Vertex AI's jobs "in location locations/3")
+GOOGLE_SCOPES = frozenset({"projects", "locations", "organizations", "folders", "zones", "regions"})
+
+
+def google_collections(ops: list) -> tuple[frozenset[str], frozenset[str]]:
     """The collections a Google API gets, or lists where its rows are keyed by their resource
     names (the API has `/v1/{name}` paths), by a method of their own (`skuGroups` of
     `cloudbilling.skuGroups.list`): the ones whose rows a `{parent}` can name (`read_google`). A
-    collection with no key would make the parent text no row holds ("the SKUs of parent 5")."""
+    collection with no key would make the parent text no row holds ("the SKUs of parent 5").
+    Also the collections with a method on their items (anything but a list or a create)."""
     named = any(is_param(s) and norm(pname(s)) == "name" for o in ops for s in o.segs)
-    out = set()
+    out, items = set(), set()
     for o in ops:
         parts = [p for p in (getattr(o, "op_id", None) or "").split(".") if p]
         kind = GOOGLE_KIND.get(parts[-1]) if len(parts) >= 3 else None
-        if kind == "get" or kind == "list" and named:
+        if (kind == "get" or kind == "list" and named) and norm(parts[-2]) not in GOOGLE_SCOPES:
             out.add(norm(parts[-2]))
-    return frozenset(out)
+        if len(parts) >= 3 and kind not in ("list", "create"):
+            items.add(norm(parts[-2]))
+    # a child with methods on its items (a get, `entityTypes.exportFeatureValues`) keeps the
+    # path they share (`/v1/{entityType}`): listed under `featurestores/{parent}` it would be
+    # another resource than the one they act on, and Vertex AI's entity types, endpoints, ...
+    # fell to simulated. (APIs.guru keeps one `GET /v1/{name}`, so most gets are not there)
+    return frozenset(out), frozenset(items)
 
 
-def read_google(o: Any, listed: frozenset[str] = frozenset()) -> Reading | None:
+def read_google(o: Any, colls: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())) -> Reading | None:
     """`keep.notes.get` on `/v1/{name}`: the dotted id names the collection chain and the method.
     A list or create on `{parent}` whose id names the parent's collection (`skuGroups.skus.list`
     on `/v1beta/{parent}/skus`), a collection the API lists or gets (`listed`), is on that
-    parent's rows: `/v1beta/skuGroups/{parent}/skus`, so the SKUs are listed under their group.
-    Otherwise the parent is a query parameter that names no field (a project, a location)."""
+    parent's rows: `/v1beta/skuGroups/{parent}/skus`, so the SKUs are listed under their group,
+    when the listed collection has no method on its items (`google_collections`:
+    `colls` is what it found). Otherwise the parent is a query parameter that names no field (a
+    project, a location)."""
+    listed, itemized = colls
     parts = [p for p in (o.op_id or "").split(".") if p]
     if len(parts) < 3 or not google_names(o) or not re.fullmatch(r"[A-Za-z][\w-]*", parts[-2]):
         return None
@@ -173,7 +188,7 @@ def read_google(o: Any, listed: frozenset[str] = frozenset()) -> Reading | None:
     if kind in ("get", "update", "delete") and key is None:
         return None
     noun = snake(singular(coll))
-    if kind in ("list", "create") and params and norm(params[-1]) == "parent" and len(parts) >= 4 and norm(parts[-3]) in listed and norm(parts[-3]) != norm(coll) and is_param(segs[-2] if len(segs) >= 2 else ""):
+    if kind in ("list", "create") and params and norm(params[-1]) == "parent" and len(parts) >= 4 and norm(parts[-3]) in listed and norm(parts[-3]) != norm(coll) and norm(coll) not in itemized and is_param(segs[-2] if len(segs) >= 2 else ""):
         # Cloud Billing's SKUs of a SKU group, prices of a SKU: a chain the rows can follow
         prefix = prefix + [parts[-3], "{" + params[-1] + "}"]
         params = params[:-1]
@@ -335,9 +350,9 @@ def normalize_ops(ops: list, make_param: Callable[..., Any]) -> None:
     `response` for a get whose item sits in a property named after the noun); `make_param(name,
     where, shape, required, description)` builds a parameter. Others are left as they are."""
     plans = []
-    listed = google_collections(ops)
+    colls = google_collections(ops)
     for o in ops:
-        r = read_aws(o) or read_google(o, listed) or read_custom_list(o) or read_generic(o)
+        r = read_aws(o) or read_google(o, colls) or read_custom_list(o) or read_generic(o)
         if r is not None and r.kind in ("get", "update", "delete", "action") and not r.keyed_by_path and r.key is None and not key_candidates(o, r.noun, r.self_key):
             r = owner_reading(o, r) or r
         if r is not None:
