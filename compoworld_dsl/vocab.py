@@ -13,3 +13,25 @@ def prose_field(name: str) -> bool:
     """Does a field (or parameter) of this snake-case name hold a sentence (`description`,
     `channel_description`, `component_remarks`)?"""
     return name.rsplit("_", 1)[-1] in PROSE_FIELDS
+
+
+# words that start with a vowel letter and a consonant sound ("a user", "a unit", "a European
+# office", "a one-off fee"), and with a consonant letter and a vowel sound ("an hour")
+_YOU = ("uni", "use", "usa", "usu", "uti", "ure", "uri ", "url ", "euro", "eu ", "one ", "one-", "once")
+_SILENT_H = ("hour", "honest", "honor", "honour", "heir")
+
+
+def article(phrase: str) -> str:
+    """The indefinite article a person says before `phrase`: "a user" (an imported Okta task said
+    "add an user"), "an hour", "an SMS", "a URL" (an acronym is said letter by letter)."""
+    first = phrase.strip().split(" ", 1)[0] if phrase.strip() else ""
+    low = first.lower() + " "
+    if not first:
+        return "a"
+    if 2 <= len(first.rstrip("s")) <= 5 and first.rstrip("s").isupper() and first.isalpha():
+        return "an" if first[0] in "AEFHILMNORSX" else "a"
+    if low.startswith(_YOU):
+        return "a"
+    if low.startswith(_SILENT_H):
+        return "an"
+    return "an" if low[0] in "aeiou" else "a"

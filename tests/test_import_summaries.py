@@ -142,3 +142,19 @@ def test_a_parent_a_bare_id_names_is_a_field_named_after_the_parent(tmp_path):
     aid = next(iter(tracks.values()))["album_id"]
     got = w.call(st, tool(model, "get_album_tracks").qualified, {"id": aid})
     assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in tracks.items() if r["album_id"] == aid}
+
+
+def test_a_namespaced_schema_name_is_its_last_part():
+    """clickmeter's `Api.Core.Dto.Conversions.Conversion` was "the API core dto conversions
+    conversion"; Twilio's `serverless.v1.service.asset` an asset; APIs.guru writes .NET's generic
+    `EntityUri[System.Int64]` as `EntityUri_System.Int64_`; Google's package prefix goes too."""
+    from compoworld_dsl.importers.common import clean_schema_name as clean
+
+    assert clean("Api.Core.Dto.Conversions.Conversion") == "Conversion"
+    assert clean("serverless.v1.service.asset") == "asset"
+    assert clean("messaging.v1.brand_registrations.brand_registration_otp") == "brand_registration_otp"
+    assert clean("Api.Core.Responses.EntityUri_System.Int64_") == "EntityUri"
+    assert clean("Api.Core.Responses.ModifyBatchItemResponce_Api.Core.Dto.Datapoints.Datapoint_System.Int64_") == "ModifyBatchItemResponce"
+    assert clean("AirportsAPI.Controllers.AirportDetailsController.Response") == "AirportDetailsController"
+    assert clean("GoogleCloudAiplatformV1Model") == "Model" and clean("GoogleApiHttpBody") == "GoogleApiHttpBody"
+    assert clean("Foo_Bar") == "Foo_Bar" and clean("UserRead") == "User"

@@ -14,6 +14,7 @@ from ..diagnostics import Diagnostic, Label, Span
 from ..syntax import ast as A
 from ..syntax.format import format_literal
 from ..syntax.template import placeholders
+from ..vocab import article
 from . import types as T
 from .closure import import_closure
 from .model import Model, Service, StateVar, Tool, World
@@ -1622,7 +1623,7 @@ def _is_scalar(svc: Service, name: str) -> bool:
 
 
 def _article(word: str) -> str:
-    return "an" if word[0] in "aeiou" else "a"
+    return article(word)
 
 
 def _stmt_word(stmt) -> str:

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import vocab
 from ..syntax.parser import encode_string
 
 # ─────────────────────────── problems ───────────────────────────
@@ -256,7 +257,7 @@ def plural(word: str) -> str:
 
 
 def article(noun: str) -> str:
-    return "an" if noun[:1].lower() in "aeiou" else "a"
+    return vocab.article(noun)
 
 
 # ─────────────────────────── literals ───────────────────────────
@@ -911,9 +912,23 @@ def summarize(program, world_file: Path) -> tuple[bool, str, list[str]]:
 def clean_schema_name(name: str | None) -> str:
     """`BounceInfoResponse` → `Bounce`, `TemplateDetailResponse` → `Template`, `company` →
     `company`; bunq's `UserRead` → `User` (the read view of a user: "the user read" met a reader);
-    `GoogleCloudAiplatformV1Model` → `Model`."""
+    `GoogleCloudAiplatformV1Model` → `Model`; `Api.Core.Dto.Groups.Group` → `Group`."""
     if not name:
         return ""
+    # a namespaced name is its last part (clickmeter's `Api.Core.Dto.Conversions.Conversion` was
+    # "the API core dto conversions conversion", Twilio's `serverless.v1.service.asset`, .NET's
+    # `EntityUri[System.Int64]`), with the part before it where the last only says its role
+    # (`AirportDetailsController.Response`)
+    name = re.sub(r"[\[<`].*$", "", name) or name
+    generic = re.match(r"^([A-Za-z][\w]*(?:\.[A-Z][A-Za-z0-9]*)+)_(?=[A-Z]\w*\.)", name)  # `EntityUri_System.Int64_`, as APIs.guru writes `EntityUri[System.Int64]`
+    if generic:
+        name = generic.group(1)
+    if "." in name.strip("."):
+        parts = [p for p in name.split(".") if p]
+        last = parts[-1]
+        if len(parts) > 1 and (len(last) < 3 or re.fullmatch(r"(?i)response|request|result|model|dto|item|object|data|body|v\d+\w*", last)):
+            last = parts[-2][:1].upper() + parts[-2][1:] + last[:1].upper() + last[1:]
+        name = last
     n = re.sub(r"[^A-Za-z0-9_]", "_", name)
     # Google's package prefix: `GoogleCloudBillingSkugroupskusV1betaSkuGroupSku` is a SKU group SKU
     # ("the google cloud billing skugroupskus v1beta SKU group SKUs" before)

@@ -508,7 +508,7 @@ def _answer_noun(shape: Any, tool: str, summary: str = "") -> str:
     "the retrievedistributionlink ...") is read from the summary instead ("Retrieve distribution
     links" → distribution link)."""
     if shape.name:
-        return words(shape.name)
+        return words(clean_schema_name(shape.name) or shape.name)
     toks = tool.split("_")
     said = [w.lower() for w in re.findall(r"[A-Za-z]+", summary or "")]
     if len(toks) == 1 and len(tool) > 12 and 2 <= len(said) <= 5 and said[0] in READ_WORDS and "".join(said) == tool.lower():
@@ -544,7 +544,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         noun, record = f"{words(sim.name)} answer", imp.type_name(pascal(f"{sim.name}_answer"))
     else:
         noun = _answer_noun(shape, sim.name, o.summary)
-        record = imp.type_name(pascal(shape.name) if shape.name else f"{noun}_answer")
+        record = imp.type_name(pascal(clean_schema_name(shape.name) or shape.name) if shape.name else f"{noun}_answer")
     fields: list[FieldIR] = []
     taken = Names()
     if value:

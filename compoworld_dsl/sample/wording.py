@@ -10,7 +10,7 @@ from typing import Any
 
 from ..codegen.python import tstr
 from ..runtime.state import State
-from ..vocab import prose_field
+from ..vocab import article as a_or_an, prose_field
 from .people import words
 
 
@@ -80,8 +80,10 @@ def fill(people, template: str, types: dict, arg) -> str:
                 shown = f"{article} {adj.group(1)}{rest}"
         else:
             before = _undoubled(before, shown)
-        if before.endswith(" a ") and shown[:1].lower() in "aeiou":
+        if before.endswith(" a ") and a_or_an(shown) == "an":
             before = before[:-2] + "an "  # "file a {kind}" with kind evidence
+        elif before.endswith(" an ") and a_or_an(shown) == "a":
+            before = before[:-3] + "a "  # "add an {kind}" with kind user
         if shown.startswith("that ") and re.search(r"\bthat $", before, re.I):
             shown = "the " + shown[5:]  # "note that the matter is due ...", not "note that that matter"
         if shown.startswith("that ") and before.strip() and "".join(out).rstrip().endswith(f"{before.strip()} {shown}"):
