@@ -187,6 +187,27 @@ def test_a_record_without_a_name_is_known_by_what_it_belongs_to_and_when(tmp_pat
 # ─────────────────────────── say and gives ───────────────────────────
 
 
+def test_a_title_summary_names_the_row_and_an_unsaid_body_is_no_argument(tmp_path):
+    """Okta's lifecycle calls: "Unsuspend User" with a `text/plain` body whose example is "" was
+    'unsuspend user for user {user_id} with body {body}', and a task said 'with body "Daniel"'.
+    Now 'unsuspend user {user_id}', 'reset factors for user {user_id}', and no body argument; a
+    body with an example is still one."""
+    user = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}
+    paths = crud("users", "userId", "User", {"name": {"type": "string"}})
+    uid = [{"name": "userId", "in": "path", "required": True, "schema": {"type": "string"}}]
+    blank = {"content": {"text/plain": {"example": ""}}}
+    shown = {"content": {"application/json": {"example": {"reason": "fraud"}}}}
+    paths["/users/{userId}/lifecycle/unsuspend"] = {"post": {"operationId": "unsuspendUser", "summary": "Unsuspend User", "parameters": uid, "requestBody": blank, "responses": {"200": {"description": ""}}}}
+    paths["/users/{userId}/lifecycle/suspend"] = {"post": {"operationId": "suspendUser", "summary": "Suspend User", "parameters": uid, "requestBody": shown, "responses": {"200": {"description": ""}}}}
+    paths["/users/{userId}/lifecycle/reset_factors"] = {"post": {"operationId": "resetFactors", "summary": "Reset Factors for User", "parameters": uid, "responses": {"200": {"description": ""}}}}
+    _, module, _ = imported(tmp_path, spec(paths, {"User": user}))
+    assert re.search(r"tool unsuspend_user\(user_id: UserId\)\n", module), module
+    assert 'say "unsuspend user {user_id}"' in module and "the request body has no schema and no example" in module
+    assert re.search(r"tool suspend_user\(user_id: UserId, body: text\)", module), module  # an example says what it holds
+    assert 'say "reset factors for user {user_id}"' in module, module
+
+
+
 def test_a_simulated_tool_says_its_summary(tmp_path):
     paths = dict(crud("queues", "queueId", "Queue", {"name": {"type": "string"}}))
     paths["/reports/usage"] = {"post": {"operationId": "rptUsageGen", "summary": "Generates a usage report", "responses": {"200": {"description": "ok"}}}}

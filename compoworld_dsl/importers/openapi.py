@@ -65,7 +65,7 @@ from .common import (
 )
 from ..vocab import prose_field
 from .normalize import VERSION, normalize_ops, show_readings
-from .schema import NO_PROPERTIES, SchemaReader, Shape
+from .schema import NO_PROPERTIES, SAYS_NOTHING, SchemaReader, Shape
 from .speak import identity, speak
 from . import resources, world_model
 
@@ -547,6 +547,9 @@ class OpenAPIImporter(TypeMapper):
                 ctype, media = self._pick_media(content)
                 schema = media.get("schema") if isinstance(media, dict) else None
                 body = self.reader.shape(schema if schema is not None else {}, at=(((at, "requestBody"), "content"), ctype))
+                shown = [m.get(k) for m in content.values() if isinstance(m, dict) for k in ("example", "examples") if m.get(k) not in (None, "", {}, [])]
+                if body.kind == "opaque" and schema in (None, {}, True) and not shown:
+                    body.notes.append(SAYS_NOTHING)
                 body_kind = "json" if "json" in ctype else "multipart" if "multipart" in ctype else "form" if "urlencoded" in ctype else "other"
         response, has_response = self.read_response(op, at)
         op_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
@@ -1775,6 +1778,8 @@ class OpenAPIImporter(TypeMapper):
                         extra_opt.append(ParamIR(name, t, d))
             elif NO_PROPERTIES in body.notes:
                 notes.append("the request body is an object that declares no properties: no argument stands for it")
+            elif SAYS_NOTHING in body.notes:
+                notes.append("the request body has no schema and no example: no argument stands for it")
             else:
                 name = unique("body", taken)
                 extra_req.append(ParamIR(name, "text"))

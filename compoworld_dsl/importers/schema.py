@@ -61,6 +61,10 @@ MERGED = "allOf merged: the fields of every part"
 # the note of an object that declares it has no properties (`"properties": {}`): a request body
 # of it says nothing (Google's `PauseJobRequest`), so no argument stands for it
 NO_PROPERTIES = "declares no properties"  # the note of a shape merged from an allOf's parts
+# the note of a request body with no schema and no example, or an empty one (Okta's lifecycle
+# calls: `text/plain`, `example: ""`): what it holds is not said, so no argument stands for it
+# (a task said "unsuspend user ... with body "Daniel"")
+SAYS_NOTHING = "has no schema and no example"
 # bases that only say an object is an object of the API (Azure's resources, an entity)
 GENERIC_BASES = frozenset({"resource", "subresource", "proxyresource", "trackedresource", "azureresource", "baseresource", "armresource", "entity", "baseentity", "base", "object", "baseobject", "model", "basemodel"})
 

@@ -484,8 +484,10 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
 def _naming(noun: str, phrase: str):
     """Where the summary names one `noun` ("a book", "the specified recurring event"): an
     article, at most two words, the noun, and then the end or a preposition ("a simple text
-    string" names a string, not a text)."""
-    return re.search(r"\b(?:a|an|the|one|given|specified|specific|this|that)\s+(?:[a-z]+\s+){0,2}" + re.escape(noun) + r"(?=$|\s+(?:of|for|in|on|to|with|from|by|and|as|at)\b)", phrase)
+    string" names a string, not a text); or a title's verb and the noun, all it says
+    ("Unsuspend User": "unsuspend user {user_id}", not "unsuspend user for user {user_id}"), or
+    the noun a title ends with after a preposition ("Get Groups for User")."""
+    return re.search(r"\b(?:a|an|the|one|given|specified|specific|this|that)\s+(?:[a-z]+\s+){0,2}" + re.escape(noun) + r"(?=$|\s+(?:of|for|in|on|to|with|from|by|and|as|at)\b)", phrase) or (re.search(re.escape(noun) + "$", phrase) if re.search(r"(?:^[a-z]+|\b(?:for|of|to|from|on|in)) " + re.escape(noun) + "$", phrase) else None)
 
 
 def phrase_tool(t: ToolIR) -> bool:
