@@ -113,3 +113,21 @@ def test_an_answer_named_by_a_run_together_id_is_named_by_its_summary(tmp_path):
     text = "\n".join(result.files.values())
     assert re.search(r'record DistributionLinkAnswer "distribution link"', text), text
     assert "retrievedistributionlink" not in text.replace("retrievedistributionlinks", "")
+
+
+def test_emails_a_language_code_and_a_list_of_ids_are_what_they_say(tmp_path):
+    """Android device provisioning's company had admin emails "admin emails 31" and language code
+    "LC-1285"; an FSx file system with no name was "the file system "subnet ids 11""."""
+    company = obj({"companyId": s(), "adminEmails": arr(s()), "languageCode": s(), "subnetIds": arr(s()), "dnsName": s()})
+    doc = spec(
+        {
+            "/companies": {"get": {"operationId": "ListCompanies", "responses": ok(obj({"companies": arr(ref("Company"))}))}},
+            "/companies/{companyId}": {"get": {"operationId": "GetCompany", "parameters": [pparam("companyId")], "responses": ok(ref("Company"))}},
+        },
+        {"Company": company},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "@" in seed_line(text, "companies", "admin_emails")
+    assert '"en-GB"' in seed_line(text, "companies", "language_code")
+    assert "record Company known by dns_name {" in text, text

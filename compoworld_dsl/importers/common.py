@@ -689,7 +689,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + [f"https://{d}/{noun.replace(' ', '-')}/{i}" for i, d in enumerate(DOMAINS, 1)])
     if "phone" in toks or "mobile" in toks or "fax" in toks:
         return _pick(ex + PHONES)
-    if "email" in toks and last in ("email", "address", "addr"):
+    if ("email" in toks or "emails" in toks) and last in ("email", "emails", "address", "addr"):
         # `author_email_address` typed as a string is an email address, not a street (Dataform's
         # commit authors were "7 Station Lane": blind play)
         return email_seed(ex[0] if ex else None)
@@ -733,7 +733,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + ZONES)
     if last in ("color", "colour") or "color" in toks:
         return _pick(ex + COLORS)
-    if last in ("language", "locale", "lang"):
+    if last in ("language", "locale", "lang") or last == "code" and set(toks) & {"language", "locale", "lang"}:
         return _pick(ex + LOCALES)
     if last in ("tag", "tags", "labels", "category", "categories", "keywords", "topic"):
         return _pick(ex + TAGS)

@@ -870,7 +870,7 @@ _DISPLAY = ("display_name", "displayname", "friendly_name", "full_name", "nickna
 # "the sale with zip code 94107"), after any name
 _ADDRESSES = ("formatted_address", "full_address", "address")
 # text fields that say what kind of row it is or how it is stored, never which row it is
-_NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag"}
+_NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "ids"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
@@ -925,6 +925,6 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     when = next((f for f in fields if not f.key and f.base in ("date", "datetime") and not set(_tokens(f.name)) & _CLOCKS), None)
     if ref is not None:
         return [ref.name] + ([when.name] if when is not None else [])
-    unsaid = [f for f in texts if not f.name.endswith("id")]
+    unsaid = [f for f in texts if not f.name.endswith(("id", "ids"))]  # a file system known by its "subnet ids 11"
     first = next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None) or next(iter(unsaid), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
     return [first.name] if first is not None else []
