@@ -121,7 +121,10 @@ def test_emails_a_language_code_and_a_list_of_ids_are_what_they_say(tmp_path):
     company = obj({"companyId": s(), "adminEmails": arr(s()), "languageCode": s(), "subnetIds": arr(s()), "dnsName": s()})
     doc = spec(
         {
-            "/companies": {"get": {"operationId": "ListCompanies", "responses": ok(obj({"companies": arr(ref("Company"))}))}},
+            "/companies": {
+                "get": {"operationId": "ListCompanies", "responses": ok(obj({"companies": arr(ref("Company"))}))},
+                "post": {"operationId": "CreateCompany", "requestBody": {"content": {"application/json": {"schema": obj({"subnetIds": arr(s()), "languageCode": s()}, required=["subnetIds"])}}}, "responses": ok(ref("Company"))},
+            },
             "/companies/{companyId}": {"get": {"operationId": "GetCompany", "parameters": [pparam("companyId")], "responses": ok(ref("Company"))}},
         },
         {"Company": company},
@@ -131,3 +134,5 @@ def test_emails_a_language_code_and_a_list_of_ids_are_what_they_say(tmp_path):
     assert "@" in seed_line(text, "companies", "admin_emails")
     assert '"en-GB"' in seed_line(text, "companies", "language_code")
     assert "record Company known by dns_name {" in text, text
+    say = re.search(r'tool create_company\(.*\n.*\n\s*say "([^"]*)"', text).group(1)
+    assert not say.startswith("add a company {subnet_ids}"), say  # not "add a company "subnet ids 11""

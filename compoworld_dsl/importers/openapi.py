@@ -66,7 +66,7 @@ from .common import (
 from ..vocab import prose_field
 from .normalize import VERSION, normalize_ops, show_readings
 from .schema import NO_PROPERTIES, SAYS_NOTHING, SchemaReader, Shape
-from .speak import identity, speak
+from .speak import identity, may_name, speak
 from . import resources, world_model
 
 from .ops import (  # noqa: F401  (re-exported: the importer's names, for the modules and tests that read them here)
@@ -1630,7 +1630,7 @@ class OpenAPIImporter(TypeMapper):
         # cmaf), and is said with its label after it
         plain = [p for p in req if not (by_name.get(p.name) and by_name[p.name].ref)]
         known = r.record.known_by[:1]
-        named = [p for p in plain if by_name.get(p.name) and by_name[p.name].name in known][:1] or [p for p in plain if by_name.get(p.name) and by_name[p.name].base == "text" and not by_name[p.name].json][:1]
+        named = [p for p in plain if by_name.get(p.name) and by_name[p.name].name in known][:1] or [p for p in plain if by_name.get(p.name) and by_name[p.name].base == "text" and not by_name[p.name].json and may_name(p.name)][:1]
         refs = [p for p in req if by_name.get(p.name) and by_name[p.name].ref][:1]
         # a row known by a sentence (a description: it has no name) is added "with description
         # ...", not as "a channel "Please review before Friday."", which reads as its name

@@ -883,6 +883,13 @@ _PATH_NAME = re.compile(r"(?<!azure )resource name|unique identifier|\bidentifie
 _CLOCKS = {"created", "updated", "modified", "changed", "deleted", "last"}
 
 
+def may_name(field: str) -> bool:
+    """Could a text field of this name be what a row is called (not a kind, a link, a message,
+    an id or a list of ids)?"""
+    toks = _tokens(field)
+    return bool(toks) and toks[-1] not in _NOT_NAMES and not field.endswith(("id", "ids"))
+
+
 def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> list[str]:
     """The `known by` of a record: the field a person names a row by (a display name, then one of
     `names`, then a field its description calls a name, then a `_name`/`_title` field, then any
