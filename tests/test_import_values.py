@@ -136,3 +136,13 @@ def test_emails_a_language_code_and_a_list_of_ids_are_what_they_say(tmp_path):
     assert "record Company known by dns_name {" in text, text
     say = re.search(r'tool create_company\(.*\n.*\n\s*say "([^"]*)"', text).group(1)
     assert not say.startswith("add a company {subnet_ids}"), say  # not "add a company "subnet ids 11""
+
+
+def test_a_row_known_by_a_time_holds_a_time():
+    """Qualtrics' distributions have no name, only text times and ids: known by `created_date`,
+    they were seeded "Atlas distribution" as one."""
+    from compoworld_dsl.importers.common import TEXT_TIME, text_seed
+
+    assert text_seed("created_date", "distribution", identity=True) == TEXT_TIME
+    assert text_seed("sent_at", "message") == TEXT_TIME
+    assert text_seed("name", "distribution", identity=True).startswith("pick([")

@@ -675,6 +675,10 @@ def _tokens(name: str) -> list[str]:
 MONEY_WORDS = frozenset({"amount", "limit", "price", "balance", "total", "cost", "fee", "budget", "payment", "goal", "charge", "salary", "spend", "spent"})
 
 
+# a time typed as text, drawn from many values (a time may tell rows apart)
+TEXT_TIME = 'format("2025-02-{}T09:30:00Z", 10..28)'
+
+
 def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str:
     """A generator for a text field, from its name (a name, a title, a city) and the spec's
     example: plausible values a person would recognise. `identity`: the field names the row
@@ -762,6 +766,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return f"format({lit(prefix + '-{}')}, 1000..9999)"
     if ex and not identity:
         return _pick(ex)
+    if last in ("date", "time", "timestamp", "datetime") or last in ("at", "on") and len(toks) > 1:
+        # a time typed as text, even the one a row is known by when it has nothing else
+        # (Qualtrics' distributions: their `created_date` was "Atlas distribution")
+        return _pick(ex) if ex else TEXT_TIME
     if identity:
         return _pick(ex + [f"{a} {noun}" for a in ADJECTIVES])
     return f"format({lit(words(name) + ' {}')}, 1..40)"

@@ -24,6 +24,7 @@ from .common import (
     ROW,
     STATUSES,
     TAGS,
+    TEXT_TIME,
     WRAPPERS,
     ConstraintIR,
     FieldIR,
@@ -325,7 +326,6 @@ _NAME_POOLS = {
 # ARN or a status's last attempt time named the row a step read, and three ARNs among eight rows
 # made CloudTrail's `get_event_selectors` say nothing only its row has (stop 46)
 _ARN = 'format("arn:aws:{service}:eu-west-1:123456789012:{word}/{word}-{{}}", 1..40)'
-_TEXT_TIME = 'format("2025-02-{}T09:30:00Z", 10..28)'
 
 # the last word of a text field's name that makes it a time (`modified_date`, `last_modified`)
 _WHEN_WORDS = frozenset({"date", "time", "timestamp", "datetime", "modified", "created", "updated", "expiration", "expiry", "expires", "deadline"})
@@ -368,7 +368,7 @@ def reseed(table: TableIR, noun: str, service: str = "") -> list[str]:
             if pool is None and toks and (toks[-1] in _WHEN_WORDS or toks[-1] in ("at", "on") and len(toks) > 1):
                 # a time the API types as text (`modified_date`, `last_modified`, `expires_at`):
                 # a time, not "modified date 5" (met in a Qualtrics task)
-                pool = _TEXT_TIME
+                pool = TEXT_TIME
             if pool is None and toks and toks[-1] == "arn":
                 word = "-".join(toks[:-1][-2:]) or noun.replace(" ", "-")  # `log_group_arn`: a log group
                 pool = _ARN.format(service=re.sub(r"[^a-z0-9]", "", service.lower()) or "service", word=word)
@@ -870,7 +870,10 @@ _DISPLAY = ("display_name", "displayname", "friendly_name", "full_name", "nickna
 # "the sale with zip code 94107"), after any name
 _ADDRESSES = ("formatted_address", "full_address", "address")
 # text fields that say what kind of row it is or how it is stored, never which row it is
-_NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "ids"}
+_NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "ids",
+              # a time typed as text (Qualtrics' distributions were "the distribution "Atlas
+              # distribution"" drawn as their `created_date`)
+              "date", "time", "timestamp", "datetime", "created", "updated", "modified", "at"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
