@@ -158,3 +158,4 @@ def test_a_namespaced_schema_name_is_its_last_part():
     assert clean("AirportsAPI.Controllers.AirportDetailsController.Response") == "AirportDetailsController"
     assert clean("GoogleCloudAiplatformV1Model") == "Model" and clean("GoogleApiHttpBody") == "GoogleApiHttpBody"
     assert clean("Foo_Bar") == "Foo_Bar" and clean("UserRead") == "User"
+    assert clean("GetDefaultViewOutput") == "DefaultView"  # AWS's output shapes: "the get default view output" before

@@ -942,7 +942,7 @@ def clean_schema_name(name: str | None) -> str:
     # ("the google cloud billing skugroupskus v1beta SKU group SKUs" before)
     n = re.sub(r"^Google[A-Za-z0-9]*?V\d+(?:p\d+)?(?:alpha|beta)?\d*(?=[A-Z][a-z])", "", n)
     for _ in range(3):
-        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|Model|Object|Schema|Entity|Read)$", n)
+        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|Model|Object|Schema|Entity|Read|Output)$", n)
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
     n = re.sub(r"^(Get|Create|Update|Describe)(?=[A-Z])", "", n)
