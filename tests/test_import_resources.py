@@ -686,3 +686,52 @@ def test_a_path_parameter_named_as_another_resources_key_is_its_parent(tmp_path)
     for name in ("list_trainings", "create_training"):
         params = {n: str(t) for n, t in next(t for t in model.tools() if t.name == name).params}
         assert params["organizer_key"] == key, (name, params)
+
+
+def test_an_action_on_a_keyless_child_row_is_on_that_row_not_its_parent(tmp_path):
+    """Flat's assignments have no id of their own (a child table of a class, keyed by the world):
+    `DELETE /classes/{class}/assignments/{assignment}/archive` was recorded on the class with
+    `assignment: text`, and a blind-played task said 'unarchive assignment "MI-2469"' (the class's
+    own code). It is an action on the assignment the path names."""
+    klass = obj({"id": {"type": "string"}, "name": {"type": "string"}, "mfcId": {"type": "string"}})
+    assignment = obj({"title": {"type": "string"}, "state": {"type": "string", "enum": ["draft", "active", "archived"]}})
+    item = [pparam("class"), pparam("assignment")]
+    doc = spec(
+        {
+            "/classes": {"get": {"operationId": "listClasses", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Class"}})}},
+            "/classes/{class}": {"get": {"operationId": "getClass", "parameters": [pparam("class")], "responses": ok({"$ref": "#/components/schemas/Class"})}},
+            "/classes/{class}/assignments": {"get": {"operationId": "listAssignments", "parameters": [pparam("class")], "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Assignment"}})}},
+            "/classes/{class}/assignments/{assignment}/archive": {"delete": {"operationId": "unarchiveAssignment", "summary": "Unarchive the assignment", "parameters": item, "responses": {"204": {"description": "ok"}}}},
+        },
+        {"Class": klass, "Assignment": assignment},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    kind, why = ops["DELETE /classes/{class}/assignments/{assignment}/archive"][:2]
+    assert kind == "recorded" and why == "an action on one assignment", (kind, why)
+    text = "\n".join(result.files.values())
+    assert "tool unarchive_assignment(class: ClassId, assignment: AssignmentId)" in text, text
+    assert "require assignment in assignments else not_found" in text
+
+
+def test_a_flattened_object_a_reference_names_holds_that_rows_values(tmp_path):
+    """Flat's class embeds its students group (`studentsGroup: {id, name, type}`): the class said
+    "Summit students group" and the group itself "Harbor group" (blind play). The copies are the
+    referenced row's own values."""
+    group = obj({"id": {"type": "string"}, "name": {"type": "string"}, "usersCount": {"type": "integer"}})
+    klass = obj({"id": {"type": "string"}, "name": {"type": "string"}, "studentsGroup": {"$ref": "#/components/schemas/Group"}})
+    doc = spec(
+        {
+            "/groups": {"get": {"operationId": "listGroups", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Group"}})}},
+            "/groups/{group}": {"get": {"operationId": "getGroup", "parameters": [pparam("group")], "responses": ok({"$ref": "#/components/schemas/Group"})}},
+            "/classes": {"get": {"operationId": "listClasses", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Class"}})}},
+            "/classes/{class}": {"get": {"operationId": "getClass", "parameters": [pparam("class")], "responses": ok({"$ref": "#/components/schemas/Class"})}},
+        },
+        {"Class": klass, "Group": group},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "students_group_name: same(students_group_id.name)" in text, text
+    w, st = world_of(model, wf)
+    classes = next(t for q, t in st.tables.items() if q.endswith(".classes"))
+    groups = next(t for q, t in st.tables.items() if q.endswith(".groups"))
+    assert classes and all(r["students_group_name"] == groups[r["students_group_id"]]["name"] and r["students_group_users_count"] == groups[r["students_group_id"]]["users_count"] for r in classes.values()), classes

@@ -1045,9 +1045,28 @@ class OpenAPIImporter(TypeMapper):
                 gen = self.field_seed(f, r.noun, f.name == identity)
                 if gen is not None:
                     seed[f.name] = gen
+            self.copied_from_refs(rec, seed, by_q)
             rows = "6..12" if parent_fields else "4..8"
             tables[r.qualified] = TableIR(r.table, rec, rows, seed)
         return tables
+
+    @staticmethod
+    def copied_from_refs(rec: RecordIR, seed: dict[str, str], by_q: dict) -> None:
+        """A flattened object that a reference names (`studentsGroup: {id, name, type}` on a class:
+        `students_group_id` refers to a group) holds that row's own values: `students_group_name`
+        is seeded `same(students_group_id.name)`. Drawn apart, the class said its students group
+        was "Summit students group" and the group itself "Harbor group" (blind play)."""
+        refs = {f.src.rsplit(".", 1)[0]: f for f in rec.fields if f.ref and "." in f.src and seed.get(f.name, "").startswith("ref ")}
+        for f in rec.fields:
+            if f.ref or f.key or f.json or "." not in f.src:
+                continue
+            outer, _, inner = f.src.rpartition(".")
+            g = refs.get(outer)
+            target = by_q.get(g.ref) if g is not None else None
+            hit = next((x for x in target.record.fields if not x.key and x.src == inner and x.type == f.type), None) if target is not None and target.record is not None else None
+            if hit is not None:
+                seed[f.name] = f"same({g.name}.{hit.name})"
+                f.comments.append(f"the {words(hit.name)} of the {target.noun} in {g.name}")
 
     def field_seed(self, f: FieldIR, noun: str, identity: bool = False) -> str | None:
         """A generator for a field that refers to no row: the spec's example, enum or bounds
@@ -1182,9 +1201,12 @@ class OpenAPIImporter(TypeMapper):
         for o in self.ops:
             pat = pattern(o.segs)
             tool, kind = self.crud_tool(o, o._res, pat)  # type: ignore[attr-defined]
-            if tool is None and getattr(o._res, "owner", None) is not None:  # type: ignore[attr-defined]
+            if tool is None and getattr(o._res, "owner", None) is not None and not (pat == o._res.item or pat.startswith(o._res.item + "/")):  # type: ignore[attr-defined]
                 # rows with no id of their own (resources.more_resources) are only listed; any
-                # other operation on them works on the one owner row the path names
+                # other operation on them works on the one owner row the path names. Not one
+                # whose path names the row (`/classes/{class}/assignments/{assignment}/copy`):
+                # that is an action on the assignment, not on the class with an assignment
+                # "MI-2469" as text (a blind-played Flat task)
                 o._res, o._near = o._res.owner, False  # type: ignore[attr-defined]
                 tool, kind = self.crud_tool(o, o._res, pat)  # type: ignore[attr-defined]
             r = o._res  # type: ignore[attr-defined]
