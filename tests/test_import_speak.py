@@ -167,6 +167,22 @@ def test_a_place_with_no_name_is_known_by_its_address_not_its_zip_code(tmp_path)
     assert "record Place known by name {" in module  # a name first
 
 
+def test_a_path_its_description_calls_a_resource_name_names_no_row(tmp_path):
+    """Android device provisioning's configuration was 'add a configuration "/images/logo.png"':
+    its `dpcResourcePath` is "The resource name of the selected DPC ... in the format
+    `customers/...`", a path; `configurationName` is what it is called."""
+    conf = {
+        "type": "object",
+        "properties": {
+            "configurationId": {"type": "string"},
+            "dpcResourcePath": {"type": "string", "description": "Required. The resource name of the selected DPC (device policy controller) in the format `customers/[CUSTOMER_ID]/dpcs/*`."},
+            "configurationName": {"type": "string", "description": "Required. A short name that describes the configuration's purpose."},
+        },
+    }
+    _, module, _ = imported(tmp_path, spec(crud("configurations", "configurationId", "Configuration", {"configurationName": {"type": "string"}}), {"Configuration": conf}))
+    assert "record Configuration known by configuration_name {" in module, module
+
+
 def test_a_record_without_a_name_is_known_by_what_it_belongs_to_and_when(tmp_path):
     account = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}
     statement = {

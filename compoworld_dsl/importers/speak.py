@@ -917,8 +917,10 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         if first is not None:
             break
     if first is None:
-        # ("A developer-facing, human-readable error message" names nothing)
-        first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id" and _tokens(f.name)[-1:] != [] and _tokens(f.name)[-1] not in _NOT_NAMES), None)
+        # ("A developer-facing, human-readable error message" names nothing, and "The resource
+        # name of the selected DPC in the format customers/..." is a path: a provisioning
+        # configuration was 'add a configuration "/images/logo.png"')
+        first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id" and _tokens(f.name)[-1:] != [] and _tokens(f.name)[-1] not in _NOT_NAMES and not path_like(f)), None)
     if first is None:
         # the row's own (`track_name` on a track, not the `album_name` before it), else the first
         own = "_".join(noun.lower().split()[-1:])
