@@ -183,6 +183,19 @@ def test_a_path_its_description_calls_a_resource_name_names_no_row(tmp_path):
     assert "record Configuration known by configuration_name {" in module, module
 
 
+def test_a_name_inside_another_object_names_no_row(tmp_path):
+    """A support case's comment was 'add a comment "Tomasz Moreno"' (its creator's display name,
+    `creator.displayName`) and an attachment "the attachment "Amara Kowalski"": a row is known by
+    its own fields (the filename; a comment's body), not by a name another object holds."""
+    person = {"type": "object", "properties": {"displayName": {"type": "string"}, "email": {"type": "string"}}}
+    attachment = {"type": "object", "properties": {"id": {"type": "string"}, "creator": person, "filename": {"type": "string"}, "mimeType": {"type": "string"}}}
+    comment = {"type": "object", "properties": {"id": {"type": "string"}, "creator": person, "body": {"type": "string"}}}
+    paths = {**crud("attachments", "attachmentId", "Attachment", {"filename": {"type": "string"}}), **crud("comments", "commentId", "Comment", {"body": {"type": "string"}})}
+    _, module, _ = imported(tmp_path, spec(paths, {"Attachment": attachment, "Comment": comment}))
+    assert "record Attachment known by filename {" in module, module
+    assert "record Comment known by body {" in module, module
+
+
 def test_a_record_without_a_name_is_known_by_what_it_belongs_to_and_when(tmp_path):
     account = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}
     statement = {

@@ -908,6 +908,7 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         return bool(_PATH_NAME.search(shape.description or "")) or "/" in str(shape.example or "")
 
     top = [f for f in texts if "." not in f.src]
+    mine = [f for f in texts if "." not in f.src or f.src.split(".")[0].lower() in WRAPPERS]  # not another object's (`creator.displayName`)
     first = None
     for pool in (top, texts):
         for want in _DISPLAY + names + _ADDRESSES:
@@ -922,15 +923,17 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         # configuration was 'add a configuration "/images/logo.png"')
         first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id" and _tokens(f.name)[-1:] != [] and _tokens(f.name)[-1] not in _NOT_NAMES and not path_like(f)), None)
     if first is None:
-        # the row's own (`track_name` on a track, not the `album_name` before it), else the first
+        # the row's own (`track_name` on a track, not the `album_name` before it), else the first;
+        # never a name inside another object the row holds (a support case comment was "the
+        # comment "Tomasz Moreno"", its creator's display name), only in a wrapper (`properties`)
         own = "_".join(noun.lower().split()[-1:])
         for want in names:
-            ends = [f for f in texts if f.name.endswith("_" + want) and f.base != "id"]
+            ends = [f for f in mine if f.name.endswith("_" + want) and f.base != "id"]
             first = next((f for f in ends if own and _tokens(f.name)[-2:-1] == [own]), None) or (ends[0] if ends else None)
             if first is not None:
                 break
     if first is None:
-        first = next((f for f in texts if not f.name.endswith("id") and _tokens(f.name)[-1:] and _tokens(f.name)[-1] not in _NOT_NAMES and not path_like(f)), None)
+        first = next((f for pool in (mine, texts) for f in pool if not f.name.endswith("id") and _tokens(f.name)[-1:] and _tokens(f.name)[-1] not in _NOT_NAMES and not path_like(f)), None)
     if first is not None:
         return [first.name]
     ref = next((f for f in fields if f.ref and not f.key), None)
