@@ -146,3 +146,20 @@ def test_a_row_known_by_a_time_holds_a_time():
     assert text_seed("created_date", "distribution", identity=True) == TEXT_TIME
     assert text_seed("sent_at", "message") == TEXT_TIME
     assert text_seed("name", "distribution", identity=True).startswith("pick([")
+
+
+def test_a_scope_parameter_takes_the_specs_default_or_first_member(tmp_path):
+    """sportsdata's `/{format}/Teams` (`enum: [xml, json]`, `default: xml`) was stated as format
+    "format 3"; the one value every row shares is the spec's own default."""
+    fmt = {"name": "format", "in": "path", "required": True, "schema": {"type": "string", "enum": ["xml", "json"], "default": "xml"}}
+    doc = spec(
+        {
+            "/{format}/Teams": {"get": {"operationId": "Teams", "parameters": [fmt], "responses": ok(arr(ref("Team")))}},
+            "/{format}/Team/{teamId}": {"get": {"operationId": "Team", "parameters": [fmt, pparam("teamId")], "responses": ok(ref("Team"))}},
+        },
+        {"Team": obj({"TeamId": s(), "Name": s()})},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    w, st = world_of(model, wf)
+    teams = next(t for q, t in st.tables.items() if q.endswith(".teams"))
+    assert teams and {r["format"] for r in teams.values()} == {"xml"}, teams

@@ -783,10 +783,19 @@ def scope_seeds(imp: "OpenAPIImporter", tables: dict) -> None:
 
 
 def _param_example(imp: "OpenAPIImporter", p: str) -> str | None:
+    """The value a path parameter's spec gives: its example, else its default or the first member
+    of its enum (sportsdata's `/{format}/...`, `enum: [xml, json]`, `default: xml`, was "format 3")."""
     for o in imp.ops:
         got = o.param(p)
         if got is not None and got.where == "path" and isinstance(got.shape.example, str) and got.shape.example.strip() and "{" not in got.shape.example:
             return got.shape.example
+    for o in imp.ops:
+        got = o.param(p)
+        if got is None or got.where != "path":
+            continue
+        for v in [got.shape.default, *(got.shape.enum or [])[:1]]:
+            if isinstance(v, str) and v.strip() and "{" not in v:
+                return v
     return None
 
 
