@@ -159,3 +159,6 @@ def test_a_namespaced_schema_name_is_its_last_part():
     assert clean("GoogleCloudAiplatformV1Model") == "Model" and clean("GoogleApiHttpBody") == "GoogleApiHttpBody"
     assert clean("Foo_Bar") == "Foo_Bar" and clean("UserRead") == "User"
     assert clean("GetDefaultViewOutput") == "DefaultView"  # AWS's output shapes: "the get default view output" before
+    # API Gateway's exports: an item of `PodcastList.podcasts`, the podcast `SinglePodcast` wraps
+    assert clean("PodcastListPodcastsItem") == "Podcast" and clean("CategoryListCategoriesItem") == "Category"
+    assert clean("SinglePodcastPodcast") == "Podcast" and clean("OrderItem") == "OrderItem" and clean("NewsItem") == "NewsItem"

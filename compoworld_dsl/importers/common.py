@@ -946,4 +946,12 @@ def clean_schema_name(name: str | None) -> str:
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
     n = re.sub(r"^(Get|Create|Update|Describe)(?=[A-Z])", "", n)
+    # API Gateway's exports name an array's items after the list and the property
+    # (`PodcastListPodcastsItem`: an item of `PodcastList.podcasts`, a podcast) and a wrapped
+    # object after the wrapper (`SinglePodcastPodcast`): "the podcast list podcasts item" before
+    toks = re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", n)
+    if len(toks) >= 3 and toks[-1] == "Item" and toks[-2].endswith("s") and singular(toks[-2].lower()) in [t.lower() for t in toks[:-2]]:
+        return singular(toks[-2].lower()).capitalize()
+    if len(toks) >= 3 and toks[0] == "Single" and toks[-1].lower() in [t.lower() for t in toks[1:-1]]:
+        return toks[-1]
     return n
