@@ -735,3 +735,25 @@ def test_a_flattened_object_a_reference_names_holds_that_rows_values(tmp_path):
     classes = next(t for q, t in st.tables.items() if q.endswith(".classes"))
     groups = next(t for q, t in st.tables.items() if q.endswith(".groups"))
     assert classes and all(r["students_group_name"] == groups[r["students_group_id"]]["name"] and r["students_group_users_count"] == groups[r["students_group_id"]]["users_count"] for r in classes.values()), classes
+
+
+def test_one_reference_written_twice_is_one_row(tmp_path):
+    """hubhopper's podcasts hold `category: {id, name}` and `categoryId`: two fields that name
+    the one category, drawn apart they named two ("the category id 2 of the podcast ...")."""
+    category = obj({"id": {"type": "integer"}, "name": {"type": "string"}})
+    podcast = obj({"podcastId": {"type": "integer"}, "title": {"type": "string"}, "category": {"$ref": "#/components/schemas/Category"}, "categoryId": {"type": "integer"}})
+    doc = spec(
+        {
+            "/categories": {"get": {"operationId": "listCategories", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Category"}})}},
+            "/categories/{categoryId}": {"get": {"operationId": "getCategory", "parameters": [pparam("categoryId")], "responses": ok({"$ref": "#/components/schemas/Category"})}},
+            "/podcasts": {"get": {"operationId": "listPodcasts", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Podcast"}})}},
+            "/podcasts/{podcastId}": {"get": {"operationId": "getPodcast", "parameters": [pparam("podcastId")], "responses": ok({"$ref": "#/components/schemas/Podcast"})}},
+        },
+        {"Category": category, "Podcast": podcast},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    w, st = world_of(model, wf)
+    podcasts = next(t for q, t in st.tables.items() if q.endswith(".podcasts"))
+    refs = [f for f in ("category_id", "category_id_2") if all(f in r for r in podcasts.values())]
+    assert len(refs) == 2, (refs, podcasts)
+    assert podcasts and all(r["category_id"] == r["category_id_2"] for r in podcasts.values()), podcasts

@@ -1032,8 +1032,15 @@ class OpenAPIImporter(TypeMapper):
                     # `vault.id` beside the path's `{vaultUuid}`) is that parent: drawn apart,
                     # "the vault of the item" meant two vaults (blind play)
                     twin = next((pf for pf in parent_fields if pf != f.name and ref_of.get(pf) == f.ref), None)
-                    if same is None and twin is not None and f.name not in parent_fields and by_q.get(f.ref) is not None and _plain_words(f.name, id_words=True) == by_q[f.ref].noun.lower().split():
+                    if same is None and twin is not None and f.name not in parent_fields and by_q.get(f.ref) is not None and by_q[f.ref].noun.lower().split() in (_plain_words(f.name, id_words=True), _plain_words(snake(f.src), id_words=True)):
+                        # (by the spec's name too: hubhopper's `categoryId` beside `category.id`
+                        # is `category_id_2`, and was another category than the podcast's)
                         same = f"same({twin})"
+                    if same is None:
+                        # the same reference written twice (`category.id` and `categoryId` on a
+                        # podcast): one row, not two drawn apart
+                        said = _plain_words(snake(f.src.replace(".", "_")), id_words=True)
+                        same = next((f"same({g.name})" for g in rec.fields if g is not f and g.ref == f.ref and seed.get(g.name, "").startswith("ref ") and _plain_words(snake(g.src.replace(".", "_")), id_words=True) == said), None)
                     seed[f.name] = same or f"ref {f.ref}"
                     continue
                 if f.base == "text" and identity and f.name != identity and _plain_words(f.name)[-2:] in (["full", "name"], ["display", "name"], ["friendly", "name"]) and ident_base == "text":
