@@ -975,7 +975,7 @@ class Checker:
             if decl.simulated and isinstance(stmt, (A.Let, A.Insert, A.Update, A.Delete, A.Set, A.Return)):
                 self.error(
                     "E405",
-                    f"simulated tool `{decl.name}` cannot have {_article(_stmt_word(stmt))} `{_stmt_word(stmt)}` statement",
+                    f"simulated tool `{decl.name}` cannot have {article(_stmt_word(stmt))} `{_stmt_word(stmt)}` statement",
                     stmt.span,
                     help="a simulated tool declares a contract: `require`, `modifies` and `ensures`",
                 )
@@ -1620,10 +1620,6 @@ def _is_literal(e: A.Expr) -> bool:
 def _is_scalar(svc: Service, name: str) -> bool:
     var = svc.state.get(name)
     return var is not None and not isinstance(var.type, TableT)
-
-
-def _article(word: str) -> str:
-    return article(word)
 
 
 def _stmt_word(stmt) -> str:

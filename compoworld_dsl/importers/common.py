@@ -15,8 +15,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import vocab
 from ..syntax.parser import encode_string
+from ..vocab import article  # noqa: F401  (the importers' article: the one rule, vocab.article)
 
 # ─────────────────────────── problems ───────────────────────────
 
@@ -254,10 +254,6 @@ def plural(word: str) -> str:
     if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
         return word[:-1] + "ies"
     return word + "s"
-
-
-def article(noun: str) -> str:
-    return vocab.article(noun)
 
 
 # ─────────────────────────── literals ───────────────────────────

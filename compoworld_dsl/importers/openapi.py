@@ -1032,15 +1032,14 @@ class OpenAPIImporter(TypeMapper):
                     # `vault.id` beside the path's `{vaultUuid}`) is that parent: drawn apart,
                     # "the vault of the item" meant two vaults (blind play)
                     twin = next((pf for pf in parent_fields if pf != f.name and ref_of.get(pf) == f.ref), None)
-                    if same is None and twin is not None and f.name not in parent_fields and by_q.get(f.ref) is not None and by_q[f.ref].noun.lower().split() in (_plain_words(f.name, id_words=True), _plain_words(snake(f.src), id_words=True)):
+                    if same is None and twin is not None and f.name not in parent_fields and by_q.get(f.ref) is not None and by_q[f.ref].noun.lower().split() in (_plain_words(f.name, id_words=True), _said_as(f)):
                         # (by the spec's name too: hubhopper's `categoryId` beside `category.id`
                         # is `category_id_2`, and was another category than the podcast's)
                         same = f"same({twin})"
                     if same is None:
                         # the same reference written twice (`category.id` and `categoryId` on a
                         # podcast): one row, not two drawn apart
-                        said = _plain_words(snake(f.src.replace(".", "_")), id_words=True)
-                        same = next((f"same({g.name})" for g in rec.fields if g is not f and g.ref == f.ref and seed.get(g.name, "").startswith("ref ") and _plain_words(snake(g.src.replace(".", "_")), id_words=True) == said), None)
+                        same = next((f"same({g.name})" for g in rec.fields if g is not f and g.ref == f.ref and seed.get(g.name, "").startswith("ref ") and _said_as(g) == _said_as(f)), None)
                     seed[f.name] = same or f"ref {f.ref}"
                     continue
                 if f.base == "text" and identity and f.name != identity and _plain_words(f.name)[-2:] in (["full", "name"], ["display", "name"], ["friendly", "name"]) and ident_base == "text":
@@ -2089,6 +2088,12 @@ def _enveloped(shape: Shape) -> Shape:
     if set(shape.props) == {"header", "body"} and all(s.kind == "object" for s in shape.props.values()):
         return shape.props["body"]
     return shape
+
+
+def _said_as(f: FieldIR) -> list[str]:
+    """What the spec calls a reference field, less its closing id (`category.id`, `categoryId`:
+    category), whatever name the field took (`category_id_2`)."""
+    return _plain_words(snake(f.src.replace(".", "_")), id_words=True)
 
 
 def _plain_words(name: str, id_words: bool = False) -> list[str]:

@@ -8,7 +8,7 @@ constraint the author keeps or drops, never a claim about the API."""
 
 from __future__ import annotations
 
-import itertools
+import os
 import re
 from dataclasses import dataclass
 
@@ -839,7 +839,7 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
             t.gives = _acronyms(t.gives) if t.gives else t.gives
     nouns = {r.qualified: r.noun for r in resources}
     # the API's name, as its services share it (`cloud_trail`, `cloud_trail_trails`): an ARN's service
-    api = "_".join(itertools.takewhile(bool, (p[0] if len(set(p)) == 1 else "" for p in zip(*(n.split("_") for n in services)))))
+    api = "_".join(os.path.commonprefix([n.split("_") for n in services]))
     for r in resources:
         label_fields(r.record, nouns)
         if r.qualified in tables:
@@ -921,7 +921,7 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         # ("A developer-facing, human-readable error message" names nothing, and "The resource
         # name of the selected DPC in the format customers/..." is a path: a provisioning
         # configuration was 'add a configuration "/images/logo.png"')
-        first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id" and _tokens(f.name)[-1:] != [] and _tokens(f.name)[-1] not in _NOT_NAMES and not path_like(f)), None)
+        first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id" and may_name(f.name) and not path_like(f)), None)
     if first is None:
         # the row's own (`track_name` on a track, not the `album_name` before it), else the first;
         # never a name inside another object the row holds (a support case comment was "the
@@ -933,7 +933,7 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
             if first is not None:
                 break
     if first is None:
-        first = next((f for pool in (mine, texts) for f in pool if not f.name.endswith("id") and _tokens(f.name)[-1:] and _tokens(f.name)[-1] not in _NOT_NAMES and not path_like(f)), None)
+        first = next((f for pool in (mine, texts) for f in pool if may_name(f.name) and not path_like(f)), None)
     if first is not None:
         return [first.name]
     ref = next((f for f in fields if f.ref and not f.key), None)
