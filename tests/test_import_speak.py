@@ -194,6 +194,9 @@ def test_a_name_inside_another_object_names_no_row(tmp_path):
     _, module, _ = imported(tmp_path, spec(paths, {"Attachment": attachment, "Comment": comment}))
     assert "record Attachment known by filename {" in module, module
     assert "record Comment known by body {" in module, module
+    # and the creator's display name is the creator's, not drawn as the comment's body
+    seed = module.split("seed comments:")[1].split("}")[0]
+    assert "creator_display_name: same(" not in seed, seed
 
 
 def test_a_record_without_a_name_is_known_by_what_it_belongs_to_and_when(tmp_path):

@@ -1042,10 +1042,12 @@ class OpenAPIImporter(TypeMapper):
                         same = next((f"same({g.name})" for g in rec.fields if g is not f and g.ref == f.ref and seed.get(g.name, "").startswith("ref ") and _said_as(g) == _said_as(f)), None)
                     seed[f.name] = same or f"ref {f.ref}"
                     continue
-                if f.base == "text" and identity and f.name != identity and _plain_words(f.name)[-2:] in (["full", "name"], ["display", "name"], ["friendly", "name"]) and ident_base == "text":
+                if f.base == "text" and identity and f.name != identity and _plain_words(f.name) in (["full", "name"], ["display", "name"], ["friendly", "name"]) and ident_base == "text":
                     # a resource pool's full name is its name: drawn apart, another pool's name
                     # ("Harbor resource pool") was this one's full name, and a blind player could
-                    # not tell which pool the task named
+                    # not tell which pool the task named. Only the row's own: a comment's
+                    # `creator_display_name` is its creator's ("with creator "Customer asked for
+                    # a call back."", the comment's body, in a review's sampled task)
                     seed[f.name] = f"same({identity})"
                     continue
                 gen = self.field_seed(f, r.noun, f.name == identity)
