@@ -3,10 +3,19 @@ neither depends on the other."""
 
 from __future__ import annotations
 
+import re
+
 # the last word of a field that holds a sentence, not a name: a record known by one (an imported
 # channel group, which has no name) is added "with description ..." (`importers.openapi`) and
 # described with the label, 'the channel group with description "..."' (`sample.wording`)
 PROSE_FIELDS = frozenset({"description", "desc", "notes", "note", "comment", "comments", "message", "body", "text", "memo", "remarks"})
+
+
+def norm(name) -> str:
+    """How two names are compared: case and separators ignored (`iCalUID` ~ `i_cal_uid`,
+    `zip_code` ~ `zipCode`): the importers' matching of spec names and the sampler's of a
+    field to a parameter (`WalkGraph.may_flow`)."""
+    return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
 def prose_field(name: str) -> bool:

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from ..vocab import norm
 from .common import pascal, plural, singular, snake
 from .schema import Shape
 
@@ -38,8 +39,6 @@ AWS_ACTION = re.compile(r"#(?:X-Amz-Target|Action|Operation)=(?:[\w.-]*\.)?([A-Z
 VERSION = re.compile(r"v\d+(?:[a-z]+\d*)*|\d+(?:\.\d+)*", re.I)
 
 
-def norm(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
 def is_param(seg: str) -> bool:

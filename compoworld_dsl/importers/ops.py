@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..vocab import norm
 from .common import KEY_NAMES, RecordIR  # noqa: F401  (KEY_NAMES: read here by the importer)
 from .schema import Shape
 
@@ -42,9 +43,6 @@ def flattened(s: Shape, depth: int) -> bool:
     return s.kind == "object" and depth < 2 and 0 < len(s.props) <= 8 and all(x.kind in ("scalar", "object", "array") for x in s.props.values())
 
 
-def norm(name: str) -> str:
-    """How two names are compared: case and separators ignored (`iCalUID` ~ `i_cal_uid`)."""
-    return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
 # ─────────────────────────── the spec's operations ───────────────────────────

@@ -28,6 +28,7 @@ import json
 import re
 from typing import Any
 
+from ..vocab import norm
 from .common import ROW, FieldIR, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, safe, singular, snake, stable_hash, unique, words
 from .ops import DETAIL_WORDS, ENVELOPE_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, is_param, pattern, pname
 from .schema import Shape, opaque
@@ -129,8 +130,6 @@ ACTION_WORDS = {"actions", "action", "_actions"}
 STATUS_NAMES = ("status", "state", "lifecycle_state", "lifecyclestate", "phase")
 
 
-def norm(name: Any) -> str:
-    return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
 # ─── shapes from examples ───

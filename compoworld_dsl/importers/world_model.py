@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..check.types import PRIMITIVES
+from ..vocab import norm as _norm
 from .ops import MAX_FIELDS, flattened, page_token, pattern
 from .common import ROW, VAGUE_KEYS, clean_schema_name, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 
@@ -68,8 +69,6 @@ class DerivedRead:
     left: tuple[str, ...] = ()  # response properties not read from the row
 
 
-def _norm(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 def _after_item(segs: list[str], coll_segs: list[str]) -> list[str]:
