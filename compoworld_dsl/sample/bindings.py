@@ -3,11 +3,9 @@ services, and Z3 only when every draw fails. It binds one step; it never grows o
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import random
-import re
 from fractions import Fraction
 from typing import Any
 
@@ -25,7 +23,7 @@ from .rejected import Rejected
 from .rules import relevant
 from .runs import holds, run_step
 from .solve import check, new_solver
-from .steps import Step
+from .steps import Step, placeholders
 from .topics import fitting, not_about_another, profile_text, profiles_prose, prose, topic
 
 DRAWS = 6  # seeded draws of user-given values per candidate step before Z3 is asked
@@ -65,7 +63,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     # left at its default, or the task would hold a value its words never give (an imported
     # lyrics read called with `format "format 22"`, which no call the agent could make from the
     # instruction matched: blind play)
-    unsaid = set() if tool.qualified in facts.mutating else {n for n, _ in free if n in defaults} - _placeholders(tool)
+    unsaid = set() if tool.qualified in facts.mutating else {n for n, _ in free if n in defaults} - placeholders(tool)
     draws = DRAWS if free else 1
     profiles: list = []  # `_from_profile`, worked out at the first draw: every draw has the same
     for d in range(draws):
@@ -189,16 +187,6 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
                 out[n] = v
                 break
     return out
-
-
-def _placeholders(tool: Tool) -> frozenset[str]:
-    """The parameters a tool's `say` and `gives` phrases name."""
-    return _named_in(tool.decl.say, tool.decl.gives)
-
-
-@functools.lru_cache(maxsize=4096)  # a binding's hot path: the phrases of a world are few
-def _named_in(*phrases: str | None) -> frozenset[str]:
-    return frozenset(m.split(".")[0].strip() for phrase in phrases if phrase for m in re.findall(r"\{([^{}]*)\}", phrase))
 
 
 def _moved(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, given: dict, free: list) -> dict:

@@ -109,7 +109,12 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
             if world.types.base(ft) == "date":
                 date_fields.setdefault(table, []).append(f)
     people = People(model, world)
-    walks = WalkGraph(tools, mutating, tables_written, constraints, people, world.types, own_args)
+    # the parameters that set a field a record is known by (a new client's name): no text of
+    # another record flows into them (`WalkGraph.may_flow`: a new client named as an old one is
+    # a copy, not a task)
+    kb = people.known_by
+    named_args = {q: frozenset(p for p, (table, f) in insert_args[q].items() if f in kb.get(table, ())) | frozenset(p for p, (table, _, f) in update_args[q].items() if f in kb.get(table, ())) for q in insert_args}
+    walks = WalkGraph(tools, mutating, tables_written, constraints, people, world.types, own_args, named_args)
     return WorldFacts(
         model=model,
         world=world,

@@ -13,6 +13,7 @@ from ..check import types as T
 from ..codegen.python import tstr
 from ..runtime.service import ToolError
 from ..runtime.state import State
+from ..vocab import norm
 from . import necessity as N
 from .answers import answer_matches, stated_in
 from .attempt import Attempt
@@ -23,7 +24,7 @@ from .steps import Step, aggregate_of, element, output, result_table, unused_rea
 
 MAX_REPORTS = 3
 COMBINE_SHARE = 0.3  # of tasks with a report that also ask a value another service's record holds
-TELLING_SHARE = 0.25  # a reported field's value is held by at most this share of its table's rows, when one is (`_telling`)
+TELLING_SHARE = 0.25  # a reported field's value is held by at most this share of its table's rows, when one is (`telling`)
 DECOY_RECORDS = 12  # other records asked about per argument, for the decoys of a plain reported value (`_plain_elsewhere`)
 MIN_COUNTED = 3  # records a list read must show before "how many" is asked of it: fewer is a guess away
 # number fields whose sum means nothing (a total discount in percent, a total rating, a total year)
@@ -168,7 +169,7 @@ def read_at_end(facts: WorldFacts, attempt: Attempt, state0: State, final: State
     return result if whole else element(facts.people, step, result)
 
 
-def _telling(state0: State, table: str, value: dict, fields: list[str]) -> list[str]:
+def telling(state0: State, table: str, value: dict, fields: list[str]) -> list[str]:
     """The fields of a record that an agent cannot guess by answering with the table's
     commonest value of the field (every matter is "open"), or one of its few values: the
     field takes at least 1 / `TELLING_SHARE` values over the table's rows in `state0`, the
@@ -193,7 +194,7 @@ def _telling(state0: State, table: str, value: dict, fields: list[str]) -> list[
 
 def reportable(facts: WorldFacts, state0: State, step: Step, value: Any, j: int) -> tuple[str | None, list[str]]:
     """What a read's output `value` (step j, used by no later step) offers a report: (its
-    table, the fields a person would ask for and could not guess, `_telling`) for a record,
+    table, the fields a person would ask for and could not guess, `telling`) for a record,
     (None, []) for a plain value. Raises `Rejected` when it offers nothing: an id, a blank,
     a yes/no, only values many rows share, no result at all. The walk asks this of a read it
     would end on (`Walker.grow`), `reports` of every read."""
@@ -203,14 +204,18 @@ def reportable(facts: WorldFacts, state0: State, step: Step, value: Any, j: int)
             raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: too few records in its result to count or add up")
         return table, []
     if isinstance(value, dict) and table is not None:
-        skip = {facts.people.key[table]} | set(facts.world.volatile_fields.get(table, ())) | set((step.how or {}).get("fields", ())) | {(step.how or {}).get("field")}
+        # nor a field named as a text the read was given from an earlier output (shared values,
+        # D51): it echoes the argument ("the zip code of the market statistics for the zip code
+        # of ...")
+        asked = {norm(n) for n, pt in step.tool.params if step.sources.get(n, ("user",))[0] == "step" and facts.world.types.base(tstr(pt)) == "text"}
+        skip = {facts.people.key[table]} | set(facts.world.volatile_fields.get(table, ())) | set((step.how or {}).get("fields", ())) | {(step.how or {}).get("field")} | {f for f in facts.people.fields[table] if norm(f) in asked}
         fields = [f for f, ft in facts.people.fields[table].items() if f not in skip and facts.people.ref_table(ft) is None and not _blank(value[f]) and facts.world.types.base(ft) != "bool"]
         if not fields:
             raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing in its result to report")
-        telling = _telling(state0, table, value, fields)
-        if not telling:
+        told = telling(state0, table, value, fields)
+        if not told:
             raise Rejected("guessable_answer", f"step {j + 1} {step.tool.qualified}: every field of its result has a value many rows share")
-        return table, telling
+        return table, told
     if not isinstance(value, (dict, list)) and value is not None and not isinstance(step.tool.result, T.NoneT):
         t = tstr(step.tool.result)
         if facts.people.ref_table(t) is not None or _blank(value):

@@ -3,6 +3,7 @@ list step picked, the threads of its data flow. Pure reads of a walk: nothing he
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -225,3 +226,13 @@ def plainly_found(people: People, steps: list[Step], mutating, j: int) -> bool:
 def fields_written(tool: Tool, table: str) -> set[str]:
     """The fields of `table` (qualified) a tool's writes name; "" for a write of whole rows."""
     return {f for var, f in tool.writes if f"{tool.service}.{var}" == table}
+
+
+def placeholders(tool: Tool) -> frozenset[str]:
+    """The parameters a tool's `say` and `gives` phrases name."""
+    return _named_in(tool.decl.say, tool.decl.gives)
+
+
+@functools.lru_cache(maxsize=4096)  # a binding's hot path: the phrases of a world are few
+def _named_in(*phrases: str | None) -> frozenset[str]:
+    return frozenset(m.split(".")[0].strip() for phrase in phrases if phrase for m in re.findall(r"\{([^{}]*)\}", phrase))

@@ -34,7 +34,7 @@ from .facts import WorldFacts, entry_fields
 from .people import share_a_word
 from .pools import ensure
 from .rejected import Rejected
-from .reports import reportable
+from .reports import reportable, telling
 from .rules import order_rules, ordered_after, protected
 from .runs import run_step
 from .steps import Step, element, output, ranked_top, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
@@ -169,7 +169,7 @@ class Walker:
                 return
             hs, aka = self.handles(steps, results)  # what the walk so far offers later steps
             fans: list = []
-            cands = self.graph.candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1, chain=chain, joined=joined, fans=fans)
+            cands = self.graph.candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1, chain=chain, joined=joined, fans=fans, shared=sharing[0])
             if fans and not fanning[0]:
                 could_fan[0] = True
             cands += fans[:MAX_TRIES] if fanning[0] else []
@@ -193,7 +193,7 @@ class Walker:
                     self.attempt.deadline.check()
                     count["tried"] += 1
                     _catch_up(state0, state)
-                    got = self._candidate(rng, seed, state0, state, steps, results, hs, tool, k, hops, values, held, aka, pending, unreported, joined, diffs, fanning[0])
+                    got = self._candidate(rng, seed, state0, state, steps, results, hs, tool, k, hops, values, held, aka, pending, unreported, joined, diffs, fanning[0], sharing[0])
                     if isinstance(got, str):
                         last_failure[0] = got
                         if retries[0] and self.graph.steered_retry(chain, steps, tool):
@@ -228,10 +228,15 @@ class Walker:
         # steps, a restart the first ones
         # a second search, with the same budget, only where the first found no chain the later
         # stages keep but a fan at the last step was there to take (`walkgraph.FANOUT`)
-        fanning, could_fan = [False], [False]
-        for fanning[0] in (False, True):
-            if fanning[0] and not could_fan[0]:
+        # a third, allowing fans too, only where the world has tools that only shared values
+        # feed (D51: a read with no key, a text of the same name), so that a world with chains
+        # of keys samples as it did
+        fanning, could_fan, sharing = [False], [False], [False]
+        for fanning[0], sharing[0] in ((False, False), (True, False), (True, True)):
+            if sharing[0] and not self.graph.shares:
                 break
+            if fanning[0] and not sharing[0] and not could_fan[0]:
+                continue
             spent = count["tried"]
             for r in range(RESTARTS):
                 count["until"] = spent + budget * (r + 1) // RESTARTS
@@ -242,12 +247,12 @@ class Walker:
                     values.clear()
         raise Rejected("unsat", f"no walk of {hops} steps in {count['tried']} tries (last: {last_failure[0]})")
 
-    def _candidate(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], results: list, hs: list, tool: Tool, k: int, hops: int, values: dict, held: set, aka: dict, pending: set[int], unreported: set[int], joined: bool, diffs: list, fanning: bool = False):
+    def _candidate(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], results: list, hs: list, tool: Tool, k: int, hops: int, values: dict, held: set, aka: dict, pending: set[int], unreported: set[int], joined: bool, diffs: list, fanning: bool = False, sharing: bool = False):
         """One candidate as step k, tried and judged: `_try`'s tuple, or why not (a message). A
         list read as the last step is left whole AGGREGATE_SHARE of the time: the task then asks
         how many records it shows, or their total (`reports.aggregates`)."""
         whole = k == hops - 1 and tool.qualified not in self.facts.mutating and isinstance(tool.result, T.ListT) and rng.random() < AGGREGATE_SHARE
-        got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held, aka, pending, whole, hops >= DEEP)
+        got = self._try(rng, seed, state0, state, steps, hs, tool, k, values, held, aka, pending, whole, hops >= DEEP, sharing)
         if isinstance(got, str):
             return f"step {k + 1} {tool.qualified}: {got}"
         again = [j for j, st in enumerate(steps) if st.tool.qualified == tool.qualified and all(values.get((j, n)) == got[1].get(n) for n in got[1])]
@@ -427,22 +432,25 @@ class Walker:
                 out.add(j)
         return out
 
-    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset(), aka: dict | None = None, pending: set = frozenset(), whole: bool = False, deep: bool = False):
+    def _try(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, held: set = frozenset(), aka: dict | None = None, pending: set = frozenset(), whole: bool = False, deep: bool = False, shared: bool = False):
         """One candidate step: (Step, values of every argument, post-state, result, used Z3) or why
         not. A read whose output is a record an earlier call's result gave as it is (`held`, by
         `_whole`) is not taken: an agent has it already (reading the file the folder listing
         showed in full), so the step would be one no agent needs. `aka`: other names of the
         handles' values (`handles`)."""
-        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values, aka or {}, pending, whole, deep)
+        got = self._try_any(rng, seed, state0, state, steps, hs, tool, k, values, aka or {}, pending, whole, deep, shared)
         if held and not isinstance(got, str) and tool.qualified not in self.facts.mutating:
             out = element(self.people, got[0], got[3])
             if isinstance(out, dict) and _whole(out) in held:
                 return "an earlier result gave its record already"
         return got
 
-    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, aka: dict, pending: set = frozenset(), whole: bool = False, deep: bool = False):
+    def _try_any(self, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], hs: list, tool: Tool, k: int, values: dict, aka: dict, pending: set = frozenset(), whole: bool = False, deep: bool = False, shared: bool = False):
         facts = self.facts
-        if self.graph.is_entry(tool):
+        if self.graph.is_entry(tool) and (k == 0 or not shared or not self.graph.fed(tool, hs, steps, shared)):
+            # a lookup from a row's own values; after the first step, in the search for shared
+            # values (D51), a read with no key comes on the thread by a value an earlier output
+            # gave (`WalkGraph.fed`), as a write from stated facts does below
             return self._try_entry(rng, state0, state, steps, tool, k)
         sources: dict[str, tuple[str, Any]] = {}
         given: dict[str, Any] = {}
@@ -482,8 +490,9 @@ class Walker:
             given[name] = v
             taken.add((j, f))
         if k > 0 and not self.graph._keys[tool.qualified] and not any(src[0] == "step" for src in sources.values()):
-            # a write from stated facts comes after the first step only fed by an earlier output
-            fed = [(n, [o for o in opts if (o[0], o[1]) not in taken]) for n, opts in self.graph.fed(tool, hs, steps)]
+            # a write from stated facts, or a read with no key, comes after the first step only
+            # fed by an earlier output
+            fed = [(n, [o for o in opts if (o[0], o[1]) not in taken and self._informative(state0, steps, o, tool, n)]) for n, opts in self.graph.fed(tool, hs, steps, shared)]
             fed = [(n, opts) for n, opts in fed if opts]
             if not fed:
                 return "no earlier result feeds it"
@@ -519,6 +528,19 @@ class Walker:
                 return "no element of the list can be told apart"
             step.pick, step.how = picked
         return step, {**given, **chosen}, post, result, z3_used
+
+    def _informative(self, state0: State, steps: list[Step], option: tuple, tool: Tool, param: str) -> bool:
+        """Does a text value an earlier output holds tell something (`WalkGraph.may_flow`)? It
+        could not be guessed as a report could not (`reports.telling`: its field takes several
+        values over its table's rows in the seeded state, few rows hold this one): a scope
+        every row shares (an Azure subscription, a resource group) or one of two site types
+        carries nothing from one call to the next, and an agent could give it without the read.
+        Other types flow as before."""
+        if self.facts.world.types.base(tstr(dict(tool.params)[param])) != "text":
+            return True
+        j, field, value = option
+        table = steps[j].how["table"] if steps[j].how else result_table(self.people, steps[j].tool)
+        return table is not None and bool(telling(state0, table, {field: value}, [field]))
 
     def _own_value(self, steps: list[Step], results: list, tool: Tool, step: Step, args: dict) -> str | None:
         """Does the update set a field of a record to what an earlier output says that same

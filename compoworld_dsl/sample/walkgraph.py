@@ -11,8 +11,9 @@ from ..check import types as T
 from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.service import Types
+from ..vocab import norm, prose_field
 from .people import People, share_a_word
-from .steps import Step, result_table, unused_reads
+from .steps import Step, placeholders, result_table, unused_reads
 
 MAX_TRIES = 8  # candidate tools tried per step
 LAST_STEP_TRIES = 3  # times as many for the last step of a one-thread walk
@@ -22,6 +23,17 @@ LAST_STEP_TRIES = 3  # times as many for the last step of a one-thread walk
 # 38, so their walks are drawn as before.
 NEW_THREAD_POOL = 48
 FLOW_TYPES = ("date", "datetime", "email", "money")
+# Shared values (D51), in a last search only where no walk of keys is found (`Walker.walks`):
+# a read with no key comes on the thread by a value an earlier output gave ("the market
+# statistics for that property's zip code"), and a text flows too, into a tool with no key, by a
+# parameter of the same name (`zip_code`, an `execution_role_arn` into a new policy's), a short
+# value (at most SHORT_WORDS words and SHORT_CHARS characters: a code, a place, a name) that is
+# not prose (`vocab.prose_field`: a message's body), never into a parameter that names the
+# record a write makes (a new client named as an old one), into a read only by a parameter its
+# phrases name, and only one an agent could not guess (`Walker._informative`). APIs
+# whose tools share values but no keys (read-only look-ups) had no task at all.
+SHORT_WORDS = 4
+SHORT_CHARS = 64
 MAX_CALLS = 2  # calls of one tool with keys in a one-thread walk (each on another record)
 AGAIN = 0.25  # the weight of a tool the walk has called already
 # in a walk of DEEP hops or more, a read that answers a page at a time (`pages N`) weighs PAGED
@@ -70,14 +82,22 @@ def _same_meaning(param: str, t: str, field: str | None, said: str = "", same_su
     return any(share_a_word(param, n) for n in (field, said) if n)
 
 
+def _short(value) -> bool:
+    """A text a person carries from one call to the next (a code, a place, a name): not blank,
+    not JSON, at most `SHORT_WORDS` words and `SHORT_CHARS` characters."""
+    return isinstance(value, str) and 0 < len(value) <= SHORT_CHARS and len(value.split()) <= SHORT_WORDS and value.strip()[:1] not in ("[", "{")
+
+
 class WalkGraph:
     """The tools of one world as a walk sees them: entries, key types, and what feeds what."""
 
-    def __init__(self, tools: list[Tool], mutating: set[str], tables_written: dict[str, set[str]], constraints: list[dict], people: People, types: Types, own_args: dict[str, frozenset[str]] | None = None):
+    def __init__(self, tools: list[Tool], mutating: set[str], tables_written: dict[str, set[str]], constraints: list[dict], people: People, types: Types, own_args: dict[str, frozenset[str]] | None = None, named_args: dict[str, frozenset[str]] | None = None):
         self.people = people
         # a new row's own derived parameters (a new lead's email, made from the lead's name):
         # never fed by another record's value (`facts.own_args`)
         self._own = own_args or {}
+        # the parameters that name the record a write makes or changes: no text flows into them
+        self._named = named_args or {}
         # the tables whose records each tool takes a key of: what it is about (`subjects`)
         self._subjects = {t.qualified: frozenset(rt for _, pt in t.params if (rt := people.ref_table(tstr(pt))) is not None) for t in tools}
         self.types = types
@@ -118,6 +138,13 @@ class WalkGraph:
             own = self._own.get(t.qualified, frozenset())
             for ft in dict.fromkeys(tstr(pt) for n, pt in t.params if types.base(tstr(pt)) in FLOW_TYPES and n not in own):
                 self._by_flow.setdefault(ft, []).append(t)
+        # in the search for shared values (D51), also the reads with no key, and texts
+        self._by_shared: dict[str, list[Tool]] = {}
+        for t in self._keyless_writes + self.entries:
+            own = self._own.get(t.qualified, frozenset())
+            for ft in dict.fromkeys(tstr(pt) for n, pt in t.params if self.flows(tstr(pt), True) and n not in own):
+                if t not in self._by_flow.get(ft, ()):
+                    self._by_shared.setdefault(ft, []).append(t)
         self._by_key: dict[str, list[Tool]] = {}
         for t in self._walkable:
             for kt in set(self._keys[t.qualified]):
@@ -269,7 +296,7 @@ class WalkGraph:
 
     # ─────────────────────────── candidates ───────────────────────────
 
-    def candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = (), joined: bool = False, fans: list | None = None) -> list[Tool]:
+    def candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, changing: bool, chain: list[str] = (), joined: bool = False, fans: list | None = None, shared: bool = False) -> list[Tool]:
         """The first `MAX_TRIES` tools that may come next, in a seeded weighted order: those whose
         every key parameter an earlier output offers (chains first), entries, and at step 1 writes
         from stated facts alone.
@@ -279,7 +306,8 @@ class WalkGraph:
         keys are every entry of the world (thousands in a large one) and are drawn by pool
         instead (`_keyless_candidates`), so a step costs the same in a world of 10 services as
         in one of 448. `fans`: a list that gets the last step's keyed reads that would leave a
-        pending read to the report (`FANOUT`), which the list returned leaves out."""
+        pending read to the report (`FANOUT`), which the list returned leaves out. `shared`: the
+        search for shared values (D51)."""
         used = {st.tool.qualified for st in steps}
         # one thread: a tool with keys may come again on another record (the second matter's
         # documents), at a lower weight; errands side by side call each tool once
@@ -308,7 +336,7 @@ class WalkGraph:
         if k == 0 or not joined:  # a lookup after the first step starts a second errand
             keyed += self._keyless_candidates(rng, k, hops, steps, offered, used)
         if k > 0:
-            keyed += self._fed_candidates(rng, k, hops, steps, hs, offered, used)
+            keyed += self._fed_candidates(rng, k, hops, steps, hs, offered, used, shared)
         if changing:
             keyed = [x for x in keyed if x[2].qualified in self.mutating] or keyed
         # the last step of a one-thread walk has the most to meet (use up the reads, end in
@@ -334,23 +362,41 @@ class WalkGraph:
         i = chain.index(tool.qualified) if tool.qualified in chain else -1
         return i > 0 and [st.tool.qualified for st in steps] == chain[:i]
 
-    def fed(self, t: Tool, hs: list, steps: list[Step]) -> list[tuple[str, list]]:
+    def fed(self, t: Tool, hs: list, steps: list[Step], shared: bool = False) -> list[tuple[str, list]]:
         """(parameter, the earlier outputs that may feed it) for each value parameter of `t` that
-        a value on offer may flow into (`_same_meaning`)."""
+        a value on offer may flow into (`_same_meaning`); `shared`: texts too (D51)."""
         out = []
         own = self._own.get(t.qualified, frozenset())
+        # a read's phrases must name what it is fed, or the instruction would not say it: "the
+        # clientid of what you find when you verify OTP" was fed an hmac it never stated
+        said = placeholders(t) if shared and t.qualified not in self.mutating else None
         for name, pt in t.params:
             ft = tstr(pt)
-            if self.types.base(ft) in FLOW_TYPES and name not in own:
+            if self.flows(ft, shared) and name not in own and (said is None or name in said):
                 options = [(j, f, v) for ht, j, f, v in hs if ht == ft and self.may_flow(steps, (j, f, v), t, name, ft)]
                 if options:
                     out.append((name, options))
         return out
 
+    def flows(self, t: str, shared: bool = False) -> bool:
+        """May a value of runtime type `t` flow from an earlier output into a parameter that is
+        not a key: a date, an amount, an email address; in the search for shared values, a text
+        by its name (`may_flow`)."""
+        return self.types.base(t) in FLOW_TYPES or (shared and self.types.base(t) == "text")
+
+    @property
+    def shares(self) -> bool:
+        """Has the world tools that only the search for shared values walks (D51)?"""
+        return bool(self._by_shared)
+
     def may_flow(self, steps: list[Step], option: tuple, tool: Tool, param: str, ptype: str) -> bool:
         """May step `option[0]`'s output `option[1]` (None: its whole result) flow into `param` of
-        `tool`: the same meaning (`_same_meaning`), and not a value the instruction states."""
-        j, field, _ = option
+        `tool`: the same meaning (`_same_meaning`), and not a value the instruction states. A
+        text only from a field of the parameter's own name, a short value (`SHORT_WORDS`), into
+        another tool than the one that gave it."""
+        j, field, value = option
+        if self.types.base(ptype) == "text":
+            return field is not None and param not in self._named.get(tool.qualified, ()) and not prose_field(field) and norm(field) == norm(param) and _short(value) and steps[j].tool.qualified != tool.qualified and not self.described(steps, option)
         same_subject = field is None and bool(self.subjects(steps[j].tool) & self.subjects(tool))
         return _same_meaning(param, ptype, field, self.said_of(steps, j, field), same_subject) and not self.described(steps, option)
 
@@ -375,16 +421,17 @@ class WalkGraph:
         j, f = option[0], option[1]
         return f is not None and f in ((steps[j].how or {}).get("fields") or ())
 
-    def _fed_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, offered: dict, used: set[str]) -> list[tuple]:
+    def _fed_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], hs: list, offered: dict, used: set[str], shared: bool = False) -> list[tuple]:
         """Sort keys, with their tools, of the writes from stated facts that an earlier output can
-        feed (`_by_flow`), each weighted as a step that continues the walk."""
+        feed (`_by_flow`), each weighted as a step that continues the walk; `shared`: and of the
+        reads with no key, and the tools a text feeds (`_by_shared`, D51)."""
         seen: dict[str, Tool] = {}
         for ft in offered:
-            for t in self._by_flow.get(ft, ()):
+            for t in self._by_flow.get(ft, []) + (self._by_shared.get(ft, []) if shared else []):
                 seen.setdefault(t.qualified, t)
         out = []
         for t in sorted(seen.values(), key=lambda t: self._position[t.qualified]):
-            if t.qualified in used or not self.fed(t, hs, steps):
+            if t.qualified in used or not self.fed(t, hs, steps, shared):
                 continue
             w = self._weight(t, k, hops, steps, offered, used, fed=True)
             if w is not None:
@@ -401,8 +448,8 @@ class WalkGraph:
         if not keys and mutating and k > 0 and not fed:
             return None  # a write from stated facts alone opens a walk, never continues one
         last = k == hops - 1
-        if last and not any(st.tool.qualified in self.mutating for st in steps) and not mutating and hops > 1 and t.qualified in self._entry_names:
-            return None  # a last step that reads must read about something the walk found
+        if last and not fed and not any(st.tool.qualified in self.mutating for st in steps) and not mutating and hops > 1 and t.qualified in self._entry_names:
+            return None  # a last step that reads must read about something the walk found (a fed read does)
         if last and hops >= 3 and self.crosses and len({st.tool.service for st in steps}) == 1 and t.service == steps[0].tool.service:
             return None  # a walk of three steps or more ends in another service, where it can
         w = 1.0
