@@ -162,3 +162,17 @@ def test_a_namespaced_schema_name_is_its_last_part():
     # API Gateway's exports: an item of `PodcastList.podcasts`, the podcast `SinglePodcast` wraps
     assert clean("PodcastListPodcastsItem") == "Podcast" and clean("CategoryListCategoriesItem") == "Category"
     assert clean("SinglePodcastPodcast") == "Podcast" and clean("OrderItem") == "OrderItem" and clean("NewsItem") == "NewsItem"
+
+
+def test_a_fastapi_operation_id_is_its_functions_name(tmp_path):
+    """FastAPI appends the route to the function's name when it makes an operation id: the name
+    alone is the tool's, and its words the phrase's (ThreatJammer's "change status of the origin
+    allowlist v1 allowlist allowl", met in blind play)."""
+    from compoworld_dsl.importers.openapi import without_route
+
+    assert without_route("change_status_of_the_origin_allowlist_v1_allowlist_public__allowlist_id__origin_put", "/v1/allowlist/public/{allowlist_id}/origin", "put") == "change_status_of_the_origin_allowlist"
+    assert without_route("listPets", "/pets", "get") == "listPets"
+    assert without_route("_pets_get", "/pets", "get") == "_pets_get"  # nothing would be left
+    doc = spec({"/v1/notes/{note_id}/pin": {"put": {"operationId": "pin_a_note_v1_notes__note_id__pin_put", "parameters": [pparam("note_id")], "responses": ok(obj({"done": {"type": "boolean"}}))}}})
+    text = "\n".join(run(tmp_path, doc)[0].files.values())
+    assert "tool pin_a_note(" in text and "v1_notes" not in text and "v1 notes" not in text, text

@@ -227,6 +227,16 @@ class ImportResult:
         return [o for o in self.ops if o.kind == "skipped"]
 
 
+def without_route(op_id: str, path: str, method: str) -> str:
+    """An operation id without the route FastAPI appends to the function's name when it makes
+    one (the path with every character that is not a word character as `_`, then the method):
+    `change_status_of_the_origin_allowlist_v1_allowlist_public__allowlist_id__origin_put` is
+    `change_status_of_the_origin_allowlist`. Kept whole, its words said "change status of the
+    origin allowlist v1 allowlist allowl" (blind play); 17 corpus specs name 387 operations so."""
+    suffix = re.sub(r"\W", "_", path) + "_" + method.lower()
+    return op_id[: -len(suffix)] if op_id.endswith(suffix) and len(op_id) > len(suffix) else op_id
+
+
 def api_slug(title: str, fallback: str) -> str:
     toks = [t for t in snake(title).split("_") if t and t not in API_STOPWORDS and not re.fullmatch(r"v\d+", t)]
     if not toks:
@@ -552,7 +562,7 @@ class OpenAPIImporter(TypeMapper):
                     body.notes.append(SAYS_NOTHING)
                 body_kind = "json" if "json" in ctype else "multipart" if "multipart" in ctype else "form" if "urlencoded" in ctype else "other"
         response, has_response = self.read_response(op, at)
-        op_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
+        op_id = without_route(op.get("operationId"), path, method) if isinstance(op.get("operationId"), str) else None
         return Op(
             method,
             path,
