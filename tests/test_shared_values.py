@@ -9,6 +9,7 @@ whose walks follow keys, sample as before (their samples are checked byte for by
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from compoworld_dsl.sample.rebuild import rebuild_problems
@@ -96,3 +97,24 @@ def test_only_short_texts_flow():
     assert _short("LS1 4AP") and _short("arn:aws:iam::123456789012:role/x") and _short("Amara Kowalski")
     assert not _short("") and not _short("Blocked until the contract is signed.") and not _short("[]") and not _short('{"a": 1}')
     assert not _short("x" * 65) and not _short(3)
+
+
+ROOMS = Path(__file__).parent / "fixtures" / "worlds" / "rooms.world"
+
+
+def test_a_new_record_is_not_named_as_the_record_it_copies(tmp_path):
+    """A new room takes the logging configuration of a room found by its name, which is then
+    deleted: were the new room named as the found one ("add a room "Atlas room" with the logging
+    of the room "Atlas room", then delete that room", met in an imported chat API), "that room"
+    could be either. Five rooms of six names, found by name and handler: without the rule, 11 of
+    60 tasks (seeds 1 and 2) named the new room as the found one."""
+    tasks = _tasks(ROOMS, tmp_path / "rooms.jsonl", 12)
+    assert len(tasks) == 12
+    sampler = load_sampler(str(ROOMS))
+    for task in tasks:
+        plan = task["reference_plan"]
+        assert [s["tool"] for s in plan] == ["chat.list_rooms", "chat.create_room", "chat.delete_room"], plan
+        assert task["bindings"][1]["logging"] == "step 1.logging"
+        found = re.findall(r'the room "([^"]+)"', task["instruction"])
+        assert found and plan[1]["arguments"]["name"] not in found, task["instruction"]
+        assert rebuild_problems(sampler, task) == []

@@ -92,6 +92,8 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
             derived = _derived(facts, rng, state, tool, free, {**given, **chosen})
             chosen.update(derived)
             profiled = {**profiled, **derived}
+            if (why := _named_as_found(facts, state, steps, tool, chosen)):
+                continue
             got = run_step(facts, state0, state, tool, {**given, **chosen}, rules, attempt.deadline)
             if not isinstance(got, str):
                 return (chosen, *got, 0)
@@ -138,6 +140,20 @@ def _naming(facts: WorldFacts, tool: Tool) -> set[str]:
     name): what names a record, not what a text says about one."""
     kb = facts.people.known_by
     return {n for n, (tb, f) in facts.insert_args.get(tool.qualified, {}).items() if f in kb.get(tb, ())} | {n for n, (tb, _, f) in facts.update_args.get(tool.qualified, {}).items() if f in kb.get(tb, ())}
+
+
+def _named_as_found(facts: WorldFacts, state: State, steps: list[Step], tool: Tool, chosen: dict) -> str | None:
+    """Why a new row's stated name would be that of a record an earlier step found in the same
+    table, or None: "add a room "Atlas room" with the logging configuration identifiers of the
+    room "Atlas room", then delete that room" named two rooms alike, and "that room" could be
+    either (met in a task of shared values, D51). Another draw is tried. Other rows' names may
+    repeat (a letter titled as another matter's letter), as the bundled worlds' tasks do."""
+    kb = facts.people.known_by
+    found = [(st.how["table"], st.pick) for st in steps if st.pick is not None and st.how and st.how.get("table")]
+    for n, (table, f) in facts.insert_args.get(tool.qualified, {}).items():
+        if n in chosen and f in kb.get(table, ()) and any(t == table and (state.tables.get(t, {}).get(key) or {}).get(f) == chosen[n] for t, key in found):
+            return f"its {n} names a record an earlier step found"
+    return None
 
 
 def _from_profile(facts: WorldFacts, state: State, tool: Tool, free: list, about=lambda: None) -> tuple[list, list] | None:
