@@ -138,13 +138,18 @@ class WalkGraph:
             own = self._own.get(t.qualified, frozenset())
             for ft in dict.fromkeys(tstr(pt) for n, pt in t.params if types.base(tstr(pt)) in FLOW_TYPES and n not in own):
                 self._by_flow.setdefault(ft, []).append(t)
-        # in the search for shared values (D51), also the reads with no key, and texts
+        # in the search for shared values (D51), also the reads with no key (by type), and the
+        # tools a text feeds, by the parameter's name (`vocab.norm`): a step looks up the names
+        # of the text fields on offer, so what it costs does not grow with the world
         self._by_shared: dict[str, list[Tool]] = {}
+        self._by_text: dict[str, list[Tool]] = {}
         for t in self._keyless_writes + self.entries:
             own = self._own.get(t.qualified, frozenset())
-            for ft in dict.fromkeys(tstr(pt) for n, pt in t.params if self.flows(tstr(pt), True) and n not in own):
-                if t not in self._by_flow.get(ft, ()):
+            if t.qualified in self._entry_names:  # the writes' dates and amounts are in `_by_flow`
+                for ft in dict.fromkeys(tstr(pt) for n, pt in t.params if types.base(tstr(pt)) in FLOW_TYPES and n not in own):
                     self._by_shared.setdefault(ft, []).append(t)
+            for name in dict.fromkeys(norm(n) for n, pt in t.params if types.base(tstr(pt)) == "text" and n not in own):
+                self._by_text.setdefault(name, []).append(t)
         self._by_key: dict[str, list[Tool]] = {}
         for t in self._walkable:
             for kt in set(self._keys[t.qualified]):
@@ -387,7 +392,7 @@ class WalkGraph:
     @property
     def shares(self) -> bool:
         """Has the world tools that only the search for shared values walks (D51)?"""
-        return bool(self._by_shared)
+        return bool(self._by_shared or self._by_text)
 
     def may_flow(self, steps: list[Step], option: tuple, tool: Tool, param: str, ptype: str) -> bool:
         """May step `option[0]`'s output `option[1]` (None: its whole result) flow into `param` of
@@ -429,6 +434,11 @@ class WalkGraph:
         for ft in offered:
             for t in self._by_flow.get(ft, []) + (self._by_shared.get(ft, []) if shared else []):
                 seen.setdefault(t.qualified, t)
+        if shared:
+            for ht, _, f, _ in hs:
+                if f is not None and self.types.base(ht) == "text":
+                    for t in self._by_text.get(norm(f), ()):
+                        seen.setdefault(t.qualified, t)
         out = []
         for t in sorted(seen.values(), key=lambda t: self._position[t.qualified]):
             if t.qualified in used or not self.fed(t, hs, steps, shared):
