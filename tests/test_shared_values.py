@@ -118,3 +118,20 @@ def test_a_new_record_is_not_named_as_the_record_it_copies(tmp_path):
         found = re.findall(r'the room "([^"]+)"', task["instruction"])
         assert found and plan[1]["arguments"]["name"] not in found, task["instruction"]
         assert rebuild_problems(sampler, task) == []
+
+
+def test_after_a_create_that_answers_the_record_that_names_which(tmp_path):
+    """A create that answers the new record itself (imported APIs' `-> Room`, not `-> RoomId`)
+    makes a room of the kind the walk found: "add a room "A" with the logging of the room "B"
+    ..., then delete that room" read as the new one; now "that room "B"" (the site verification
+    webs and payment links of imported APIs read so)."""
+    text = ROOMS.read_text()
+    answers = text.replace("max_length: int) -> RoomId", "max_length: int) -> Room", 1).replace("    return r.id\n", "    return r\n", 1)
+    assert answers != text
+    world = tmp_path / "rooms_answered.world"
+    world.write_text(answers)
+    tasks = _tasks(world, tmp_path / "answered.jsonl", 6)
+    assert len(tasks) == 6
+    for task in tasks:
+        after = task["instruction"].split("Add a room ", 1)[1]
+        assert not re.search(r"that room(?! \")", after), task["instruction"]

@@ -350,10 +350,18 @@ class Phraser:
             template = self._without(j, template, topic)
         r = tool.result
         made = self.people.ref_table(tstr(r)) if tool.qualified in self.facts.mutating and not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
+        got = self.results[j] if j < len(self.results) else None
+        # a create that answers the new record itself (imported APIs' `-> Client`) makes one too:
+        # "add a site verification web "Maple ..." with the site identifier of the site
+        # verification web "Atlas ...", then update that site verification web" read as the new one
+        if made is None and tool.qualified in self.facts.mutating and isinstance(r, T.RecordT) and isinstance(got, dict):
+            rt = self._table(j)
+            if rt is not None and rt.partition(".")[0] == tool.service and rt.partition(".")[2] in tool.inserts:
+                made, got = rt, got.get(self.people.key[rt])
         # what the reader knows of the new record: the values its write is given (not those left
         # to the house rules)
         given = {n: self.values[(j, n)] for n in self.steps[j].sources if (j, n) not in self.left and (j, n) in self.values}
-        new = (made, (made, repr(self.results[j] if j < len(self.results) else None)), {**given, _NEW: True}) if made is not None else None
+        new = (made, (made, repr(got)), {**given, _NEW: True}) if made is not None else None
         # "open a matter "Y" for the client of that matter": the new matter is named from the
         # verb on; "reverse the journal entry ..." names the entry it acts on, and the reversal
         # it creates only counts after it
