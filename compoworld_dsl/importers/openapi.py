@@ -469,6 +469,7 @@ class OpenAPIImporter(TypeMapper):
         self.services: dict[str, ServiceIR] = {}
         self.result_records: dict[str, str] = {}  # schema name → record name, per service
         self.answered_tools: list[ToolIR] = []  # the tools world_model.answered made (their phrases are completed last)
+        self.answer_tables: list[tuple[str, str, RecordIR]] = []  # (service, table, record) of answers that are objects (world_model.answered)
         self.scope_values: dict[str, str] = {}  # a scope path parameter (norm) → its one seeded value (resources.scope_seeds)
         self._nouns: set[str] | None = None
         self._by_shape_name: dict[str | None, list[int]] | None = None
@@ -2021,6 +2022,7 @@ class OpenAPIImporter(TypeMapper):
         for r in self.resources:
             self.aliases.append((r.alias, "id", f"the key of {article(r.noun)} {r.noun}"))
         self.make_tools()
+        world_model.require_named_answers(self)
         self.proposed_rules = speak(self.resources, self.services, tables, self.enums, self.ops)  # labels, phrases, seeds, house rules
         for t in self.answered_tools:  # after speak, which rewrites their phrases from summaries
             world_model.state_arguments(t)

@@ -344,7 +344,7 @@ def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: Derived
             sim = replace(sim, say=say, params=[replace(p, type=home.alias, default=None) if p.name == name else p for p in sim.params])
             # the row must sit where the path says (the app in its app collection)
             where = imp.parent_checks(home, info, name) if pattern(o.segs[: len(home.coll_segs) + 1]) == home.item else []
-            return _recorded_tool(imp, o, home, sim, [imp.check_key(home, name), *where])
+            return _recorded_tool(imp, o, home, sim, [imp.check_key(home, name), *where, *same_row_checks(imp, home, name, sim.params)])
         if not records(o, r, info, sim.params, imp.key_types()):
             return None
         return _recorded_tool(imp, o, r, sim, [])
@@ -352,7 +352,8 @@ def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: Derived
     if derived is not None:
         return _derived_tool(imp, o, r, sim, key, checks, derived)
     if o.method in WRITES:
-        return _recorded_tool(imp, o, r, sim, checks)
+        path = {name for name, _, _ in info.values()}  # (a parent's, checked by `parent_checks`)
+        return _recorded_tool(imp, o, r, sim, [*checks, *same_row_checks(imp, r, key, [p for p in sim.params if p.name not in path])])
     return None
 
 
@@ -409,6 +410,116 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> 
     comments += notes + sim.comments[1:]
     o.kind = "recorded"
     return replace(sim, params=params, result="id" if answers else None, gives=None, body=body, simulated=False, comments=comments)
+
+
+# verbs of a write on a thing that is there already (`DeleteSlackChannelConfiguration`,
+# `UpdateWebhook`), not of one that makes, sends or joins something
+ON_EXISTING = frozenset("""
+    update modify set edit change patch replace rename move mark flag
+    delete remove destroy purge clear cancel revoke void discard dismiss drop
+    start stop restart pause resume suspend unsuspend terminate reboot shutdown reset rotate renew extend
+    enable disable activate deactivate unregister deregister detach unassign disassociate unlink unshare
+    approve reject accept decline confirm complete close reopen archive unarchive restore lock unlock
+""".split())
+
+# the endings of an argument's name that say it identifies something (`teamId`, `channel_arn`,
+# Twilio's `AccountSid`), as `norm` writes them
+_IDENTIFIERS = ("id", "key", "arn", "uuid", "guid", "sid")
+
+
+def _names_a_row(name: str) -> bool:
+    return _norm(name).endswith(_IDENTIFIERS)
+
+
+def same_row_checks(imp: Any, home: Any, key: str, params: list[ParamIR]) -> list[str]:
+    """`require` that the other identifiers of a write recorded on the row `key` names are the
+    row's own: a channel configuration keyed by its channel is deleted with its own team ID, not
+    another team's (the call named no configuration the world holds). Only required arguments
+    named as identifiers, of a field of the row's record of the same name and type."""
+    if home.record is None:
+        return []
+    fields = {_norm(f.name): f for f in home.record.fields if not f.key}
+    out = []
+    for p in params:
+        f = fields.get(_norm(p.name))
+        if p.name != key and p.default is None and _names_a_row(p.name) and f is not None and f.type == p.type:
+            out.append(f"require {home.table}[{key}].{f.name} == {p.name} else not_found {lit(f'{home.noun} {{{key}}} has another {words(p.name)}')}")
+    return out
+
+
+_REMOVES = frozenset({"delete", "remove", "destroy", "purge", "discard", "drop"})
+
+
+def _noun_of(text: str) -> str:
+    """`SlackChannelConfigurations`, `slack channel configuration` → `slackchannelconfiguration`."""
+    return _norm("".join(singular(w) for w in _split_words(text)))
+
+
+def require_named_answers(imp: Any) -> None:
+    """A recorded write on a thing that is there already, named by arguments that together are
+    fields of the answers of a read of that thing, requires an answer row holding them: AWS
+    Support App's `DeleteSlackChannelConfiguration(channelId, teamId)`, where a channel
+    configuration is known by its channel and its team together, deletes one that
+    `ListSlackChannelConfigurations` shows, not any channel ID with any team ID (a blind player
+    failed a task fairly that named a channel of another team; no key names the row, so
+    `named_row` finds none). The answers' record must be the thing the operation's name acts on
+    (`delete` + `slack channel configuration`), in the same service, and hold every required
+    argument as a field of its name and type; the optional ones are what an update sets. Run
+    after every tool is made (a read may come after the write in the spec)."""
+    if not imp.answer_tables:
+        return
+    tools = {f"{name}.{t.name}": t for name, svc in imp.services.items() for t in svc.tools}
+    identity: dict[str, list[str]] = {}  # table → the fields a write on one of its rows names it by
+    # the writes on rows first, so a create knows what names the row it adds
+    for o in sorted(imp.ops, key=lambda o: first_verb(o) in CREATES):
+        words_ = _name_words(o)
+        verb = first_verb(o)
+        if o.kind != "recorded" or len(words_) < 2 or verb not in ON_EXISTING | CREATES or _verb(words_[0]) != verb:
+            continue
+        t = tools.get(o.tool)
+        if t is None or not t.body or not t.body[0].startswith(("let ", "insert ")):
+            continue  # on a row its key names already (the checks come first)
+        svc = o.tool.split(".")[0]
+        thing = _norm("".join(singular(w) for w in words_[1:]))
+        # what names the thing: its required arguments that are identifiers (an update's other
+        # required arguments are the values it sets, not the ones the row holds now)
+        required = [p for p in t.params if p.default is None and _names_a_row(p.name)]
+        for home, table, rec in imp.answer_tables:
+            if home != svc or _noun_of(rec.name) != thing:
+                continue
+            fields = {_norm(f.name): f for f in rec.fields if not f.key}
+            pairs = [(p, fields.get(_norm(p.name))) for p in required]
+            if not pairs or any(f is None or f.type != p.type for p, f in pairs):
+                continue
+            conds = " and ".join(f"{ANSWER}.{f.name} == {p.name}" for p, f in pairs)
+            said = " and ".join(words(p.name) for p, _ in pairs)
+            noun = rec.noun or words(rec.name).lower()
+            if verb in CREATES:
+                # a new one the read will show, when every argument is a field of it: not one
+                # there is already (the same required values)
+                every = [(p, fields.get(_norm(p.name))) for p in t.params]
+                if any(f is None or f.type != p.type for p, f in every):
+                    continue
+                what = f"the new {noun} is added to {table} (the rows the read answers)"
+                ident = [(p, f) for p, f in every if f.name in identity.get(table, ())]
+                if ident and len(ident) == len(identity[table]):
+                    # not one there is already: the fields the writes on one name it by
+                    same = " and ".join(f"{ANSWER}.{f.name} == {p.name}" for p, f in ident)
+                    by = " and ".join(words(p.name) for p, _ in ident)
+                    t.body.insert(0, f"require not exists({ANSWER} in {table} where {same}) else conflict {lit(f'a {noun} with that {by} exists already')}")
+                    what += f", unless one has its {by} already"
+                t.body.insert(1 if ident else 0, f"insert {table} {{ " + ", ".join(f"{f.name}: {p.name}" for p, f in every) + " }")
+                t.comments.insert(2, what)
+                break
+            identity.setdefault(table, [f.name for _, f in pairs])
+            t.body.insert(0, f"require exists({ANSWER} in {table} where {conds}) else not_found {lit(f'no {noun} with that {said}')}")
+            what = f"the {noun} its {said} name must be one {table} holds (the rows the read answers)"
+            if first_verb(o) in _REMOVES:
+                # gone from what the read answers: a later step cannot act on it as if it were there
+                t.body.insert(1, f"delete {ANSWER} in {table} where {conds}")
+                what += ", and the call removes it from them"
+            t.comments.insert(2, what)
+            break
 
 
 def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> tuple[Any, bool | str] | None:
@@ -626,6 +737,8 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     rows = ("6..12" if conds else "4..8") if many else "4..8" if len(conds) > len(scoped) else "1"
     svc.records.append(rec)
     svc.tables.append(TableIR(table, rec, rows, seed, tuple(distinct) if not many else ()))
+    if rows_of is None and not value:
+        imp.answer_tables.append((svc_name, table, rec))
     where = f" where {' and '.join(conds)}" if conds else ""
     if rows_of is not None:
         # the rows the answers name, in the resource's own shape (what the API returns)

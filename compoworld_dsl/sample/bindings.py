@@ -68,7 +68,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     profiles: list = []  # `_from_profile`, worked out at the first draw: every draw has the same
     for d in range(draws):
         attempt.deadline.check()
-        profiled = {**_fresh(facts, rng, state, tool, free), **_moved(facts, rng, state, tool, given, free)}
+        profiled = {**_fresh(facts, rng, state, tool, free), **_moved(facts, rng, state, tool, given, free), **_from_row(facts, rng, state, tool, given, free)}
         if not profiles:
             profiles.append(_from_profile(facts, state, tool, free, about))
         if profiles[0] is not None:
@@ -226,6 +226,26 @@ def _moved(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, give
         options = [f"{local}@{d}" for d in domains if f"{local}@{d}".lower() not in held]
         if options:
             out[n] = rng.choice(options)
+    return out
+
+
+def _from_row(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, given: dict, free: list) -> dict:
+    """The arguments a `require exists(x in t where x.f == p and x.g == q)` names a row by
+    together, drawn from one row of `t` that holds the values already given (`facts.row_args`):
+    the channel ID of a configuration of the team the walk carried, not any channel ID. {} where
+    the tool has no such require, or no row holds the given values (the draws then go on as
+    before, and the call fails or not on its own)."""
+    kinds = dict(free)
+    out: dict = {}
+    for table, pairs in facts.row_args.get(tool.qualified, ()):
+        todo = {n: f for n, f in pairs.items() if n in kinds and n not in out}
+        if not todo:
+            continue
+        known = {f: ({**given, **out})[n] for n, f in pairs.items() if n in given or n in out}
+        rows = [r for _, r in sorted(state.tables.get(table, {}).items(), key=lambda kv: str(kv[0])) if all(r.get(f) == v for f, v in known.items())]
+        if rows:
+            pick = rng.choice(rows)
+            out.update({n: pick[f] for n, f in todo.items()})
     return out
 
 

@@ -40,6 +40,9 @@ class WorldFacts:
     # tools an idempotency request can name: state-changing, called with keys and ids only
     idempotent_tools: list[tuple[str, Tool]]
     requires: dict[str, list[tuple[str, re.Pattern, set[str]]]]  # tool → its `require`s (`_require_deps`)
+    # tool → (qualified table, parameter → field) of each `require exists(x in t where x.f == p and
+    # x.g == q)` that names a row by two or more parameters together (`_row_args`)
+    row_args: dict[str, list[tuple[str, dict[str, str]]]]
     # the tables a call of each tool can read or write: its service's (a tool body reads no
     # other service's state, E410)
     tool_tables: dict[str, set[str]]
@@ -132,6 +135,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         tables_modified={t.qualified: _tables_changed(t, with_inserts=False) for t in tools},
         idempotent_tools=sorted((t.qualified, t) for t in tools if t.qualified in mutating and t.params and all(isinstance(pt, T.Alias) for _, pt in t.params)),
         requires={t.qualified: _require_deps(t) for t in tools},
+        row_args={t.qualified: got for t in tools if (got := _row_args(t))},
         tool_tables={t.qualified: by_service.get(t.service, set()) for t in tools},
         constraints=constraints,
         rule_fields={n.name for info in constraints for n in A.walk(info["decl"]) if isinstance(n, A.Field)},
@@ -302,6 +306,33 @@ def _require_deps(tool: Tool) -> list[tuple[str, re.Pattern, set[str]]]:
         elif isinstance(stmt, A.Require):
             pattern = "".join(re.escape(p) if isinstance(p, str) else ".*" for p in _template_pieces(stmt.message))
             out.append((stmt.kind, re.compile(pattern, re.S), deps(stmt.cond)))
+    return out
+
+
+def _row_args(tool: Tool) -> list[tuple[str, dict[str, str]]]:
+    """(qualified table, parameter → field) for each `require exists(x in t where x.f == p and
+    x.g == q ...)` of a tool that names a row by two or more of its parameters together: AWS
+    Support App's channel configuration, known by its channel and its team (an imported write,
+    `importers.world_model.require_named_answers`). Their values are drawn from one row
+    (`bindings._from_row`): a channel ID drawn on its own seldom sits with the team given."""
+    params = {n for n, _ in tool.params}
+    out = []
+    for stmt in tool.decl.body:
+        q = stmt.cond if isinstance(stmt, A.Require) else None
+        if not (isinstance(q, A.Quant) and q.kind == "exists" and isinstance(q.domain, A.Var) and q.where is not None):
+            continue
+        pairs: dict[str, str] = {}
+        todo = [q.where]
+        while todo:
+            e = todo.pop()
+            if isinstance(e, A.Binary) and e.op == "and":
+                todo += [e.left, e.right]
+            elif isinstance(e, A.Binary) and e.op == "==":
+                for a, b in ((e.left, e.right), (e.right, e.left)):
+                    if isinstance(a, A.Field) and isinstance(a.obj, A.Var) and a.obj.name == q.var and isinstance(b, A.Var) and b.name in params:
+                        pairs[b.name] = a.name
+        if len(pairs) >= 2:
+            out.append((f"{tool.service}.{q.domain.name}", pairs))
     return out
 
 
