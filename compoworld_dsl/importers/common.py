@@ -682,6 +682,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     toks = _tokens(name)
     if (bare := unwrapped(toks)) != toks:
         toks, name = bare, "_".join(bare)  # Azure's `properties_active_deployment_name`: the wrapper says nothing
+    if toks[-2:] == ["e", "tag"]:  # Azure's `eTag` is an entity tag, not a tag: "e tag "onboarding"" (a sampled task)
+        toks = [*toks[:-2], "etag"]
     last = toks[-1] if toks else name
     ex = [example] if isinstance(example, str) and example.strip() and len(example) <= 120 else []
     person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}
@@ -769,6 +771,69 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     if identity:
         return _pick(ex + [f"{a} {noun}" for a in ADJECTIVES])
     return f"format({lit(words(name) + ' {}')}, 1..40)"
+
+
+# a row's own names as a person: the whole name, and a handle made from it
+_FULL_NAMES = ("full_name", "fullname", "display_name", "displayname", "name", "name_formatted", "formatted_name")
+_HANDLES = ("user_name", "username", "login", "handle", "screen_name", "user")
+
+
+def _from_pool(gen: str | None, pool: list[str]) -> bool:
+    """Is `gen` a pick whose values end with `pool`'s (a spec's examples may come first)?"""
+    return gen is not None and gen.startswith("pick([") and gen.endswith(", ".join(lit(v) for v in pool) + "])")
+
+
+def person_seeds(table: TableIR) -> list[str]:
+    """Seeds of a person's names that agree with each other, for a table whose seed drew them
+    field by field: a SCIM user "Tomasz Moreno" with given name "Hannah", family name "Kowalski"
+    and user name "Grace Adeyemi" (Docker Hub, blind play). Where the row has a given and a
+    family name from the name pools, its whole name is made of them (`format("{} {}",
+    same(given), same(family))`); else a whole name from the pool of people is drawn from the
+    first and last names apart (100 names, not 10: five of eight users shared a display name).
+    A handle (`user_name`, `login`) and an email address drawn from the generic pools are made
+    from the whole name (`slug(same(full))`: "grace.adeyemi", "grace.adeyemi@example.com"), as a
+    bundled world's contacts' are. Values the spec gave (an example alone, an enum) are left as
+    they are. Returns the fields changed."""
+    seed, rec = table.seed, table.record
+    fields = {f.name: f for f in rec.fields if not f.key and not f.ref and not f.json}
+
+    def role(name: str) -> str:
+        toks = unwrapped(_tokens(name))
+        bare = "_".join(toks)
+        if bare in ("first_name", "given_name", "firstname") or toks[-2:] in (["first", "name"], ["given", "name"]):
+            return "first" if _from_pool(seed.get(name), FIRST) else ""
+        if bare in ("last_name", "family_name", "surname", "lastname") or toks[-2:] in (["last", "name"], ["family", "name"]):
+            return "last" if _from_pool(seed.get(name), LAST) else ""
+        if bare in _FULL_NAMES and _from_pool(seed.get(name), PEOPLE):
+            return "full"
+        if bare in _HANDLES and (_from_pool(seed.get(name), PEOPLE) or _from_pool(seed.get(name), USERNAMES)):
+            return "handle"
+        if fields[name].base == "email" or toks[-1:] in (["email"], ["address"]) and "email" in toks:
+            return "email" if seed.get(name) == email_seed() else ""
+        return ""
+
+    by: dict[str, list[str]] = {}
+    for name in fields:
+        if name in seed and (r := role(name)):
+            by.setdefault(r, []).append(name)
+    first, last, full = (by.get(k, [None])[0] for k in ("first", "last", "full"))
+    if not (first and last or full):
+        return []
+    changed = []
+    if full:
+        seed[full] = f'format("{{}} {{}}", same({first}), same({last}))' if first and last else f'format("{{}} {{}}", {_pick(FIRST)}, {_pick(LAST)})'
+        changed.append(full)
+        for other in by.get("full", [])[1:]:
+            seed[other] = f"same({full})"
+            changed.append(other)
+    local = f"slug(same({full}))" if full else f'format("{{}}.{{}}", slug(same({first})), slug(same({last})))'
+    for h in by.get("handle", []):
+        seed[h] = local
+        changed.append(h)
+    for e in by.get("email", []):
+        seed[e] = f'format("{{}}@{{}}", {local}, {_pick(DOMAINS)})'
+        changed.append(e)
+    return changed
 
 
 def email_seed(example=None) -> str:

@@ -26,6 +26,7 @@ from .common import (
     TAGS,
     TEXT_TIME,
     WRAPPERS,
+    person_seeds,
     ConstraintIR,
     FieldIR,
     Names,
@@ -844,12 +845,14 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
         label_fields(r.record, nouns)
         if r.qualified in tables:
             reseed(tables[r.qualified], r.noun, api)
+            person_seeds(tables[r.qualified])
     for svc in services.values():
         # the world model's tables of answers (`world_model.answered`) are in the services
         # already: their text fields are seeded as the resources' are (a metric destination's
         # ARN is an ARN, not "destination arn 27")
         for t in svc.tables:
             reseed(t, t.record.noun or words(t.record.name).lower(), api)
+            person_seeds(t)
     labels: dict[str, dict[str, str]] = {}  # per service: field → label, over its tables
     for r in resources:
         labels.setdefault(r.service, {}).update({f.name: f.label for f in r.record.fields if f.label and not f.ref})

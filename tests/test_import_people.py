@@ -1,0 +1,81 @@
+"""A person's names agree in imported seeds (`importers.common.person_seeds`): Docker Hub's SCIM
+users were seeded field by field, "Tomasz Moreno" with given name "Hannah", family name
+"Kowalski" and user name "Grace Adeyemi", and five of eight shared one display name (a blind
+player remarked on both). Now the whole name is made of the given and family names, a handle and
+an email address are made from the whole name, and a whole name drawn alone comes from 100
+names, not 10."""
+
+from __future__ import annotations
+
+import re
+
+from import_specs import arr, obj, ok, pparam, ref, run, s, spec, world_of
+
+
+def _users(props: dict) -> dict:
+    return spec(
+        {
+            "/users": {"get": {"operationId": "listUsers", "responses": ok(arr(ref("User")))}},
+            "/users/{id}": {"get": {"operationId": "getUser", "parameters": [pparam("id")], "responses": ok(ref("User"))}},
+        },
+        {"User": obj({"id": s(), **props})},
+    )
+
+
+def _rows(tmp_path, doc) -> tuple[str, list[dict]]:
+    result, _, model, wf = run(tmp_path, doc)
+    world, state = world_of(model, wf)
+    table = next(t for t in state.tables if t.endswith(".users"))
+    rows = list(state.tables[table].values())
+    assert len(rows) >= 4
+    return "\n".join(result.files.values()), rows
+
+
+def _slug(text: str) -> str:
+    return ".".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def test_a_users_whole_name_handle_and_email_are_made_of_its_names(tmp_path):
+    doc = _users({
+        "userName": s(),
+        "displayName": s(),
+        "name": obj({"givenName": s(), "familyName": s()}),
+        "email": s(format="email"),
+    })
+    text, rows = _rows(tmp_path, doc)
+    assert 'display_name: format("{} {}", same(name_given_name), same(name_family_name))' in text, text
+    for r in rows:
+        assert r["display_name"] == f"{r['name_given_name']} {r['name_family_name']}", r
+        assert r["user_name"] == _slug(r["display_name"]), r
+        local, _, domain = r["email"].partition("@")
+        assert local == _slug(r["display_name"]) and "." in domain, r
+
+
+def test_a_whole_name_alone_is_drawn_from_first_and_last_names(tmp_path):
+    text, rows = _rows(tmp_path, _users({"fullName": s(), "login": s(), "phone": s()}))
+    seed = re.search(r"seed users: [^{]*\{(.*?)\n  \}", text, re.S).group(1)
+    line = re.search(r"full_name: (.*)", seed).group(1)
+    assert line.startswith('format("{} {}", pick(['), line
+    for r in rows:
+        assert len(r["full_name"].split()) == 2 and r["login"] == _slug(r["full_name"]), r
+    # the phone is no name: drawn as before
+    assert not any(r["phone"] == _slug(r["full_name"]) for r in rows)
+
+
+def test_what_the_spec_gives_and_what_is_no_person_stay_as_they_are(tmp_path):
+    # an enum of user names is the API's own: kept; a group's display name is not a person's
+    doc = spec(
+        {
+            "/users": {"get": {"operationId": "listUsers", "responses": ok(arr(ref("User")))}},
+            "/groups": {"get": {"operationId": "listGroups", "responses": ok(arr(ref("Group")))}},
+        },
+        {
+            "User": obj({"id": s(), "fullName": s(), "userName": s(enum=["root", "admin", "ops"])}),
+            "Group": obj({"id": s(), "displayName": s(), "email": s(format="email")}),
+        },
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "user_name: weighted(root: 3, admin: 1, ops: 1)" in text, text
+    group = re.search(r"seed groups: [^{]*\{(.*?)\n  \}", text, re.S).group(1)
+    assert "same(" not in group and "slug(" not in group, group
