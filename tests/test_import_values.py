@@ -163,3 +163,20 @@ def test_a_scope_parameter_takes_the_specs_default_or_first_member(tmp_path):
     w, st = world_of(model, wf)
     teams = next(t for q, t in st.tables.items() if q.endswith(".teams"))
     assert teams and {r["format"] for r in teams.values()} == {"xml"}, teams
+
+
+def test_an_entity_tag_is_no_label(tmp_path):
+    """Azure's `eTag` is an entity tag: a task said "e tag "onboarding"" (drawn from the pool
+    of labels, as a `tag` is)."""
+    doc = spec(
+        {
+            "/vaults": {"get": {"operationId": "ListVaults", "responses": ok(arr(ref("Vault")))}},
+            "/vaults/{vaultId}": {"get": {"operationId": "GetVault", "parameters": [pparam("vaultId")], "responses": ok(ref("Vault"))}},
+        },
+        {"Vault": obj({"id": s(), "name": s(), "eTag": s(), "tag": s()})},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    etag = seed_line(text, "vaults", "e_tag")
+    assert "onboarding" not in etag and etag.startswith("format("), etag
+    assert "onboarding" in seed_line(text, "vaults", "tag")  # a tag is still a label

@@ -382,7 +382,7 @@ def _z3_bind(facts: WorldFacts, attempt: Attempt, seed: int, state: State, tool:
 def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None, about=lambda: None, optional: bool = False) -> Any:
     """One seeded value for a user-given parameter: a member of an enum; for ids, text and
     emails a value the state holds, by meaning: from fields of the parameter's name (those of
-    the tool's own service first), or that share a word with it (`new_folder`: `folder`), else from the fields of that type in the
+    the tool's own service first), or that end in its last word (`new_folder`: `folder`), else from the fields of that type in the
     tool's own service (`near`), and only then from any field of the type — a drug's name is
     not a pet's; for numbers, dates and times a plausible value, or one such a field holds
     (an `amount` like other amounts), dates otherwise within the range the tool's own
@@ -405,7 +405,7 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         # document's title, not to a matter's ("Wrongful dismissal claim")
         same = held_split(facts, attempt, state, tstr(t), name, scope=near)[0] or same
     if not same:
-        same = held_split(facts, attempt, state, tstr(t), None, near=name)[0]  # a field sharing a word with it
+        same = held_split(facts, attempt, state, tstr(t), None, near=name)[0]  # a field ending in its last word (`new_folder`: `folder`)
     if same and p == "text":
         # an empty JSON value ("{}", "[]": tags or URLs no row has) is no value a person states
         # ("with tags "{}""): an optional one is left out, a required one drawn from the rest

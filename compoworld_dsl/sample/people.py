@@ -35,6 +35,18 @@ def share_a_word(a: str, b: str) -> bool:
     return bool((set(a.split("_")) - _FILLER) & set(b.split("_")))
 
 
+def share_the_head(a: str, b: str) -> bool:
+    """Do two names end in the same word, the thing they name (`new_folder`, `folder`; `tags`,
+    `tag`)? A word elsewhere is not enough: an `ip_address` is no `address_country` ("ip address
+    "JP"") and a `user_agent` no `user_language` ("user agent "pt""), both met in an imported
+    task."""
+    def head(n: str) -> str:
+        ws = [w for w in n.split("_") if w and w not in _FILLER]
+        w = ws[-1] if ws else n
+        return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+    return head(a) == head(b)
+
+
 def same_as_said(a: Any, b: Any) -> bool:
     """Values as a person compares them in a description: text trimmed and case-blind."""
     if isinstance(a, str) and isinstance(b, str):

@@ -760,7 +760,7 @@ class Phraser:
         if isinstance(equals, bool):
             table = self._table(j)
             label = self.people.label(table, field) if table else words(field)
-            return f"{self.subject(j)} is {'' if equals else 'not '}{label}"
+            return f"{self.subject(j)} {flag_predicate(label, equals)}"
         shown = self.people.value_text(t, self.facts.world.types.from_json(t, equals, "branch")) if t else str(equals)
         return f"{self.field_of(j, field)} is {shown}"
 
@@ -778,6 +778,31 @@ class _Alt(Phraser):
         super().__init__(base.facts, base.state0, base.steps[:-1] + [step], {**base.values, **values}, base.results, base.left)
         self._subjects = dict(base._subjects)
         self._said, self._mentioned, self._short, self._changed, self._alone_said = base._said, base._mentioned, base._short, base._changed, base._alone_said
+
+
+# a yes/no field's label that reads as what a record is ("archived", "a controlled drug", "still
+# at the firm", "enabled", "public"): said "is archived"; any other ("account selection", "owner
+# usage online status", imported labels) is "marked as" it, as a flag a request sets is
+_PREDICATE_WORDS = frozenset("active inactive public private primary default visible hidden open closed online offline paid free live valid invalid complete ready available locked new draft internal external".split())
+_PREDICATE_SUFFIXES = ("ed", "able", "ible", "ive", "ent", "ant")
+
+
+def flag_predicate(label: str, value: bool) -> str:
+    """What a yes/no field says of a record, after its subject: "is archived", "is not a
+    controlled drug", "is shown in mobile" (a label that has its verb: not "is is shown in
+    mobile", met in an imported task), "is marked as account selection" (not "is account
+    selection")."""
+    ws = label.split()
+    if not ws:
+        return "is" if value else "is not"
+    if ws[0] in ("is", "are", "was"):
+        return f"{ws[0]} {'' if value else 'not '}{' '.join(ws[1:])}".rstrip()
+    if ws[0] in ("has", "have"):
+        return label if value else f"does not have {' '.join(ws[1:])}"
+    if ws[0] in ("can", "may"):
+        return label if value else f"{ws[0]} not {' '.join(ws[1:])}"
+    reads = ws[0] in ("a", "an", "the", "still", "in", "on", "at", "not") or ws[-1] in _PREDICATE_WORDS or ws[-1].endswith(_PREDICATE_SUFFIXES)
+    return f"is {'' if value else 'not '}{'' if reads else 'marked as '}{label}"
 
 
 def _said_once(text: str, stated: list[str]) -> str:

@@ -10,7 +10,7 @@ from ..codegen.python import tstr
 from ..runtime.state import State
 from .attempt import Attempt
 from .facts import WorldFacts
-from .people import share_a_word
+from .people import share_the_head
 
 
 def held_tables(state: State, fields: dict[str, list[str]], scope: set[str] | None):
@@ -44,7 +44,7 @@ def held(facts: WorldFacts, attempt: Attempt, state: State, want: str, name: str
 
 def held_split(facts: WorldFacts, attempt: Attempt, state: State, want: str, name: str | None, scope: set[str] | None = None, near: str | None = None) -> tuple[tuple, tuple]:
     """Values of type `want` in fields named `name` (or, with `near`, in fields whose name
-    shares a word with `near`), and in the other fields of that type, in the tables the state
+    ends in the word `near` ends in, `people.share_the_head`), and in the other fields of that type, in the tables the state
     has (and, with `scope`, only those tables)."""
     # the pools depend only on the tables read, each of which is never changed in place
     # (`State`): kept per task, keyed by the table dicts the answer came from
@@ -56,16 +56,11 @@ def held_split(facts: WorldFacts, attempt: Attempt, state: State, want: str, nam
     same, other = set(), set()
     for table, fields, rows in held:
         for f in fields:
-            hit = f == name if near is None else share_a_word(near, f) or share_a_word(_singular(near), _singular(f))
+            hit = f == name if near is None else share_the_head(near, f)
             (same if hit else other).update(r[f] for r in rows.values())
     out = (tuple(sorted(same, key=repr)), tuple(sorted(other, key=repr)))  # (shared: not to be changed)
     attempt.pools[key] = ([rows for _, _, rows in held], out)  # (holds the dicts: their ids stay theirs)
     return out
-
-
-def _singular(name: str) -> str:
-    """A field or parameter name with each word's plural `s` dropped: a `tag` is one of `tags`."""
-    return "_".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in name.split("_"))
 
 
 def date_range(facts: WorldFacts, state: State, scope: set[str] | None = None) -> tuple[int | None, int | None]:

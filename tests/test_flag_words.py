@@ -1,0 +1,41 @@
+"""Words for yes/no fields and for values drawn by a parameter's name, met in imported tasks:
+"if that package is is shown in mobile", "if that requisition is account selection", an
+`ip_address` drawn from an `address_country` ("ip address "JP"") and a `user_agent` from a
+`user_language` ("user agent "pt""). The bundled worlds' labels read as before."""
+
+from __future__ import annotations
+
+import pytest
+
+from compoworld_dsl.sample.people import share_a_word, share_the_head
+from compoworld_dsl.sample.phrasing import flag_predicate
+
+
+@pytest.mark.parametrize("label, yes, no", [
+    # the bundled worlds' labels: what a record is
+    ("archived", "is archived", "is not archived"),
+    ("still at the firm", "is still at the firm", "is not still at the firm"),
+    ("a controlled drug", "is a controlled drug", "is not a controlled drug"),
+    ("enabled", "is enabled", "is not enabled"),
+    ("public", "is public", "is not public"),
+    # labels with their own verb
+    ("is shown in mobile", "is shown in mobile", "is not shown in mobile"),
+    ("has attachments", "has attachments", "does not have attachments"),
+    ("can edit", "can edit", "can not edit"),
+    # a flag named by a noun: marked as it, as a request's flags are
+    ("account selection", "is marked as account selection", "is not marked as account selection"),
+    ("notify on resolve case", "is marked as notify on resolve case", "is not marked as notify on resolve case"),
+])
+def test_a_yes_no_field_is_said_as_what_the_record_is(label, yes, no):
+    assert flag_predicate(label, True) == yes
+    assert flag_predicate(label, False) == no
+
+
+def test_values_are_drawn_from_fields_that_end_in_the_same_word():
+    assert share_the_head("new_folder", "folder")
+    assert share_the_head("tags", "tag")
+    assert share_the_head("assignee_email", "email")
+    # a word elsewhere in the name is another thing: the old test took these
+    for param, field in (("ip_address", "address_country"), ("user_agent", "user_language"), ("folder_name", "folder")):
+        assert share_a_word(param, field)
+        assert not share_the_head(param, field), (param, field)
