@@ -122,6 +122,27 @@ def test_an_azure_like_spec_gives_a_three_hop_task(tmp_path):
         assert len(json.loads(line)["reference_plan"]) == 3
 
 
+def test_a_scope_is_said_once_in_an_instruction(tmp_path):
+    """Every call of an Azure-like API states the subscription and the resource group; a task
+    said them at each call ("... of that asset with subscription ID "SI-7922", resource group
+    name ..." again). A scope every row holds is said once (`Phraser._scopes`), and the agent
+    carries it to the later calls."""
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    _, _, _, wf = run(tmp_path, azure_like())
+    sample(Job(str(wf), 3, 8, 2, max_attempts=60), tmp_path / "t.jsonl")
+    tasks = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert tasks
+    several = 0
+    for t in tasks:
+        subs = {s["arguments"]["subscription_id"] for s in t["reference_plan"] if "subscription_id" in s["arguments"]}
+        assert len(subs) == 1, t["reference_plan"]
+        (sub,) = subs
+        several += sum("subscription_id" in s["arguments"] for s in t["reference_plan"]) > 1
+        assert t["instruction"].count(sub) == 1, t["instruction"]
+    assert several, "no task calls two tools in the scope"
+
+
 # ─── allOf parts that only say "an object" ───
 
 

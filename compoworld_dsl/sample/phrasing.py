@@ -686,10 +686,28 @@ class Phraser:
             shown = [self.report(*r) for r in reports]
             listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
             sentences.append(_sentence(("then " if goals else "") + "tell me " + listed))
-        out = " ".join(sentences)
+        # a scope every row holds (an Azure subscription and resource group) is said once: the
+        # calls after the first are in the same one ("... of that asset with subscription ID
+        # "SI-7922", resource group name "Atlas resource group" and account name ..." again)
+        out = _said_once(" ".join(sentences), self._scopes())
         if constraints:
             out += "\nHouse rules: " + " ".join(f"{c['description'] or c['name']}." for c in constraints)
         return out
+
+    def _scopes(self) -> list[str]:
+        """The stated arguments, as the text says them, whose value every row of the state that
+        has a field of the argument's name holds (four rows at least): a scope, the same for
+        every call, which a reader carries from one sentence to the next."""
+        out = []
+        for j, step in enumerate(self.steps):
+            for n, pt in step.tool.params:
+                v = self.values.get((j, n))
+                if not isinstance(v, str) or step.sources.get(n, ("", None))[0] != "user" or (j, n) in self.left or self.people.ref_table(tstr(pt)) is not None:
+                    continue  # (a record's key is said as the record, not as a value)
+                held = [r[n] for rows in self.state0.tables.values() for r in rows.values() if n in r]
+                if len(held) >= 4 and all(x == v for x in held):
+                    out.append(f"{self._param_label(j, n)} {self.arg(j, n)}")
+        return list(dict.fromkeys(out))
 
     def _needs(self, k: int, topics: dict[int, list[int]]) -> set[int]:
         """The steps whose outputs step k's write (and the rest of its run, `topics`) takes,
