@@ -79,3 +79,48 @@ def test_what_the_spec_gives_and_what_is_no_person_stay_as_they_are(tmp_path):
     assert "user_name: weighted(root: 3, admin: 1, ops: 1)" in text, text
     group = re.search(r"seed groups: [^{]*\{(.*?)\n  \}", text, re.S).group(1)
     assert "same(" not in group and "slug(" not in group, group
+
+
+def test_a_new_record_known_by_its_name_takes_a_name_no_record_has(tmp_path):
+    """Clients known by their name alone, seeded from a pick of names: a task's new client is
+    named as no client is ("add a client "Summit client"" beside a Summit client, blind play:
+    `bindings._fresh`, `CompiledWorld.fresh_value(name=True)`)."""
+    import json
+    import random
+
+    from compoworld_dsl.sample.run import Job, load_sampler
+    from compoworld_dsl.sample.run import run as sample
+
+    client = obj({"client_id": s(), "client_name": s(), "client_uri": s(format="uri"), "application_type": s(enum=["web", "native"])})
+    doc = spec(
+        {
+            "/client": {
+                "get": {"operationId": "listClients", "responses": ok(arr(ref("Client")))},
+                "post": {"operationId": "createClient", "requestBody": {"content": {"application/json": {"schema": ref("Client")}}}, "responses": ok(ref("Client"))},
+            },
+            "/client/{client_id}": {
+                "get": {"operationId": "getClient", "parameters": [pparam("client_id")], "responses": ok(ref("Client"))},
+                "put": {"operationId": "updateClient", "parameters": [pparam("client_id")], "requestBody": {"content": {"application/json": {"schema": ref("Client")}}}, "responses": ok(ref("Client"))},
+                "delete": {"operationId": "deleteClient", "parameters": [pparam("client_id")], "responses": {"204": {"description": "gone"}}},
+            },
+        },
+        {"Client": client},
+    )
+    _, _, _, wf = run(tmp_path, doc)
+    sampler = load_sampler(str(wf))
+    table = next(t for t in sampler.world.seeds if t.endswith(".clients"))
+    rng = random.Random(1)
+    assert sampler.world.fresh_value(table, "client_name", rng) is None  # a pick is no code
+    assert sampler.world.fresh_value(table, "client_name", rng, name=True).endswith(" client")
+    assert sampler.world.fresh_value(table, "application_type", rng) is None
+    sample(Job(str(wf), 3, 12, 3, max_attempts=80), tmp_path / "t.jsonl")
+    made = 0
+    for line in (tmp_path / "t.jsonl").read_text().splitlines():
+        task = json.loads(line)
+        state = sampler.world.task_state(task["initial_state"])
+        names = {r["client_name"] for t, rows in state.tables.items() if t.endswith(".clients") for r in rows.values()}
+        for step in task["reference_plan"]:
+            if step["tool"].endswith(".create_client"):
+                made += 1
+                assert step["arguments"]["client_name"] not in names, (step["arguments"], names)
+    assert made >= 2, "no task made a client"

@@ -317,13 +317,18 @@ class CompiledWorld:
         profiles = self.seeds[table].get("profiles") or ()
         return frozenset(f for f, _ in self._plan(table).echoed) | frozenset(profiles[0] if profiles else ())
 
-    def fresh_value(self, table: str, field: str, rng: random.Random) -> Any:
+    def fresh_value(self, table: str, field: str, rng: random.Random, name: bool = False) -> Any:
         """A new value of `field` drawn as `table`'s seed draws it, for a code its `format` makes
         from a number range ("HM-64743", "x2417"): what a request creating a row states, where a
         value another row holds would be that row's (a part number already in the price list).
-        None when the field is not seeded so (a pick, a ref, a `same`, a profile)."""
+        `name`: the field is what the rows are known by, and a `pick` (or a `format` of picks: a
+        first and a last name) draws a new one too ("add a client "Summit client"" where a client
+        of that name was there: blind play). None when the field is not seeded so (a ref, a
+        `same`, a profile; a pick of what is no name)."""
         gen = self.seeds.get(table, {}).get("fields", {}).get(field)
-        if gen is None or gen[0] != "format" or _derived(gen) or any(_gen_tables(gen)) or not any(g[0] == "range" for g in gen[2]):
+        if gen is None or gen[0] not in ("format", "pick") or _derived(gen) or any(_gen_tables(gen)):
+            return None
+        if not (gen[0] == "format" and any(g[0] == "range" for g in gen[2])) and not name:
             return None
         # the seed plan's generator, compiled once per world (`_SeedPlan.fields`)
         make = next(m for f, m, _ in self._plan(table).fields if f == field)

@@ -186,15 +186,19 @@ def _from_profile(facts: WorldFacts, state: State, tool: Tool, free: list, about
 def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list) -> dict:
     """A new row's codes, drawn as its table's seed draws them and held by no row yet: a new
     price-list entry's supplier part number, not one another entry has ("HM-64743" twice under
-    one supplier, met by an agent playing a 16-hop task). `CompiledWorld.fresh_value`."""
+    one supplier, met by an agent playing a 16-hop task); and its name where its table's rows are
+    known by that name alone ("add a client "Summit client"" beside a Summit client, blind play).
+    `CompiledWorld.fresh_value`."""
     kinds = dict(free)
     out = {}
     for n, (table, f) in sorted(facts.insert_args.get(tool.qualified, {}).items()):
         if n not in kinds or facts.people.fields.get(table, {}).get(f) != tstr(kinds[n]):
             continue
         held = None  # (made only for a field its seed draws fresh: most give None at once)
+        # a name the rows are known by alone is new too (a client another client's name is a copy)
+        named = tuple(facts.people.known_by.get(table, ())) == (f,)
         for _ in range(8):
-            v = facts.world.fresh_value(table, f, rng)
+            v = facts.world.fresh_value(table, f, rng, name=named)
             if v is None:
                 break
             if held is None:
