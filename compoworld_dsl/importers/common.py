@@ -422,6 +422,9 @@ class TableIR:
     rows: str = "4..8"
     seed: dict[str, str] = field(default_factory=dict)  # field → generator
     distinct: tuple[str, ...] = ()  # `rows distinct by ...`: no two rows hold the same values of these fields
+    # `rows from POOL`: the name of a pool of profiles and the profiles (field → literal), the
+    # fields they give seeded from one profile a row (`place_seeds`)
+    profile: tuple[str, list[dict[str, str]]] | None = None
 
 
 @dataclass
@@ -538,6 +541,15 @@ def render_module(m: ModuleIR) -> str:
     if m.enums:
         out.append("")
     for s in m.services:
+        for t in s.tables:
+            if t.profile is not None:
+                name, profiles = t.profile
+                out.append(f"// the places the rows of {s.name}.{t.name} are in, one a row")
+                out.append(f"pool {name} = [")
+                out.extend("  { " + ", ".join(f"{f}: {v}" for f, v in p.items()) + " }," for p in profiles)
+                out.append("]")
+                out.append("")
+    for s in m.services:
         out.extend(_comments(s.comments, ""))
         out.append(f"service {s.name} {lit(s.description)} {{")
         first = True
@@ -549,11 +561,12 @@ def render_module(m: ModuleIR) -> str:
         for t in s.tables:
             out.append(f"  state {t.name}: table[{t.record.name}]")
         for t in s.tables:
-            if not t.seed:
+            if not t.seed and t.profile is None:
                 continue
             out.append("")
             distinct = f"distinct by {', '.join(t.distinct)} " if t.distinct else ""
-            out.append(f"  seed {t.name}: {t.rows} rows {distinct}{{")
+            source = f"from {t.profile[0]} " if t.profile is not None else ""
+            out.append(f"  seed {t.name}: {t.rows} rows {source}{distinct}{{")
             out.extend(f"    {f}: {g}" for f, g in t.seed.items())
             out.append("  }")
         for tool in s.tools:
@@ -834,6 +847,37 @@ def person_seeds(table: TableIR) -> list[str]:
         seed[e] = f'format("{{}}@{{}}", {local}, {_pick(DOMAINS)})'
         changed.append(e)
     return changed
+
+
+# the place pools are one list of places, index by index: London, GB, England, EC1A 1BB; ...
+_PLACES = (("city", CITIES), ("country", COUNTRIES), ("region", REGIONS), ("postcode", POSTCODES))
+
+
+def place_seeds(table: TableIR, service: str) -> list[str]:
+    """A row's city, country, region and postcode from one place, where its seed drew two or more
+    of them from the place pools field by field ("London", "JP", "M5V 2T6"): the fields are given
+    by a pool of profiles, one place a row (`seed t: 4..8 rows from POOL { ... }`,
+    docs/language.md, "Profiles"), so a row's address is one city's, and a new row the sampler
+    makes takes one too (`bindings._from_profile`). Not where the seed keeps rows distinct (a seed
+    has one or the other). Returns the fields given so."""
+    if table.distinct or table.profile is not None:
+        return []
+    roles: dict[str, list[str]] = {}
+    for f in table.record.fields:
+        if f.key or f.ref or f.json or f.base != "text":
+            continue
+        role = next((r for r, pool in _PLACES if _from_pool(table.seed.get(f.name), pool)), None)
+        if role is not None:
+            roles.setdefault(role, []).append(f.name)
+    if len(roles) < 2:
+        return []
+    pools = dict(_PLACES)
+    profiles = [{f: lit(pools[r][i]) for r, fs in roles.items() for f in fs} for i in range(len(CITIES))]
+    fields = [f for fs in roles.values() for f in fs]
+    for f in fields:
+        del table.seed[f]
+    table.profile = (f"{service}_{table.name}_places", profiles)
+    return fields
 
 
 def email_seed(example=None) -> str:

@@ -27,6 +27,7 @@ from .common import (
     TEXT_TIME,
     WRAPPERS,
     person_seeds,
+    place_seeds,
     ConstraintIR,
     FieldIR,
     Names,
@@ -846,6 +847,7 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
         if r.qualified in tables:
             reseed(tables[r.qualified], r.noun, api)
             person_seeds(tables[r.qualified])
+            place_seeds(tables[r.qualified], r.service)
     for svc in services.values():
         # the world model's tables of answers (`world_model.answered`) are in the services
         # already: their text fields are seeded as the resources' are (a metric destination's
@@ -853,6 +855,7 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
         for t in svc.tables:
             reseed(t, t.record.noun or words(t.record.name).lower(), api)
             person_seeds(t)
+            place_seeds(t, svc.name)
     labels: dict[str, dict[str, str]] = {}  # per service: field → label, over its tables
     for r in resources:
         labels.setdefault(r.service, {}).update({f.name: f.label for f in r.record.fields if f.label and not f.ref})
