@@ -223,7 +223,7 @@ def test_a_title_summary_names_the_row_and_an_unsaid_body_is_no_argument(tmp_pat
     """Okta's lifecycle calls: "Unsuspend User" with a `text/plain` body whose example is "" was
     'unsuspend user for user {user_id} with body {body}', and a task said 'with body "Daniel"'.
     Now 'unsuspend user {user_id}', 'reset factors for user {user_id}', and no body argument; a
-    body with an example is still one."""
+    body with an example is still one, blank unless given."""
     user = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}
     paths = crud("users", "userId", "User", {"name": {"type": "string"}})
     uid = [{"name": "userId", "in": "path", "required": True, "schema": {"type": "string"}}]
@@ -235,7 +235,9 @@ def test_a_title_summary_names_the_row_and_an_unsaid_body_is_no_argument(tmp_pat
     _, module, _ = imported(tmp_path, spec(paths, {"User": user}))
     assert re.search(r"tool unsuspend_user\(user_id: UserId\)\n", module), module
     assert 'say "unsuspend user {user_id}"' in module and "the request body has no schema and no example" in module
-    assert re.search(r"tool suspend_user\(user_id: UserId, body: text\)", module), module  # an example says what it holds
+    # an example says what it holds: still an argument, optional (no field holds such a text,
+    # so a task would state another field's value: "with body "+1 415 555 0142"")
+    assert re.search(r'tool suspend_user\(user_id: UserId, body: text = ""\)', module), module
     assert 'say "reset factors for user {user_id}"' in module, module
 
 

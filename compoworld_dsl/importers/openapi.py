@@ -1822,9 +1822,12 @@ class OpenAPIImporter(TypeMapper):
             elif SAYS_NOTHING in body.notes:
                 notes.append("the request body has no schema and no example: no argument stands for it")
             else:
+                # optional, blank unless given: no field holds such a text, so a task would state
+                # whatever text another field holds ("with body "+1 415 555 0142"", met in a
+                # sampled task); left blank, it goes unsaid and the call is the same
                 name = unique("body", taken)
-                extra_req.append(ParamIR(name, "text"))
-                notes.append(f"the request body ({body.kind if body.kind != 'opaque' else body.reason}) is passed as JSON text in {name}")
+                extra_opt.append(ParamIR(name, "text", '""'))
+                notes.append(f"the request body ({body.kind if body.kind != 'opaque' else body.reason}) is passed as JSON text in {name} (optional here: blank unless given)")
         budget = max(0, MAX_SIM_PARAMS - len(params))
         keep = (extra_req + extra_opt)[:budget]
         if len(extra_req + extra_opt) > budget:
