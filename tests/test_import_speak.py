@@ -216,6 +216,17 @@ def test_a_record_without_a_name_is_known_by_what_it_belongs_to_and_when(tmp_pat
     assert "record Statement known by account_id, end_date {" in module
 
 
+def test_a_place_with_no_name_is_known_by_its_address_before_its_description(tmp_path):
+    """A letting agent's property (a description and a full address, no name) was 'the property
+    "Second reminder sent."'; a record with only a description is still known by it."""
+    prop = {"type": "object", "properties": {"id": {"type": "string"}, "description": {"type": "string"}, "fullAddress": {"type": "string"}, "branch": {"type": "string"}}}
+    note = {"type": "object", "properties": {"id": {"type": "string"}, "description": {"type": "string"}, "branch": {"type": "string"}}}
+    paths = {**crud("properties", "propertyId", "Property", {"description": {"type": "string"}}), **crud("notes", "noteId", "Note", {"description": {"type": "string"}})}
+    _, module, _ = imported(tmp_path, spec(paths, {"Property": prop, "Note": note}))
+    assert "record Property known by full_address {" in module, module
+    assert "record Note known by description {" in module, module
+
+
 # ─────────────────────────── say and gives ───────────────────────────
 
 

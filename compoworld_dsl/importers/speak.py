@@ -875,6 +875,8 @@ _DISPLAY = ("display_name", "displayname", "friendly_name", "full_name", "nickna
 # a place with no name is known by its address (a property listing was known by its ZIP code:
 # "the sale with zip code 94107"), after any name
 _ADDRESSES = ("formatted_address", "full_address", "address")
+# names a row goes by only where it has no other: what is said about it
+_PROSE_NAMES = ("description", "text")
 # text fields that say what kind of row it is or how it is stored, never which row it is
 _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "ids",
               # a time typed as text (Qualtrics' distributions were "the distribution "Atlas
@@ -916,8 +918,12 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     top = [f for f in texts if "." not in f.src]
     mine = [f for f in texts if "." not in f.src or f.src.split(".")[0].lower() in WRAPPERS]  # not another object's (`creator.displayName`)
     first = None
+    # a place with an address and no name is known by its address before a sentence about it (a
+    # letting agent's property was 'the property "Second reminder sent."', its description)
+    prose = tuple(n for n in names if n in _PROSE_NAMES)
+    order = _DISPLAY + tuple(n for n in names if n not in _PROSE_NAMES) + _ADDRESSES + prose
     for pool in (top, texts):
-        for want in _DISPLAY + names + _ADDRESSES:
+        for want in order:
             first = next((f for f in pool if f.name == want and not (want == "name" and path_like(f))), None)
             if first is not None:
                 break
