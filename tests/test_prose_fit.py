@@ -100,10 +100,10 @@ def test_a_label_is_about_no_other_record():
 def test_a_parameter_draws_from_the_plural_field():
     """A `tag` parameter draws from the `tags` field when no field is called `tag` (before: from
     every text field of the service, a ticket's subject as a tag)."""
-    from compoworld_dsl.sample.pools import _singular
+    from compoworld_dsl.sample.people import share_the_head
 
-    assert _singular("tags") == "tag" and _singular("line_items") == "line_item"
-    assert _singular("address") == "address" and _singular("tag") == "tag"
+    assert share_the_head("tag", "tags") and share_the_head("line_item", "line_items")
+    assert share_the_head("address", "address") and not share_the_head("tag", "tag_count")
 
 
 def test_a_docket_note_fits_any_matter():

@@ -236,13 +236,17 @@ def _moved(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, give
 def _from_row(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, given: dict, free: list) -> dict:
     """The arguments a `require exists(x in t where x.f == p and x.g == q)` names a row by
     together, drawn from one row of `t` that holds the values already given (`facts.row_args`):
-    the channel ID of a configuration of the team the walk carried, not any channel ID. {} where
-    the tool has no such require, or no row holds the given values (the draws then go on as
-    before, and the call fails or not on its own)."""
+    the channel ID of a configuration of the team the walk carried, not any channel ID. Only text
+    arguments are drawn so: a channel ID drawn on its own seldom fits, where an enum member or a
+    key is one of few values the draws and Z3 try. {} where the tool has no such require, or no
+    row holds the given values (the draws then go on as before, and the call fails or not on
+    its own)."""
     kinds = dict(free)
     out: dict = {}
     for table, pairs in facts.row_args.get(tool.qualified, ()):
-        todo = {n: f for n, f in pairs.items() if n in kinds and n not in out}
+        # text only: a draw of an enum member or a key is tried, and Z3 asked, as before (the
+        # bundled worlds' such requires are of those: their tasks stay as they were)
+        todo = {n: f for n, f in pairs.items() if n in kinds and n not in out and T.prim_name(kinds[n]) == "text"}
         if not todo:
             continue
         known = {f: ({**given, **out})[n] for n, f in pairs.items() if n in given or n in out}
