@@ -124,3 +124,23 @@ def test_a_new_record_known_by_its_name_takes_a_name_no_record_has(tmp_path):
                 made += 1
                 assert step["arguments"]["client_name"] not in names, (step["arguments"], names)
     assert made >= 2, "no task made a client"
+
+
+def test_a_person_with_a_first_and_a_last_name_is_known_by_both(tmp_path):
+    """Xero's employees (a title, a first and a last name, no whole name) were 'the employee
+    "Mrs"'; now 'the employee "Rafael" with last name "Okafor"'. A whole name still names the
+    person alone."""
+    doc = spec(
+        {
+            "/employees": {"get": {"operationId": "listEmployees", "responses": ok(arr(ref("Employee")))}},
+            "/contacts": {"get": {"operationId": "listContacts", "responses": ok(arr(ref("Contact")))}},
+        },
+        {
+            "Employee": obj({"id": s(), "title": s(), "firstName": s(), "lastName": s()}),
+            "Contact": obj({"id": s(), "title": s(), "firstName": s(), "lastName": s(), "displayName": s()}),
+        },
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "record Employee known by first_name, last_name {" in text, text
+    assert "record Contact known by display_name {" in text, text

@@ -708,9 +708,9 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         # `author_email_address` typed as a string is an email address, not a street (Dataform's
         # commit authors were "7 Station Lane": blind play)
         return email_seed(ex[0] if ex else None)
-    if name in ("first_name", "given_name", "firstname") or toks[-2:] in (["first", "name"], ["given", "name"]) or last == "firstname":
+    if name_part(name) == "first":
         return _pick(ex + FIRST)  # also a contact's `contact_first_name`
-    if name in ("last_name", "family_name", "surname", "lastname") or toks[-2:] in (["last", "name"], ["family", "name"]) or last in ("lastname", "surname"):
+    if name_part(name) == "last":
         return _pick(ex + LAST)
     personal = (noun.split() or [""])[-1] in PERSON_NOUNS
     # a display or full name is a person's only where the row is one (a SKU group's display
@@ -796,6 +796,18 @@ def _from_pool(gen: str | None, pool: list[str]) -> bool:
     return gen is not None and gen.startswith("pick([") and gen.endswith(", ".join(lit(v) for v in pool) + "])")
 
 
+def name_part(name: str) -> str:
+    """"first" or "last" for a field that holds a person's first or last name (`first_name`,
+    `givenName`, SCIM's `name.familyName`, `contact_last_name`, `surname`), else ""."""
+    toks = unwrapped(_tokens(name))
+    bare = "_".join(toks)
+    if bare in ("first_name", "given_name") or toks[-2:] in (["first", "name"], ["given", "name"]) or toks[-1:] == ["firstname"]:
+        return "first"
+    if bare in ("last_name", "family_name") or toks[-2:] in (["last", "name"], ["family", "name"]) or toks[-1:] in (["lastname"], ["surname"]):
+        return "last"
+    return ""
+
+
 def person_seeds(table: TableIR) -> list[str]:
     """Seeds of a person's names that agree with each other, for a table whose seed drew them
     field by field: a SCIM user "Tomasz Moreno" with given name "Hannah", family name "Kowalski"
@@ -813,10 +825,9 @@ def person_seeds(table: TableIR) -> list[str]:
     def role(name: str) -> str:
         toks = unwrapped(_tokens(name))
         bare = "_".join(toks)
-        if bare in ("first_name", "given_name", "firstname") or toks[-2:] in (["first", "name"], ["given", "name"]):
-            return "first" if _from_pool(seed.get(name), FIRST) else ""
-        if bare in ("last_name", "family_name", "surname", "lastname") or toks[-2:] in (["last", "name"], ["family", "name"]):
-            return "last" if _from_pool(seed.get(name), LAST) else ""
+        part = name_part(name)
+        if part:
+            return part if _from_pool(seed.get(name), FIRST if part == "first" else LAST) else ""
         if bare in _FULL_NAMES and _from_pool(seed.get(name), PEOPLE):
             return "full"
         if bare in _HANDLES and (_from_pool(seed.get(name), PEOPLE) or _from_pool(seed.get(name), USERNAMES)):

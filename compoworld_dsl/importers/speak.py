@@ -26,6 +26,7 @@ from .common import (
     TAGS,
     TEXT_TIME,
     WRAPPERS,
+    name_part,
     person_seeds,
     place_seeds,
     ConstraintIR,
@@ -917,6 +918,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
 
     top = [f for f in texts if "." not in f.src]
     mine = [f for f in texts if "." not in f.src or f.src.split(".")[0].lower() in WRAPPERS]  # not another object's (`creator.displayName`)
+    # a person with a first and a last name and no whole one is known by the two (Xero's
+    # employees were 'the employee "Mrs"', by their `title`)
+    parts = [next((f for f in mine if name_part(f.name) == part), None) for part in ("first", "last")]
+    if all(parts) and not any(f.name in _DISPLAY or f.name == "name" for f in mine):
+        return [parts[0].name, parts[1].name]
     first = None
     # a place with an address and no name is known by its address before a sentence about it (a
     # letting agent's property was 'the property "Second reminder sent."', its description)
