@@ -101,6 +101,20 @@ def test_fields_get_labels_a_person_would_use(tmp_path):
     assert record_line(module, "subject") == 'subject: text = ""'
 
 
+def test_a_word_a_wrapper_repeats_is_said_once():
+    """Telnyx's `outbound.outbound_voice_profile_id`, flattened, read "the outbound outbound
+    voice profile of that texml application"."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import label_for
+
+    f = FieldIR("outbound_outbound_voice_profile_id", "OutboundVoiceProfileId", "id", ref="t.outbound_voice_profiles")
+    f.src = "outbound.outbound_voice_profile_id"
+    assert label_for(f, "outbound voice profile") == "outbound voice profile"
+    g = FieldIR("name_name", "text", "text")
+    g.src = "name.name"
+    assert label_for(g) == "name"
+
+
 def test_short_titles_label_fields_and_sentences_do_not(tmp_path):
     thing = {
         "type": "object",

@@ -202,7 +202,10 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
     if got is None and any(t in _SPELLED for t in toks):
         got = " ".join(_SPELLED.get(t, t) for t in toks)
         got = got.replace("i cal ", "iCalendar ")  # `iCalUID`
-    if got is None or got == plain or not got.strip():
+    # a wrapper named as what it holds says it twice (Telnyx's `outbound.outbound_voice_profile_id`:
+    # "the outbound outbound voice profile of that texml application", a sampled task)
+    got = re.sub(r"\b(\w+)(?: \1\b)+", r"\1", got if got is not None else plain)
+    if got == plain or not got.strip():
         return None
     return got[:60]
 
