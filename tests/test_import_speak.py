@@ -456,6 +456,9 @@ def test_summaries_and_nouns_read_as_a_person_writes_them():
     assert summary_phrase("Adapter - Add an adapter") == ("add an adapter", False)
     assert summary_phrase("Users – Get a user") == ("get a user", True)
     assert summary_phrase("Get well-known items") == ("get well-known items", True)
+    # an adverb before the verb: hetras' "Partially updates the room" read "partially updates ..."
+    assert summary_phrase("Partially updates the room") == ("partially update the room", False)
+    assert summary_phrase("Fully lists the rooms") == ("fully list the rooms", True)
     assert spoken_noun("io t spaces description") == "IoT spaces description"
     assert spoken_noun("o auth client") == "OAuth client"
     assert spoken_noun("radio t") == "radio t"  # not inside a word

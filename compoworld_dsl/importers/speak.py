@@ -477,6 +477,9 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     ws = text.split()
     if not 2 <= len(ws) <= 9 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '/-]*", text):
         return None  # a comma or a bracket: a sentence from a description ("..., i.e"), not a summary
+    # an adverb before the verb ("Partially updates the room"): "partially update the room",
+    # not "partially updates the room" (a sampled task)
+    adverb = [ws.pop(0).lower()] if len(ws) > 2 and re.fullmatch(r"[A-Za-z]{3,}ly", ws[0]) and _THIRD_PERSON.match(ws[1].lower()) else []
     verb = _imperative(ws[0])
     verb = {"return": "get", "retrieves": "retrieve"}.get(verb, verb)
     if verb in ("a", "an", "the", "this", "is", "has", "does", "was", "returns", "status", "endpoint", "api", "operation", "method", "request", "deprecated", "used"):
@@ -484,7 +487,7 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     if not re.fullmatch(r"[a-z]{2,}", verb):
         return None
     rest = [w if (w.isupper() and len(w) > 1) or re.search(r"[a-z][A-Z]", w) else w.lower() for w in ws[1:]]
-    return " ".join([verb] + rest), verb in _READ_VERBS
+    return " ".join(adverb + [verb] + rest), verb in _READ_VERBS
 
 
 def _naming(noun: str, phrase: str):
