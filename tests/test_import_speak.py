@@ -241,6 +241,20 @@ def test_a_place_with_no_name_is_known_by_its_address_before_its_description(tmp
     assert "record Note known by description {" in module, module
 
 
+def test_an_azure_resource_name_associated_with_the_resource_is_its_name(tmp_path):
+    """Recovery Services' `name` says "Resource name associated with the resource.": the name a
+    person gave it. Read as a path, a protected item was known by its container's name ('the
+    protected item "Riverside container"', blind play)."""
+    item = {"type": "object", "properties": {
+        "id": {"type": "string", "description": "Resource Id represents the complete path to the resource."},
+        "name": {"type": "string", "description": "Resource name associated with the resource."},
+        "properties": {"type": "object", "properties": {"containerName": {"type": "string"}}},
+    }}
+    paths = crud("items", "itemId", "Item", {"name": {"type": "string"}})
+    _, module, _ = imported(tmp_path, spec(paths, {"Item": item}))
+    assert re.search(r"record Item known by name \{", module), module
+
+
 # ─────────────────────────── say and gives ───────────────────────────
 
 

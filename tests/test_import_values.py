@@ -180,3 +180,31 @@ def test_an_entity_tag_is_no_label(tmp_path):
     etag = seed_line(text, "vaults", "e_tag")
     assert "onboarding" not in etag and etag.startswith("format("), etag
     assert "onboarding" in seed_line(text, "vaults", "tag")  # a tag is still a label
+
+
+def test_a_range_starts_before_it_ends(tmp_path):
+    """A report was created with a start eleven days after its end (Telnyx's WDR reports, blind
+    play): a start and an end of one type are ordered where both are given
+    (`common.ordered_ranges`), so a backwards call fails and changes nothing."""
+    report = obj({"id": s(), "name": s(), "start_time": s(format="date-time"), "end_time": s(format="date-time")})
+    doc = spec(
+        {
+            "/reports": {
+                "get": {"operationId": "ListReports", "responses": ok(arr(ref("Report")))},
+                "post": {"operationId": "CreateReport", "requestBody": {"content": {"application/json": {"schema": ref("Report")}}}, "responses": ok(ref("Report"))},
+            },
+            "/reports/{reportId}": {"get": {"operationId": "GetReport", "parameters": [pparam("reportId")], "responses": ok(ref("Report"))}},
+        },
+        {"Report": report},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert re.search(r"require start_time == [0-9T:-]+ or end_time == [0-9T:-]+ or start_time <= end_time else invalid", text), text
+    world, state = world_of(model, wf)
+    create = next(t for t in model.tools() if t.name == "create_report").qualified
+    before = {t: dict(rows) for t, rows in state.tables.items()}
+    bad = world.call(state, create, {"name": "Q1", "start_time": "2025-03-02T03:44", "end_time": "2025-01-19T10:31"})
+    assert not bad["success"] and bad["error"]["code"] == 400, bad
+    assert {t: dict(rows) for t, rows in state.tables.items()} == before
+    assert world.call(state, create, {"name": "Q1", "start_time": "2025-01-19T10:31", "end_time": "2025-03-02T03:44"})["success"]
+    assert world.call(state, create, {"name": "Q2", "start_time": "2025-03-02T03:44"})["success"]  # no end given: no range

@@ -796,6 +796,34 @@ def _from_pool(gen: str | None, pool: list[str]) -> bool:
     return gen is not None and gen.startswith("pick([") and gen.endswith(", ".join(lit(v) for v in pool) + "])")
 
 
+_RANGE_ENDS = (("start", "end"), ("from", "to"), ("begin", "end"), ("since", "until"), ("min", "max"))
+_ORDERED = ("date", "datetime", "time")
+
+
+def ordered_ranges(t: ToolIR) -> list[str]:
+    """`require`s that a range a tool's arguments give starts before it ends: a start and an end
+    time, date or clock time of the same type whose names differ only in that word
+    (`start_time`/`end_time`, `from_date`/`to_date`, `period_start`/`period_end`). A report
+    created with a start eleven days after its end was accepted (blind play: Telnyx's WDR
+    reports); so the sampler states ranges that are ranges, and a call that gives one backwards
+    fails, `invalid`, and changes nothing. An argument left at its default is no end of the
+    range (it may stand for "no limit"): the check is only for two that are given."""
+    params = {p.name: p for p in t.params if p.type in _ORDERED}
+    out = []
+    for name, p in params.items():
+        toks = name.split("_")
+        for lo, hi in _RANGE_ENDS:
+            if lo in toks:
+                other = "_".join(hi if w == lo else w for w in toks)
+                q = params.get(other)
+                if q is None or q.type != p.type:
+                    continue
+                unset = [f"{x.name} == {x.default}" for x in (p, q) if x.default is not None]
+                cond = " or ".join([*unset, f"{name} <= {other}"])
+                out.append(f"require {cond} else invalid {lit(f'{words(name)} is after {words(other)}')}")
+    return out
+
+
 def name_part(name: str) -> str:
     """"first" or "last" for a field that holds a person's first or last name (`first_name`,
     `givenName`, SCIM's `name.familyName`, `contact_last_name`, `surname`), else ""."""

@@ -45,6 +45,7 @@ from .common import (
     default_for,
     email_ok,
     lit,
+    ordered_ranges,
     number_lit,
     one_line,
     pascal,
@@ -2026,6 +2027,10 @@ class OpenAPIImporter(TypeMapper):
             self.aliases.append((r.alias, "id", f"the key of {article(r.noun)} {r.noun}"))
         self.make_tools()
         world_model.require_named_answers(self)
+        for svc in self.services.values():
+            for t in svc.tools:
+                if not t.simulated and (checks := ordered_ranges(t)):
+                    t.body[0:0] = checks
         self.proposed_rules = speak(self.resources, self.services, tables, self.enums, self.ops)  # labels, phrases, seeds, house rules
         for t in self.answered_tools:  # after speak, which rewrites their phrases from summaries
             world_model.state_arguments(t)

@@ -918,8 +918,12 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
 
     def path_like(f: FieldIR) -> bool:
         shape = getattr(f, "_shape", None)
-        if shape is None or re.fullmatch(r"\s*(?:the\s+)?(?:azure\s+)?resource\s+name\.?\s*", shape.description or "", re.I) and "/" not in str(shape.example or ""):
-            return False  # Azure's base `Resource` says only "Resource name": the name a person gives it
+        if shape is None or re.fullmatch(r"\s*(?:the\s+)?(?:azure\s+)?resource\s+name(?:\s+associated\s+with\s+the\s+resource)?\.?\s*", shape.description or "", re.I) and "/" not in str(shape.example or ""):
+            # Azure's base `Resource` says only "Resource name" (or "Resource name associated
+            # with the resource", Recovery Services): the name a person gives it. Not so read,
+            # a protected item was known by its container's name ('the protected item
+            # "Riverside container"', blind play)
+            return False
         return bool(_PATH_NAME.search(shape.description or "")) or "/" in str(shape.example or "")
 
     top = [f for f in texts if "." not in f.src]
