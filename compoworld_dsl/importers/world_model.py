@@ -463,9 +463,11 @@ def require_named_answers(imp: Any) -> None:
     `ListSlackChannelConfigurations` shows, not any channel ID with any team ID (a blind player
     failed a task fairly that named a channel of another team; no key names the row, so
     `named_row` finds none). The answers' record must be the thing the operation's name acts on
-    (`delete` + `slack channel configuration`), in the same service, and hold every required
-    argument as a field of its name and type; the optional ones are what an update sets. Run
-    after every tool is made (a read may come after the write in the spec)."""
+    (`delete` + `slack channel configuration`), in the same service, and hold each required
+    identifier argument (`_names_a_row`) as a field of its name and type; the other arguments
+    are what an update sets. A delete also removes the row from the answers; a create whose every
+    argument is a field adds one, refused where one holds the identifiers the writes name it by
+    (D52). Run after every tool is made (a read may come after the write in the spec)."""
     if not imp.answer_tables:
         return
     tools = {f"{name}.{t.name}": t for name, svc in imp.services.items() for t in svc.tools}
@@ -514,7 +516,7 @@ def require_named_answers(imp: Any) -> None:
             identity.setdefault(table, [f.name for _, f in pairs])
             t.body.insert(0, f"require exists({ANSWER} in {table} where {conds}) else not_found {lit(f'no {noun} with that {said}')}")
             what = f"the {noun} its {said} name must be one {table} holds (the rows the read answers)"
-            if first_verb(o) in _REMOVES:
+            if verb in _REMOVES:
                 # gone from what the read answers: a later step cannot act on it as if it were there
                 t.body.insert(1, f"delete {ANSWER} in {table} where {conds}")
                 what += ", and the call removes it from them"
