@@ -39,3 +39,17 @@ def test_values_are_drawn_from_fields_that_end_in_the_same_word():
     for param, field in (("ip_address", "address_country"), ("user_agent", "user_language"), ("folder_name", "folder")):
         assert share_a_word(param, field)
         assert not share_the_head(param, field), (param, field)
+
+
+def test_a_scope_said_once_leaves_no_dangling_with():
+    """A clause whose last listed arguments were the sentence's scope, said already, read
+    "start the specified connection monitor, with and update that connection monitor result"
+    (an imported Azure task). What follows the list is another clause: no "with" before it."""
+    from compoworld_dsl.sample.phrasing import _said_once
+
+    scope = ['subscription ID "SI-1"', 'resource group name "RG"']
+    text = 'For the monitor "M" with subscription ID "SI-1" and resource group name "RG", start the monitor with subscription ID "SI-1" and resource group name "RG" and update that monitor with location "Lisbon".'
+    assert _said_once(text, scope) == 'For the monitor "M" with subscription ID "SI-1" and resource group name "RG", start the monitor and update that monitor with location "Lisbon".'
+    # a list that goes on after the scope keeps its "with"
+    listed = 'For X with account ID "A", update the thing with account ID "A", name "N" and size 3.'
+    assert _said_once(listed, ['account ID "A"']) == 'For X with account ID "A", update the thing, with name "N" and size 3.'

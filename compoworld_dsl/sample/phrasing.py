@@ -823,6 +823,11 @@ def flag_predicate(label: str, value: bool) -> str:
     return f"is {'' if value else 'not '}{'' if reads else 'marked as '}{label}"
 
 
+# an argument as a sentence lists it: a label of a few words, then its value (quoted, a number, a
+# date, yes or no), not a clause ("update that ...", "close the matter")
+_LISTED = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,5} (?:\"|\d|yes\b|no\b)", re.I)
+
+
 def _said_once(text: str, stated: list[str]) -> str:
     """`text` with a stated argument that it says twice said once: the description of a record
     the sentence names says its scope ("the contact of the conversation "Chris" with account ID
@@ -838,8 +843,10 @@ def _said_once(text: str, stated: list[str]) -> str:
             if m is None:
                 break
             head = head[: m.start()]
-            if "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with "):
-                # "…, with X, Y and Z" loses X: "…, with Y and Z"
+            if "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with ") and _LISTED.match(tail[len(" and ") if tail.startswith(" and ") else 2 :]):
+                # "…, with X, Y and Z" loses X: "…, with Y and Z"; not where what follows is
+                # another clause ("…, with X and update that ...": "…, with and update", met in an
+                # imported task whose scope the sentence had said)
                 tail = ", with " + tail[len(" and ") if tail.startswith(" and ") else 2 :]
             text = head + tail
     return text
