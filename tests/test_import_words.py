@@ -527,19 +527,6 @@ def test_an_empty_json_value_is_never_an_argument_a_task_states(tmp_path):
         assert '"{}"' not in t["instruction"] and '"[]"' not in t["instruction"] and "tags" not in t["instruction"], t["instruction"]
 
 
-def test_a_required_empty_json_value_is_no_call_a_task_asks_for(tmp_path):
-    """A required argument whose only values are empty JSON ("tag resource with the notification
-    rule ... and tags "{}"", an imported task) is no call a person makes: the step is not taken."""
-    text = NOTES.replace('tool add_note(folder: FolderId, title: text, tags: text = "")', "tool add_note(folder: FolderId, title: text, tags: text)")
-    assert text != NOTES
-    world = tmp_path / "notes.world"
-    world.write_text(text)
-    tasks = sampled(load_sampler(str(world)), 3, 2, range(8))
-    for t in tasks:
-        assert not any(s["tool"] == "notes.add_note" for s in t["reference_plan"]), t["instruction"]
-        assert '"{}"' not in t["instruction"] and '"[]"' not in t["instruction"], t["instruction"]
-
-
 def test_a_blank_is_never_a_value_a_task_states(tmp_path):
     """A required text drawn from a field that some rows leave blank draws from the rest: bunq's
     user-defined categories were created with a status of two quotes and nothing between."""

@@ -416,13 +416,9 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         same = held_split(facts, attempt, state, tstr(t), None, near=name)[0]  # a field ending in its last word (`new_folder`: `folder`)
     if same and p == "text":
         # an empty JSON value ("{}", "[]": tags or URLs no row has) is no value a person states
-        # ("with tags "{}""): an optional one is left out, a required one drawn from the rest,
-        # and where there is none the call is not one a person makes ('tag resource with the
-        # notification rule "Maple notification rule" and tags "{}"', an imported task)
+        # ("with tags "{}""): an optional one is left out, a required one drawn from the rest
         full = [v for v in same if str(v).strip() not in _EMPTY_JSON]
-        if not full and not optional:
-            return _NO_VALUE
-        same = full
+        same = full if full or optional else same
     if not same and optional and p == "text":
         # no field of its name or words holds a value: any other field's would be a value of
         # another meaning (a job created "with location "Atlas resource group"", "tags
