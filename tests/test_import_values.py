@@ -208,3 +208,20 @@ def test_a_range_starts_before_it_ends(tmp_path):
     assert {t: dict(rows) for t, rows in state.tables.items()} == before
     assert world.call(state, create, {"name": "Q1", "start_time": "2025-01-19T10:31", "end_time": "2025-03-02T03:44"})["success"]
     assert world.call(state, create, {"name": "Q2", "start_time": "2025-03-02T03:44"})["success"]  # no end given: no range
+
+
+def test_an_object_with_one_property_of_no_shape_is_still_flattened(tmp_path):
+    """JSON:API's `attributes` (Orbit's workspaces: a name and a slug beside a `tags` the example
+    gives as an empty object) was one JSON text, so a workspace had no name to be known by. The
+    others are fields; the empty one alone is JSON text."""
+    doc = spec(
+        {
+            "/workspaces": {"get": {"operationId": "ListWorkspaces", "responses": ok(arr(ref("Workspace")))}},
+            "/workspaces/{workspaceId}": {"get": {"operationId": "GetWorkspace", "parameters": [pparam("workspaceId")], "responses": ok(ref("Workspace"))}},
+        },
+        {"Workspace": obj({"id": s(), "type": s(), "attributes": obj({"name": s(), "slug": s(), "tags": {"type": "object", "example": {}}})})},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "record Workspace known by attributes_name {" in text, text
+    assert re.search(r"attributes_slug: text", text) and re.search(r"attributes_tags: text", text), text
