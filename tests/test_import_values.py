@@ -225,3 +225,22 @@ def test_an_object_with_one_property_of_no_shape_is_still_flattened(tmp_path):
     text = "\n".join(result.files.values())
     assert "record Workspace known by attributes_name {" in text, text
     assert re.search(r"attributes_slug: text", text) and re.search(r"attributes_tags: text", text), text
+
+
+def test_a_rows_end_comes_after_its_start(tmp_path):
+    """VictorOps' scheduled overrides ended before they started (seeded apart; blind play): an end
+    of the same type as a start is drawn after it (`common.range_seeds`)."""
+    override = obj({"id": s(), "user": s(), "start": s(format="date-time"), "end": s(format="date-time"), "valid_from": s(format="date"), "valid_to": s(format="date")})
+    doc = spec(
+        {
+            "/overrides": {"get": {"operationId": "ListOverrides", "responses": ok(arr(ref("Override")))}},
+            "/overrides/{overrideId}": {"get": {"operationId": "GetOverride", "parameters": [pparam("overrideId")], "responses": ok(ref("Override"))}},
+        },
+        {"Override": override},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "end: after(same(start), 0..30)" in text and "valid_to: after(same(valid_from), 0..30)" in text, text
+    _, state = world_of(model, wf)
+    rows = next(rows for t, rows in state.tables.items() if t.endswith(".overrides")).values()
+    assert len(rows) >= 4 and all(r["end"] >= r["start"] and r["valid_to"] >= r["valid_from"] for r in rows), list(rows)

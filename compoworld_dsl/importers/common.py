@@ -824,6 +824,30 @@ def ordered_ranges(t: ToolIR) -> list[str]:
     return out
 
 
+def range_seeds(table: TableIR) -> list[str]:
+    """A row's end date or time after its start, where its seed drew both from the calendar's
+    range apart: a scheduled override that ended before it started (blind play, VictorOps). The
+    end is drawn 0 to 30 days after the start (`after(same(start), 0..30)`, docs/language.md,
+    "Dates in order"). Fields paired as `ordered_ranges` pairs arguments (`start_time`/`end_time`,
+    `start`/`end`, `valid_from`/`valid_to`), of one type, date or date-time. Returns the fields
+    changed."""
+    fields = {f.name: f for f in table.record.fields if not f.key and f.base in ("date", "datetime")}
+    changed = []
+    for name, f in fields.items():
+        toks = name.split("_")
+        for lo, hi in _RANGE_ENDS:
+            if lo not in toks:
+                continue
+            other = "_".join(hi if w == lo else w for w in toks)
+            g = fields.get(other)
+            gen = table.seed.get(other, "")
+            if g is None or g.type != f.type or name not in table.seed or not re.fullmatch(r"[0-9T:-]+\.\.[0-9T:-]+", gen):
+                continue
+            table.seed[other] = f"after(same({name}), 0..30)"
+            changed.append(other)
+    return changed
+
+
 def name_part(name: str) -> str:
     """"first" or "last" for a field that holds a person's first or last name (`first_name`,
     `givenName`, SCIM's `name.familyName`, `contact_last_name`, `surname`), else ""."""

@@ -29,6 +29,7 @@ from .common import (
     name_part,
     person_seeds,
     place_seeds,
+    range_seeds,
     ConstraintIR,
     FieldIR,
     Names,
@@ -855,6 +856,7 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
             reseed(tables[r.qualified], r.noun, api)
             person_seeds(tables[r.qualified])
             place_seeds(tables[r.qualified], r.service)
+            range_seeds(tables[r.qualified])
     for svc in services.values():
         # the world model's tables of answers (`world_model.answered`) are in the services
         # already: their text fields are seeded as the resources' are (a metric destination's
@@ -863,6 +865,7 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
             reseed(t, t.record.noun or words(t.record.name).lower(), api)
             person_seeds(t)
             place_seeds(t, svc.name)
+            range_seeds(t)
     labels: dict[str, dict[str, str]] = {}  # per service: field → label, over its tables
     for r in resources:
         labels.setdefault(r.service, {}).update({f.name: f.label for f in r.record.fields if f.label and not f.ref})
