@@ -810,17 +810,23 @@ def ordered_ranges(t: ToolIR) -> list[str]:
     range (it may stand for "no limit"): the check is only for two that are given."""
     params = {p.name: p for p in t.params if p.type in _ORDERED}
     out = []
-    for name, p in params.items():
+    for name, other in _range_pairs({n: p.type for n, p in params.items()}):
+        unset = [f"{x.name} == {x.default}" for x in (params[name], params[other]) if x.default is not None]
+        cond = " or ".join([*unset, f"{name} <= {other}"])
+        out.append(f"require {cond} else invalid {lit(f'{words(name)} is after {words(other)}')}")
+    return out
+
+
+def _range_pairs(types: dict[str, str]) -> list[tuple[str, str]]:
+    """(start, end) for each two names of one type that differ only in a range's end word
+    (`start_time`/`end_time`, `start`/`end`, `valid_from`/`valid_to`): `types` is name → type."""
+    out = []
+    for name, t in types.items():
         toks = name.split("_")
         for lo, hi in _RANGE_ENDS:
-            if lo in toks:
-                other = "_".join(hi if w == lo else w for w in toks)
-                q = params.get(other)
-                if q is None or q.type != p.type:
-                    continue
-                unset = [f"{x.name} == {x.default}" for x in (p, q) if x.default is not None]
-                cond = " or ".join([*unset, f"{name} <= {other}"])
-                out.append(f"require {cond} else invalid {lit(f'{words(name)} is after {words(other)}')}")
+            other = "_".join(hi if w == lo else w for w in toks)
+            if lo in toks and types.get(other) == t:
+                out.append((name, other))
     return out
 
 
@@ -831,18 +837,10 @@ def range_seeds(table: TableIR) -> list[str]:
     "Dates in order"). Fields paired as `ordered_ranges` pairs arguments (`start_time`/`end_time`,
     `start`/`end`, `valid_from`/`valid_to`), of one type, date or date-time. Returns the fields
     changed."""
-    fields = {f.name: f for f in table.record.fields if not f.key and f.base in ("date", "datetime")}
+    types = {f.name: f.type for f in table.record.fields if not f.key and f.base in ("date", "datetime")}
     changed = []
-    for name, f in fields.items():
-        toks = name.split("_")
-        for lo, hi in _RANGE_ENDS:
-            if lo not in toks:
-                continue
-            other = "_".join(hi if w == lo else w for w in toks)
-            g = fields.get(other)
-            gen = table.seed.get(other, "")
-            if g is None or g.type != f.type or name not in table.seed or not re.fullmatch(r"[0-9T:-]+\.\.[0-9T:-]+", gen):
-                continue
+    for name, other in _range_pairs(types):
+        if name in table.seed and re.fullmatch(r"[0-9T:-]+\.\.[0-9T:-]+", table.seed.get(other, "")):
             table.seed[other] = f"after(same({name}), 0..30)"
             changed.append(other)
     return changed

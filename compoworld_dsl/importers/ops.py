@@ -47,7 +47,6 @@ def flattened(s: Shape, depth: int) -> bool:
 
 
 
-
 # ─────────────────────────── the spec's operations ───────────────────────────
 
 
