@@ -205,3 +205,37 @@ def test_a_write_recorded_on_a_row_names_it_with_its_own_team(tmp_path):
     call = lambda team: ep.call("call_tool", {"tool_name": "delete_channel_configuration", "arguments": {"channel_id": a["channel_id"], "team_id": team}})
     assert not call(b["team_id"])["success"]
     assert call(a["team_id"])["success"]
+
+
+def test_a_condition_is_never_on_a_field_an_earlier_write_on_the_record_sets(tmp_path):
+    """An update recorded as a call leaves the answered row as it was: "update ... with severity
+    high. Once that is done, if the severity of that configuration is high, ..." would read the
+    old value while an agent reads the new (`requests._set_on`). Conditions on other fields stay."""
+    sev = {"type": "string", "enum": ["none", "all", "high"]}
+    config = {**CONFIG, "properties": {**CONFIG["properties"], "severity": sev, "muted": {"type": "boolean"}}}
+    update = {"type": "object", "required": ["channelId", "teamId"], "properties": {"channelId": S, "teamId": S, "severity": sev}}
+    doc = json.loads(spec(tmp_path).read_text())
+    doc["components"]["schemas"]["AlertChannelConfiguration"] = config
+    doc["paths"]["/control/update-alert-channel-configuration"] = action("UpdateAlertChannelConfiguration", update, {"type": "object"})
+    doc["paths"]["/control/create-alert-channel-configuration"] = action("CreateAlertChannelConfiguration", config, {"type": "object"})
+    p = tmp_path / "chat_alerts.json"
+    p.write_text(json.dumps(doc))
+    result = import_openapi(p)
+    out = tmp_path / "out"
+    write_files(out, result.files, True)
+    sampler = load_sampler(str(out / result.world_file))
+    branched = 0
+    for i in range(80):
+        try:
+            task = sampler.task(9, i, 3)
+        except Rejected:
+            continue
+        br = task.get("branch")
+        if not br:
+            continue
+        branched += 1
+        cond = br["if"]
+        for k, st in enumerate(task["reference_plan"][: br["step"] - 1]):
+            if st["tool"].endswith(".update_alert_channel_configuration") and k + 1 > cond["step"]:
+                assert cond["field"] != "severity", task["instruction"]
+    assert branched, "no task branched"

@@ -10,6 +10,7 @@ from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.state import State, diff
 from ..syntax import ast as A
+from ..vocab import norm
 from . import checker as C
 from .attempt import Attempt
 from .facts import WorldFacts
@@ -40,9 +41,14 @@ def branch(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Stat
             described = set((steps[j].how or {}).get("fields", ())) | {(steps[j].how or {}).get("field")} | {n for n, _ in steps[j].tool.params}
             # a field the walk itself writes would be read stale: not a condition to branch on
             written = {f for st in steps if st.tool.qualified in facts.mutating for _, f in st.tool.writes}
+            # and so would a field an earlier write on this record is told to set, whatever it
+            # records: AWS Support App's update of a channel configuration "with notify on case
+            # severity high" is a recorded call (D52), and "if the notify on case severity of that
+            # slack channel configuration is high" would then read the old value, an agent the new
+            said = _set_on(facts, steps[:-1], values, steps[j], out)
             for f, ft in t.fields.items():
                 b = T.base_of(ft)
-                if f in described or f in written:
+                if f in described or f in written or norm(f) in said:
                     continue  # the instruction already says what it is
                 if isinstance(b, T.EnumT) and len(b.members) > 1 or T.prim_name(ft) == "bool":
                     options.append((j, f, ft))
@@ -74,6 +80,27 @@ def branch(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Stat
         "_alt": (alt_step, alt_values),
         "_proof": {"failed": [f["id"] for f in verdict["failed"]]},
     }
+
+
+def _set_on(facts: WorldFacts, steps: list[Step], values: dict, read: Step, record: dict) -> set[str]:
+    """The names (`vocab.norm`) of the arguments of the writes among `steps` that act on
+    `record` (step `read`'s output): by its key, or by the fields a `require exists` names it by
+    (`facts.row_args`: a channel configuration's channel and team). A write on another record
+    (a new matter's practice area) says nothing of this one's."""
+    table = read.how["table"] if read.how else result_table(facts.people, read.tool)
+    if table is None:
+        return set()
+    key = record.get(facts.people.key[table])
+    out: set[str] = set()
+    for k, st in enumerate(steps):
+        if st.tool.qualified not in facts.mutating:
+            continue
+        args = {n: values.get((k, n)) for n, _ in st.tool.params}
+        by_key = any(facts.people.ref_table(tstr(pt)) == table and args[n] == key for n, pt in st.tool.params)
+        by_row = any(t == table and all(record.get(f) == args.get(n) for n, f in pairs.items()) for t, pairs in facts.row_args.get(st.tool.qualified, ()))
+        if by_key or by_row:
+            out |= {norm(n) for n in st.sources}
+    return out
 
 
 def _other_branch_values(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[Step], prefix_values: dict, outputs: list, j: int, field: str, ft: T.Type, alt: tuple) -> list:
