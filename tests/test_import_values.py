@@ -244,3 +244,25 @@ def test_a_rows_end_comes_after_its_start(tmp_path):
     _, state = world_of(model, wf)
     rows = next(rows for t, rows in state.tables.items() if t.endswith(".overrides")).values()
     assert len(rows) >= 4 and all(r["end"] >= r["start"] and r["valid_to"] >= r["valid_from"] for r in rows), list(rows)
+
+
+def test_a_code_the_spec_gives_one_example_of_varies_by_its_digits():
+    """Every SMS of an imported world was sent from "+15017122661" with reference "CUST001" (the
+    spec's one example): rows no description told apart, and no value worth carrying from one
+    call to the next (`common.variants`)."""
+    from compoworld_dsl.importers.common import VARIANTS, text_seed, variants
+
+    got = variants("CUST001")
+    assert got[0] == "CUST001" and len(set(got)) == VARIANTS and all(re.fullmatch(r"CUST\d{3}", v) for v in got), got
+    phones = variants("+15017122661")
+    assert len(set(phones)) == VARIANTS and all(re.fullmatch(r"\+1501712\d{4}", v) for v in phones), phones  # country and area code kept
+    assert all(re.fullmatch(r"[1-9]\d{4}", v) for v in variants("12345"))  # no leading zero it did not have
+    assert variants("+1 415 555 0142")[1].startswith("+1 415 555 ")
+    # no code: a date, a time, a decimal, a version, words, too few digits to vary
+    for no in ("2025-01-01", "10:30", "0.01", "2.1.0", "v2", "Something went wrong", "sms", "X1"):
+        assert variants(no) == [], no
+    # the seed: a pick of the variants, the same every import; a version keeps its one value
+    seed = text_seed("reference", "message", "CUST001")
+    assert seed.startswith('pick(["CUST001", ') and seed.count('"CUST') == VARIANTS and seed == text_seed("reference", "message", "CUST001")
+    assert text_seed("from", "message", "+15017122661").count('"+1501712') == VARIANTS
+    assert text_seed("schema_version", "message", "12") == 'pick(["12"])'

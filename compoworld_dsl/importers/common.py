@@ -10,8 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import random
 import re
 import unicodedata
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -684,8 +686,49 @@ def _tokens(name: str) -> list[str]:
 MONEY_WORDS = frozenset({"amount", "limit", "price", "balance", "total", "cost", "fee", "budget", "payment", "goal", "charge", "salary", "spend", "spent"})
 
 
+# the last word of a text field that holds the name of a thing of that kind (a product, a team):
+# seeded with such names where nothing else says what it holds
+NAMED_THINGS = frozenset("product publisher vendor provider manufacturer brand plan team group project workspace service app application department site store shop channel campaign package bundle program course portfolio pipeline cluster instance database bucket repository repo environment tenant partner merchant supplier agency studio venue network".split())
+
+
 # a time typed as text, drawn from many values (a time may tell rows apart)
 TEXT_TIME = 'format("2025-02-{}T09:30:00Z", 10..28)'
+
+
+# a code the spec gives one example of ("CUST001", "+15017122661", "12345"): one token (or a
+# phone number), its last run of digits varied
+_CODE = re.compile(r"[A-Za-z0-9_#/:+-]{1,40}|\+?[0-9][0-9 ().-]{6,24}")
+_NOT_CODE = re.compile(r"\d{4}-\d{2}|\d:\d|^[\d.]*\.\d*$|^[vV]?\d+(\.\d+)+$")
+VARIANTS = 8  # values of a code's shape, its example among them
+
+
+def variants(example: str) -> list[str]:
+    """Values shaped like a code the spec gives one example of: the example, then others with
+    its last run of digits drawn anew (at most its last four digits, a leading zero kept):
+    "CUST001" → "CUST001", "CUST417", ...; "+15017122661" → "+15017124093", .... Seeded by the example, so
+    an import prints the same world every time. Empty for what is no code: a date or a time, a
+    decimal or a version ("0.01", "2.1.0"), a value with no digits, a sentence. Before, every row
+    held the one example (every SMS was sent from "+15017122661" with reference "CUST001"): rows
+    a description could not tell apart, and no value worth carrying from one call to the next."""
+    if not _CODE.fullmatch(example) or _NOT_CODE.search(example):
+        return []
+    runs = list(re.finditer(r"\d+", example))
+    if not runs:
+        return []
+    run = runs[-1]
+    width = min(len(run.group()), 4)  # a phone number keeps its country and area code
+    start = run.end() - width
+    digits = example[start : run.end()]
+    low = 0 if digits[0] == "0" or width < len(run.group()) or width == 1 else 10 ** (width - 1)
+    if 10**width - low < 2 * VARIANTS:
+        return []  # "X1": too few values of its shape to draw from
+    rng = random.Random(zlib.crc32(example.encode()))
+    out = [example]
+    while len(out) < VARIANTS:
+        v = example[:start] + str(rng.randrange(low, 10**width)).zfill(width) + example[run.end() :]
+        if v not in out:
+            out.append(v)
+    return out
 
 
 def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str:
@@ -773,16 +816,20 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     if last in ("id", "uid", "guid", "uuid", "etag", "token", "number", "code", "ref", "reference", "key", "sku", "hash") or last.endswith("id"):
         prefix = "".join(t[0] for t in toks if t)[:3].upper() or "X"
         if ex and not identity:
-            return _pick(ex)
+            return _pick((variants(ex[0]) if "version" not in toks else []) or ex)
         return f"format({lit(prefix + '-{}')}, 1000..9999)"
     if ex and not identity:
-        return _pick(ex)
+        return _pick((variants(ex[0]) if "version" not in toks else []) or ex)
     if last in ("date", "time", "timestamp", "datetime") or last in ("at", "on") and len(toks) > 1:
         # a time typed as text, even the one a row is known by when it has nothing else
         # (Qualtrics' distributions: their `created_date` was "Atlas distribution")
         return _pick(ex) if ex else TEXT_TIME
     if identity:
         return _pick(ex + [f"{a} {noun}" for a in ADJECTIVES])
+    if last in NAMED_THINGS:
+        # a thing with a name of its own: a plan's publisher "Orion publisher", not "plan
+        # publisher 2" (a sampled Azure task)
+        return _pick([f"{a} {last}" for a in ADJECTIVES])
     return f"format({lit(words(name) + ' {}')}, 1..40)"
 
 

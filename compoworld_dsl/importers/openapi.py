@@ -1286,7 +1286,7 @@ class OpenAPIImporter(TypeMapper):
         if pat == r.coll:
             if m == "get":
                 return "list"
-            if m == "post":
+            if m == "post" and not resources.reads(o):
                 return "create_keyed" if resources.body_key(o, r) else "create"
         if m == "get" and pat == r.item + "/" + o.segs[-1].lower() and o.segs[-1].lower() in DETAIL_WORDS and r.getter is o:
             return "get"

@@ -830,6 +830,17 @@ def creates(o: "Op") -> bool:
     return bool(toks) and toks[0] in CREATE_VERBS and "or" not in toks[1:3] and "upsert" not in toks
 
 
+# the first word of an operation id that reads: a `POST` so named asks for something, it adds
+# nothing (AWS Customer Profiles' `POST /domains/{DomainName}/integrations` is GetIntegration)
+READ_IDS = frozenset({"get", "list", "describe", "search", "query", "find", "lookup", "fetch", "retrieve", "count", "read", "show", "view", "export", "download"})
+
+
+def reads(o: "Op") -> bool:
+    """Does the operation's id say it reads (`GetIntegration`, `SearchContacts`)?"""
+    toks = [t for t in snake((o.op_id or "").split(".")[-1]).split("_") if t]
+    return bool(toks) and toks[0] in READ_IDS
+
+
 def body_key(o: "Op", r: "Resource") -> str | None:
     """The body property of `POST C` that is the key of the row it creates, where the key is a
     property the item path names with its noun (`/collections/{collectionName}` is keyed by a

@@ -190,7 +190,9 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
         toks = toks[1:]  # `properties_created_time` is a creation time (`_nested_label`)
     got = None
     if f.ref is not None:
-        rest = toks[:-1] if toks[-1:] in (["id"], ["ids"], ["uid"], ["key"]) and len(toks) > 1 else toks
+        # a reference by a name key or an ARN is the record it names: "delete the vod source of
+        # ...", not "delete the vod source name of ..." (sampled MediaTailor and OAM tasks)
+        rest = toks[:-1] if toks[-1:] in (["id"], ["ids"], ["uid"], ["key"], ["name"], ["arn"]) and len(toks) > 1 else toks
         got = " ".join(_SPELLED.get(t, t) if t in ("url", "uri", "api") else t for t in rest) or ref_noun
     elif f.base in ("datetime", "date", "time"):
         got = _clock_label(toks, f.base)
@@ -198,6 +200,10 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
         got = _nested_label(f)
     if got is None:
         got = _described(f, toks)
+    if got is None and toks in (["from"], ["to"]) and f.base in ("text", "email"):
+        # a message's `from` and `to` are who sent and who gets it: "from the from of the
+        # message "Budget review"" (a sampled task) is "from the sender of ..."
+        got = "sender" if toks == ["from"] else "recipient"
     if got is None and f.base == "bool" and toks[:1] == ["is"] and len(toks) > 1:
         got = " ".join(_SPELLED.get(t, t) for t in toks[1:])  # "whether the file is usable", not "is is usable"
     if got is None and any(t in _SPELLED for t in toks):
@@ -483,7 +489,7 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     adverb = [ws.pop(0).lower()] if len(ws) > 2 and re.fullmatch(r"[A-Za-z]{3,}ly", ws[0]) and _THIRD_PERSON.match(ws[1].lower()) else []
     verb = _imperative(ws[0])
     verb = {"return": "get", "retrieves": "retrieve"}.get(verb, verb)
-    if verb in ("a", "an", "the", "this", "is", "has", "does", "was", "returns", "status", "endpoint", "api", "operation", "method", "request", "deprecated", "used"):
+    if verb in ("a", "an", "the", "this", "is", "has", "does", "was", "returns", "status", "endpoint", "api", "operation", "method", "request", "deprecated", "used", "internal", "experimental", "beta", "alpha", "private", "public", "legacy", "only", "not", "no", "new"):
         return None
     if not re.fullmatch(r"[a-z]{2,}", verb):
         return None
