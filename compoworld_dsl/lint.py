@@ -370,7 +370,7 @@ def _unreachable(model: Model, sampler) -> list[Diagnostic]:
                 why, code = "it is simulated: tasks are built from tools the services run", "W103"
             elif q not in walkable_names:
                 code = "W102"
-                if any(walker._param_kind(pt) == "other" for _, pt in tool.params):
+                if any(walker.param_kind(tool, n, pt) == "other" for n, pt in tool.params):
                     why = "it takes a list or record parameter, which no person states"
                 elif q in sampler.mutating:
                     why = "it changes state but takes no parameter, so no task can ask for it about a record"

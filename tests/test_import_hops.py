@@ -475,3 +475,40 @@ def test_probe_random_mixes_of_styles(tmp_path):
             assert len(st.tables[q]) == before + 1 and st.tables[q]["fresh-key-1"]["title"] == "Probe title"
             keyed += 1
     assert keyed >= 10  # the mixes did make creates under the caller's key (40 in the 25 specs)
+
+
+def test_a_walk_calls_a_create_under_a_key_it_states(tmp_path):
+    """A create under the key the caller chooses (`POST /channel/{ChannelName}`) was never
+    sampled: the walk took every key from an earlier result. Now the new row's key is a name the
+    instruction states, quoted, held by no row; a child created under the new channel takes it."""
+    from compoworld_dsl.sample.run import load_sampler
+    from test_scripted_agents import sampled
+
+    channel = obj({"ChannelName": s(), "Title": s(), "Tier": s(enum=["basic", "standard"])})
+    program = obj({"ProgramName": s(), "ChannelName": s(), "Title": s(), "Minutes": s("integer")})
+    doc = spec(
+        {
+            "/channels": {"get": {"operationId": "ListChannels", "responses": ok(obj({"Items": {"type": "array", "items": ref("Channel")}}))}},
+            "/channel/{ChannelName}": {
+                "get": {"operationId": "DescribeChannel", "parameters": [pparam("ChannelName")], "responses": ok(ref("Channel"))},
+                "post": {"operationId": "CreateChannel", "parameters": [pparam("ChannelName")], "requestBody": body(obj({"Title": s(), "Tier": s(enum=["basic", "standard"])}, ["Title"])), "responses": ok(ref("Channel"))},
+                "delete": {"operationId": "DeleteChannel", "parameters": [pparam("ChannelName")], "responses": ok(obj({}))},
+            },
+            "/channel/{ChannelName}/programs": {"get": {"operationId": "ListPrograms", "parameters": [pparam("ChannelName")], "responses": ok(obj({"Items": {"type": "array", "items": ref("Program")}}))}},
+            "/channel/{ChannelName}/program/{ProgramName}": {
+                "get": {"operationId": "DescribeProgram", "parameters": [pparam("ChannelName"), pparam("ProgramName")], "responses": ok(ref("Program"))},
+                "post": {"operationId": "CreateProgram", "parameters": [pparam("ChannelName"), pparam("ProgramName")], "requestBody": body(obj({"Title": s(), "Minutes": s("integer")}, ["Title"])), "responses": ok(ref("Program"))},
+            },
+        },
+        {"Channel": channel, "Program": program},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /channel/{ChannelName}"][0] == "create"
+    sampler = load_sampler(str(wf))
+    tasks = sampled(sampler, 1, 3, range(30))
+    made = [(t, st) for t in tasks for st in t["reference_plan"] if st["tool"].endswith(".create_channel")]
+    assert made, [t["instruction"] for t in tasks]
+    for t, st in made:  # (held by no row: the create refuses a taken key, and every plan passes)
+        name = st["arguments"]["channel_name"]
+        assert re.fullmatch(r"channel-[a-z]+", name), name  # a name a person gives, not "channel-9"
+        assert f'"{name}"' in t["instruction"], t["instruction"]

@@ -513,3 +513,42 @@ def test_a_description_is_its_first_sentence_even_without_a_space_after_it():
     assert one_line("Deletes an existing custom dashboard.This method requires the monitoring.dashboards.delete permission") == "Deletes an existing custom dashboard"
     assert one_line("Reads the monitoring.dashboards list. Then more") == "Reads the monitoring.dashboards list"
     assert one_line("Short.This") == "Short.This"  # too short to be a sentence of its own
+
+
+def test_a_reference_by_a_name_key_and_a_messages_ends_say_what_they_are():
+    """A MediaTailor task read "delete the vod source name of the source location vod source
+    ..." and an SMS one "sender the from of the message ...": a reference by a name key is the
+    record it names, and a message's `from` and `to` are its sender and recipient."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import label_for
+    from compoworld_dsl.sample.phrasing import same_as
+
+    f = FieldIR("vod_source_name", "VodSourceId", "id", ref="t.vod_sources")
+    f.src = "VodSourceName"
+    assert label_for(f, "vod source") == "vod source"
+    for name, said in (("from", "sender"), ("to", "recipient")):
+        g = FieldIR(name, "text", "text")
+        g.src = name
+        assert label_for(g) == said
+    # a value another record's same field gives is "the same ... as" that record
+    assert same_as('add a message "X", sender the sender of the message "Y"') == 'add a message "X", the same sender as the message "Y"'
+    assert same_as('with message subject the message subject of that message') == "with the same message subject as that message"
+    assert same_as("with owner the manager of that team") == "with owner the manager of that team"
+
+
+def test_a_summary_that_is_no_verb_phrase_is_no_say():
+    """MWAA's PublishMetrics says "Internal only": a task read "After that, internal only with
+    the new environment and metric data ...". A POST named GetIntegration reads; it adds nothing."""
+    from compoworld_dsl.importers.ops import Op
+    from compoworld_dsl.importers.resources import reads
+    from compoworld_dsl.importers.speak import summary_phrase
+
+    assert summary_phrase("Internal only") is None
+    assert summary_phrase("Experimental endpoint for tests") is None
+    assert summary_phrase("Publishes metrics") == ("publish metrics", False)
+
+    def op(op_id):
+        return Op("post", "/domains/{d}/integrations", ["domains", "{d}", "integrations"], op_id, "", "", [], None, "none", None, True)
+
+    assert reads(op("GetIntegration")) and reads(op("searchContacts")) and reads(op("crm.contacts.list"))
+    assert not reads(op("PutIntegration")) and not reads(op("CreateDomain")) and not reads(op(None))

@@ -15,6 +15,7 @@ from ..check import types as T
 from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.state import State
+from ..runtime.world import slug
 from ..smt.encode import EncodingUnsupported, assert_success, asserted, constraint_violated, fresh_context
 from .attempt import Attempt
 from .facts import WorldFacts
@@ -183,16 +184,28 @@ def _from_profile(facts: WorldFacts, state: State, tool: Tool, free: list, about
     return None
 
 
+# the second word of a new record's name where the caller chooses its key ("channel-east")
+NEW_NAMES = ("east", "west", "main", "backup", "staging", "archive", "primary", "spring", "pilot", "blue", "green", "north")
+
+
 def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list) -> dict:
     """A new row's codes, drawn as its table's seed draws them and held by no row yet: a new
     price-list entry's supplier part number, not one another entry has ("HM-64743" twice under
     one supplier, met by an agent playing a 16-hop task); and its name where its table's rows are
-    known by that name alone ("add a client "Summit client"" beside a Summit client, blind play).
+    known by that name alone ("add a client "Summit client"" beside a Summit client, blind play);
+    and its key where the caller chooses it ("channel-east": `WalkGraph.param_kind`).
     `CompiledWorld.fresh_value`."""
     kinds = dict(free)
     out = {}
     for n, (table, f) in sorted(facts.insert_args.get(tool.qualified, {}).items()):
         if n not in kinds or facts.people.fields.get(table, {}).get(f) != tstr(kinds[n]):
+            continue
+        if f == facts.people.key.get(table):
+            # a key the caller chooses (`POST /channel/{ChannelName}`): a new name, held by no row
+            rows = state.tables.get(table, {})
+            options = [v for w in NEW_NAMES if (v := f"{slug(facts.people.noun.get(table, 'record'), '-')}-{w}") not in rows]
+            if options:
+                out[n] = rng.choice(options)
             continue
         held = None  # (made only for a field its seed draws fresh: most give None at once)
         # a name the rows are known by alone is new too (a client another client's name is a copy)

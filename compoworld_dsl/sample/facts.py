@@ -117,7 +117,10 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
     # a copy, not a task)
     kb = people.known_by
     named_args = {q: frozenset(p for p, (table, f) in insert_args[q].items() if f in kb.get(table, ())) | frozenset(p for p, (table, _, f) in update_args[q].items() if f in kb.get(table, ())) for q in insert_args}
-    walks = WalkGraph(tools, mutating, tables_written, constraints, people, world.types, own_args, named_args)
+    # the parameters that give a new row its key, chosen by the caller (`POST /channel/{ChannelName}`:
+    # a create under the key the caller chooses): a stated name, not a record an earlier step found
+    chosen_keys = {t.qualified: frozenset(p for p, (table, f) in insert_args[t.qualified].items() if f == people.key.get(table) and tstr(dict(t.params)[p]) == people.fields[table][f]) for t in tools}
+    walks = WalkGraph(tools, mutating, tables_written, constraints, people, world.types, own_args, named_args, chosen_keys)
     return WorldFacts(
         model=model,
         world=world,
@@ -354,13 +357,16 @@ def _insert_args(tool: Tool) -> dict[str, tuple[str, str]]:
 def _update_args(tool: Tool) -> dict[str, tuple[str, str, str]]:
     """Parameter → (qualified table, key parameter, field) of each field an update of one row by
     its key sets from one parameter (`update leads[id] { email: email }`, also `{ title:
-    trim(title) }`: a rename sets the title it is given)."""
+    trim(title) }`: a rename sets the title it is given; and an imported patch's `{ location: if
+    location == "" then t[k].location else location }`)."""
     params = {n for n, _ in tool.params}
     out: dict[str, tuple[str, str, str]] = {}
     for n in A.walk(tool.decl):
         if isinstance(n, A.Update) and isinstance(n.target, A.KeyTarget) and isinstance(n.target.key, A.Var) and n.target.key.name in params:
             for fi in n.fields:
                 value = fi.value.args[0].value if isinstance(fi.value, A.Call) and fi.value.func == "trim" and len(fi.value.args) == 1 else fi.value
+                if isinstance(value, A.Cond) and isinstance(value.test, A.Binary) and value.test.op == "==" and isinstance(value.else_, A.Var) and isinstance(value.test.left, A.Var) and value.test.left.name == value.else_.name:
+                    value = value.else_  # a patch: `if p == "" then t[k].f else p` sets f to p
                 if isinstance(value, A.Var) and value.name in params:
                     out.setdefault(value.name, (f"{tool.service}.{n.target.table}", n.target.key.name, fi.name))
     return out

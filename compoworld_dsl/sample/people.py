@@ -137,7 +137,8 @@ class People:
             return f"{int(n):,}"
         if isinstance(j, int):
             return f"{j:,}" if abs(j) >= 10000 else str(j)
-        if base in ("text", "email") or base.startswith("alias:"):
+        if base in ("text", "email", "id") or base.startswith("alias:"):
+            # (an id is stated only as a new record's name its caller chooses: "channel-east")
             return f'"{j}"'
         return str(j)
 

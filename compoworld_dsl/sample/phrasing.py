@@ -399,7 +399,22 @@ class Phraser:
             # after the values, not among them: "..., marked as legacy app engine cron", not
             # "..., with marked as ..." (met in an imported Cloud Scheduler task)
             text = f"{text}{' and ' if extra else ', '}" + " and ".join(flags)
-        return _said_once(text, self._stated(j))
+        return same_as(_said_once(self._new_values(j, text), self._stated(j)))
+
+    def _new_values(self, j: int, text: str) -> str:
+        """The request with each value an update sets called new where the record's description
+        says that field too: "update the media service ... with location "Chicago", with new
+        location "Berlin"" (a sampled Azure task read "... with location "Chicago", with location
+        "Berlin"": which finds the record, which is the change?)."""
+        tool = self.steps[j].tool
+        for name in self.facts.update_args.get(tool.qualified, {}):
+            if name not in self.steps[j].sources or (j, name) in self.left or (j, name) not in self.values:
+                continue
+            said = f"{self._param_label(j, name)} {self.arg(j, name)}"
+            at = text.rfind(said)
+            if at > 0 and re.search(rf"\b{re.escape(self._param_label(j, name))} ", text[:at]):
+                text = f"{text[:at]}new {text[at:]}"
+        return text
 
     def _stated(self, j: int) -> list[str]:
         """Step j's stated arguments as a sentence says them ("account ID "AI-2520"")."""
@@ -610,7 +625,7 @@ class Phraser:
                 return f"{self._param_label(k, name)}: {text}"
             return text
 
-        return fill(self.people, template, dict(step.tool.params), arg)
+        return same_as(fill(self.people, template, dict(step.tool.params), arg))
 
     def report(self, j: int, field: str | None, aggregate: str | None = None) -> str:
         """What to tell: "the email address of ...", "whether the document ... is archived",
@@ -826,6 +841,16 @@ def flag_predicate(label: str, value: bool) -> str:
 # an argument as a sentence lists it: a label of a few words, then its value (quoted, a number, a
 # date, yes or no), not a clause ("update that ...", "close the matter")
 _LISTED = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,5} (?:\"|\d|yes\b|no\b)", re.I)
+
+
+_SAME = re.compile(r"\b((?:[a-z]+ ){0,3}[a-z]+) the \1 of\b")
+
+
+def same_as(text: str) -> str:
+    """A value said to be another record's value of the same field, as a person says it: "with
+    the same sender as the message "Budget review"", not "with sender the sender of the message
+    ..." (a sampled SMS task: a new message sent from an old one's number)."""
+    return _SAME.sub(r"the same \1 as", text)
 
 
 def _said_once(text: str, stated: list[str]) -> str:

@@ -91,8 +91,11 @@ def _short(value) -> bool:
 class WalkGraph:
     """The tools of one world as a walk sees them: entries, key types, and what feeds what."""
 
-    def __init__(self, tools: list[Tool], mutating: set[str], tables_written: dict[str, set[str]], constraints: list[dict], people: People, types: Types, own_args: dict[str, frozenset[str]] | None = None, named_args: dict[str, frozenset[str]] | None = None):
+    def __init__(self, tools: list[Tool], mutating: set[str], tables_written: dict[str, set[str]], constraints: list[dict], people: People, types: Types, own_args: dict[str, frozenset[str]] | None = None, named_args: dict[str, frozenset[str]] | None = None, chosen_keys: dict[str, frozenset[str]] | None = None):
         self.people = people
+        # the key a create gives its new row, chosen by the caller: a value the instruction
+        # states (a new channel's name), not a key an earlier result offers (`param_kind`)
+        self._chosen = chosen_keys or {}
         # a new row's own derived parameters (a new lead's email, made from the lead's name):
         # never fed by another record's value (`facts.own_args`)
         self._own = own_args or {}
@@ -107,7 +110,7 @@ class WalkGraph:
         others: list[Tool] = []  # tools that take keys from earlier results, and writes from facts
         self._keys: dict[str, list[str]] = {}  # tool → the runtime types of its key parameters
         for t in tools:
-            kinds = [self._param_kind(pt) for _, pt in t.params]
+            kinds = [self.param_kind(t, n, pt) for n, pt in t.params]
             self._keys[t.qualified] = [tstr(pt) for (_, pt), kind in zip(t.params, kinds) if kind == "key"]
             if "other" in kinds:
                 continue  # list and record parameters: no person states those
@@ -291,9 +294,13 @@ class WalkGraph:
     def is_entry(self, tool: Tool) -> bool:
         return tool.qualified in self._entry_names
 
-    def _param_kind(self, pt) -> str:
+    def param_kind(self, tool: Tool, name: str, pt) -> str:
+        """"key": a record an earlier result gives; "value": a fact the instruction states (the
+        new row's key too, where the caller chooses it); "other": a list or a record."""
         if isinstance(pt, (T.ListT, T.RecordT)):
             return "other"
+        if name in self._chosen.get(tool.qualified, ()):
+            return "value"
         return "key" if self.people.ref_table(tstr(pt)) is not None else "value"
 
     def result_table(self, tool: Tool) -> str | None:
