@@ -266,3 +266,25 @@ def test_a_code_the_spec_gives_one_example_of_varies_by_its_digits():
     assert seed.startswith('pick(["CUST001", ') and seed.count('"CUST') == VARIANTS and seed == text_seed("reference", "message", "CUST001")
     assert text_seed("from", "message", "+15017122661").count('"+1501712') == VARIANTS
     assert text_seed("schema_version", "message", "12") == 'pick(["12"])'
+
+
+def test_a_field_a_request_body_enumerates_is_seeded_with_those_values(tmp_path):
+    """AWS types a channel's `PlaybackMode` as a plain string in its responses and as `LOOP` or
+    `LINEAR` in its create's body: seeded by its name, the field was "playback mode 35" in a
+    sampled task (`OpenAPIImporter.request_enums`). A field whose own schema gives an example
+    keeps it."""
+    channel = obj({"ChannelName": s(), "Title": s(), "PlaybackMode": s(), "Tier": s(example="BASIC")})
+    doc = spec(
+        {
+            "/channels": {"get": {"operationId": "ListChannels", "responses": ok(obj({"Items": arr(ref("Channel"))}))}},
+            "/channel/{ChannelName}": {
+                "get": {"operationId": "DescribeChannel", "parameters": [pparam("ChannelName")], "responses": ok(ref("Channel"))},
+                "post": {"operationId": "CreateChannel", "parameters": [pparam("ChannelName")], "requestBody": {"content": {"application/json": {"schema": obj({"Title": s(), "PlaybackMode": s(enum=["LOOP", "LINEAR"]), "Tier": s(enum=["BASIC", "STANDARD"])}, ["Title"])}}}, "responses": ok(ref("Channel"))},
+            },
+        },
+        {"Channel": channel},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert seed_line(text, "channels", "playback_mode") == 'pick(["LOOP", "LINEAR"])'
+    assert seed_line(text, "channels", "tier") == 'pick(["BASIC"])'  # its own example

@@ -1011,6 +1011,25 @@ class OpenAPIImporter(TypeMapper):
 
     # ─── seeds ───
 
+    def request_enums(self, r: Resource) -> dict[str, list]:
+        """Field name → the values a create or update body of `r` (an operation on its collection
+        or item path) says a property of that field's name may take, for the fields whose own
+        schema gives none: AWS's responses type a channel's `PlaybackMode` as a plain string and
+        its create's body as `LOOP` or `LINEAR`; seeded by its name, the field was "playback
+        mode 35" (a sampled task). A flattened object's property counts too (`a.b`)."""
+        plain = {norm(f.src): f for f in r.record.fields if f.src and not f.key and not f.ref and f.base == "text"}
+        out: dict[str, list] = {}
+        for o in self.ops:
+            if o.method not in ("post", "put", "patch") or o.body is None or o.body.kind != "object" or pattern(o.segs) not in (r.coll, r.item):
+                continue
+            for prop, ps in o.body.props.items():
+                for name, shape in [(prop, ps)] + [(f"{prop}.{sub}", sps) for sub, sps in (ps.props.items() if ps.kind == "object" else ())]:
+                    f = plain.get(norm(name))
+                    own = getattr(f, "_shape", None)
+                    if f is not None and shape.kind == "scalar" and shape.enum and not (own is not None and (own.enum or own.example is not None)):
+                        out.setdefault(f.name, list(shape.enum))
+        return out
+
     def build_seeds(self) -> dict[str, TableIR]:
         tables = {}
         refs = {r.qualified: [f.ref for f in r.record.fields if f.ref and f.ref != r.qualified] for r in self.resources}
@@ -1023,6 +1042,7 @@ class OpenAPIImporter(TypeMapper):
             parent_fields = [r.parent_fields[p] for p, parent in r.parents if parent is not None]
             ref_of = {g.name: g.ref for g in rec.fields if g.ref}
             ident_base = next((g.base for g in rec.fields if g.name == identity), None)
+            asked = self.request_enums(r)
             for f in rec.fields:
                 if f.key or f.base == "list":
                     continue
@@ -1063,6 +1083,9 @@ class OpenAPIImporter(TypeMapper):
                     seed[f.name] = f"same({identity})"
                     continue
                 gen = self.field_seed(f, r.noun, f.name == identity)
+                if f.name in asked and f.name != identity:
+                    vals = [v for v in (self.literal(v, f) for v in asked[f.name][:12]) if v is not None]
+                    gen = "pick([" + ", ".join(dict.fromkeys(vals)) + "])" if vals else gen
                 if gen is not None:
                     seed[f.name] = gen
             self.copied_from_refs(rec, seed, by_q)

@@ -317,7 +317,7 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
         by_coll[pat] = Resource(list(coll), param, post.body, key, how, getter=o)
     for o, shape, param, getter in keyless:
         pat = pattern(o.segs)
-        if pat in by_coll or (shape.name and shape.name in named) or not _child_rows(o, shape, by_coll):
+        if pat in by_coll or (shape.name and shape.name in named) or not _child_rows(o, shape, by_coll) or _singular_beside(imp, o, shape, by_coll):
             continue
         # `GET /properties/{id}/rooms` listing rooms with no id of their own: the rooms of one
         # property, a child table keyed by an id the world gives them (never a tool's argument)
@@ -328,6 +328,20 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
         if shape.name:
             named.add(shape.name)
     singletons(imp, by_coll)
+
+
+def _singular_beside(imp: "OpenAPIImporter", o: "Op", shape: Shape, by_coll: dict) -> bool:
+    """Is there a resource whose item sits beside this list in the other number (`GET
+    /sourceLocation/{s}/liveSources` beside `/sourceLocation/{s}/liveSource/{l}`) and whose key
+    the listed objects carry? Then the list is that resource's (`sibling_list`), not a child
+    table of its own: MediaTailor's live sources were two tables, and a blind player found the
+    live source it added missing from the list."""
+    word = norm(singular(snake(o.segs[-1])))
+    prefix = pattern(o.segs[:-1])
+    return any(
+        pattern(r.coll_segs[:-1]) == prefix and r.coll_segs[-1].lower() != o.segs[-1].lower() and norm(singular(snake(r.coll_segs[-1]))) == word and r.key_prop and norm(r.key_prop) in imp.prop_names(shape)
+        for r in by_coll.values()
+    )
 
 
 def _stem_key(shape: Shape, word: str, by_coll: dict) -> str | None:
