@@ -512,3 +512,34 @@ def test_a_walk_calls_a_create_under_a_key_it_states(tmp_path):
         name = st["arguments"]["channel_name"]
         assert re.fullmatch(r"channel-[a-z]+", name), name  # a name a person gives, not "channel-9"
         assert f'"{name}"' in t["instruction"], t["instruction"]
+
+
+def test_a_value_carried_from_a_record_described_by_several_fields_comes_last(tmp_path):
+    """A blind player read "... the same schedule expression as the schedule with description
+    "X", state enabled and creation date ..., target "{}", with group name ..." as if the state
+    and the date were the new schedule's: a carried value whose record's description is a list of
+    its own goes after the request's own values (`Phraser._described_last`)."""
+    from compoworld_dsl.sample.run import load_sampler
+    from test_scripted_agents import sampled
+
+    schedule = obj({"Name": s(), "Description": s(), "State": s(enum=["ENABLED", "DISABLED"]), "ScheduleExpression": s(), "GroupName": s(), "Target": s()})
+    doc = spec(
+        {
+            "/schedules": {"get": {"operationId": "ListSchedules", "responses": ok(obj({"Schedules": {"type": "array", "items": ref("Schedule")}}))}},
+            "/schedules/{Name}": {
+                "get": {"operationId": "GetSchedule", "parameters": [pparam("Name")], "responses": ok(ref("Schedule"))},
+                "post": {"operationId": "CreateSchedule", "parameters": [pparam("Name")], "requestBody": body(obj({"Description": s(), "ScheduleExpression": s(), "Target": s(), "GroupName": s(), "State": s(enum=["ENABLED", "DISABLED"])}, ["Description", "ScheduleExpression", "Target"])), "responses": ok(ref("Schedule"))},
+                "delete": {"operationId": "DeleteSchedule", "parameters": [pparam("Name")], "responses": ok(obj({}))},
+            },
+        },
+        {"Schedule": schedule},
+    )
+    _, _, _, wf = run(tmp_path, doc)
+    tasks = sampled(load_sampler(str(wf)), 31, 3, range(40))
+    plain = [re.sub(r'"[^"]*"', '"Q"', t["instruction"]) for t in tasks]  # (quoted values hold full stops)
+    carried = [text for text in plain if re.search(r"the same [a-z ]+ as the schedule with [^.]*(, | and )", text)]
+    assert carried, plain
+    for text in carried:
+        # what follows the carried value's record is the end of the sentence, no value of the new one
+        m = re.search(r"the same [a-z ]+ as the schedule with (.*?)\.(?: |$)", text)
+        assert m and not re.search(r", (?:with )?(?:target|group name|description) ", m.group(1)), text

@@ -348,6 +348,8 @@ class Phraser:
         named = {m.group(1).strip().split(".")[0] for m in re.finditer(r"\{([^{}]*)\}", template)}
         if topic is not None:
             template = self._without(j, template, topic)
+        template, last = self._described_last(j, template)
+        named -= {n for n in last}
         r = tool.result
         made = self.people.ref_table(tstr(r)) if tool.qualified in self.facts.mutating and not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
         got = self.results[j] if j < len(self.results) else None
@@ -376,7 +378,7 @@ class Phraser:
             return text
         defaults = self.facts.world.tools[tool.qualified].defaults
         extra, flags = [], []
-        for name, _ in tool.params:
+        for name, _ in sorted(tool.params, key=lambda p: p[0] in last):
             if name in named or name not in self.steps[j].sources or (j, name) in self.left:
                 continue
             left_off = name in defaults and (defaults[name] is False and self.values.get((j, name)) is False or defaults[name] == "" and self.values.get((j, name)) == "")
@@ -400,6 +402,27 @@ class Phraser:
             # "..., with marked as ..." (met in an imported Cloud Scheduler task)
             text = f"{text}{' and ' if extra else ', '}" + " and ".join(flags)
         return same_as(_said_once(self._new_values(j, text), self._stated(j)))
+
+    def _described_last(self, j: int, template: str) -> tuple[str, list[str]]:
+        """The template without a value carried from a record found by a description or a rank
+        ("the schedule with description "X", state enabled and creation date ..."), and those
+        parameters, which `say` then puts last: inside the request's own list of values, a blind
+        player read "state enabled and creation date ..." as values of the new schedule
+        (EventBridge Scheduler). Only a placeholder the template says as ", <label> {p}"."""
+        moved = []
+        for name, src in self.steps[j].sources.items():
+            if src[0] != "step" or (j, name) in self.left:
+                continue
+            # (only where the words before it are the value's own label, as imported phrases say
+            # it: ", run by {lawyer}" or ", filed under {organisation}" read well where they are)
+            said = {re.escape(self._param_label(j, name)), re.escape(words(name))}
+            m = re.search(r", (?:" + "|".join(sorted(said)) + r") \{" + re.escape(name) + r"\}(?=,| with |$)", template)
+            if m is None:
+                continue
+            if self.steps[src[1][0]].how:  # a record found by a description or a rank: "... with ..."
+                template = template[: m.start()] + template[m.end() :]
+                moved.append(name)
+        return template, moved
 
     def _new_values(self, j: int, text: str) -> str:
         """The request with each value an update sets called new where the record's description
