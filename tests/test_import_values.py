@@ -288,3 +288,31 @@ def test_a_field_a_request_body_enumerates_is_seeded_with_those_values(tmp_path)
     text = "\n".join(result.files.values())
     assert seed_line(text, "channels", "playback_mode") == 'pick(["LOOP", "LINEAR"])'
     assert seed_line(text, "channels", "tier") == 'pick(["BASIC"])'  # its own example
+
+
+def test_an_object_the_api_requires_in_a_recorded_call_is_optional_json(tmp_path):
+    """GoDaddy's privacy purchase requires a `consent` object; kept as required JSON text, a task
+    stated "with consent "AC-7654"", another field's value. Like an opaque body it is optional,
+    blank unless given, and the request does not ask for it."""
+    domain = obj({"domainId": s(), "domain": s(), "status": s()})
+    doc = spec(
+        {
+            "/domains": {"get": {"operationId": "List", "responses": ok(arr(ref("Domain")))}},
+            "/domains/{domain}": {"get": {"operationId": "Get", "parameters": [pparam("domain")], "responses": ok(ref("Domain"))}},
+            "/domains/{domain}/privacy/purchase": {
+                "post": {
+                    "operationId": "PurchasePrivacy",
+                    "parameters": [pparam("domain")],
+                    "requestBody": {"content": {"application/json": {"schema": obj({"consent": obj({"agreementKeys": arr(s()), "agreedBy": s()}), "period": s("integer")}, ["consent"])}}},
+                    "responses": ok(obj({"orderId": s("integer")})),
+                }
+            },
+        },
+        {"Domain": domain},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    line = re.search(r"tool purchase_privacy\((.*)\)", text).group(1)
+    assert 'consent: text = ""' in line, line
+    say = re.search(r'tool purchase_privacy[^\n]*\n[^\n]*\n\s*say "([^"]*)"', text).group(1)
+    assert "{consent}" not in say, say

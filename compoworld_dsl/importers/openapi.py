@@ -1837,7 +1837,13 @@ class OpenAPIImporter(TypeMapper):
                         t, d = self.optional_list(t, d, prop, notes)
                     name = unique(safe(snake(prop)), taken)
                     spoken[name] = snake(prop)
-                    if prop in body.required:
+                    if prop in body.required and t == "text" and (ps.kind == "object" or ps.kind == "array" and ps.items is not None and ps.items.kind == "object"):
+                        # an object kept as JSON text, as the opaque body below: optional, blank
+                        # unless given, or a task states whatever another field holds (GoDaddy's
+                        # privacy purchase "with consent "AC-7654"", the domain's own code)
+                        extra_opt.append(ParamIR(name, t, '""'))
+                        notes.append(f"{prop} (an object the API requires) is passed as JSON text in {name} (optional here: blank unless given)")
+                    elif prop in body.required:
                         extra_req.append(ParamIR(name, t))
                     else:
                         extra_opt.append(ParamIR(name, t, d))
