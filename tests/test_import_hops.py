@@ -543,3 +543,35 @@ def test_a_value_carried_from_a_record_described_by_several_fields_comes_last(tm
         # what follows the carried value's record is the end of the sentence, no value of the new one
         m = re.search(r"the same [a-z ]+ as the schedule with (.*?)\.(?: |$)", text)
         assert m and not re.search(r", (?:with )?(?:target|group name|description) ", m.group(1)), text
+
+
+def test_an_updates_locators_come_before_the_values_it_sets(tmp_path):
+    """A blind player read "update the media service ... with new location "Melbourne", with
+    resource group name "Atlas resource group"" as if the resource group were a new value too:
+    the arguments that only find the record go before what the update sets
+    (`Phraser._locators_first`)."""
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    # the servers are listed by subscription alone, so the resource group does not find them
+    server = obj({"id": s(), "name": s(), "location": s(), "resourceGroup": s(), "properties": obj({"version": s()})})
+    scope = [pparam("subscriptionId"), pparam("resourceGroupName")]
+    doc = spec(
+        {
+            "/subscriptions/{subscriptionId}/providers/Microsoft.Probe/servers": {"get": {"operationId": "Servers_List", "parameters": [pparam("subscriptionId")], "responses": ok(obj({"value": {"type": "array", "items": ref("Server")}}))}},
+            f"{AZ}/servers/{{serverName}}": {
+                "get": {"operationId": "Servers_Get", "parameters": [*scope, pparam("serverName")], "responses": ok(ref("Server"))},
+                "patch": {"operationId": "Servers_Update", "parameters": [*scope, pparam("serverName")], "requestBody": body(obj({"location": s(), "properties": obj({"version": s()})})), "responses": ok(ref("Server"))},
+                "delete": {"operationId": "Servers_Delete", "parameters": [*scope, pparam("serverName")], "responses": {"200": {"description": "ok"}}},
+            },
+            f"{AZ}/servers/{{serverName}}/restart": {"post": {"operationId": "Servers_Restart", "parameters": [*scope, pparam("serverName")], "responses": {"200": {"description": "ok"}}}},
+        },
+        {"Server": server},
+    )
+    _, _, _, wf = run(tmp_path, doc)
+    sample(Job(str(wf), 2, 12, 5, max_attempts=80), tmp_path / "t.jsonl")
+    tasks = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    sentences = [x for t in tasks for x in re.split(r"(?<=\.) ", re.sub(r'"[^"]*"', '"Q"', t["instruction"])) if x.startswith("Update ") and " with location " in x]
+    assert sentences, [t["instruction"] for t in tasks]
+    for x in sentences:
+        # nothing that finds the record (the resource group) after the value the update sets
+        assert "resource group name" not in x[x.rindex(" with location ") :], x

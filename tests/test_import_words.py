@@ -258,6 +258,9 @@ def test_a_stated_argument_the_sentence_says_already_is_said_once():
     assert got == f'Trigger backup for the item "A" with {sub} and {group} of that container, with fabric name "F"', got
     # the phrase may write the label in capitals where the field's label does not
     assert _said_once(f'Enable the service "S" with {sub} and state on, with subscription id "S-1"', [sub.lower()]) == f'Enable the service "S" with {sub} and state on'
+    # another argument whose label ends the same and holds the same value is said: an `id` of
+    # "S-1" is no subscription ID (it went unsaid, and a blind player failed an Azure task)
+    assert _said_once(f'Update X with {sub}. Then sync keys for that service, with id "S-1"', ['id "S-1"']) == f'Update X with {sub}. Then sync keys for that service, with id "S-1"'
 
 
 def test_a_name_field_is_seeded_with_names_of_what_it_names():

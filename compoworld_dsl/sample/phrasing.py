@@ -377,7 +377,7 @@ class Phraser:
         if tool.qualified not in self.facts.mutating:
             return text
         defaults = self.facts.world.tools[tool.qualified].defaults
-        extra, flags = [], []
+        extra, flags, extra_names = [], [], []
         for name, _ in sorted(tool.params, key=lambda p: p[0] in last):
             if name in named or name not in self.steps[j].sources or (j, name) in self.left:
                 continue
@@ -395,6 +395,8 @@ class Phraser:
                 flags.append(f"{'' if value else 'not '}marked as {self._param_label(j, name)}")
                 continue
             extra.append(f"{self._param_label(j, name)} {self.arg(j, name)}")
+            extra_names.append(name)
+        text, extra = self._locators_first(j, template, text, extra, extra_names)
         if extra:
             text = f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
         if flags:
@@ -402,6 +404,23 @@ class Phraser:
             # "..., with marked as ..." (met in an imported Cloud Scheduler task)
             text = f"{text}{' and ' if extra else ', '}" + " and ".join(flags)
         return same_as(_said_once(self._new_values(j, text), self._stated(j)))
+
+    def _locators_first(self, j: int, template: str, text: str, extra: list[str], names: list[str]) -> tuple[str, list[str]]:
+        """An update's arguments that only find the record (an Azure resource group) said before
+        the values it sets, not after them: "update the media service ... with location "Osaka",
+        with resource group name "Atlas resource group", with new location "Melbourne"", where a
+        blind player read "..., with new location "Melbourne", with resource group name ..." as
+        a new resource group too. Only where the phrase sets a value with "with <label> {p}"."""
+        upd = self.facts.update_args.get(self.steps[j].tool.qualified, {})
+        first = next((m.group(1) for m in re.finditer(r"\{(\w+)\}", template) if m.group(1) in upd), None)
+        locators = [e for e, n in zip(extra, names) if n not in upd]
+        if first is None or not locators:
+            return text, extra
+        at = text.rfind(f" with {self._param_label(j, first)} ")
+        if at <= 0:
+            return text, extra
+        joined = locators[0] if len(locators) == 1 else ", ".join(locators[:-1]) + " and " + locators[-1]
+        return f"{text[:at].rstrip(',')}, with {joined},{text[at:]}", [e for e, n in zip(extra, names) if n in upd]
 
     def _described_last(self, j: int, template: str) -> tuple[str, list[str]]:
         """The template without a value carried from a record found by a description or a rank
@@ -883,9 +902,12 @@ def _said_once(text: str, stated: list[str]) -> str:
     scope every call by an account, a subscription, a resource group). The later mention goes,
     with what joins it to the sentence."""
     for said in dict.fromkeys(stated):
-        said = said.lower()  # a label may be cased otherwise where the `say` phrase names it ("ID")
-        while text.lower().count(said) > 1:
-            i = text.lower().rindex(said)
+        # a label may be cased otherwise where the `say` phrase names it ("ID"); a whole label
+        # only: an `id` "SI-7922" is no "subscription ID "SI-7922"" (it went unsaid, and a blind
+        # player, told nothing of it, failed an Azure task)
+        whole = re.compile(r"(?:^|(?<=with )|(?<=, )|(?<=and )|(?<=\( ))" + re.escape(said), re.I)
+        while len(found := list(whole.finditer(text))) > 1:
+            i = found[-1].start()
             head, tail = text[:i], text[i + len(said) :]
             m = re.search(r"(?:,? with| and|,)\s*$", head)
             if m is None:
