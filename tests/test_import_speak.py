@@ -552,3 +552,50 @@ def test_a_summary_that_is_no_verb_phrase_is_no_say():
 
     assert reads(op("GetIntegration")) and reads(op("searchContacts")) and reads(op("crm.contacts.list"))
     assert not reads(op("PutIntegration")) and not reads(op("CreateDomain")) and not reads(op(None))
+
+
+def test_a_put_and_a_patch_of_one_summary_read_apart(tmp_path):
+    """Probely's "Update Jira Cloud target configuration" is both a PUT and a PATCH, each recorded
+    apart: a blind player told to "update jira cloud target configuration" chose the PATCH where
+    the task had made the PUT (stop 50). The PUT says "replace" now, and each description says
+    what its method does."""
+    doc = desk()
+    cfg = {"content": {"application/json": {"schema": {"type": "object", "properties": {"project_id": {"type": "string"}, "allow": {"type": "boolean"}}}}}}
+    tp = [{"name": "ticketId", "in": "path", "required": True, "schema": {"type": "string"}}]
+    doc["paths"]["/tickets/{ticketId}/jira"] = {
+        "parameters": tp,
+        "put": {"operationId": "put_ticket_jira", "summary": "Update Jira configuration", "requestBody": cfg, "responses": {"204": {"description": "done"}}},
+        "patch": {"operationId": "patch_ticket_jira", "summary": "Update Jira configuration", "requestBody": cfg, "responses": {"204": {"description": "done"}}},
+    }
+    _, module, _ = imported(tmp_path, doc)
+
+    def tool(name: str) -> tuple[str, str]:
+        lines = module.splitlines()
+        i = next(i for i, ln in enumerate(lines) if ln.strip().startswith(f"tool {name}("))
+        return lines[i + 1].strip(), lines[i + 2].strip()
+
+    put_doc, put_say = tool("put_ticket_jira")
+    patch_doc, patch_say = tool("patch_ticket_jira")
+    assert put_say.startswith('say "replace jira configuration') and patch_say.startswith('say "update jira configuration')
+    assert put_doc == '"Update Jira configuration (replaces it whole)"' and patch_doc == '"Update Jira configuration (changes only the fields given)"'
+
+
+def test_a_word_said_twice_is_said_once_where_the_better_label_is_taken():
+    """ConfigCat's product has `organization.name` (labelled "organization") and
+    `organization.organizationId`, a reference that would be "the organization" too: it was
+    "the organization organization id of that product" in a blind-played task (stop 50)."""
+    from compoworld_dsl.importers.common import FieldIR, RecordIR
+    from compoworld_dsl.importers.speak import label_fields
+
+    rec = RecordIR(
+        "Product",
+        [
+            FieldIR("product_id", "ProductId", "id", key=True),
+            FieldIR("organization_name", "text", "text", src="organization.name"),
+            FieldIR("organization_organization_id", "OrganizationId", "id", ref="cat.organizations", src="organization.organizationId"),
+            FieldIR("order_order", "int", "int", src="order.order"),
+        ],
+    )
+    label_fields(rec, {"cat.organizations": "organization"})
+    labels = {f.name: f.label for f in rec.fields}
+    assert labels == {"product_id": None, "organization_name": "organization", "organization_organization_id": "organization id", "order_order": "order"}

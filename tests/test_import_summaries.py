@@ -176,3 +176,16 @@ def test_a_fastapi_operation_id_is_its_functions_name(tmp_path):
     doc = spec({"/v1/notes/{note_id}/pin": {"put": {"operationId": "pin_a_note_v1_notes__note_id__pin_put", "parameters": [pparam("note_id")], "responses": ok(obj({"done": {"type": "boolean"}}))}}})
     text = "\n".join(run(tmp_path, doc)[0].files.values())
     assert "tool pin_a_note(" in text and "v1_notes" not in text and "v1 notes" not in text, text
+
+
+def test_value_objects_and_response_items_name_their_rows():
+    """Noosh's `ProjectDetailVO` was "the project detail v o" (a value object's suffix, and a run
+    of capitals split letter by letter); Connect Cases' `SearchCasesResponseItem` is a case, not
+    "the search cases response item" (met in blind play, stop 50)."""
+    from compoworld_dsl.importers.common import clean_schema_name as clean, words
+
+    assert clean("ProjectDetailVO") == "Project" and clean("UserBean") == "User"
+    assert clean("SearchCasesResponseItem") == "Case" and clean("ListUsersResultItem") == "User"
+    assert clean("OrderResponseItem") == "OrderResponseItem"  # no plural it lists: left as it is
+    assert words("TaskDetailWorkgroupLevelVO") == "task detail workgroup level vo"
+    assert words("HTMLBody") == "html body" and words("TrustAccount") == "trust account" and words("set_at") == "set at"

@@ -236,8 +236,13 @@ def unique(name: str, taken: set[str]) -> str:
 
 
 def words(name: str) -> str:
-    """`set_at` → "set at", `TrustAccount` → "trust account" (as the sampler says them)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower().strip()
+    """`set_at` → "set at", `TrustAccount` → "trust account" (as the sampler says them); a run of
+    capitals is one word (`HTMLBody` → "html body", Noosh's `ProjectDetailVO` was "project detail
+    v o")."""
+    return _WORD_START.sub(" ", name).replace("_", " ").lower().strip()
+
+
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 def singular(word: str) -> str:
@@ -1155,7 +1160,7 @@ def clean_schema_name(name: str | None) -> str:
     # ("the google cloud billing skugroupskus v1beta SKU group SKUs" before)
     n = re.sub(r"^Google[A-Za-z0-9]*?V\d+(?:p\d+)?(?:alpha|beta)?\d*(?=[A-Z][a-z])", "", n)
     for _ in range(3):
-        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|Model|Object|Schema|Entity|Read|Output)$", n)
+        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|VO|Vo|Bean|Model|Object|Schema|Entity|Read|Output)$", n)
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
     n = re.sub(r"^(Get|Create|Update|Describe)(?=[A-Z])", "", n)
@@ -1165,6 +1170,12 @@ def clean_schema_name(name: str | None) -> str:
     toks = re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", n)
     if len(toks) >= 3 and toks[-1] == "Item" and toks[-2].endswith("s") and singular(toks[-2].lower()) in [t.lower() for t in toks[:-2]]:
         return singular(toks[-2].lower()).capitalize()
+    # an item of an operation's response is a row of the plural it lists: Connect Cases'
+    # `SearchCasesResponseItem` is a case ("the search cases response item" before)
+    if len(toks) >= 3 and toks[-1] == "Item" and toks[-2] in ("Response", "Result", "Output"):
+        plurals = [t for t in toks[:-2] if len(t) > 3 and singular(t.lower()) != t.lower()]
+        if plurals:
+            return singular(plurals[-1].lower()).capitalize()
     if len(toks) >= 3 and toks[0] == "Single" and toks[-1].lower() in [t.lower() for t in toks[1:-1]]:
         return toks[-1]
     return n

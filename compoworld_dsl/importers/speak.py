@@ -176,6 +176,9 @@ def _tokens(name: str) -> list[str]:
     return [t for t in name.split("_") if t]
 
 
+_TWICE = re.compile(r"\b(\w+)(?: \1\b)+")
+
+
 def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
     """The words a person uses for a field whose name is not plain English, or None: a
     reference by what it refers to (`feed_connection_id` → "feed connection"), a clock field by
@@ -211,7 +214,7 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
         got = got.replace("i cal ", "iCalendar ")  # `iCalUID`
     # a wrapper named as what it holds says it twice (Telnyx's `outbound.outbound_voice_profile_id`:
     # "the outbound outbound voice profile of that texml application", a sampled task)
-    got = re.sub(r"\b(\w+)(?: \1\b)+", r"\1", got if got is not None else plain)
+    got = _TWICE.sub(r"\1", got if got is not None else plain)
     if got == plain or not got.strip():
         return None
     return got[:60]
@@ -290,6 +293,13 @@ def label_fields(rec: RecordIR, nouns: dict[str, str]) -> None:
     for f in rec.fields:
         if f.label is None:
             label = label_for(f, nouns.get(f.ref or ""))
+            if (label is None or label in said) and not f.key and not f.json:
+                # a word said twice is said once even where the better label is taken:
+                # ConfigCat's `organization.organizationId` beside `organization.name` (the
+                # "organization") was "the organization organization id of that product"
+                plain = words(f.name)
+                once = _TWICE.sub(r"\1", plain)
+                label = once if once != plain else label
             if label is not None and label not in said:
                 f.label = label
                 said.add(label)
@@ -880,7 +890,34 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
             if t.simulated or f"{svc.name}.{t.name}" in from_ids:
                 phrase_tool(t)
             relabel_say(t, labels.get(svc.name, {}))
+    tell_twins_apart(services, {o.tool: o.method.upper() for o in ops if getattr(o, "method", None)})
     return propose_rules(resources, services, tables, enums)
+
+
+# a PUT replaces what a PATCH of the same summary changes in part: Probely's twin "Update Jira
+# Cloud target configuration" calls, each recorded apart, read alike in a task and in
+# `list_tools`, so a blind player chose the PATCH where the task had made the PUT (stop 50)
+_TWIN_WORDS = {"PUT": ("replace", "replaces it whole"), "PATCH": ("update", "changes only the fields given")}
+
+
+def tell_twins_apart(services: dict[str, ServiceIR], methods: dict[str, str]) -> None:
+    """Tools of one service that say the same and were made from a PUT and a PATCH: the PUT's
+    phrase says "replace" for "update", and each description says what its method does."""
+    for svc in services.values():
+        alike: dict[str, list[ToolIR]] = {}
+        for t in svc.tools:
+            alike.setdefault(t.say, []).append(t)
+        for group in alike.values():
+            verbs = {methods.get(f"{svc.name}.{t.name}") for t in group}
+            if len(group) < 2 or not {"PUT", "PATCH"} <= verbs:
+                continue
+            for t in group:
+                verb, does = _TWIN_WORDS.get(methods.get(f"{svc.name}.{t.name}"), (None, None))
+                if verb is None:
+                    continue
+                if t.say.startswith("update "):
+                    t.say = f"{verb} {t.say[len('update '):]}"
+                t.description = f"{t.description.rstrip('.')} ({does})" if t.description else does.capitalize()
 
 
 # ─────────────────────────── known by ───────────────────────────
