@@ -642,6 +642,8 @@ STREETS = ["12 Harbour Street", "48 Market Road", "7 Station Lane", "221 King St
 POSTCODES = ["EC1A 1BB", "100001", "M5V 2T6", "10115", "530-0001", "1100-148", "60601", "3000"]
 PHONES = ["+1 415 555 0142", "+1 212 555 0119", "+44 20 7946 0958", "+1 312 555 0163", "+61 3 9555 0101", "+49 30 5557 0123"]
 CURRENCIES = ["USD", "EUR", "GBP", "CAD", "AUD"]
+IPS = ["192.0.2.10", "192.0.2.44", "198.51.100.7", "203.0.113.25"]
+CLOUD_ZONES = ["eu-west-1a", "us-east-1b", "europe-west1-b", "ap-southeast-2c"]
 ZONES = ["Europe/London", "America/New_York", "Asia/Tokyo", "Europe/Berlin", "America/Chicago", "Australia/Sydney"]
 COLORS = ["#1a73e8", "#d50000", "#33b679", "#f6bf26", "#8e24aa", "#616161"]
 LOCALES = ["en", "en-GB", "fr", "de", "ja", "pt"]
@@ -698,6 +700,34 @@ NAMED_THINGS = frozenset("product publisher vendor provider manufacturer brand p
 
 # a time typed as text, drawn from many values (a time may tell rows apart)
 TEXT_TIME = 'format("2025-02-{}T09:30:00Z", 10..28)'
+
+
+# more things with names of their own, met as numbered values ("policy 12", "template 3") in 567
+# instructions sampled from two draws of the corpus (stop 50)
+_ALSO_NAMED = frozenset("policy template table stream session container client conference recipe column record resource license schema view model account facility config configuration family queue topic folder dashboard report rule workflow job task pool".split())
+
+# what a field's last word says its text holds, where the spec gives no example: before, the last
+# resort numbered the field's own words ("ttl 17", "fqdn 21", "measure unit 5", "form login check
+# pattern 34", "commitish 3"): 173 of the 567 instructions held one such value (stop 50)
+_KINDS_OF_TEXT: tuple[tuple[frozenset, object], ...] = (
+    (frozenset("ttl timeout interval duration size memory disk cpu capacity quota threshold count retries retry seconds minutes hours days length width height weight maximum minimum max min percent percentage".split()), 'format("{}", 1..64)'),
+    (frozenset({"port"}), ["443", "8080", "5432", "22", "3000"]),
+    (frozenset({"version"}), ["1.0", "1.2", "2.0", "2.1"]),
+    (frozenset({"fqdn", "host", "hostname", "server", "endpoint"}), ["api.northwind.example", "mail.meridian.example", "app.atlasrobotics.example", "files.example.com"]),
+    (frozenset({"scope"}), ["read", "write", "admin", "read:reports", "write:orders"]),
+    (frozenset({"unit", "uom"}), ["kg", "each", "hour", "metre", "litre", "box"]),
+    (frozenset({"protocol", "scheme"}), ["https", "http", "tcp", "udp", "sftp"]),
+    (frozenset({"frequency", "recurrence", "cadence"}), ["daily", "weekly", "monthly", "hourly"]),
+    (frozenset({"password", "passphrase", "secret"}), ["Tr0ub4dor&3", "correct-horse-battery-7", "S3cure!Pass2025", "blue-kettle-42"]),
+    (frozenset({"prefix"}), ["inv-", "tmp/", "2025/", "prod-", "eu-"]),
+    (frozenset({"suffix"}), ["-prod", ".bak", "-v2", "_final", ".eu"]),
+    (frozenset({"commitish", "branch", "revision", "commit"}), ["main", "develop", "release/2.1", "v1.4.0"]),
+    (frozenset({"before", "after", "since", "until", "utc"}), TEXT_TIME),
+    (frozenset({"query", "filter", "expression", "condition", "criteria", "criterion"}), ["status:open", "priority:high", "type:invoice", "owner:me", "created>2025-01-01"]),
+    (frozenset({"sort", "sort_by", "orderby"}), ["name", "-created", "updated", "priority"]),
+    (frozenset({"term", "keyword", "search", "q", "phrase", "word"}), ["invoice", "renewal", "onboarding", "outage", "refund"]),
+    (frozenset({"pattern", "regex", "glob"}), ["*.log", "order-*", "^INV-[0-9]+$", "Sign out"]),
+)
 
 
 # a code the spec gives one example of ("CUST001", "+15017122661", "12345"): one token (or a
@@ -784,6 +814,11 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + REGIONS)
     if last in ("postcode", "zip", "postal") or "postal" in toks or "zip" in toks:
         return _pick(ex + POSTCODES)
+    said = set(toks) | set(noun.lower().split())
+    if "mac" in said and last in ("mac", "address", "addr"):
+        return _pick(ex + ["00:1a:2b:3c:4d:5e", "3c:22:fb:91:0a:7d", "a4:83:e7:12:6b:c0", "f0:18:98:5e:22:af"])  # not "48 Market Road" (IX-API's MAC addresses)
+    if said & {"ip", "ipv4"} and last in ("ip", "ipv4", "address", "addr", "mask", "prefix", "cidr"):
+        return _pick(ex + (["255.255.255.0", "10.0.0.0/8", "192.168.1.0/24"] if last in ("mask", "prefix", "cidr") else IPS))
     if last in ("street", "line1", "line2", "address", "line"):
         return _pick(ex + STREETS)
     if "currency" in toks:
@@ -792,6 +827,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         # an amount the API types as text (bunq's `{value: "12.50", currency}`, a price's
         # `total_amount`): a figure, not "daily limit value 32"
         return _pick(ex) if ex else f"format({lit('{}.00')}, 5..950)"
+    if last == "zones" or "availability" in toks and "zone" in toks:
+        return _pick(ex + CLOUD_ZONES)  # a cloud's zones, not time zones ("availability zone "Asia/Tokyo"")
     if "zone" in toks or "timezone" in toks or last == "tz":
         return _pick(ex + ZONES)
     if last in ("color", "colour") or "color" in toks:
@@ -831,10 +868,20 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex) if ex else TEXT_TIME
     if identity:
         return _pick(ex + [f"{a} {noun}" for a in ADJECTIVES])
-    if last in NAMED_THINGS:
+    if last in NAMED_THINGS or last in _ALSO_NAMED:
         # a thing with a name of its own: a plan's publisher "Orion publisher", not "plan
         # publisher 2" (a sampled Azure task)
         return _pick([f"{a} {last}" for a in ADJECTIVES])
+    if last == "ids" and len(toks) > 1:
+        return f"format({lit(toks[-2] + '-{}')}, 1000..9999)"  # `subnet_ids`: "subnet-4821"
+    if (one := singular(last)) != last and len(one) > 2:
+        # a list the API types as text holds items: `subnet_ids` is a subnet's id, `scopes` a
+        # scope (Gradle's `scopes`, AWS's `vpc_config_subnet_ids` were "scopes 36", "vpc
+        # config subnet ids 9")
+        return text_seed("_".join([*toks[:-1], one]), noun, example, identity)
+    for words_of, values in _KINDS_OF_TEXT:
+        if last in words_of:
+            return values if isinstance(values, str) else _pick(values)
     return f"format({lit(words(name) + ' {}')}, 1..40)"
 
 

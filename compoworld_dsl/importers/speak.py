@@ -17,6 +17,7 @@ from .common import (
     ADJECTIVES,
     CITIES,
     DOMAINS,
+    IPS,
     KINDS,
     PEOPLE,
     PRIORITIES,
@@ -313,7 +314,7 @@ _FORMAT_POOLS = {
     "uri": [f"https://{d}/{{noun}}/{i}" for i, d in enumerate(DOMAINS, 1)],
     "url": [f"https://{d}/{{noun}}/{i}" for i, d in enumerate(DOMAINS, 1)],
     "hostname": ["api.northwind.example", "mail.meridian.example", "atlasrobotics.example", "files.example.com"],
-    "ipv4": ["192.0.2.10", "192.0.2.44", "198.51.100.7", "203.0.113.25"],
+    "ipv4": IPS,
     "ipv6": ["2001:db8::1", "2001:db8::2a", "2001:db8:0:1::7"],
     "email": ["amara@northwind.example", "p.raman@meridian.example", "ktanaka@example.com"],
     "uuid": ["3f2b1c9e-7d4a-4e8b-9c1d-2a6f5e8b7c01", "9a7c3e12-4b6d-4f8a-8e2c-1d3b5a7f9e02", "c41e8f27-2a9b-4d6c-b3e5-7f1a2c4d6e03", "5d8e2a1f-6c3b-4a9e-a7d2-8b4c1e6f3a04"],
@@ -931,7 +932,7 @@ _ADDRESSES = ("formatted_address", "full_address", "address")
 # names a row goes by only where it has no other: what is said about it
 _PROSE_NAMES = ("description", "text")
 # text fields that say what kind of row it is or how it is stored, never which row it is
-_NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "ids",
+_NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "labels", "ids",
               # a time typed as text (Qualtrics' distributions were "the distribution "Atlas
               # distribution"" drawn as their `created_date`)
               "date", "time", "timestamp", "datetime", "created", "updated", "modified", "at"}
@@ -960,7 +961,9 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     text that is not a kind, a status or a link); failing all, what the row belongs to (a
     reference) and when it happened (a date), as a statement is known by its account and its end
     date."""
-    texts = [f for f in fields if not f.key and not f.json and not f.ref and f.base in ("text", "email", "id")]
+    # a list the import keeps as comma-separated text names no row (a Device Farm instance was
+    # 'the device instance "urgent"', its labels, then its packages to keep on cleanup)
+    texts = [f for f in fields if not f.key and not f.json and not f.ref and f.base in ("text", "email", "id") and getattr(getattr(f, "_shape", None), "items", None) is None]
 
     def path_like(f: FieldIR) -> bool:
         shape = getattr(f, "_shape", None)
