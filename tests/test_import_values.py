@@ -340,6 +340,9 @@ def test_text_with_no_example_is_what_its_last_word_says_not_its_name_numbered()
     assert values(text_seed("time_zone", "user")) == ZONES
     assert "Orion policy" in values(text_seed("policy", "rule"))
     assert "main" in values(text_seed("commitish", "release"))
+    assert values(text_seed("identity", "user")) == values(text_seed("username", "user"))  # Twilio's "identity 26"
+    assert values(text_seed("cover_letter", "application")) == values(text_seed("notes", "application"))
+    assert text_seed("ttl_list", "record") == text_seed("ttl", "record")
     assert text_seed("soft_descriptor", "charge") == 'format("soft descriptor {}", 1..40)'  # nothing says what it is
     assert values(text_seed("scope", "token", example="repo")) == ["repo"]  # the spec's example first
 

@@ -804,7 +804,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + [f"{a} {what if what and f' {what} ' not in f' {noun} ' else noun}" for a in ADJECTIVES])
     if last in ("title", "summary", "subject", "headline", "caption", "label"):
         return _pick(ex + TITLES)
-    if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions"):
+    if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions", "letter"):
         return _pick(ex + SENTENCES)
     if last in ("city", "town", "locality", "location", "venue"):
         return _pick(ex + CITIES)  # a location drawn from the noun's names read as the row's name
@@ -849,7 +849,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + PATHS)
     if "mime" in toks or name in ("content_type", "media_type"):
         return _pick(ex + MIMES)
-    if last in ("username", "login", "handle", "user"):
+    if last in ("username", "login", "handle", "user", "identity"):
         return _pick(ex + USERNAMES)
     if last == "domain":
         return _pick(ex + DOMAINS)
@@ -874,6 +874,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick([f"{a} {last}" for a in ADJECTIVES])
     if last == "ids" and len(toks) > 1:
         return f"format({lit(toks[-2] + '-{}')}, 1000..9999)"  # `subnet_ids`: "subnet-4821"
+    if last in ("list", "array") and len(toks) > 1:
+        return text_seed("_".join(toks[:-1]), noun, example, identity)  # `secret_arn_list`: an ARN
     if (one := singular(last)) != last and len(one) > 2:
         # a list the API types as text holds items: `subnet_ids` is a subnet's id, `scopes` a
         # scope (Gradle's `scopes`, AWS's `vpc_config_subnet_ids` were "scopes 36", "vpc

@@ -393,7 +393,9 @@ def reseed(table: TableIR, noun: str, service: str = "") -> list[str]:
                 # a time the API types as text (`modified_date`, `last_modified`, `expires_at`):
                 # a time, not "modified date 5" (met in a Qualtrics task)
                 pool = TEXT_TIME
-            if pool is None and toks and toks[-1] == "arn":
+            if toks[-1:] in (["list"], ["array"]) and len(toks) > 1:
+                toks = toks[:-1]  # `secret_arn_list`: ARNs ("secret arn list 1" in a task)
+            if pool is None and toks and toks[-1] in ("arn", "arns"):
                 word = "-".join(toks[:-1][-2:]) or noun.replace(" ", "-")  # `log_group_arn`: a log group
                 pool = _ARN.format(service=re.sub(r"[^a-z0-9]", "", service.lower()) or "service", word=word)
         if pool is None and rec.known_by[:1] == [f.name]:
