@@ -575,3 +575,72 @@ def test_an_updates_locators_come_before_the_values_it_sets(tmp_path):
     for x in sentences:
         # nothing that finds the record (the resource group) after the value the update sets
         assert "resource group name" not in x[x.rindex(" with location ") :], x
+
+
+def test_a_value_two_goals_on_one_record_each_take_is_said_for_each(tmp_path):
+    """LaunchDarkly's "for the new environment, reset sdk key of that project, with expiry 32,
+    and reset an environment's mobile key of that project": the second reset took expiry 32 too,
+    unsaid (a value said once across the goals about one record), and a blind player, rightly,
+    gave it none. A value is said once only where the record's description says it."""
+    from compoworld_dsl.sample.run import load_sampler
+    from test_scripted_agents import sampled
+
+    project = obj({"key": s(), "name": s()})
+    env = obj({"key": s(), "name": s(), "color": s()})
+    expiry = body(obj({"expiry": s("integer")}, ["expiry"]))
+    pp = [pparam("projectKey")]
+    doc = spec(
+        {
+            "/projects": {
+                "get": {"operationId": "getProjects", "responses": ok(obj({"items": {"type": "array", "items": ref("Project")}}))},
+                "post": {"operationId": "postProject", "requestBody": body(obj({"name": s(), "key": s()}, ["name", "key"])), "responses": ok(ref("Project"))},
+            },
+            "/projects/{projectKey}/environments": {"post": {"operationId": "postEnvironment", "parameters": pp, "requestBody": body(obj({"name": s(), "key": s(), "color": s()}, ["name", "key", "color"])), "responses": ok(ref("Environment"))}},
+            "/projects/{projectKey}/environments/{environmentKey}": {"get": {"operationId": "getEnvironment", "parameters": [*pp, pparam("environmentKey")], "responses": ok(ref("Environment"))}},
+            "/projects/{projectKey}/environments/{environmentKey}/apiKey": {"post": {"operationId": "resetEnvironmentSDKKey", "summary": "Reset an environment's SDK key", "parameters": [*pp, pparam("environmentKey")], "requestBody": expiry, "responses": ok(ref("Environment"))}},
+            "/projects/{projectKey}/environments/{environmentKey}/mobileKey": {"post": {"operationId": "resetEnvironmentMobileKey", "summary": "Reset an environment's mobile key", "parameters": [*pp, pparam("environmentKey")], "requestBody": expiry, "responses": ok(ref("Environment"))}},
+        },
+        {"Project": project, "Environment": env},
+    )
+    _, _, _, wf = run(tmp_path, doc)
+    tasks = sampled(load_sampler(str(wf)), 1, 4, range(40))
+    both = 0
+    for t in tasks:
+        said: dict[str, int] = {}
+        for st in t["reference_plan"]:
+            if st["tool"].endswith(("reset_environment_sdk_key", "reset_environment_mobile_key")):
+                said[f"expiry {st['arguments']['expiry']}"] = said.get(f"expiry {st['arguments']['expiry']}", 0) + 1
+        for words, n in said.items():
+            both += n > 1
+            assert t["instruction"].count(words) >= n, t["instruction"]
+    assert both, [t["instruction"] for t in tasks]
+
+
+def test_a_new_records_value_an_earlier_result_gives_says_its_label(tmp_path):
+    """Box's "add an invite the created by login of the retention policy base ...": a create's
+    phrase names the new record by a value right after its noun, and where an earlier result
+    gives that value the sentence read as nonsense. It says the label now: "add an invite with
+    login the created by login of ..." (`Phraser._carried_name`)."""
+    from compoworld_dsl.sample.run import load_sampler
+    from test_scripted_agents import sampled
+
+    policy = obj({"id": s(), "name": s(), "created_by": obj({"login": s("string", format="email")})})
+    invite = obj({"id": s(), "login": s("string", format="email"), "status": s(enum=["pending", "accepted"])})
+    doc = spec(
+        {
+            "/policies": {"get": {"operationId": "getPolicies", "responses": ok(obj({"entries": {"type": "array", "items": ref("Policy")}}))}},
+            "/policies/{policyId}": {
+                "get": {"operationId": "getPolicy", "parameters": [pparam("policyId")], "responses": ok(ref("Policy"))},
+                "delete": {"operationId": "deletePolicy", "parameters": [pparam("policyId")], "responses": {"204": {"description": "gone"}}},
+            },
+            "/invites": {"post": {"operationId": "postInvites", "summary": "Create user invite", "requestBody": body(obj({"login": s("string", format="email")}, ["login"])), "responses": ok(ref("Invite"))}},
+            "/invites/{inviteId}": {"get": {"operationId": "getInvite", "parameters": [pparam("inviteId")], "responses": ok(ref("Invite"))}},
+        },
+        {"Policy": policy, "Invite": invite},
+    )
+    _, _, _, wf = run(tmp_path, doc)
+    tasks = sampled(load_sampler(str(wf)), 1, 3, range(40))
+    carried = [t for t in tasks for st in t["reference_plan"] if st["tool"].endswith(".post_invites") and f'"{st["arguments"]["login"]}"' not in t["instruction"]]
+    assert carried, [t["instruction"] for t in tasks]
+    for t in carried:
+        assert re.search(r"\badd an invite with login the ", t["instruction"], re.I), t["instruction"]

@@ -349,6 +349,7 @@ class Phraser:
         if topic is not None:
             template = self._without(j, template, topic)
         template, last = self._described_last(j, template)
+        template = self._carried_name(j, template)
         named -= {n for n in last}
         r = tool.result
         made = self.people.ref_table(tstr(r)) if tool.qualified in self.facts.mutating and not isinstance(r, (T.RecordT, T.ListT, T.NoneT)) else None
@@ -421,6 +422,19 @@ class Phraser:
             return text, extra
         joined = locators[0] if len(locators) == 1 else ", ".join(locators[:-1]) + " and " + locators[-1]
         return f"{text[:at].rstrip(',')}, with {joined},{text[at:]}", [e for e, n in zip(extra, names) if n in upd]
+
+    def _carried_name(self, j: int, template: str) -> str:
+        """A new record's value said right after its noun ("add an invite {login}") that an
+        earlier result gives says its label: "add an invite with login the created by login of
+        the retention policy base ...", not "add an invite the created by login of ..." (Box's
+        invites, met in blind play). A reference keeps its place ("add a member that user")."""
+        m = _NEW_THING.match(template)
+        if m is None or self.steps[j].sources.get(m.group(2), ("",))[0] != "step":
+            return template
+        pt = dict(self.steps[j].tool.params).get(m.group(2))
+        if pt is None or self.people.ref_table(tstr(pt)) is not None:
+            return template
+        return f"{m.group(1)} with {self._param_label(j, m.group(2))} {template[len(m.group(1)) + 1 :]}"
 
     def _described_last(self, j: int, template: str) -> tuple[str, list[str]]:
         """The template without a value carried from a record found by a description or a rank
@@ -823,7 +837,10 @@ class Phraser:
             clauses, end = clauses[:-1], " before you " + last.replace(f"that {noun}", "it", 1)
         else:
             end = ""
-        stated = [said for j in topics[k] for said in self._stated(j)]  # the record's description may say them too
+        # the record's description may say them too; a value two goals each take is said in
+        # both (LaunchDarkly's "reset sdk key ..., with expiry 32, and reset ... mobile key":
+        # the second reset's expiry went unsaid, and a blind player, rightly, gave it none)
+        stated = [said for j in topics[k] for said in self._stated(j) if said.lower() in head.lower()]
         if len(clauses) == 1:
             return _said_once(f"for {head}, {clauses[0]}{end}", stated)
         sep = "; " if any(", " in c or " and " in c for c in clauses) else ", "
@@ -893,6 +910,10 @@ def same_as(text: str) -> str:
     the same sender as the message "Budget review"", not "with sender the sender of the message
     ..." (a sampled SMS task: a new message sent from an old one's number)."""
     return _SAME.sub(r"the same \1 as", text)
+
+
+# a create's phrase that names the new record right after its noun: "add an invite {login}"
+_NEW_THING = re.compile(r"^((?:add|create|open|register|invite|make)\b(?: an?| the)? [^{}]*?[a-z]) \{(\w+)\}")
 
 
 def _said_once(text: str, stated: list[str]) -> str:
