@@ -599,3 +599,14 @@ def test_a_word_said_twice_is_said_once_where_the_better_label_is_taken():
     label_fields(rec, {"cat.organizations": "organization"})
     labels = {f.name: f.label for f in rec.fields}
     assert labels == {"product_id": None, "organization_name": "organization", "organization_organization_id": "organization id", "order_order": "order"}
+
+
+def test_a_verb_an_operation_id_clips_is_said_whole(tmp_path):
+    """PeerTube's `delVideo` was "del the video channel of that video" in a blind-played task."""
+    doc = desk()
+    for op in doc["paths"]["/tickets/{ticketId}"].values():
+        if isinstance(op, dict) and op.get("operationId") == "delete_tickets":
+            op["operationId"], op["summary"] = "delTicket", ""
+    _, module, _ = imported(tmp_path, doc)
+    says = [ln.strip() for ln in module.splitlines() if ln.strip().startswith('say "del')]
+    assert says and all(x.startswith('say "delete ') for x in says), says

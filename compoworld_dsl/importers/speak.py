@@ -851,6 +851,11 @@ def _qualify(cond: str, rec: RecordIR) -> str:
 # ─────────────────────────── the pass ───────────────────────────
 
 
+# a verb an operation id clips (PeerTube's `delVideo`: "del the video channel of that video")
+_CLIPPED_VERBS = {"del": "delete", "rm": "remove", "upd": "update", "mk": "make", "cre": "create", "ins": "insert", "chg": "change"}
+_CLIPPED = re.compile(r"^(" + "|".join(_CLIPPED_VERBS) + r")\b(?= )", re.I)
+
+
 def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR], enums: dict, ops=()) -> list[ProposedRule]:
     """Labels, seeds, phrases and proposed rules for an import whose tools are made; the IR is
     changed in place. `ops` (with `.tool`, `service.tool`, and `.kind`) say which tools were
@@ -864,7 +869,7 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
             table.seed[f] = _acronyms(gen)  # names drawn from the noun: "Juniper SIM card"
     for svc in services.values():
         for t in svc.tools:  # a phrase may name another service's noun ("delete s i m card ...")
-            t.say = _acronyms(t.say)
+            t.say = _CLIPPED.sub(lambda m: _CLIPPED_VERBS[m.group(1).lower()], _acronyms(t.say))
             t.gives = _acronyms(t.gives) if t.gives else t.gives
     nouns = {r.qualified: r.noun for r in resources}
     # the API's name, as its services share it (`cloud_trail`, `cloud_trail_trails`): an ARN's service
@@ -934,7 +939,7 @@ _ADDRESSES = ("formatted_address", "full_address", "address")
 # names a row goes by only where it has no other: what is said about it
 _PROSE_NAMES = ("description", "text")
 # text fields that say what kind of row it is or how it is stored, never which row it is
-_NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "labels", "ids",
+_NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "labels", "ids", "attributes", "metadata", "settings", "options",
               # a time typed as text (Qualtrics' distributions were "the distribution "Atlas
               # distribution"" drawn as their `created_date`)
               "date", "time", "timestamp", "datetime", "created", "updated", "modified", "at"}
