@@ -644,3 +644,42 @@ def test_a_new_records_value_an_earlier_result_gives_says_its_label(tmp_path):
     assert carried, [t["instruction"] for t in tasks]
     for t in carried:
         assert re.search(r"\badd an invite with login the ", t["instruction"], re.I), t["instruction"]
+
+
+def test_a_collection_with_a_format_extension_is_the_items_collection(tmp_path):
+    """shop-pro's `/inline_script_tags.json` beside `/inline_script_tags/{id}.json` were two
+    tables ("inline script tags JSON" held what was listed and created, "inline script tag" what
+    was read, updated and deleted), so no create fed a later step; 31 corpus specs write paths
+    so (Jumpseller, Discourse, Salesloft, Twilio). And a create on such a collection whose body
+    sets no field of the row (Twilio's credential list mappings take a credential list's sid) is
+    a recorded action on the parent its path names, not a simulated call."""
+    tag = obj({"id": s("integer"), "src": s(), "display_scope": s(enum=["all", "shop"])})
+    mapping = obj({"sid": s(), "friendly_name": s()})
+    domain = obj({"sid": s(), "domain_name": s()})
+    dp = [pparam("DomainSid")]
+    doc = spec(
+        {
+            "/script_tags.json": {
+                "get": {"operationId": "getScriptTags", "responses": ok(obj({"script_tags": {"type": "array", "items": ref("ScriptTag")}}))},
+                "post": {"operationId": "createScriptTag", "requestBody": body(obj({"src": s(), "display_scope": s(enum=["all", "shop"])}, ["src"])), "responses": ok(ref("ScriptTag"))},
+            },
+            "/script_tags/{script_tag_id}.json": {
+                "get": {"operationId": "getScriptTag", "parameters": [pparam("script_tag_id")], "responses": ok(ref("ScriptTag"))},
+                "delete": {"operationId": "deleteScriptTag", "parameters": [pparam("script_tag_id")], "responses": {"204": {"description": "gone"}}},
+            },
+            "/Domains.json": {"get": {"operationId": "listDomains", "responses": ok(obj({"domains": {"type": "array", "items": ref("Domain")}}))}},
+            "/Domains/{DomainSid}.json": {"get": {"operationId": "fetchDomain", "parameters": dp, "responses": ok(ref("Domain"))}},
+            "/Domains/{DomainSid}/Mappings.json": {
+                "get": {"operationId": "listMappings", "parameters": dp, "responses": ok(obj({"mappings": {"type": "array", "items": ref("Mapping")}}))},
+                "post": {"operationId": "createMapping", "parameters": dp, "requestBody": body(obj({"CredentialListSid": s()}, ["CredentialListSid"])), "responses": ok(ref("Mapping"))},
+            },
+            "/Domains/{DomainSid}/Mappings/{Sid}.json": {"get": {"operationId": "fetchMapping", "parameters": [*dp, pparam("Sid")], "responses": ok(ref("Mapping"))}},
+        },
+        {"ScriptTag": tag, "Mapping": mapping, "Domain": domain},
+    )
+    _, ops, model, _ = run(tmp_path, doc)
+    assert ops["POST /script_tags.json"][0] == "create" and ops["GET /script_tags.json"][0] == "list"
+    assert ops["GET /script_tags/{script_tag_id}.json"][0] == "get"
+    tables = [t for svc in model.services.values() for t in svc.state]
+    assert sum("script_tag" in t for t in tables) == 1, tables
+    assert ops["POST /Domains/{DomainSid}/Mappings.json"][0] == "recorded", ops["POST /Domains/{DomainSid}/Mappings.json"]

@@ -1252,6 +1252,13 @@ class OpenAPIImporter(TypeMapper):
                 # "MI-2469" as text (a blind-played Flat task)
                 o._res, o._near = o._res.owner, False  # type: ignore[attr-defined]
                 tool, kind = self.crud_tool(o, o._res, pat)  # type: ignore[attr-defined]
+            if tool is None and kind in ("create", "create_keyed") and o._res.parents and o._res.parents[-1][1] is not None:  # type: ignore[attr-defined]
+                # a create whose body sets no field of the row (Twilio's `POST .../Domains/{DomainSid}/CredentialListMappings.json`
+                # takes a credential list's sid the mapping row does not hold): a recorded
+                # action on the parent row its path names, as it was read before the `.json`
+                # collection was known for the mappings'
+                o._res, o._near = o._res.parents[-1][1], False  # type: ignore[attr-defined]
+                tool, kind = self.crud_tool(o, o._res, pat)  # type: ignore[attr-defined]
             r = o._res  # type: ignore[attr-defined]
             if tool is None:
                 o.why = self.why_simulated(o, r, kind)

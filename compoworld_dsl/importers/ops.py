@@ -149,8 +149,14 @@ def split_path(path: str) -> list[str]:
         if m:
             out += [m.group(1), ":" + m.group(2)]
         else:
-            out.append(seg)
+            # a format chosen by extension on a collection (`/inline_script_tags.json` beside
+            # `/inline_script_tags/{id}.json`, shop-pro, Jumpseller, Discourse): the collection
+            # the item's path runs through, not a table of its own ("inline script tags JSON")
+            out.append(_FORMAT_EXT.sub("", seg) if "{" not in seg and _FORMAT_EXT.sub("", seg) else seg)
     return out
+
+
+_FORMAT_EXT = re.compile(r"\.(?:json|xml)$", re.I)
 
 
 def is_param(seg: str) -> bool:
