@@ -343,6 +343,8 @@ def test_text_with_no_example_is_what_its_last_word_says_not_its_name_numbered()
     assert values(text_seed("identity", "user")) == values(text_seed("username", "user"))  # Twilio's "identity 26"
     assert values(text_seed("cover_letter", "application")) == values(text_seed("notes", "application"))
     assert text_seed("ttl_list", "record") == text_seed("ttl", "record")
+    assert "1920x1080" in values(text_seed("model_resolution", "camera"))  # cambase's "model resolution 28"
+    assert values(text_seed("vendor_info", "vendor")) == values(text_seed("notes", "vendor"))
     assert text_seed("soft_descriptor", "charge") == 'format("soft descriptor {}", 1..40)'  # nothing says what it is
     assert values(text_seed("scope", "token", example="repo")) == ["repo"]  # the spec's example first
 

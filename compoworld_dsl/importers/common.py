@@ -713,6 +713,7 @@ _KINDS_OF_TEXT: tuple[tuple[frozenset, object], ...] = (
     (frozenset("ttl timeout interval duration size memory disk cpu capacity quota threshold count retries retry seconds minutes hours days length width height weight maximum minimum max min percent percentage".split()), 'format("{}", 1..64)'),
     (frozenset({"port"}), ["443", "8080", "5432", "22", "3000"]),
     (frozenset({"version"}), ["1.0", "1.2", "2.0", "2.1"]),
+    (frozenset({"resolution"}), ["1920x1080", "1280x720", "3840x2160", "640x480"]),
     (frozenset({"fqdn", "host", "hostname", "server", "endpoint"}), ["api.northwind.example", "mail.meridian.example", "app.atlasrobotics.example", "files.example.com"]),
     (frozenset({"scope"}), ["read", "write", "admin", "read:reports", "write:orders"]),
     (frozenset({"unit", "uom"}), ["kg", "each", "hour", "metre", "litre", "box"]),
@@ -804,7 +805,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + [f"{a} {what if what and f' {what} ' not in f' {noun} ' else noun}" for a in ADJECTIVES])
     if last in ("title", "summary", "subject", "headline", "caption", "label"):
         return _pick(ex + TITLES)
-    if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions", "letter"):
+    if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions", "letter", "info", "information", "summary_text"):
         return _pick(ex + SENTENCES)
     if last in ("city", "town", "locality", "location", "venue"):
         return _pick(ex + CITIES)  # a location drawn from the noun's names read as the row's name
