@@ -44,3 +44,15 @@ def article(phrase: str) -> str:
     if low.startswith(_SILENT_H):
         return "an"
     return "an" if low[0] in "aeiou" else "a"
+
+
+# a word said twice in a row ("the organization organization id", "with priority priority
+# medium"): an imported label that repeats its wrapper, or an enum member its field's name
+_DOUBLED = re.compile(r"\b([A-Za-z]+)(?: \1\b)+", re.I)
+
+
+def word_once(text: str) -> str:
+    """`text` with a word said twice (or more) in a row said once, outside quoted values: the
+    importer's labels (`importers.speak`) and the sampler's instructions (`sample.phrasing`)."""
+    parts = re.split(r'("[^"]*")', text)
+    return "".join(p if i % 2 else _DOUBLED.sub(r"\1", p) for i, p in enumerate(parts))

@@ -764,7 +764,7 @@ def test_a_word_said_twice_in_a_row_is_said_once_outside_quotes():
     """Google's enums repeat their field's name (`PRIORITY_MEDIUM`), and an imported label
     before one read "with priority priority medium", "with state state unspecified" (567
     sampled instructions of two corpus draws, stop 50). A quoted value keeps its words."""
-    from compoworld_dsl.sample.phrasing import _word_once
+    from compoworld_dsl.vocab import word_once as _word_once
 
     assert _word_once('Add an app profile "Atlas Atlas" with priority priority medium.') == 'Add an app profile "Atlas Atlas" with priority medium.'
     assert _word_once("Reject the consent with state State unspecified.") == "Reject the consent with state unspecified."

@@ -152,7 +152,8 @@ def split_path(path: str) -> list[str]:
             # a format chosen by extension on a collection (`/inline_script_tags.json` beside
             # `/inline_script_tags/{id}.json`, shop-pro, Jumpseller, Discourse): the collection
             # the item's path runs through, not a table of its own ("inline script tags JSON")
-            out.append(_FORMAT_EXT.sub("", seg) if "{" not in seg and _FORMAT_EXT.sub("", seg) else seg)
+            bare = _FORMAT_EXT.sub("", seg)
+            out.append(bare if bare and "{" not in seg else seg)
     return out
 
 

@@ -12,6 +12,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from ..vocab import word_once
 from . import world_model
 from .common import (
     ADJECTIVES,
@@ -177,9 +178,6 @@ def _tokens(name: str) -> list[str]:
     return [t for t in name.split("_") if t]
 
 
-_TWICE = re.compile(r"\b(\w+)(?: \1\b)+")
-
-
 def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
     """The words a person uses for a field whose name is not plain English, or None: a
     reference by what it refers to (`feed_connection_id` → "feed connection"), a clock field by
@@ -215,7 +213,7 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
         got = got.replace("i cal ", "iCalendar ")  # `iCalUID`
     # a wrapper named as what it holds says it twice (Telnyx's `outbound.outbound_voice_profile_id`:
     # "the outbound outbound voice profile of that texml application", a sampled task)
-    got = _TWICE.sub(r"\1", got if got is not None else plain)
+    got = word_once(got if got is not None else plain)
     if got == plain or not got.strip():
         return None
     return got[:60]
@@ -299,7 +297,7 @@ def label_fields(rec: RecordIR, nouns: dict[str, str]) -> None:
                 # ConfigCat's `organization.organizationId` beside `organization.name` (the
                 # "organization") was "the organization organization id of that product"
                 plain = words(f.name)
-                once = _TWICE.sub(r"\1", plain)
+                once = word_once(plain)
                 label = once if once != plain else label
             if label is not None and label not in said:
                 f.label = label

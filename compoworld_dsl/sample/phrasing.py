@@ -18,6 +18,7 @@ from typing import Any
 from ..check import types as T
 from ..codegen.python import tstr
 from ..runtime.state import State
+from ..vocab import word_once
 from .facts import WorldFacts
 from .people import same_as_said, words
 from .steps import Step, fields_written, needed_besides, output, plainly_found, result_table
@@ -760,7 +761,7 @@ class Phraser:
         # a scope every row holds (an Azure subscription and resource group) is said once: the
         # calls after the first are in the same one ("... of that asset with subscription ID
         # "SI-7922", resource group name "Atlas resource group" and account name ..." again)
-        out = _word_once(_said_once(" ".join(sentences), self._scopes()))
+        out = word_once(_said_once(" ".join(sentences), self._scopes()))
         if constraints:
             out += "\nHouse rules: " + " ".join(f"{c['description'] or c['name']}." for c in constraints)
         return out
@@ -914,18 +915,6 @@ def same_as(text: str) -> str:
 
 # a create's phrase that names the new record right after its noun: "add an invite {login}"
 _NEW_THING = re.compile(r"^((?:add|create|open|register|invite|make)\b(?: an?| the)? [^{}]*?[a-z]) \{(\w+)\}")
-
-
-def _word_once(text: str) -> str:
-    """`text` with a word said twice in a row said once, outside quoted values: an imported
-    label before an enum member that repeats it ("with priority priority medium", Google's
-    `PRIORITY_MEDIUM`; "with state state unspecified"). The bundled worlds' phrasing says no word
-    twice (tests/test_prose_refs.py), so their tasks read as before."""
-    parts = re.split(r'("[^"]*")', text)
-    return "".join(p if i % 2 else _TWICE_IN_A_ROW.sub(r"\1", p) for i, p in enumerate(parts))
-
-
-_TWICE_IN_A_ROW = re.compile(r"\b([A-Za-z]{3,}) (?i:\1)\b")
 
 
 def _said_once(text: str, stated: list[str]) -> str:
