@@ -103,6 +103,32 @@ def test_nominal_types_do_not_mix():
     assert "must be `MatterId`, found `ClientId`" in program.errors[0].message
 
 
+def test_a_literal_branch_of_an_if_stands_for_the_other_branchs_alias():
+    """`if had then ts[k].asset else ""` is an AssetId (a blank reference where there is no
+    row), as a literal written anywhere else may stand for one; another alias still does not
+    mix, nor does a computed text."""
+    src = """
+    type AssetId = id
+    type ThingId = id
+    service s {
+      record Thing { key id: ThingId  asset: AssetId = ""  note: text = "" }
+      state ts: table[Thing]
+      tool put(k: ThingId, a: AssetId) say "put {k}" {
+        let asset_ = if k in ts then ts[k].asset else ""
+        let other_ = if k in ts then ts[k].asset else k
+        delete r in ts where r.id == k
+        insert ts { id: k, asset: asset_ }
+      }
+      tool made(k: ThingId) say "made {k}" {
+        let made_ = if k in ts then ts[k].asset else trim(" ")
+        insert ts { id: k, asset: made_ }
+      }
+    }
+    """
+    program = check_source(src)
+    assert [(d.code, d.span.line) for d in program.errors] == [("E201", 9), ("E201", 15)]
+
+
 def test_all_errors_are_reported_sorted():
     src = """
     service s {

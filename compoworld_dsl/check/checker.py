@@ -1356,6 +1356,12 @@ class Checker:
         self.expect_bool(e.test, scope, "an `if` condition")
         a = self.infer(e.then, scope, expected)
         b = self.infer(e.else_, scope, expected if expected is not None else a)
+        # a literal written in the source may stand for an alias (`fits`), in a branch too: `if
+        # had_ then things[k].asset else ""` is an AssetId, blank where there is no row
+        if isinstance(e.else_, A.Literal) and isinstance(a, T.Alias) and T.fits(a, b, literal=True):
+            b = a
+        elif isinstance(e.then, A.Literal) and isinstance(b, T.Alias) and T.fits(b, a, literal=True):
+            a = b
         j = T.join(a, b)
         if j is None:
             self.error("E201", f"the branches of `if` have different types: `{a}` and `{b}`", e.span)
