@@ -18,6 +18,17 @@ def norm(name) -> str:
     return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def words(name: str) -> str:
+    """`set_at` → "set at", `TrustAccount` → "trust account"; a run of capitals is one word
+    (`HTMLBody` → "html body", `ADCCatalog` → "adc catalog": the sampler said "a d c catalog"
+    where the importer's phrases said "adc catalog", and an imported Azure task read "delete adc
+    that a d c catalog"). The importer and the sampler say names alike."""
+    return _WORD_START.sub(" ", name).replace("_", " ").lower().strip()
+
+
 def prose_field(name: str) -> bool:
     """Does a field (or parameter) of this snake-case name hold a sentence (`description`,
     `channel_description`, `component_remarks`)?"""

@@ -50,6 +50,19 @@ def test_a_scope_said_once_leaves_no_dangling_with():
     scope = ['subscription ID "SI-1"', 'resource group name "RG"']
     text = 'For the monitor "M" with subscription ID "SI-1" and resource group name "RG", start the monitor with subscription ID "SI-1" and resource group name "RG" and update that monitor with location "Lisbon".'
     assert _said_once(text, scope) == 'For the monitor "M" with subscription ID "SI-1" and resource group name "RG", start the monitor and update that monitor with location "Lisbon".'
-    # a list that goes on after the scope keeps its "with"
+    # a list that goes on after the scope keeps its "with", and the comma before it or none
     listed = 'For X with account ID "A", update the thing with account ID "A", name "N" and size 3.'
+    assert _said_once(listed, ['account ID "A"']) == 'For X with account ID "A", update the thing with name "N" and size 3.'
+    listed = 'For X with account ID "A", update the thing, with account ID "A", name "N" and size 3.'
     assert _said_once(listed, ['account ID "A"']) == 'For X with account ID "A", update the thing, with name "N" and size 3.'
+    # a found record's description keeps its "with" when all it had before its last item goes,
+    # that item an enum's member: "..., with provisioning state updating" read as a new value
+    described = 'Make host "N" with subscription ID "S", resource group name "R" and the same location as the host "B" with subscription ID "S", resource group name "R" and provisioning state updating.'
+    said = _said_once(described, ['subscription ID "S"', 'resource group name "R"'])
+    assert said == 'Make host "N" with subscription ID "S", resource group name "R" and the same location as the host "B" with provisioning state updating.', said
+
+
+def test_a_label_in_capitals_is_said_the_same():
+    from compoworld_dsl.sample.phrasing import same_as
+
+    assert same_as('with DNS name the DNS name of the host "B"') == 'with the same DNS name as the host "B"'

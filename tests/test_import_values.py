@@ -148,6 +148,17 @@ def test_a_row_known_by_a_time_holds_a_time():
     assert text_seed("name", "distribution", identity=True).startswith("pick([")
 
 
+def test_a_name_of_another_thing_is_that_things_name():
+    """`server_name` on a server key names its server ("Atlas server"); `key_name` on a server
+    key and `display_name` on an app name the row itself; `resource_group_name` a group."""
+    from compoworld_dsl.importers.common import text_seed
+
+    assert '"Atlas server"' in text_seed("server_name", "server key")
+    assert '"Atlas server key"' in text_seed("key_name", "server key")
+    assert '"Atlas app"' in text_seed("display_name", "app")
+    assert '"Atlas resource group"' in text_seed("resource_group_name", "bastion host")
+
+
 def test_a_scope_parameter_takes_the_specs_default_or_first_member(tmp_path):
     """sportsdata's `/{format}/Teams` (`enum: [xml, json]`, `default: xml`) was stated as format
     "format 3"; the one value every row shares is the spec's own default."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..syntax.parser import encode_string
-from ..vocab import article  # noqa: F401  (the importers' article: the one rule, vocab.article)
+from ..vocab import article, words  # noqa: F401  (the importers' article and words: the one rule, in vocab)
 
 # ─────────────────────────── problems ───────────────────────────
 
@@ -233,16 +233,6 @@ def unique(name: str, taken: set[str]) -> str:
     if resume is not None:
         resume[name] = i
     return n
-
-
-def words(name: str) -> str:
-    """`set_at` → "set at", `TrustAccount` → "trust account" (as the sampler says them); a run of
-    capitals is one word (`HTMLBody` → "html body", Noosh's `ProjectDetailVO` was "project detail
-    v o")."""
-    return _WORD_START.sub(" ", name).replace("_", " ").lower().strip()
-
-
-_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 def singular(word: str) -> str:
@@ -800,9 +790,12 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + COMPANIES)
     if last in ("name", "alias", "nickname"):
         # `resource_group_name` names a resource group, not the row ("Atlas resource group",
-        # not "Atlas app"); `display_name`, `app_name` on an app: the row's own noun
+        # not "Atlas app"); `display_name`, `app_name` on an app, `key_name` on a server key:
+        # the row's own noun; `server_name` on a server key names its server ("Atlas server",
+        # not "Atlas server key": a blind player found the server so named confusing)
         what = " ".join(t for t in toks[:-1] if t not in ("display", "full", "short", "long", "friendly", "unique", "given", "new", "old", "the"))
-        return _pick(ex + [f"{a} {what if what and f' {what} ' not in f' {noun} ' else noun}" for a in ADJECTIVES])
+        own = not what or what == noun or f" {noun} ".endswith(f" {what} ")
+        return _pick(ex + [f"{a} {noun if own else what}" for a in ADJECTIVES])
     if last in ("title", "summary", "subject", "headline", "caption", "label"):
         return _pick(ex + TITLES)
     if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions", "letter", "info", "information", "summary_text"):

@@ -211,7 +211,7 @@ class ImportResult:
 
     @property
     def crud(self) -> list[OpReport]:
-        return [o for o in self.ops if o.kind in ("get", "list", "create", "update", "delete", "action")]
+        return [o for o in self.ops if o.kind in ("get", "list", "create", "update", "upsert", "delete", "action")]
 
     @property
     def modelled(self) -> list[OpReport]:
@@ -1275,6 +1275,9 @@ class OpenAPIImporter(TypeMapper):
         """The ordinary tool an operation on `r` is (None when it is none) and its kind."""
         kind = self.crud_kind(o, r, pat) if r is not None else None
         tool = getattr(self, f"tool_{kind}")(o, r) if kind else None
+        if tool is None and kind == "upsert":  # a field a new row could not be given: an update
+            kind = "update"
+            tool = self.tool_update(o, r)
         if tool is not None:
             o.kind = kind.split("_")[0]
             o.why = {"get_by": "get by a field the path names", "delete_by": "delete by a field the path names"}.get(kind, getattr(o, "_why", ""))
@@ -1285,7 +1288,7 @@ class OpenAPIImporter(TypeMapper):
             return "no resource owns this path"
         if kind == "list":
             return f"the response holds no list of {plural(r.noun)}"
-        if kind in ("create", "create_keyed", "update"):
+        if kind in ("create", "create_keyed", "update", "upsert"):
             return f"the request body sets no field of the {r.noun} record"
         if kind in ("get_by", "delete_by"):
             return f"the path parameter {{{pname(o.segs[-1])}}} names no field of the {r.noun}"
@@ -1309,6 +1312,8 @@ class OpenAPIImporter(TypeMapper):
                 return "get_by" if alt else "get"
             if m in ("put", "post") and not alt and resources.creates(o):
                 return "create_keyed"  # `POST /channel/{ChannelName}` named CreateChannel: the caller chooses the key
+            if m == "put" and not alt and resources.upserts(o):
+                return "upsert"  # Azure's createOrUpdate: a new row under the key the caller chooses, or an update
             if m in ("put", "patch") or m == "post" and o.body is not None:  # Stripe and AWS update with a POST on the item
                 return None if alt else "update"
             if m == "delete":
@@ -1772,6 +1777,9 @@ class OpenAPIImporter(TypeMapper):
 
     def tool_create_keyed(self, o: Op, r: Resource) -> ToolIR | None:
         return resources.tool_create_keyed(self, o, r)
+
+    def tool_upsert(self, o: Op, r: Resource) -> ToolIR | None:
+        return resources.tool_upsert(self, o, r)
 
     def tool_get_one(self, o: Op, r: Resource) -> ToolIR | None:
         return resources.tool_one(self, o, r)

@@ -844,6 +844,16 @@ def creates(o: "Op") -> bool:
     return bool(toks) and toks[0] in CREATE_VERBS and "or" not in toks[1:3] and "upsert" not in toks
 
 
+def upserts(o: "Op") -> bool:
+    """Does an operation on one item say it creates the item or changes the one there
+    (`BastionHosts_CreateOrUpdate`, `upsertThing`, "Creates or updates a bastion host")?"""
+    raw = (o.op_id or "").split(".")[-1].split("_", 1)[-1] if o.op_id else o.summary
+    toks = [t for t in snake(raw or "").split("_") if t]
+    if "upsert" in toks:
+        return True
+    return "or" in toks and any(t in CREATE_VERBS for t in toks[: toks.index("or")]) and any(t in ("update", "replace") for t in toks[toks.index("or") + 1 :])
+
+
 # the first word of an operation id that reads: a `POST` so named asks for something, it adds
 # nothing (AWS Customer Profiles' `POST /domains/{DomainName}/integrations` is GetIntegration)
 READ_IDS = frozenset({"get", "list", "describe", "search", "query", "find", "lookup", "fetch", "retrieve", "count", "read", "show", "view", "export", "download"})
@@ -899,3 +909,93 @@ def tool_create_keyed(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR 
     chosen = f"its {prop} in the body" if prop is not None else f"{{{pname(o.segs[-1])}}}"
     tool.comments[0] = f"{o.label}: create under the key the caller chooses ({chosen}; a conflict if a row has it)"
     return tool
+
+
+# ─── create or update (Azure's `PUT .../bastionHosts/{bastionHostName}`) ───
+
+HAD = "had_"  # the `let` name of "the key names a row already"; no spec name ends in `_`
+
+
+def tool_upsert(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
+    """`PUT` on one item named `createOrUpdate` (an upsert): a new row under the key the caller
+    chooses, or, where a row has that key, its given fields patched as the update tool patches
+    them. The language has no statement that inserts or updates (D55): the row there is read into
+    one `let` a field (`location_`: the argument, else the row's value, else the field's default),
+    deleted if there, and inserted again whole. None where a field has no default to give a new
+    row (a reference, a number with none): the operation is then an update as before."""
+    tool = imp.tool_update(o, r)
+    if tool is None or r.record is None or r.record.key is None:
+        return None
+    key = next((p.name for p in tool.params if p.type == r.alias), None)
+    at = next((i for i, line in enumerate(tool.body) if line.startswith(f"update {r.table}[{key}] {{ ")), None)
+    if key is None or at is None:
+        return None
+    inner = tool.body[at][len(f"update {r.table}[{key}] {{ ") :].rstrip().removesuffix("}").strip()
+    given = dict(part.split(": ", 1) for part in _split_inits(inner))
+    old = f"{r.table}[{key}]"
+    lets, inits = [], [f"{r.key_field}: {key}"]
+    params = {p.name: p for p in tool.params}
+    parents = {}
+    for line in tool.body[:at]:
+        m = re.match(rf"require {re.escape(old)}\.(\w+) == (\w+) else ", line)
+        if m:
+            parents[m.group(1)] = m.group(2)
+    named_by_key = norm(r.item_param).endswith("name")
+    for f in r.record.fields:
+        if f.key:
+            continue
+        if f.name in parents:
+            inits.append(f"{f.name}: {parents[f.name]}")
+            continue
+        if f.default is not None:
+            default = f.default
+        elif f.type.startswith("list["):
+            default = "[]"
+        else:
+            return None
+        if f.name == "name" and f.base == "text" and named_by_key and f.name not in given:
+            default = f"str({key})"  # Azure's `name` is the name in the path
+        expr = given.get(f.name)
+        if expr is None:
+            value = f"if {HAD} then {old}.{f.name} else {default}"
+        elif expr in params:  # a required argument: the new value either way
+            inits.append(f"{f.name}: {expr}")
+            continue
+        else:  # `if p == "" then T[k].f else p`: a blank keeps the row's value, or the default
+            m = re.fullmatch(rf'if (\w+) == "" then {re.escape(old)}\.{f.name} else \1', expr)
+            if m is None:
+                return None
+            value = f'if {m.group(1)} != "" then {m.group(1)} else if {HAD} then {old}.{f.name} else {default}'
+        lets.append(f"let {f.name}_ = {value}")
+        inits.append(f"{f.name}: {f.name}_")
+    checks = [re.sub(r"^require ", f"require not {HAD} or ", line) for line in tool.body[:at] if not line.startswith(f"require {key} in ")]
+    tool.body = [f"let {HAD} = {key} in {r.table}", *checks, *lets, f"delete {ROW} in {r.table} where {ROW}.{r.key_field} == {key}", f"insert {r.table} {{ {', '.join(inits)} }}", *tool.body[at + 1 :]]
+    tool.say = re.sub(r"^\S+ ", "create or update ", tool.say, count=1)
+    tool.comments[0] = f"{o.label}: create or update (a new row under the key the caller chooses, else patch the given fields; a blank text argument keeps the field as it is)"
+    return tool
+
+
+def _split_inits(text: str) -> list[str]:
+    """`a: x, b: if p == "" then t[k].b else p` → its field inits, split at top-level commas
+    (outside quotes and brackets)."""
+    out, depth, quoted, start, i = [], 0, False, 0, 0
+    while i < len(text):
+        c = text[i]
+        if quoted:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                quoted = False
+        elif c == '"':
+            quoted = True
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    if text[start:].strip():
+        out.append(text[start:].strip())
+    return out

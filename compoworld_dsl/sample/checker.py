@@ -30,6 +30,12 @@ def _generated(world: CompiledWorld, table: str) -> bool:
     return bool(world.state_decl[table].get("prefix"))
 
 
+def _counted(world: CompiledWorld, table: str, before: State, after: State) -> set[str]:
+    """The keys the table's id generator handed out between two states (`runtime.service.next_id`)."""
+    prefix = world.state_decl[table]["prefix"]
+    return {f"{prefix}-{n}" for n in range(before.counters.get(table, 1), after.counters.get(table, 1))}
+
+
 def ignored_fields(world: CompiledWorld) -> dict[str, frozenset[str]]:
     """Per record, the fields a clock decides: never compared by value in answers."""
     return world.clock_fields_by_record()
@@ -63,9 +69,12 @@ def derive(world: CompiledWorld, before: State, after: State, constraints: list[
             # a field left to the rules that the reference kept as it was is compared as kept
             left, named = left & set(ch.fields), named & set(ch.fields)
         if ch.kind == "inserted":
-            # matched by content: the key an agent's insert gets is not part of the goal
-            fields = _json_row(world, ch.table, after.tables[ch.table][ch.key], volatile | {key} | left)
-            if _generated(world, ch.table):
+            # matched by content: the key an agent's insert gets is not part of the goal; a key
+            # the caller chose (`POST /channel/{ChannelName}`, a create-or-update: D53, D55) is
+            # the name the instruction states, and is compared like any other field
+            generated = _generated(world, ch.table) and ch.key in _counted(world, ch.table, before, after)
+            fields = _json_row(world, ch.table, after.tables[ch.table][ch.key], volatile | left | ({key} if generated else set()))
+            if generated:
                 new_keys[ch.key] = len(checks)
             checks.append({"kind": "row_inserted", "table": ch.table, "fields": fields})
         elif ch.kind == "deleted":

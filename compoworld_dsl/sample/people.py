@@ -18,11 +18,7 @@ from typing import Any
 from ..check.model import Model
 from ..runtime.state import State
 from ..runtime.world import CompiledWorld
-
-
-def words(name: str) -> str:
-    """`set_at` → "set at", `TrustAccount` → "trust account"."""
-    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower()
+from ..vocab import words  # noqa: F401  (the sampler imports `words` from here too)
 
 
 # words that say nothing of what a name means: fillers, and the objects APIs keep a resource's

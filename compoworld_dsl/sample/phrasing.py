@@ -396,7 +396,10 @@ class Phraser:
                 # "marked as a controlled drug", not "a controlled drug yes"
                 flags.append(f"{'' if value else 'not '}marked as {self._param_label(j, name)}")
                 continue
-            extra.append(f"{self._param_label(j, name)} {self.arg(j, name)}")
+            label, arg = self._param_label(j, name), self.arg(j, name)
+            # a record named by its noun says its label already: "server the server "Cedar
+            # server"" (an imported Azure create-or-update) is "the server "Cedar server""
+            extra.append(arg if re.match(rf"(?:the|that) {re.escape(label)}\b(?! of\b)", arg) else f"{label} {arg}")
             extra_names.append(name)
         text, extra = self._locators_first(j, template, text, extra, extra_names)
         if extra:
@@ -450,11 +453,30 @@ class Phraser:
             # (only where the words before it are the value's own label, as imported phrases say
             # it: ", run by {lawyer}" or ", filed under {organisation}" read well where they are)
             said = {re.escape(self._param_label(j, name)), re.escape(words(name))}
-            m = re.search(r", (?:" + "|".join(sorted(said)) + r") \{" + re.escape(name) + r"\}(?=,| with |$)", template)
-            if m is None:
+            label = r"(?:" + "|".join(sorted(said)) + r") \{" + re.escape(name) + r"\}"
+            if not self.steps[src[1][0]].how:  # only a record found by a description or a rank: "... with ..."
                 continue
-            if self.steps[src[1][0]].how:  # a record found by a description or a rank: "... with ..."
+            m = re.search(r", " + label + r"(?=,| with |$)", template)
+            if m is not None:
                 template = template[: m.start()] + template[m.end() :]
+                moved.append(name)
+                continue
+            # the first of the values ("with resource location {location}, SKU {sku} and units
+            # {units}"): an imported Azure create-or-update read "... with the resource location
+            # of the catalog "Orion" with ... units 32, SKU standard ... and units 19"
+            m = re.search(r" with " + label + r"(, | and )(?=[^{}]*\{)", template)
+            if m is not None:
+                template = template[: m.start()] + " with " + template[m.end() :]
+                moved.append(name)
+                continue
+            # the last of them ("... and zones {zones}"): the values said after it (a scope)
+            # read as the found record's ("the same zones as the firewall "Atlas" with
+            # subscription ID ..."), where a blind player took them for the firewall's
+            m = re.search(r" and " + label + r"$", template)
+            head = template[: m.start()] if m is not None else ""
+            if m is not None and " with " in head:
+                at = head.rfind(", ")
+                template = head[:at] + " and " + head[at + 2 :] if at > head.rfind(" with ") else head
                 moved.append(name)
         return template, moved
 
@@ -903,7 +925,11 @@ def flag_predicate(label: str, value: bool) -> str:
 _LISTED = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,5} (?:\"|\d|yes\b|no\b)", re.I)
 
 
-_SAME = re.compile(r"\b((?:[a-z]+ ){0,3}[a-z]+) the \1 of\b")
+# (a label may hold capitals: "DNS name the DNS name of the bastion host ...")
+_SAME = re.compile(r"\b((?:[A-Za-z]+ ){0,3}[A-Za-z]+) the \1 of\b")
+# the last item of a list said with no quotes, number or yes/no: an enum's member ("and
+# provisioning state updating"), up to the sentence's end
+_LISTED_BARE = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their|it|them)\b)[a-z][\w-]*(?: [a-z][\w-]*){1,5}(?=\.(?:\s|$)|$)", re.I)
 
 
 def same_as(text: str) -> str:
@@ -935,11 +961,15 @@ def _said_once(text: str, stated: list[str]) -> str:
             if m is None:
                 break
             head = head[: m.start()]
-            if "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with ") and _LISTED.match(tail[len(" and ") if tail.startswith(" and ") else 2 :]):
+            rest = tail[len(" and ") if tail.startswith(" and ") else 2 :]
+            if "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with ") and (_LISTED.match(rest) or tail.startswith(" and ") and _LISTED_BARE.match(rest)):
                 # "…, with X, Y and Z" loses X: "…, with Y and Z"; not where what follows is
                 # another clause ("…, with X and update that ...": "…, with and update", met in an
                 # imported task whose scope the sentence had said)
-                tail = ", with " + tail[len(" and ") if tail.startswith(" and ") else 2 :]
+                # (and a record's description keeps its own "with": 'the bastion host "Beacon"
+                # with provisioning state updating', not '..., with provisioning state ...',
+                # which reads as one more value of the request)
+                tail = ("," if m.group(0).startswith(",") else "") + " with " + rest
             text = head + tail
     return text
 

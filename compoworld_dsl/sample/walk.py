@@ -41,6 +41,9 @@ from .steps import Step, element, output, ranked_top, result_table, thread_count
 from .walkgraph import DEEP, FANOUT, FLOW_TYPES, MAX_TRIES, STEER_RETRIES
 
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
+# of the calls of a create-or-update (D55) that change a record an earlier step found, where one
+# is there to take; the others create a record under a stated new name
+UPSERT_UPDATES = 0.5
 TRIES_PER_HOP = 96  # candidate steps a walk may try per hop, over all the dead ends it backs out of
 # past LONGEST hops the budget per hop doubles: the last steps of a long thread must each use a
 # read still unused, and most dead ends are backed out of there (24 hops, seed 7, 10 attempts:
@@ -472,6 +475,8 @@ class Walker:
             t = tstr(pt)
             kind = self.graph.param_kind(tool, name, pt)
             options = [(j, f, v) for ht, j, f, v in hs if ht == t and (j, f) not in taken]
+            if kind == "value" and options and name in facts.upsert_keys.get(tool.qualified, ()) and rng.random() < UPSERT_UPDATES:
+                kind = "key"  # a create-or-update of a record an earlier step found (D55)
             if kind == "key":
                 if not options:
                     return "no earlier result holds a " + t

@@ -153,9 +153,15 @@ class WalkGraph:
                     self._by_shared.setdefault(ft, []).append(t)
             for name in dict.fromkeys(norm(n) for n, pt in t.params if types.base(tstr(pt)) == "text" and n not in own):
                 self._by_text.setdefault(name, []).append(t)
+        # a create-or-update (D55: it inserts under a key the caller chooses and deletes from
+        # that table) takes that key as a stated new name or as a record an earlier step found
+        # (`Walker._try_any`): tool → those parameters, and their types, by which an earlier
+        # record also finds the tool
+        self.upsert_keys = {t.qualified: self._chosen[t.qualified] for t in tools if self._chosen.get(t.qualified) and t.inserts & t.deletes}
+        self._upsert_types = {q: [tstr(pt) for n, pt in self._by_name[q].params if n in names] for q, names in self.upsert_keys.items() if q in self._by_name}
         self._by_key: dict[str, list[Tool]] = {}
         for t in self._walkable:
-            for kt in set(self._keys[t.qualified]):
+            for kt in set(self._keys[t.qualified]) | set(self._upsert_types.get(t.qualified, ())):
                 self._by_key.setdefault(kt, []).append(t)
         # (house rule, its chains): a steered walk draws a rule evenly, then one of its chains
         # (`steered`), so a rule whose tables few tools write is steered to as often as one that
@@ -338,7 +344,7 @@ class WalkGraph:
             w = self._weight(t, k, hops, steps, offered, twice)
             if w is not None:
                 w *= AGAIN if t.qualified in used else 1.0
-                if pending and any(kt in from_pending for kt in self._keys[t.qualified]):
+                if pending and any(kt in from_pending for kt in self._keys[t.qualified] + self._upsert_types.get(t.qualified, [])):
                     w *= USES_PENDING
                 elif full:
                     if fan and not changing and t.qualified not in self.mutating:
