@@ -137,6 +137,35 @@ def test_aws_actions_become_crud_tools_on_their_resources(tmp_path):
     assert re.search(r"record Project\b", text) and "DescribeProject" not in re.findall(r"record (\w+)", text)
 
 
+def test_a_describe_that_answers_a_page_reads_its_element_and_a_create_names_the_row(tmp_path):
+    """MemoryDB's `DescribeClusters {ClusterName}` answers `{NextToken, Clusters: [Cluster]}`:
+    read as a get, its record was that page ("known by next token", the clusters as JSON text)
+    and every create and update "set no field of the cluster record". The item is the page's
+    element; and `CreateCluster {ClusterName, ...}` creates the row under the name it gives."""
+    s = {"type": "string"}
+    schemas = {
+        "Cluster": {"type": "object", "properties": {"Name": s, "Description": s, "Status": s, "NodeType": s, "ARN": s}},
+        "ClusterList": {"type": "array", "items": ref("Cluster")},
+        "DescribeClustersRequest": {"type": "object", "properties": {"ClusterName": s, "MaxResults": {"type": "integer"}, "NextToken": s}},
+        "DescribeClustersResponse": {"type": "object", "properties": {"NextToken": s, "Clusters": ref("ClusterList")}},
+        "CreateClusterRequest": {"type": "object", "required": ["ClusterName", "NodeType"], "properties": {"ClusterName": s, "NodeType": s, "Description": s}},
+        "CreateClusterResponse": {"type": "object", "properties": {"Cluster": ref("Cluster")}},
+        "DeleteClusterRequest": {"type": "object", "required": ["ClusterName"], "properties": {"ClusterName": s}},
+        "DeleteClusterResponse": {"type": "object", "properties": {"Cluster": ref("Cluster")}},
+    }
+    paths = {}
+    for name in ("DescribeClusters", "CreateCluster", "DeleteCluster"):
+        paths.update(aws_action("AmazonMemoryDB", name))
+    result = imported(tmp_path, spec_file(tmp_path, paths, schemas, "MemoryDB"))
+    kind = {re.sub(r".*\.", "", label): o.kind for label, o in ops_by_label(result).items()}
+    assert kind == {"DescribeClusters": "get", "CreateCluster": "create", "DeleteCluster": "delete"}, kind
+    text = result.files[next(f for f in result.files if f != result.world_file)]
+    record = re.search(r"record Cluster\b[^{]*\{(.*?)\n  \}", text, re.S).group(1)
+    assert "node_type" in record and "next_token" not in record, record
+    assert re.search(r"tool create_cluster\(node_type: text[^)]*, name: ClusterId\)", text), text
+    assert "require not name in clusters else conflict" in text
+
+
 def test_aws_actions_of_other_verbs_stay_actions_on_the_item(tmp_path):
     result = imported(tmp_path, aws_spec(tmp_path))
     ops = ops_by_label(result)

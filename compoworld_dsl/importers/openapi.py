@@ -654,6 +654,12 @@ class OpenAPIImporter(TypeMapper):
         for p, s in shape.props.items():
             if norm(p) in ITEM_WRAPPERS and s.kind == "object":
                 return self.unwrap_item(s, depth + 1) or s
+        # a read of one item that answers a page of them beside paging words only (AWS's
+        # `DescribeClusters` by `ClusterName`: `{NextToken, Clusters: [Cluster]}`): the item is
+        # the page's element, not a record "known by next token" holding the clusters as JSON
+        pages = [s.items for s in shape.props.values() if s.kind == "array" and s.items is not None and s.items.kind == "object"]
+        if len(pages) == 1 and len(shape.props) <= 4 and all(s.kind != "object" and (s.kind == "array" or re.search(ENVELOPE_WORDS + "|marker", norm(p))) for p, s in shape.props.items()):
+            return self.unwrap_item(pages[0], depth + 1) or pages[0]
         objs = [s for s in _enveloped(shape).props.values() if s.kind == "object"]
         # an envelope holds its object beside a status or a message, not beside a name and
         # values of its own (`{crateName, title, size, vault: {...}}` is a crate that embeds a vault)

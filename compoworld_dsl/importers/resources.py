@@ -876,7 +876,8 @@ def body_key(o: "Op", r: "Resource") -> str | None:
     natural = norm(r.key_prop) in ("name", "number", "code", "slug")
     if not natural or norm(r.item_param) != noun + norm(r.key_prop) or o.body is None or o.body.kind != "object":
         return None
-    return next((p for p, s in o.body.props.items() if norm(p) == norm(r.key_prop) and s.kind == "scalar" and not s.readonly), None)
+    # (AWS's `CreateCluster {ClusterName, ...}` names it as the path does, not as the row does)
+    return next((p for p, s in o.body.props.items() if norm(p) in (norm(r.key_prop), norm(r.item_param)) and s.kind == "scalar" and not s.readonly), None)
 
 
 def tool_create_keyed(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
