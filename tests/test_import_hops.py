@@ -356,7 +356,7 @@ def test_an_id_in_a_create_body_is_the_servers(tmp_path):
 def azure_single() -> dict:
     """One Azure resource and nothing else: listed, read, created or updated by one `PUT`
     (`createOrUpdate`), deleted."""
-    thing = obj({"id": s(), "name": s(), "location": s(), "properties": obj({"color": s(), "tier": s(enum=["Basic", "Premium"])})})
+    thing = obj({"id": s(), "name": s(), "location": s(), "properties": obj({"color": s(), "owner": s(), "tier": s(enum=["Basic", "Premium"])})})
     scope = [pparam("subscriptionId"), pparam("resourceGroupName")]
     item = [*scope, pparam("thingName")]
     return spec(
@@ -364,7 +364,7 @@ def azure_single() -> dict:
             f"{AZ}/things": {"get": {"operationId": "Things_ListByResourceGroup", "parameters": scope, "responses": ok(obj({"value": {"type": "array", "items": ref("Thing")}}))}},
             f"{AZ}/things/{{thingName}}": {
                 "get": {"operationId": "Things_Get", "parameters": item, "responses": ok(ref("Thing"))},
-                "put": {"operationId": "Things_CreateOrUpdate", "summary": "Creates or updates a thing", "parameters": item, "requestBody": body(obj({"location": s(), "properties": obj({"color": s()})})), "responses": ok(ref("Thing"))},
+                "put": {"operationId": "Things_CreateOrUpdate", "summary": "Creates or updates a thing", "parameters": item, "requestBody": body(obj({"location": s(), "properties": obj({"color": s(), "owner": s()})})), "responses": ok(ref("Thing"))},
                 "delete": {"operationId": "Things_Delete", "parameters": item, "responses": {"200": {"description": "ok"}}},
             },
         },
@@ -649,7 +649,8 @@ def test_a_create_or_updates_scope_comes_before_the_value_it_carries(tmp_path):
     assert made, plain
     for x in made:
         after = re.split(r" (?:as|of) the thing ", x, maxsplit=1)[1]
-        assert "subscription ID" in x and not re.search(r"subscription ID|resource group name|location|color", after), x
+        # (the found thing's own description may follow it: 'the thing "Q" with location "Q"')
+        assert "subscription ID" in x and not re.search(r"subscription ID|resource group name", after) and not re.search(r"(?:, |^\s*,? ?and )(?:with )?(?:location|color|owner) ", after), x
 
     doc = azure_like()
     db = f"{AZ}/servers/{{serverName}}/databases/{{databaseName}}"

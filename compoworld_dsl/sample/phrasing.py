@@ -456,7 +456,7 @@ class Phraser:
             label = r"(?:" + "|".join(sorted(said)) + r") \{" + re.escape(name) + r"\}"
             if not self.steps[src[1][0]].how:  # only a record found by a description or a rank: "... with ..."
                 continue
-            m = re.search(r", " + label + r"(?=,| with |$)", template)
+            m = re.search(r", " + label + r"(?=,| and | with |$)", template)
             if m is not None:
                 template = template[: m.start()] + template[m.end() :]
                 moved.append(name)
