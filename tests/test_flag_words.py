@@ -39,6 +39,9 @@ def test_values_are_drawn_from_fields_that_end_in_the_same_word():
     for param, field in (("ip_address", "address_country"), ("user_agent", "user_language"), ("folder_name", "folder")):
         assert share_a_word(param, field)
         assert not share_the_head(param, field), (param, field)
+    # a name, a code, an id is one of the thing the word before says
+    assert not share_the_head("parameter_names", "user_name") and not share_the_head("order_id", "customer_id")
+    assert share_the_head("new_name", "client_name") and share_the_head("parameter_names", "parameter_name")
 
 
 def test_a_scope_said_once_leaves_no_dangling_with():
@@ -66,3 +69,38 @@ def test_a_label_in_capitals_is_said_the_same():
     from compoworld_dsl.sample.phrasing import same_as
 
     assert same_as('with DNS name the DNS name of the host "B"') == 'with the same DNS name as the host "B"'
+
+
+def test_a_bare_name_is_the_name_of_its_tables_thing(tmp_path):
+    """A MemoryDB reset was asked "with parameter names "Riverside acl"": a `parameter_names`
+    argument drew an ACL's `name`. A bare field is its table's thing's: an ACL's name is an `acl
+    name`, a parameter's name a `parameter name` (`pools.held_split`)."""
+    from compoworld_dsl.sample.attempt import Attempt
+    from compoworld_dsl.sample.pools import held_split
+    from compoworld_dsl.sample.run import load_sampler
+
+    src = """
+    type AclId = id
+    type ParameterId = id
+    service s "probe" {
+      record Acl known by name { key id: AclId  name: text = "" }
+      record Parameter known by name { key id: ParameterId  name: text = "" }
+      state acls: table[Acl]
+      state parameters: table[Parameter]
+      seed acls: 3 rows { name: pick(["Orion acl", "Cedar acl", "Maple acl"]) }
+      seed parameters: 3 rows { name: pick(["Orion parameter", "Cedar parameter", "Maple parameter"]) }
+      tool get_acl(id: AclId) -> Acl say "look up acl {id}" {
+        require id in acls else not_found "no acl"
+        return acls[id]
+      }
+    }
+    world w "probe" { }
+    """
+    (tmp_path / "w.world").write_text(src)
+    sampler = load_sampler(str(tmp_path / "w.world"))
+    state = sampler.world.initial_state(1)
+    params, _ = held_split(sampler.facts, Attempt(1), state, "text", None, near="parameter_names")
+    acls, _ = held_split(sampler.facts, Attempt(1), state, "text", None, near="acl_name")
+    assert params and all(v.endswith(" parameter") for v in params), params
+    assert acls and all(v.endswith(" acl") for v in acls), acls
+

@@ -36,11 +36,21 @@ def share_the_head(a: str, b: str) -> bool:
     `tag`)? A word elsewhere is not enough: an `ip_address` is no `address_country` ("ip address
     "JP"") and a `user_agent` no `user_language` ("user agent "pt""), both met in an imported
     task."""
-    def head(n: str) -> str:
-        ws = [w for w in n.split("_") if w and w not in _FILLER]
-        w = ws[-1] if ws else n
-        return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-    return head(a) == head(b)
+    def words(n: str) -> list[str]:
+        ws = [w for w in n.split("_") if w and w not in _FILLER] or [n]
+        return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in ws]
+
+    wa, wb = words(a), words(b)
+    if wa[-1] != wb[-1]:
+        return False
+    # a head that names no kind of thing (a name, a code) is that of the word before it: a
+    # MemoryDB reset's `parameter_names` is no `user_name` ("parameter names "Lucia Castillo"",
+    # blind play); a bare `name` or a `new_name` matches any name as before
+    return wa[-1] not in _GENERIC_HEADS or len(wa) < 2 or len(wb) < 2 or wa[-2] == wb[-2]
+
+
+# the last words of names that say what a value is, not what it is of
+_GENERIC_HEADS = frozenset({"name", "id", "code", "key", "number", "type", "value"})
 
 
 def same_as_said(a: Any, b: Any) -> bool:

@@ -55,8 +55,10 @@ def held_split(facts: WorldFacts, attempt: Attempt, state: State, want: str, nam
         return hit[1]
     same, other = set(), set()
     for table, fields, rows in held:
+        noun = facts.people.noun.get(table, "").replace(" ", "_")
         for f in fields:
-            hit = f == name if near is None else share_the_head(near, f)
+            # a bare `name` is the name of its table's thing: an ACL's name is no parameter's
+            hit = f == name if near is None else share_the_head(near, f if "_" in f or not noun else f"{noun}_{f}")
             (same if hit else other).update(r[f] for r in rows.values())
     out = (tuple(sorted(same, key=repr)), tuple(sorted(other, key=repr)))  # (shared: not to be changed)
     attempt.pools[key] = ([rows for _, _, rows in held], out)  # (holds the dicts: their ids stay theirs)
