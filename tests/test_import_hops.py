@@ -649,8 +649,11 @@ def test_a_create_or_updates_scope_comes_before_the_value_it_carries(tmp_path):
     assert made, plain
     for x in made:
         after = re.split(r" (?:as|of) the thing ", x, maxsplit=1)[1]
-        # (the found thing's own description may follow it: 'the thing "Q" with location "Q"')
+        # (the found thing's own description may follow it, set apart: 'the thing "Q" (the one
+        # with location "Q")', not 'the thing "Q" with location "Q"', read as a value asked for)
         assert "subscription ID" in x and not re.search(r"subscription ID|resource group name", after) and not re.search(r"(?:, |^\s*,? ?and )(?:with )?(?:location|color|owner) ", after), x
+        assert not re.match(r'"Q" with ', after), x
+    assert any(re.search(r'the thing "Q" \(the one with [^)]+\)\.?$', x) for x in made), made
 
     doc = azure_like()
     db = f"{AZ}/servers/{{serverName}}/databases/{{databaseName}}"

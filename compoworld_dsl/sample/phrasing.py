@@ -397,6 +397,12 @@ class Phraser:
                 flags.append(f"{'' if value else 'not '}marked as {self._param_label(j, name)}")
                 continue
             label, arg = self._param_label(j, name), self.arg(j, name)
+            if name in last:
+                # the found record's own description, last in the sentence, set apart: "the same
+                # source as the dsc node configuration "Beacon" (the one with creation time
+                # ...)", where "... "Beacon" with creation time ..." read to blind players as
+                # one more value of the request
+                arg = re.sub(r'^(.*?"[^"]*") with ([^"]*"?[^"]*"?[^()]*)$', r"\1 (the one with \2)", arg)
             # a record named by its noun says its label already: "server the server "Cedar
             # server"" (an imported Azure create-or-update) is "the server "Cedar server""
             extra.append(arg if re.match(rf"(?:the|that) {re.escape(label)}\b(?! of\b)", arg) else f"{label} {arg}")
@@ -408,7 +414,8 @@ class Phraser:
             # after the values, not among them: "..., marked as legacy app engine cron", not
             # "..., with marked as ..." (met in an imported Cloud Scheduler task)
             text = f"{text}{' and ' if extra else ', '}" + " and ".join(flags)
-        return same_as(_said_once(self._new_values(j, text), self._stated(j)))
+        # (a set-apart description whose every part was said already goes: "(the one)")
+        return same_as(_said_once(self._new_values(j, text), self._stated(j))).replace(" (the one)", "")
 
     def _locators_first(self, j: int, template: str, text: str, extra: list[str], names: list[str]) -> tuple[str, list[str]]:
         """An update's arguments that only find the record (an Azure resource group) said before
@@ -929,7 +936,7 @@ _LISTED = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their)\b)[a-z]
 _SAME = re.compile(r"\b((?:[A-Za-z]+ ){0,3}[A-Za-z]+) the \1 of\b")
 # the last item of a list said with no quotes, number or yes/no: an enum's member ("and
 # provisioning state updating"), up to the sentence's end
-_LISTED_BARE = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their|it|them)\b)[a-z][\w-]*(?: [a-z][\w-]*){1,5}(?=\.(?:\s|$)|$)", re.I)
+_LISTED_BARE = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their|it|them)\b)[a-z][\w-]*(?: [a-z][\w-]*){1,5}(?=\)|\.(?:\s|$)|$)", re.I)
 
 
 def same_as(text: str) -> str:
