@@ -427,6 +427,20 @@ class TypeMapper:
         return None
 
 
+@dataclass
+class UpdateParts:
+    """An update's parameters (path ones first, its key last of them), its path parameters
+    (`OpenAPIImporter.path_params`' info), the fields it sets as (field, parameter, whether a
+    blank keeps the row's value), its `say` phrase and its comments."""
+
+    params: list[ParamIR]
+    key: str
+    info: dict
+    sets: list[tuple[str, str, bool]]
+    say: str
+    comments: list[str]
+
+
 class OpenAPIImporter(TypeMapper):
     def __init__(self, doc: Any, source: str, name: str | None = None, lists: bool = False, budget: Budget | None = None, taken: set[str] | None = None):
         """`taken`: names other specs of the same library already use (one namespace for
@@ -1407,23 +1421,27 @@ class OpenAPIImporter(TypeMapper):
                 info[p] = (name, t, res)
         return out, info
 
-    def parent_checks(self, r: Resource, info: dict, key: str) -> list[str]:
-        """`require` that the row belongs to the parents the path names. The operation's path
-        parameters before the row's own are matched to the resource's parents by position, not
-        by name: two paths of one resource may call them differently (`/spaces/{id}/persons/{pid}`
-        and `/spaces/{spaceId}/persons/{id}`). A parameter of another type than the row's field
-        (the path names another resource of the same name) gets no check: it could never hold."""
-        lines = []
+    def parent_pairs(self, r: Resource, info: dict, key: str) -> list[tuple[str, str, str]]:
+        """(the row's field, the parameter, what the parent is called) of each parent the path
+        names before the row. The operation's path parameters before the row's own are matched to
+        the resource's parents by position, not by name: two paths of one resource may call them
+        differently (`/spaces/{id}/persons/{pid}` and `/spaces/{spaceId}/persons/{id}`). A
+        parameter of another type than the row's field (the path names another resource of the
+        same name) is none: it could never hold."""
+        out = []
         before = [p for p in info if info[p][0] != key]
         types = {f.name: f.type for f in r.record.fields} if r.record is not None else {}
         for (p, parent), q in zip(r.parents, before):
-            pname_ = info[q][0]
             field_ = r.parent_fields[p]
             if types.get(field_, info[q][1]) != info[q][1]:
                 continue
-            what = parent.noun if parent is not None else words(p)
-            lines.append(f'require {r.table}[{key}].{field_} == {pname_} else not_found {lit(f"{r.noun} {{{key}}} is not in {what} {{{pname_}}}")}')
-        return lines
+            out.append((field_, info[q][0], parent.noun if parent is not None else words(p)))
+        return out
+
+    def parent_checks(self, r: Resource, info: dict, key: str, unless: str = "") -> list[str]:
+        """`require` that the row belongs to the parents the path names (`parent_pairs`);
+        `unless`: a condition under which it need not (`not had_`: there is no row yet)."""
+        return [f'require {unless + " or " if unless else ""}{r.table}[{key}].{field_} == {p} else not_found {lit(f"{r.noun} {{{key}}} is not in {what} {{{p}}}")}' for field_, p, what in self.parent_pairs(r, info, key)]
 
     def check_key(self, r: Resource, key: str) -> str:
         return f'require {key} in {r.table} else not_found {lit(f"no {r.noun} {{{key}}}")}'
@@ -1742,7 +1760,9 @@ class OpenAPIImporter(TypeMapper):
         got = self.unwrap_item(o.response)
         return got is not None and (got.name == r.shape.name or (r.key_prop in got.props and len(got.props) > 3))
 
-    def tool_update(self, o: Op, r: Resource) -> ToolIR | None:
+    def update_parts(self, o: Op, r: Resource) -> UpdateParts | None:
+        """What an update of the fields a request body names takes (`tool_update`, and
+        `resources.tool_upsert`, which writes the same request as an insert or an update)."""
         taken = self.fresh()
         params, info = self.path_params(o, r, taken)
         key = params[-1].name
@@ -1753,30 +1773,33 @@ class OpenAPIImporter(TypeMapper):
         ranked = self.rank_writable(r, fields)
         chosen = ranked[:MAX_WRITE_PARAMS]
         extra = [f.name for f in ranked[MAX_WRITE_PARAMS:]]
-        req, opt, assigns, phrases = [], [], [], []
+        req, opt, sets, phrases = [], [], [], []
         for f in chosen:
             name = unique(safe(f.name), taken)
-            if f.textlike and f.base != "email" or f.json:
-                opt.append(ParamIR(name, f.type, '""'))
-                assigns.append(f'{f.name}: if {name} == "" then {r.table}[{key}].{f.name} else {name}')
-            else:
-                req.append(ParamIR(name, f.type))
-                assigns.append(f"{f.name}: {name}")
+            blank_keeps = bool(f.textlike and f.base != "email" or f.json)
+            (opt if blank_keeps else req).append(ParamIR(name, f.type, '""') if blank_keeps else ParamIR(name, f.type))
+            sets.append((f.name, name, blank_keeps))
             phrases.append(f"{words(f.name)} {{{name}}}")
-        params = params + req + opt
-        verb = self.verb(o, "update")
         with_ = ", ".join(phrases[:-1]) + " and " + phrases[-1] if len(phrases) > 1 else phrases[0]
         comments = [f"{o.label}: update (patch the given fields; a blank text argument keeps the field as it is)"]
         if extra:
             comments.append("also accepted by the API, left out here: " + ", ".join(extra))
         if left:
             comments.append("body properties left out (no field of the record, or read-only): " + ", ".join(left[:15]) + (", ..." if len(left) > 15 else ""))
-        body = [self.check_key(r, key), *self.parent_checks(r, info, key), f"update {r.table}[{key}] {{ {', '.join(assigns)} }}"]
+        return UpdateParts(params + req + opt, key, info, sets, f"{self.verb(o, 'update')} {r.noun} {{{key}}} with {with_}", comments)
+
+    def tool_update(self, o: Op, r: Resource) -> ToolIR | None:
+        parts = self.update_parts(o, r)
+        if parts is None:
+            return None
+        key = parts.key
+        assigns = [f'{f}: if {p} == "" then {r.table}[{key}].{f} else {p}' if blank_keeps else f"{f}: {p}" for f, p, blank_keeps in parts.sets]
+        body = [self.check_key(r, key), *self.parent_checks(r, parts.info, key), f"update {r.table}[{key}] {{ {', '.join(assigns)} }}"]
         result = None
         if o.has_response:
             body.append(f"return {r.table}[{key}]")
             result = r.name
-        return ToolIR(self.tool_name(o, f"{o.method}_{snake(r.name)}"), params, result, self.describe(o, f"Update {article(r.noun)} {r.noun}"), f"{verb} {r.noun} {{{key}}} with {with_}", None, body, comments=comments)
+        return ToolIR(self.tool_name(o, f"{o.method}_{snake(r.name)}"), parts.params, result, self.describe(o, f"Update {article(r.noun)} {r.noun}"), parts.say, None, body, comments=parts.comments)
 
     def tool_action(self, o: Op, r: Resource) -> ToolIR | None:
         return resources.tool_action(self, o, r)

@@ -920,28 +920,22 @@ HAD = "had_"  # the `let` name of "the key names a row already"; no spec name en
 def tool_upsert(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
     """`PUT` on one item named `createOrUpdate` (an upsert): a new row under the key the caller
     chooses, or, where a row has that key, its given fields patched as the update tool patches
-    them. The language has no statement that inserts or updates (D55): the row there is read into
-    one `let` a field (`location_`: the argument, else the row's value, else the field's default),
-    deleted if there, and inserted again whole. None where a field has no default to give a new
-    row (a reference, a number with none): the operation is then an update as before."""
-    tool = imp.tool_update(o, r)
-    if tool is None or r.record is None or r.record.key is None:
+    them (`OpenAPIImporter.update_parts`). The language has no statement that inserts or updates
+    (D55): the row there is read into one `let` a field (`location_`: the argument, else the
+    row's value, else the field's default), deleted if there, and inserted again whole. None
+    where a field has no default to give a new row (a reference, a number with none): the
+    operation is then an update as before."""
+    parts = imp.update_parts(o, r)
+    if parts is None or r.record is None or r.record.key is None:
         return None
-    key = next((p.name for p in tool.params if p.type == r.alias), None)
-    at = next((i for i, line in enumerate(tool.body) if line.startswith(f"update {r.table}[{key}] {{ ")), None)
-    if key is None or at is None:
-        return None
-    inner = tool.body[at][len(f"update {r.table}[{key}] {{ ") :].rstrip().removesuffix("}").strip()
-    given = dict(part.split(": ", 1) for part in _split_inits(inner))
+    key = parts.key
+    if next((p.name for p in parts.params if p.type == r.alias), None) != key:
+        return None  # the path's last parameter is not the row's own key
     old = f"{r.table}[{key}]"
-    lets, inits = [], [f"{r.key_field}: {key}"]
-    params = {p.name: p for p in tool.params}
-    parents = {}
-    for line in tool.body[:at]:
-        m = re.match(rf"require {re.escape(old)}\.(\w+) == (\w+) else ", line)
-        if m:
-            parents[m.group(1)] = m.group(2)
+    sets = {f: (p, blank_keeps) for f, p, blank_keeps in parts.sets}
+    parents = {f: p for f, p, _ in imp.parent_pairs(r, parts.info, key)}
     named_by_key = norm(r.item_param).endswith("name")
+    lets, inits = [], [f"{r.key_field}: {key}"]
     for f in r.record.fields:
         if f.key:
             continue
@@ -954,49 +948,21 @@ def tool_upsert(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None
             default = "[]"
         else:
             return None
-        if f.name == "name" and f.base == "text" and named_by_key and f.name not in given:
+        if f.name == "name" and f.base == "text" and named_by_key and f.name not in sets:
             default = f"str({key})"  # Azure's `name` is the name in the path
-        expr = given.get(f.name)
-        if expr is None:
-            value = f"if {HAD} then {old}.{f.name} else {default}"
-        elif expr in params:  # a required argument: the new value either way
-            inits.append(f"{f.name}: {expr}")
+        p, blank_keeps = sets.get(f.name, (None, False))
+        if p is not None and not blank_keeps:  # a required argument: the new value either way
+            inits.append(f"{f.name}: {p}")
             continue
-        else:  # `if p == "" then T[k].f else p`: a blank keeps the row's value, or the default
-            m = re.fullmatch(rf'if (\w+) == "" then {re.escape(old)}\.{f.name} else \1', expr)
-            if m is None:
-                return None
-            value = f'if {m.group(1)} != "" then {m.group(1)} else if {HAD} then {old}.{f.name} else {default}'
-        lets.append(f"let {f.name}_ = {value}")
+        kept = f"if {HAD} then {old}.{f.name} else {default}"
+        lets.append(f"let {f.name}_ = " + (f'if {p} != "" then {p} else {kept}' if p is not None else kept))
         inits.append(f"{f.name}: {f.name}_")
-    checks = [re.sub(r"^require ", f"require not {HAD} or ", line) for line in tool.body[:at] if not line.startswith(f"require {key} in ")]
-    tool.body = [f"let {HAD} = {key} in {r.table}", *checks, *lets, f"delete {ROW} in {r.table} where {ROW}.{r.key_field} == {key}", f"insert {r.table} {{ {', '.join(inits)} }}", *tool.body[at + 1 :]]
-    tool.say = re.sub(r"^\S+ ", "create or update ", tool.say, count=1)
-    tool.comments[0] = f"{o.label}: create or update (a new row under the key the caller chooses, else patch the given fields; a blank text argument keeps the field as it is)"
-    return tool
-
-
-def _split_inits(text: str) -> list[str]:
-    """`a: x, b: if p == "" then t[k].b else p` → its field inits, split at top-level commas
-    (outside quotes and brackets)."""
-    out, depth, quoted, start, i = [], 0, False, 0, 0
-    while i < len(text):
-        c = text[i]
-        if quoted:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                quoted = False
-        elif c == '"':
-            quoted = True
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append(text[start:i].strip())
-            start = i + 1
-        i += 1
-    if text[start:].strip():
-        out.append(text[start:].strip())
-    return out
+    body = [f"let {HAD} = {key} in {r.table}", *imp.parent_checks(r, parts.info, key, unless=f"not {HAD}"), *lets]
+    body += [f"delete {ROW} in {r.table} where {ROW}.{r.key_field} == {key}", f"insert {r.table} {{ {', '.join(inits)} }}"]
+    result = None
+    if o.has_response:
+        body.append(f"return {old}")
+        result = r.name
+    say = re.sub(r"^\S+ ", "create or update ", parts.say, count=1)
+    comments = [f"{o.label}: create or update (a new row under the key the caller chooses, else patch the given fields; a blank text argument keeps the field as it is)", *parts.comments[1:]]
+    return ToolIR(imp.tool_name(o, f"{o.method}_{snake(r.name)}"), parts.params, result, imp.describe(o, f"Update {article(r.noun)} {r.noun}"), say, None, body, comments=comments)

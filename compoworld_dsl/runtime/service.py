@@ -518,7 +518,13 @@ def text(value: Any, t: str, types: Types) -> str:
 def next_id(tx: Tx, table: str, prefix: str) -> str:
     """`prefix-N` from the table's counter. No search for a free number: the Z3 encoding
     mirrors this exactly, and a taken key is a `conflict` like any other insert."""
-    return f"{prefix}-{tx.bump(table)}"
+    return key_of(prefix, tx.bump(table))
+
+
+def key_of(prefix: str, n: int) -> str:
+    """The key the id generator gives the table's n-th row (`next_id`; the task checker tells
+    generated keys from chosen ones by it)."""
+    return f"{prefix}-{n}"
 
 
 class Simulator:

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from . import values as V
-from .service import Service, Simulator, ToolError, ToolSpec, Types, next_id
+from .service import Service, Simulator, ToolError, ToolSpec, Types, key_of, next_id
 from .state import State, Tx
 
 
@@ -198,7 +198,7 @@ class CompiledWorld:
         """The key the table's next insert would get (`prefix-N` from its counter), or None for a
         table whose keys do not come from a counter."""
         prefix = self.state_decl[table].get("prefix")
-        return f"{prefix}-{st.counters.get(table, 1)}" if prefix else None
+        return key_of(prefix, st.counters.get(table, 1)) if prefix else None
 
     def referring(self, table: str) -> list[str]:
         """The seeded tables whose rows draw keys from `table`, directly or through others

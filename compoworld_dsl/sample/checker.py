@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..runtime.service import ToolError
+from ..runtime.service import ToolError, key_of
 from ..runtime.state import State, Tx, diff
 from ..runtime.world import CompiledWorld
 from .answers import answer_matches, as_reported, names_a_decoy, same_name
@@ -33,7 +33,7 @@ def _generated(world: CompiledWorld, table: str) -> bool:
 def _counted(world: CompiledWorld, table: str, before: State, after: State) -> set[str]:
     """The keys the table's id generator handed out between two states (`runtime.service.next_id`)."""
     prefix = world.state_decl[table]["prefix"]
-    return {f"{prefix}-{n}" for n in range(before.counters.get(table, 1), after.counters.get(table, 1))}
+    return {key_of(prefix, n) for n in range(before.counters.get(table, 1), after.counters.get(table, 1))}
 
 
 def ignored_fields(world: CompiledWorld) -> dict[str, frozenset[str]]:

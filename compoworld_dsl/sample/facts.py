@@ -33,9 +33,6 @@ class WorldFacts:
     # profile (a new contact's address): never taken from another record (`Walker._try_any`)
     own_args: dict[str, frozenset[str]]
     own_updates: dict[str, frozenset[str]]  # an update's parameters that set such a field
-    # tool → the key parameters of a create-or-update (D55: it inserts under a key the caller
-    # chooses and deletes from that table): a stated new name, or a record an earlier step found
-    upsert_keys: dict[str, frozenset[str]]
     # tool → parameter → (qualified table, key parameter, field) of `update t[key] { field: param }`
     update_args: dict[str, dict[str, tuple[str, str, str]]]
     tables_written: dict[str, set[str]]  # tool → the tables it updates, deletes from or inserts into
@@ -136,7 +133,6 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         insert_args=insert_args,
         own_args=own_args,
         own_updates=own_updates,
-        upsert_keys=walks.upsert_keys,
         update_args=update_args,
         tables_written=tables_written,
         tables_modified={t.qualified: _tables_changed(t, with_inserts=False) for t in tools},

@@ -36,11 +36,11 @@ def share_the_head(a: str, b: str) -> bool:
     `tag`)? A word elsewhere is not enough: an `ip_address` is no `address_country` ("ip address
     "JP"") and a `user_agent` no `user_language` ("user agent "pt""), both met in an imported
     task."""
-    def words(n: str) -> list[str]:
+    def parts(n: str) -> list[str]:
         ws = [w for w in n.split("_") if w and w not in _FILLER] or [n]
         return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in ws]
 
-    wa, wb = words(a), words(b)
+    wa, wb = parts(a), parts(b)
     if wa[-1] != wb[-1]:
         return False
     # a head that names no kind of thing (a name, a code) is that of the word before it: a

@@ -402,7 +402,7 @@ class Phraser:
                 # source as the dsc node configuration "Beacon" (the one with creation time
                 # ...)", where "... "Beacon" with creation time ..." read to blind players as
                 # one more value of the request
-                arg = re.sub(r'^(.*?"[^"]*") with ([^"]*"?[^"]*"?[^()]*)$', r"\1 (the one with \2)", arg)
+                arg = _set_apart(arg)
             # a record named by its noun says its label already: "server the server "Cedar
             # server"" (an imported Azure create-or-update) is "the server "Cedar server""
             extra.append(arg if re.match(rf"(?:the|that) {re.escape(label)}\b(?! of\b)", arg) else f"{label} {arg}")
@@ -459,10 +459,10 @@ class Phraser:
                 continue
             # (only where the words before it are the value's own label, as imported phrases say
             # it: ", run by {lawyer}" or ", filed under {organisation}" read well where they are)
-            said = {re.escape(self._param_label(j, name)), re.escape(words(name))}
-            label = r"(?:" + "|".join(sorted(said)) + r") \{" + re.escape(name) + r"\}"
             if not self.steps[src[1][0]].how:  # only a record found by a description or a rank: "... with ..."
                 continue
+            said = {re.escape(self._param_label(j, name)), re.escape(words(name))}
+            label = r"(?:" + "|".join(sorted(said)) + r") \{" + re.escape(name) + r"\}"
             m = re.search(r", " + label + r"(?=,| and | with |$)", template)
             if m is not None:
                 template = template[: m.start()] + template[m.end() :]
@@ -944,6 +944,16 @@ def same_as(text: str) -> str:
     the same sender as the message "Budget review"", not "with sender the sender of the message
     ..." (a sampled SMS task: a new message sent from an old one's number)."""
     return _SAME.sub(r"the same \1 as", text)
+
+
+def _set_apart(arg: str) -> str:
+    """'the source of the record "Beacon" with creation time ...' → '... "Beacon" (the one with
+    creation time ...)': the description after the first quoted name, where it holds no
+    parentheses of its own outside quoted values."""
+    m = re.fullmatch(r'(.*?"[^"]*") with (.+)', arg)
+    if m is None or re.search(r"[()]", re.sub(r'"[^"]*"', "", m.group(2))):
+        return arg
+    return f"{m.group(1)} (the one with {m.group(2)})"
 
 
 # a create's phrase that names the new record right after its noun: "add an invite {login}"

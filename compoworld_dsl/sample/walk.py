@@ -475,7 +475,7 @@ class Walker:
             t = tstr(pt)
             kind = self.graph.param_kind(tool, name, pt)
             options = [(j, f, v) for ht, j, f, v in hs if ht == t and (j, f) not in taken]
-            if kind == "value" and options and name in facts.upsert_keys.get(tool.qualified, ()) and rng.random() < UPSERT_UPDATES:
+            if kind == "value" and options and name in self.graph.upsert_keys.get(tool.qualified, ()) and rng.random() < UPSERT_UPDATES:
                 kind = "key"  # a create-or-update of a record an earlier step found (D55)
             if kind == "key":
                 if not options:
