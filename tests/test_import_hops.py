@@ -429,13 +429,45 @@ def test_a_single_azure_resource_gives_a_three_hop_task_that_checks_the_stated_n
     assert creating, "no task created a row under a stated name"
 
 
+def test_a_top_level_create_or_update_continues_a_walk_on_a_found_record_and_says_its_role(tmp_path):
+    """A create-or-update of a resource with no parent (its key its only reference) may come
+    after the first step on a record that step found (D55); before, it only opened a walk, so
+    a one-resource Azure spec never updated a found thing through it. Its phrase says what the
+    step does: "update" for a found record, "create" for a stated new name, never the spec's
+    "create or update"."""
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    _, _, _, wf = run(tmp_path, azure_single())
+    rep = sample(Job(str(wf), 2, 16, 3, max_attempts=200), tmp_path / "t.jsonl")
+    assert rep.emitted == 16, rep.rejected.most_common(3)
+    roles = set()
+    for task, i, role in upsert_roles(wf, tmp_path / "t.jsonl", "things", "thing_name"):
+        assert "create or update" not in task["instruction"], task["instruction"]
+        assert re.search(rf"\b{role}\b", task["instruction"], re.I), task["instruction"]
+        roles.add((role, i > 0))
+    assert ("update", True) in roles, roles
+
+
+def upsert_roles(wf, out, table_name: str, key: str):
+    """(task, step, role) of each create-or-update call in the sampled tasks at `out`: "update"
+    where its key names a seeded row of the table, "create" where it is a new name."""
+    from compoworld_dsl.sample.worker import load_sampler
+
+    world = load_sampler(str(wf)).world
+    for line in out.read_text().splitlines():
+        task = json.loads(line)
+        seeded = next(t for q, t in world.initial_state(task["initial_state"]["seed"]).tables.items() if q.endswith("." + table_name))
+        for i, p in enumerate(task["reference_plan"]):
+            if p["tool"].endswith(f"{table_name}_create_or_update"):
+                yield task, i, "update" if p["arguments"][key] in seeded else "create"
+
+
 def test_a_create_or_update_is_walked_both_as_a_create_and_as_an_update(tmp_path):
     """Half the walks that reach a create-or-update with a record of its table in hand change
     that record (D55); the others create one under a stated new name. With only the create,
     a multi-resource Azure spec walked through it as an update lost its tasks (security
     automations, seed 8484)."""
     from compoworld_dsl.sample.run import Job, run as sample
-    from compoworld_dsl.sample.worker import load_sampler
 
     doc = azure_like()
     db = f"{AZ}/servers/{{serverName}}/databases/{{databaseName}}"
@@ -444,14 +476,7 @@ def test_a_create_or_update_is_walked_both_as_a_create_and_as_an_update(tmp_path
     assert ops[f"PUT {db}"][0] == "upsert"
     rep = sample(Job(str(wf), 3, 12, 2, max_attempts=200), tmp_path / "t.jsonl")
     assert rep.emitted == 12, rep.rejected.most_common(3)
-    world = load_sampler(str(wf)).world
-    roles = set()
-    for line in (tmp_path / "t.jsonl").read_text().splitlines():
-        task = json.loads(line)
-        seeded = next(t for q, t in world.initial_state(task["initial_state"]["seed"]).tables.items() if q.endswith(".databases"))
-        for p in task["reference_plan"]:
-            if p["tool"].endswith("databases_create_or_update"):
-                roles.add("update" if p["arguments"]["database_name"] in seeded else "create")
+    roles = {role for _, _, role in upsert_roles(wf, tmp_path / "t.jsonl", "databases", "database_name")}
     assert roles == {"update", "create"}, roles
 
 
@@ -645,7 +670,7 @@ def test_a_create_or_updates_scope_comes_before_the_value_it_carries(tmp_path):
     _, _, _, wf = run(tmp_path, azure_single())
     tasks = sampled(load_sampler(str(wf)), 7, 3, range(30))
     plain = [re.sub(r'"[^"]*"', '"Q"', t["instruction"]) for t in tasks]
-    made = [x for text in plain for x in re.split(r"(?<=\.) ", text) if x.startswith("Create or update ") and re.search(r" (?:as|of) the thing ", x)]
+    made = [x for text in plain for x in re.split(r"(?<=\.) ", text) if x.startswith(("Create ", "Update ")) and re.search(r" (?:as|of) the thing ", x)]
     assert made, plain
     for x in made:
         after = re.split(r" (?:as|of) the thing ", x, maxsplit=1)[1]
@@ -802,3 +827,45 @@ def test_a_collection_with_a_format_extension_is_the_items_collection(tmp_path):
     tables = [t for svc in model.services.values() for t in svc.state]
     assert sum("script_tag" in t for t in tables) == 1, tables
     assert ops["POST /Domains/{DomainSid}/Mappings.json"][0] == "recorded", ops["POST /Domains/{DomainSid}/Mappings.json"]
+
+
+# ─── a change the world model records ───
+
+
+def test_a_recorded_change_states_what_it_changes_and_no_delete_follows_it(tmp_path):
+    """A `PUT /themes/{id}` whose body sets no field of the theme is recorded (the world model:
+    what it does to the row is not modelled). A walk asked "update the theme "Maple theme""
+    with nothing to say about how, and then "delete that theme", which makes the update
+    pointless (a blind round of stop 51). Neither is walked now: every recorded update a plan
+    makes states a value, and no plan deletes a theme an earlier step updated."""
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    theme = obj({"id": s(), "name": s(), "role": s(enum=["main", "unpublished", "demo"]), "previewable": s("boolean")})
+    item = [pparam("themeId")]
+    doc = spec(
+        {
+            "/themes": {
+                "get": {"operationId": "listThemes", "responses": ok({"type": "array", "items": ref("Theme")})},
+                "post": {"operationId": "createTheme", "requestBody": body(obj({"name": s(), "role": s(enum=["main", "unpublished", "demo"])})), "responses": ok(ref("Theme"))},
+            },
+            "/themes/{themeId}": {
+                "get": {"operationId": "getTheme", "parameters": item, "responses": ok(ref("Theme"))},
+                "put": {"operationId": "updateTheme", "parameters": item, "responses": ok(ref("Theme"))},
+                "delete": {"operationId": "deleteTheme", "parameters": item, "responses": {"204": {"description": "gone"}}},
+            },
+            "/themes/{themeId}/publish": {"post": {"operationId": "publishTheme", "parameters": item, "requestBody": body(obj({"note": s()})), "responses": ok(ref("Theme"))}},
+        },
+        {"Theme": theme},
+    )
+    _, ops, _, wf = run(tmp_path, doc)
+    assert ops["PUT /themes/{themeId}"][0] == "recorded", ops["PUT /themes/{themeId}"]
+    rep = sample(Job(str(wf), 3, 12, 5, max_attempts=300), tmp_path / "t.jsonl")
+    assert rep.emitted >= 1, rep.rejected.most_common(3)
+    for line in (tmp_path / "t.jsonl").read_text().splitlines():
+        plan = json.loads(line)["reference_plan"]
+        for i, p in enumerate(plan):
+            name = p["tool"].rsplit(".", 1)[-1]
+            if name == "update_theme":
+                assert set(p["arguments"]) - {"theme_id"}, plan
+            if name == "delete_theme":
+                assert not any(q["tool"].endswith("update_theme") and q["arguments"].get("theme_id") == p["arguments"]["theme_id"] for q in plan[:i]), plan

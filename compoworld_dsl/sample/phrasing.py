@@ -345,7 +345,7 @@ class Phraser:
         unsaid. With `topic` (a parameter the sentence names first: "For that matter, ..."),
         the phrase goes on without it where it is a complement (`_without`)."""
         tool = self.steps[j].tool
-        template = tool.decl.say or words(tool.name)
+        template = self._one_role(j, tool.decl.say or words(tool.name))
         named = {m.group(1).strip().split(".")[0] for m in re.finditer(r"\{([^{}]*)\}", template)}
         if topic is not None:
             template = self._without(j, template, topic)
@@ -535,6 +535,17 @@ class Phraser:
             ident = self._record_of(*src[1])
             if fields and ident is not None:
                 self._changed.setdefault(ident, set()).update(fields)
+
+    def _one_role(self, j: int, template: str) -> str:
+        """A create-or-update's phrase (D55: "create or update credential {name}", the spec's
+        summary) said as the one thing step j does: "update" where its key is a record an
+        earlier step found, "create" where the instruction states a new name. A person asks
+        for one or the other."""
+        keys = self.facts.walks.upsert_keys.get(self.steps[j].tool.qualified)
+        if not keys or not template.startswith("create or update "):
+            return template
+        found = any(self.steps[j].sources.get(n, ("user",))[0] == "step" for n in keys)
+        return ("update " if found else "create ") + template[len("create or update "):]
 
     def _topic(self, k: int) -> tuple[str, tuple] | None:
         """The record step k's write is about, if a person could say it first ("For the matter

@@ -531,6 +531,8 @@ class Walker:
                     # "put a meeting on the calendar, then cancel the new meeting": a person asks
                     # for the record as it should end up (rows that refer to it are fine)
                     return "it changes a record the task itself creates"
+            if (why := self._recorded_change(steps, values, tool, d, {**given, **chosen})):
+                return why
             if CHANGES.match(tool.name) and any((rt := self.people.ref_table(tstr(pt))) is not None and n in given and given[n] not in state0.tables.get(rt, {}) for n, pt in tool.params):
                 # the same for an update or a delete the world model records ("add a live source
                 # ..., then update a live source's configuration for that live source"; "add a
@@ -546,6 +548,34 @@ class Walker:
                 return "no element of the list can be told apart"
             step.pick, step.how = picked
         return step, {**given, **chosen}, post, result, z3_used
+
+    def _recorded_change(self, steps: list[Step], values: dict, tool: Tool, d, args: dict) -> str | None:
+        """Why a change the world model records, or a delete after one, asks for nothing, or
+        None. A write named as a change of the record it is given (`CHANGES`: update, edit,
+        replace) whose call leaves that record as it is records the call (the world model:
+        what it does to the row is not modelled). With no value stated beyond the records it
+        names ("update the theme "Maple theme"") the request says nothing a person would ask;
+        and a delete of a record such a call changed makes that change pointless ("update the
+        theme ..., then delete that theme": a blind player's round, D53's tasks), as
+        `_rewrites` says of a change the state shows."""
+        subject = {(rt, args.get(n)) for n, pt in tool.params if (rt := self.people.ref_table(tstr(pt))) is not None}
+        if not subject:
+            return None
+        touched = {(ch.table, ch.key) for ch in d.rows}
+        if CHANGES.match(tool.name) and not tool.name.startswith(("delete", "remove")) and not touched & subject:
+            defaults = self.facts.world.tools[tool.qualified].defaults
+            keys = {n for n, pt in tool.params if self.people.ref_table(tstr(pt)) is not None}
+            if all(n in keys or (n in defaults and args.get(n) == defaults[n]) for n, _ in tool.params):
+                return "it asks to change a record and says nothing about how"
+        for ch in d.rows:
+            if ch.kind != "deleted":
+                continue
+            for j, st in enumerate(steps):
+                name = st.tool.name
+                if st.tool.qualified in self.facts.mutating and CHANGES.match(name) and not name.startswith(("delete", "remove")):
+                    if any(self.people.ref_table(tstr(pt)) == ch.table and values.get((j, n)) == ch.key for n, pt in st.tool.params):
+                        return f"it deletes a record step {j + 1} changed"
+        return None
 
     def _informative(self, state0: State, steps: list[Step], option: tuple, tool: Tool, param: str) -> bool:
         """Does a text value an earlier output holds tell something (`WalkGraph.may_flow`)? It

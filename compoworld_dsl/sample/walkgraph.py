@@ -468,8 +468,10 @@ class WalkGraph:
             return None
         keys = self._keys[t.qualified]
         mutating = t.qualified in self.mutating
-        if not keys and mutating and k > 0 and not fed:
-            return None  # a write from stated facts alone opens a walk, never continues one
+        if not keys and mutating and k > 0 and not fed and not any(kt in offered for kt in self._upsert_types.get(t.qualified, ())):
+            # a write from stated facts alone opens a walk, never continues one; a
+            # create-or-update does, on a record an earlier step found (D55)
+            return None
         last = k == hops - 1
         if last and not fed and not any(st.tool.qualified in self.mutating for st in steps) and not mutating and hops > 1 and t.qualified in self._entry_names:
             return None  # a last step that reads must read about something the walk found (a fed read does)
