@@ -189,3 +189,86 @@ def test_value_objects_and_response_items_name_their_rows():
     assert clean("OrderResponseItem") == "OrderResponseItem"  # no plural it lists: left as it is
     assert words("TaskDetailWorkgroupLevelVO") == "task detail workgroup level vo"
     assert words("HTMLBody") == "html body" and words("TrustAccount") == "trust account" and words("set_at") == "set at"
+
+
+def test_a_list_that_shows_a_summary_returns_a_view_and_the_get_gives_the_rest(tmp_path):
+    """Twilio's pricing countries list `{country, iso_country, url}` of a country whose GET adds
+    its prices (D56). The list returned whole rows, so an agent saw prices the API does not list
+    and the sampler refused the GET after it ("an earlier result gave its record already"). Now
+    the list returns a view of the rows (the shown fields, the key among them), a walk goes from
+    the list to the GET, and what the task asks of the country is a field only the GET gives."""
+    import json
+
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    summary = obj({"country": s(), "iso_country": s(), "url": s()})
+    country = obj({"country": s(), "iso_country": s(), "url": s(), "price_unit": s(enum=["USD", "EUR", "GBP"]), "base_price": s("number"), "carrier": s()})
+    doc = spec(
+        {
+            "/Countries": {"get": {"operationId": "listCountry", "responses": ok(obj({"countries": arr(ref("CountrySummary")), "meta": obj({"next_page_url": s()})}))}},
+            "/Countries/{IsoCountry}": {"get": {"operationId": "fetchCountry", "parameters": [pparam("IsoCountry")], "responses": ok(ref("Country"))}},
+        },
+        {"CountrySummary": summary, "Country": country},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    lister, getter = tool(model, "list_country"), tool(model, "fetch_country")
+    view = str(lister.result)
+    assert view.startswith("list[") and view != f"list[{getter.result}]", view
+    text = "".join(result.files.values())
+    assert "a summary of each" in text and "return map(" in text, text
+    w, st = world_of(model, wf)
+    got = w.call(st, lister.qualified, {})
+    assert got["success"] and got["data"], got
+    rows = table(st, "countries")
+    for e in got["data"]:
+        assert set(e) == {"country", "iso_country", "url"}, e  # what the API lists, no more
+        full = w.call(st, getter.qualified, {"iso_country": e["iso_country"]})
+        assert full["success"] and set(full["data"]) > set(e) and full["data"]["country"] == rows[e["iso_country"]]["country"]
+
+    rep = sample(Job(str(wf), 2, 6, 3, max_attempts=120), tmp_path / "t.jsonl")
+    assert rep.emitted == 6, rep.rejected.most_common(3)
+    through = 0
+    for line in (tmp_path / "t.jsonl").read_text().splitlines():
+        task = json.loads(line)
+        tools = [p["tool"].rsplit(".", 1)[-1] for p in task["reference_plan"]]
+        if tools == ["list_country", "fetch_country"]:
+            through += 1
+            # the answer is of the whole record, a field the list does not show
+            assert task["reports"] and all(r["field"] not in ("country", "iso_country", "url") for r in task["reports"] if r.get("field")), task["reports"]
+    assert through, "no walk went from the list to the GET"
+
+
+def test_an_answered_list_of_summaries_returns_their_view_of_the_rows(tmp_path):
+    """AWS lists answer summaries by association (`world_model._summarised`): the rows the seeded
+    answers name. Where the summary shows some of the record's properties (`{Name, Domain,
+    State}` of an app monitor that also has a log group), the list returns that view of each row
+    (D56), not the whole row the API does not list. Where it shows nothing a row is known by
+    (`{Name, State}`: a state names no monitor), it still returns whole rows (partial: the walk
+    has no step that looks each row up to find one)."""
+    def monitors_spec(shown: dict) -> dict:
+        monitor = obj({"Name": s(), "Domain": s(), "State": s(enum=["CREATED", "DELETING", "ACTIVE"]), "LogGroup": s()})
+        return spec(
+            {
+                "/appmonitor/{Name}": {"get": {"operationId": "GetAppMonitor", "parameters": [pparam("Name")], "responses": ok(obj({"AppMonitor": ref("AppMonitor")}))}},
+                "/appmonitor": {"post": {"operationId": "CreateAppMonitor", "requestBody": body(obj({"Name": s(), "Domain": s()})), "responses": ok(obj({"Id": s()}))}},
+                "/appmonitors": {"post": {"operationId": "ListAppMonitors", "responses": ok(obj({"AppMonitorSummaries": arr(ref("AppMonitorSummary"))}))}},
+            },
+            {"AppMonitor": monitor, "AppMonitorSummary": obj(shown)},
+        )
+
+    state = s(enum=["CREATED", "DELETING", "ACTIVE"])
+    result, ops, model, wf = run(tmp_path, monitors_spec({"Name": s(), "Domain": s(), "State": state}))
+    assert ops["POST /appmonitors"][0] == "answered"
+    lister = tool(model, "list_app_monitors")
+    assert str(lister.result) == "list[AppMonitorSummary]", lister.result
+    assert "record AppMonitor known by domain" in "".join(result.files.values())
+    w, st = world_of(model, wf)
+    got = w.call(st, lister.qualified, {})
+    assert got["success"] and got["data"], got
+    monitors = table(st, "appmonitors")
+    for e in got["data"]:
+        assert set(e) == {"name", "domain", "state"} and monitors[e["name"]]["domain"] == e["domain"], e
+
+    (tmp_path / "bare").mkdir()
+    _, _, model, _ = run(tmp_path / "bare", monitors_spec({"Name": s(), "State": state}))
+    assert str(tool(model, "list_app_monitors").result) == "list[AppMonitor]"

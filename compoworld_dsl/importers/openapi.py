@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -1610,16 +1610,73 @@ class OpenAPIImporter(TypeMapper):
             comments.append("filters: " + ", ".join(f"{p.name if p.shape.kind != 'object' else p.name + '[' + n + ']'} → {f.name}" for p, n, f in flt) + " (a blank text filter matches every row)")
         if left:
             comments.append("query parameters left out: " + ", ".join(left))
+        result, body = f"list[{r.name}]", f"return filter({ROW} in {r.table}{where})"
+        got = self.summary_view(o, r, item)
+        if got is not None:
+            view, shown = got
+            result = f"list[{view}]"
+            body = f"return {self.summary_map(view, shown, r.table + where)}"
+            comments.append(f"a summary of each {r.noun} ({view}: {', '.join(shown)}); the {r.noun}'s other fields are its get's to give")
         return ToolIR(
             self.tool_name(o, f"list_{r.table}"),
             params,
-            f"list[{r.name}]",
+            result,
             self.describe(o, f"List the {nouns}"),
             f"list the {nouns}{parent_words}{with_}",
             f"the {nouns}{gives_parent}{with_}",
-            [f"return filter({ROW} in {r.table}{where})"],
+            [body],
             comments=comments,
         )
+
+    def summary_fields(self, item: Shape | None, r: Resource) -> list[str] | None:
+        """The fields of `r`'s record a list shows, where its elements are a summary of the
+        record (Twilio's pricing countries list `{country, iso_country, url}` of a country whose
+        GET adds its prices; D56): the element is another schema whose properties are some of
+        the record's, its key among them, and some field a person would read is left out. None
+        where the list shows the whole record."""
+        if item is None or r.shape is None or item is r.shape or (item.name and item.name == r.shape.name) or not item.props:
+            return None
+        props = set(item.props)
+        if not props < set(r.shape.props):
+            return None
+        key = r.record.field(r.key_field) if r.key_field else None
+        if key is None or not key.src or key.src.split(".")[0] not in props:
+            return None
+        shown = [f.name for f in r.record.fields if f.src and f.src.split(".")[0] in props]
+        hidden = [f for f in r.record.fields if f.name not in shown and not f.key and not f.json and norm(f.name) not in BOOKKEEPING and f.name not in {r.parent_fields.get(p) for p, _ in r.parents}]
+        return shown if hidden else None
+
+    def summary_view(self, o: Op, r: Resource, item: Shape | None) -> tuple[str, list[str]] | None:
+        """(the view record, the fields it shows) where a list of `r`'s rows answers a summary
+        of each (`summary_fields`), the record declared; None where it shows whole rows. The
+        table is then known by what the list shows, where that names a row: a person finds a
+        row in a list by what the list shows of it."""
+        shown = self.summary_fields(item, r)
+        if shown is None:
+            return None
+        if not set(r.record.known_by) <= set(shown):
+            named = self.identity_of([r.record.field(n) for n in shown if n != r.key_field], r.noun)
+            if not named or r.record.field(named[0]).base != "text":  # a name, not a state or a flag
+                # PARTIAL (D56): no row could be found in the list by what it shows, and the
+                # walk has no step that looks each row up to find one, so the list keeps
+                # returning whole rows
+                return None
+            r.record.known_by = named
+        return self.summary_record(o, r, shown), shown
+
+    @staticmethod
+    def summary_map(view: str, shown: list[str], rows: str) -> str:
+        """The expression of a summary list: each row of `rows` (`table where ...`) as a view."""
+        return f"map({view}(" + ", ".join(f"{f}: {ROW}.{f}" for f in shown) + f") for {ROW} in {rows})"
+
+    def summary_record(self, o: Op, r: Resource, shown: list[str]) -> str:
+        """Declare the record a summary list returns (a view of `r`'s rows, not a table): the
+        shown fields as the table's record has them, its key a plain field of the key's type."""
+        name = self.type_name(f"{r.name}_summary")
+        fields = [replace(r.record.field(n), key=False, seed=None, comments=[]) for n in shown]
+        rec = RecordIR(name, fields, comments=[f"what {o.label} lists of each {r.noun}: a summary of its row (a result, not stored in a table)"])
+        self.service_for(r.service, "").records.append(rec)
+        return name
 
     def writable(self, o: Op, r: Resource, body: Shape | None, exclude: set[str], update: bool = False) -> tuple[list[FieldIR], list[str], bool]:
         """Record fields the request body sets: (fields, body properties left out, batch).

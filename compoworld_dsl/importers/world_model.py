@@ -742,12 +742,15 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     if rows_of is None and not value:
         imp.answer_tables.append((svc_name, table, rec))
     where = f" where {' and '.join(conds)}" if conds else ""
+    view = None
     if rows_of is not None:
         # the rows the answers name, in the resource's own shape (what the API returns)
         link, rkey = fields[0].name, rows_of.key_field
         named = f"exists({ANSWER} in {table} where {' and '.join([f'{ANSWER}.{link} == {ROW}.{rkey}', *conds])})"
         pick = f"{ROW} in {rows_of.table} where {named}"
-        body = [*checks, f"return filter({pick})"] if many else [
+        # a summary of each row (D56: the list shows some of the record's fields) is a view
+        view = imp.summary_view(o, rows_of, shape) if many else None
+        body = [*checks, f"return {imp.summary_map(view[0], view[1], rows_of.table + ' where ' + named)}" if view else f"return filter({pick})"] if many else [
             *checks,
             f"require exists({pick}) else not_found {lit('no ' + rows_of.noun + ' for those arguments')}",
             f"return earliest({pick} by {ROW}.{rkey})",
@@ -768,7 +771,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         comments.append("arguments the answer does not depend on: " + ", ".join(left))
     comments += sim.comments[1:]
     o.kind = "answered"
-    shown = rows_of.name if rows_of is not None else record
+    shown = view[0] if view is not None else rows_of.name if rows_of is not None else record
     return replace(sim, params=params, result=f"list[{shown}]" if many else fields[0].type if value else shown, body=body, simulated=False, comments=comments)
 
 

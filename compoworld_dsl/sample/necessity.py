@@ -35,7 +35,7 @@ from .attempt import Attempt
 from .facts import WorldFacts
 from .pools import other_values
 from .rejected import Rejected
-from .steps import Step, aggregate_of, choose_like, element
+from .steps import Step, aggregate_of, choose_like, element, shown_fields
 
 MUTATIONS = 3  # other values tried per argument that came from an earlier result
 
@@ -274,7 +274,10 @@ def distractors(facts: WorldFacts, attempt: Attempt, state0: State, steps: list[
             # ... meeting day 2025-03-23")
             told = {src[1][1] for later in steps[k + 1 :] for src in later.sources.values() if src[0] == "step" and src[1][0] == k and src[1][1] is not None}
             told |= {r["field"] for r in reports if r["step"] == k and r["field"] is not None}
-            extra = facts.people.distinguishing(how["table"], rows[target], [rows[o] for o in ambiguous], tuple(how["fields"]) + tuple(sorted(told)))
+            # (of what the call shows of the row: a summary list shows some fields only, D56)
+            shown = shown_fields(facts.people, step.tool)
+            mine = rows[target] if shown is None else {f: v for f, v in rows[target].items() if f in shown}
+            extra = facts.people.distinguishing(how["table"], mine, [rows[o] for o in ambiguous], tuple(how["fields"]) + tuple(sorted(told)))
             if extra is None:
                 raise Rejected("ambiguous_description", f"step {k + 1}: the description fits {ambiguous[0]} too, and no house rule or further field tells them apart")
             how["fields"].append(extra)

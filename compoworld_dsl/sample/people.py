@@ -95,6 +95,21 @@ class People:
             for f in (d.fields if d is not None else ()):
                 if f.label:
                     self.labels[(table, f.name)] = f.label
+        # a record no table holds whose fields are some of one table's record, that record's key
+        # among them (a key of its own type), is a view of that table's rows: a list that shows a
+        # summary of each (D56: Twilio's pricing countries, whose GET adds the prices). Its
+        # elements are rows as far as they go: only the fields it shows (`shown`) describe a
+        # row found in it, flow to later steps or are reported
+        self.shown: dict[str, frozenset[str]] = {}  # view record → the fields it shows
+        for rec, fields in world.types.records.items():
+            if rec in self._tables:
+                continue
+            for table, tf in self.fields.items():
+                key = self.key[table]
+                if tf[key].startswith("alias:") and fields.get(key) == tf[key] and len(fields) < len(tf) and all(tf.get(f) == t for f, t in fields.items()):
+                    self._tables[rec] = table
+                    self.shown[rec] = frozenset(fields)
+                    break
         self.volatile = world.volatile_fields
         # table → (table, field) of every field elsewhere that refers to it, in table and field order
         self.children: dict[str, list[tuple[str, str]]] = {}
@@ -243,7 +258,7 @@ class People:
         apart from every one of the `others` rows; enums and dates first, as a person adds them."""
         skip = set(used) | {self.key[table]} | set(self.volatile.get(table, ()))
         order = sorted(
-            (f for f in self.fields[table] if f not in skip and self.ref_table(self.fields[table][f]) is None),
+            (f for f in self.fields[table] if f not in skip and f in row and self.ref_table(self.fields[table][f]) is None),
             key=lambda f: (0 if self.types.base(self.fields[table][f]).startswith("enum:") else 1 if self.types.base(self.fields[table][f]) in ("date", "datetime", "money", "int") else 2, f),
         )
         for f in order:

@@ -42,8 +42,8 @@ def aggregates(facts: WorldFacts, table: str, rows: list | tuple) -> list[tuple[
     if len(rows) >= 2:
         vol = facts.world.volatile_fields.get(table, frozenset())
         for f, ft in facts.people.fields[table].items():
-            if f == facts.people.key[table] or f in vol or facts.people.ref_table(ft) is not None:
-                continue
+            if f == facts.people.key[table] or f in vol or f not in rows[0] or facts.people.ref_table(ft) is not None:
+                continue  # (a summary list shows some fields only: D56)
             words = set(re.split(r"[^a-z]+", f"{f} {facts.people.label(table, f)}".lower()))
             additive = facts.world.types.base(ft) == "money" or (facts.world.types.base(ft) in ("int", "decimal") and not words & NOT_ADDITIVE)
             if additive and not ft.startswith("alias:"):
@@ -209,7 +209,7 @@ def reportable(facts: WorldFacts, state0: State, step: Step, value: Any, j: int)
         # of ...")
         asked = {norm(n) for n, pt in step.tool.params if step.sources.get(n, ("user",))[0] == "step" and facts.world.types.base(tstr(pt)) == "text"}
         skip = {facts.people.key[table]} | set(facts.world.volatile_fields.get(table, ())) | set((step.how or {}).get("fields", ())) | {(step.how or {}).get("field")} | {f for f in facts.people.fields[table] if norm(f) in asked}
-        fields = [f for f, ft in facts.people.fields[table].items() if f not in skip and facts.people.ref_table(ft) is None and not _blank(value[f]) and facts.world.types.base(ft) != "bool"]
+        fields = [f for f, ft in facts.people.fields[table].items() if f not in skip and f in value and facts.people.ref_table(ft) is None and not _blank(value[f]) and facts.world.types.base(ft) != "bool"]
         if not fields:
             raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing in its result to report")
         told = telling(state0, table, value, fields)

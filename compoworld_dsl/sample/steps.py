@@ -65,6 +65,15 @@ def result_table(people: People, tool: Tool) -> str | None:
     return None
 
 
+def shown_fields(people: People, tool: Tool) -> frozenset[str] | None:
+    """The fields of its table's rows a tool's result shows where it is a view of them (a
+    summary list, D56: `People.shown`); None where it shows whole rows or is no record."""
+    r = tool.result
+    if isinstance(r, T.ListT):
+        r = r.elem
+    return people.shown.get(f"{r.service}.{r.name}") if isinstance(r, T.RecordT) else None
+
+
 def output(people: People, steps: list[Step], results: list, j: int) -> Any:
     """Step j's output: its result, or the element picked from its list result."""
     return element(people, steps[j], results[j])

@@ -37,7 +37,7 @@ from .rejected import Rejected
 from .reports import reportable, telling
 from .rules import order_rules, ordered_after, protected
 from .runs import run_step
-from .steps import Step, element, output, ranked_top, result_table, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
+from .steps import Step, element, output, ranked_top, result_table, shown_fields, thread_count, threads, unused_reads  # noqa: F401  (tests import the walk's names from here)
 from .walkgraph import DEEP, FANOUT, FLOW_TYPES, MAX_TRIES, STEER_RETRIES
 
 FLOW_SHARE = 0.6  # of value parameters that take a compatible earlier value when there is one
@@ -112,6 +112,8 @@ class Walker:
                 vol = self.facts.world.volatile_fields.get(table, frozenset())
                 key = self.people.key[table]
                 for f, ft in self.people.fields[table].items():
+                    if f not in value:
+                        continue  # a summary list's element shows some of the row (D56)
                     if f in vol or (value[f] in ("", None) and self.people.ref_table(ft) is not None):
                         continue  # a blank reference (no assignee yet) names no record
                     if f != key and value[f] == value.get(key) and ft == self.people.fields[table][key]:
@@ -640,6 +642,8 @@ class Walker:
         fields = tuple(dict.fromkeys(self.people.known_by[table] + tuple(used)))
         if not self.people.nameable(table, fields):
             return "its description would say a key"
+        if not set(fields) <= (shown_fields(self.people, tool) or set(fields)):
+            return "its result does not show what describes the row"
         how = {"by": "description", "table": table, "fields": list(fields)}
         pkey = self.people.key[table]
         if isinstance(result, (list, tuple)):
@@ -665,7 +669,7 @@ class Walker:
         vol = self.facts.world.volatile_fields.get(table, frozenset())
         ranked = []
         for f, ft in self.people.fields[table].items():
-            if f == key or f in vol or self.facts.world.types.base(ft) not in ("date", "datetime", "money", "int", "decimal"):
+            if f == key or f in vol or f not in result[0] or self.facts.world.types.base(ft) not in ("date", "datetime", "money", "int", "decimal"):
                 continue
             if len(result) < MIN_RANKED:
                 break
@@ -677,7 +681,8 @@ class Walker:
             f, order, k = rng.choice(ranked)
             return k, {"by": "rank", "table": table, "field": f, "order": order}
         fixed = {repr(v) for v in given.values()}
-        fields = [f for f in self.people.known_by.get(table, ()) if repr(result[0][f]) not in fixed or len({repr(e[f]) for e in result}) > 1]
+        # (a summary list shows some fields only: the description is of those, D56)
+        fields = [f for f in self.people.known_by.get(table, ()) if f in result[0] and (repr(result[0][f]) not in fixed or len({repr(e[f]) for e in result}) > 1)]
         if not self.people.nameable(table, fields):
             return None  # the description would say a key
         options = []

@@ -13,7 +13,7 @@ from ..codegen.python import tstr
 from ..runtime.service import Types
 from ..vocab import norm, prose_field
 from .people import People, share_a_word
-from .steps import Step, placeholders, result_table, unused_reads
+from .steps import Step, placeholders, result_table, shown_fields, unused_reads
 
 MAX_TRIES = 8  # candidate tools tried per step
 LAST_STEP_TRIES = 3  # times as many for the last step of a one-thread walk
@@ -174,7 +174,8 @@ class WalkGraph:
         offered_by: dict[str, set[str]] = {}
         for t in self._walkable:
             table = self.result_table(t)
-            flows = {ft for ft in (self.people.fields[table].values() if table else ()) if types.base(ft) in FLOW_TYPES}
+            shown = shown_fields(self.people, t)
+            flows = {ft for f, ft in (self.people.fields[table].items() if table else ()) if types.base(ft) in FLOW_TYPES and (shown is None or f in shown)}
             for kt in self._offers(t) | flows:
                 offered_by.setdefault(kt, set()).add(t.service)
         takes = [(t, kt) for t in self._walkable for kt in self._keys[t.qualified]] + [(t, ft) for ft, ts in self._by_flow.items() for t in ts]
@@ -191,7 +192,8 @@ class WalkGraph:
     def _offers_of(self, t: Tool) -> set[str]:
         table = self.result_table(t)
         if table is not None:
-            return {ft for f, ft in self.people.fields[table].items() if self.people.ref_table(ft) is not None}
+            shown = shown_fields(self.people, t)  # a summary list offers what it shows (D56)
+            return {ft for f, ft in self.people.fields[table].items() if self.people.ref_table(ft) is not None and (shown is None or f in shown)}
         r = tstr(t.result) if not isinstance(t.result, (T.ListT, T.NoneT)) else ""
         return {r} if self.people.ref_table(r) is not None else set()
 
