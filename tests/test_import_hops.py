@@ -869,3 +869,39 @@ def test_a_recorded_change_states_what_it_changes_and_no_delete_follows_it(tmp_p
                 assert set(p["arguments"]) - {"theme_id"}, plan
             if name == "delete_theme":
                 assert not any(q["tool"].endswith("update_theme") and q["arguments"].get("theme_id") == p["arguments"]["theme_id"] for q in plan[:i]), plan
+
+
+# ─── a count the world stores ───
+
+
+def test_a_stored_count_of_children_is_not_asked_for_after_the_task_adds_one(tmp_path):
+    """A project's `featureCount` is seeded and stored: nothing derives it, so after the task
+    adds a feature it reads as before, where the API counts one more. A blind player was asked
+    "add a feature to that project ... then tell me the feature count of that project" and
+    answered the unchanged 42 (round 11). A count of rows that refer to the record is not
+    reported where the task adds or removes such rows."""
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    project = obj({"id": s(), "name": s(), "region": s(enum=["east", "west", "north"]), "featureCount": s("integer"), "launchCount": s("integer")})
+    feature = obj({"id": s(), "name": s(), "projectId": s(), "strategy": s(enum=["all", "default"])})
+    doc = spec(
+        {
+            "/projects": {"get": {"operationId": "listProjects", "responses": ok({"type": "array", "items": ref("ProjectSummary")})}},
+            "/projects/{projectId}": {"get": {"operationId": "getProject", "parameters": [pparam("projectId")], "responses": ok(ref("Project"))}},
+            "/projects/{projectId}/features": {
+                "get": {"operationId": "listFeatures", "parameters": [pparam("projectId")], "responses": ok({"type": "array", "items": ref("Feature")})},
+                "post": {"operationId": "createFeature", "parameters": [pparam("projectId")], "requestBody": body(obj({"name": s(), "strategy": s(enum=["all", "default"])})), "responses": ok(ref("Feature"))},
+            },
+        },
+        {"Project": project, "ProjectSummary": obj({"id": s(), "name": s(), "region": s(enum=["east", "west", "north"])}), "Feature": feature},
+    )
+    _, _, _, wf = run(tmp_path, doc)
+    rep = sample(Job(str(wf), 3, 16, 4, max_attempts=300), tmp_path / "t.jsonl")
+    assert rep.emitted >= 8, rep.rejected.most_common(3)
+    adding = 0
+    for line in (tmp_path / "t.jsonl").read_text().splitlines():
+        task = json.loads(line)
+        if any(p["tool"].endswith("create_feature") for p in task["reference_plan"]):
+            adding += 1
+            assert not any(r.get("field") == "feature_count" for r in task["reports"]), task["instruction"]
+    assert adding, "no task added a feature"

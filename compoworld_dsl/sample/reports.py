@@ -110,7 +110,7 @@ def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Sta
         table, fields = reportable(facts, state0, step, value, j)
         now = read_at_end(facts, attempt, state0, final, step, plan[j])
         if table is not None:
-            fields = [f for f in fields if isinstance(now, dict) and now.get(f) == value[f]]
+            fields = [f for f in fields if isinstance(now, dict) and now.get(f) == value[f] and not _stale_count(facts, state0, final, table, f)]
             if not fields:
                 raise Rejected("changed_by_task", f"step {j + 1} {step.tool.qualified}: the task's own writes change every value it could report")
             f = rng.choice(fields)
@@ -147,7 +147,7 @@ def _from_another_service(facts: WorldFacts, attempt: Attempt, rng: random.Rando
         except Rejected:
             continue
         now = read_at_end(facts, attempt, state0, final, step, plan[j])
-        fields = [f for f in fields if isinstance(now, dict) and now.get(f) == value[f]]
+        fields = [f for f in fields if isinstance(now, dict) and now.get(f) == value[f] and not _stale_count(facts, state0, final, table, f)]
         options += [(j, table, f) for f in fields]
     if not options:
         return []
@@ -167,6 +167,20 @@ def read_at_end(facts: WorldFacts, attempt: Attempt, state0: State, final: State
     except ToolError:
         return None
     return result if whole else element(facts.people, step, result)
+
+
+def _stale_count(facts: WorldFacts, state0: State, final: State, table: str, field: str) -> bool:
+    """Is `field` a count a record keeps of rows that refer to it (`feature_count`, `number_of_
+    members`), while the task adds or removes such rows? The world stores the count as seeded
+    (nothing derives it), so it would read the same after the task added a feature, where the
+    API would count one more: a blind player met "add a feature to that project ... then tell
+    me the feature count of that project" answered by the unchanged 42 (round 11)."""
+    words = field.split("_")
+    if not ({"count", "counts"} & set(words) or field.startswith(("number_of_", "num_"))):
+        return False
+    children = {t for t, _ in facts.people.children.get(table, ())}
+    # (a table seeded only after the start, `pools.ensure`, is compared where both states hold it)
+    return any(final.tables[t].keys() != state0.tables[t].keys() for t in children if t in final.tables and t in state0.tables)
 
 
 def telling(state0: State, table: str, value: dict, fields: list[str]) -> list[str]:
