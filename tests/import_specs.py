@@ -71,3 +71,14 @@ def run(tmp_path: Path, doc: dict):
 def world_of(model, world_file: Path):
     w = load_world(model, str(world_file))
     return w, w.initial_state(1)
+
+
+def sample_tasks(world_file: Path, out: Path, hops: int, n: int, seed: int, max_attempts: int):
+    """Sample `n` tasks of `hops` steps from an imported world (all of them, or the test fails
+    with the commonest rejections): (the compiled world, the tasks)."""
+    from compoworld_dsl.sample.run import Job, run as sample
+    from compoworld_dsl.sample.worker import load_sampler
+
+    rep = sample(Job(str(world_file), hops, n, seed, max_attempts=max_attempts), out / "t.jsonl")
+    assert rep.emitted == n, rep.rejected.most_common(3)
+    return load_sampler(str(world_file)).world, [json.loads(line) for line in (out / "t.jsonl").read_text().splitlines()]

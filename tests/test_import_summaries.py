@@ -10,7 +10,7 @@ reached the rows every other call hangs under."""
 
 from __future__ import annotations
 
-from import_specs import arr, body, obj, ok, pparam, ref, run, s, spec, world_of
+from import_specs import arr, body, obj, ok, pparam, ref, run, s, sample_tasks, spec, world_of
 
 
 def tool(model, name: str):
@@ -242,22 +242,8 @@ def test_an_answered_list_of_summaries_returns_their_view_of_the_rows(tmp_path):
     """AWS lists answer summaries by association (`world_model._summarised`): the rows the seeded
     answers name. Where the summary shows some of the record's properties (`{Name, Domain,
     State}` of an app monitor that also has a log group), the list returns that view of each row
-    (D56), not the whole row the API does not list. Where it shows nothing a row is known by
-    (`{Name, State}`: a state names no monitor), it still returns whole rows (partial: the walk
-    has no step that looks each row up to find one)."""
-    def monitors_spec(shown: dict) -> dict:
-        monitor = obj({"Name": s(), "Domain": s(), "State": s(enum=["CREATED", "DELETING", "ACTIVE"]), "LogGroup": s()})
-        return spec(
-            {
-                "/appmonitor/{Name}": {"get": {"operationId": "GetAppMonitor", "parameters": [pparam("Name")], "responses": ok(obj({"AppMonitor": ref("AppMonitor")}))}},
-                "/appmonitor": {"post": {"operationId": "CreateAppMonitor", "requestBody": body(obj({"Name": s(), "Domain": s()})), "responses": ok(obj({"Id": s()}))}},
-                "/appmonitors": {"post": {"operationId": "ListAppMonitors", "responses": ok(obj({"AppMonitorSummaries": arr(ref("AppMonitorSummary"))}))}},
-            },
-            {"AppMonitor": monitor, "AppMonitorSummary": obj(shown)},
-        )
-
-    state = s(enum=["CREATED", "DELETING", "ACTIVE"])
-    result, ops, model, wf = run(tmp_path, monitors_spec({"Name": s(), "Domain": s(), "State": state}))
+    (D56), not the whole row the API does not list."""
+    result, ops, model, wf = run(tmp_path, monitors_spec({"Name": s(), "Domain": s(), "State": STATE}))
     assert ops["POST /appmonitors"][0] == "answered"
     lister = tool(model, "list_app_monitors")
     assert str(lister.result) == "list[AppMonitorSummary]", lister.result
@@ -269,6 +255,49 @@ def test_an_answered_list_of_summaries_returns_their_view_of_the_rows(tmp_path):
     for e in got["data"]:
         assert set(e) == {"name", "domain", "state"} and monitors[e["name"]]["domain"] == e["domain"], e
 
-    (tmp_path / "bare").mkdir()
-    _, _, model, _ = run(tmp_path / "bare", monitors_spec({"Name": s(), "State": state}))
-    assert str(tool(model, "list_app_monitors").result) == "list[AppMonitor]"
+
+STATE = s(enum=["CREATED", "DELETING", "ACTIVE"])
+
+
+def monitors_spec(shown: dict) -> dict:
+    monitor = obj({"Name": s(), "Domain": s(), "State": STATE, "LogGroup": s()})
+    return spec(
+        {
+            "/appmonitor/{Name}": {
+                "get": {"operationId": "GetAppMonitor", "parameters": [pparam("Name")], "responses": ok(obj({"AppMonitor": ref("AppMonitor")}))},
+                "delete": {"operationId": "DeleteAppMonitor", "parameters": [pparam("Name")], "responses": ok(obj({}))},
+                "patch": {"operationId": "UpdateAppMonitor", "parameters": [pparam("Name")], "requestBody": body(obj({"LogGroup": s()})), "responses": ok(obj({}))},
+            },
+            "/appmonitor": {"post": {"operationId": "CreateAppMonitor", "requestBody": body(obj({"Name": s(), "Domain": s()})), "responses": ok(obj({"Id": s()}))}},
+            "/appmonitors": {"post": {"operationId": "ListAppMonitors", "responses": ok(obj({"AppMonitorSummaries": arr(ref("AppMonitorSummary"))}))}},
+        },
+        {"AppMonitor": monitor, "AppMonitorSummary": obj(shown)},
+    )
+
+
+def test_a_row_a_summary_does_not_describe_is_looked_up_one_by_one(tmp_path):
+    """A summary that shows nothing a monitor is known by (`{Name, State}`: a state names no
+    monitor; CloudWatch RUM's) still returns its view (D56): the task names the monitor by its
+    domain, and the agent lists the monitors and looks them up to find it. The task's
+    `lookups` hold that look-up (the GET of the monitor before the first call that takes its
+    key), the reference plan with its lookups earns 1 through the Episode API, and it counts in
+    the task's real calls. Before, such lists kept whole rows, or lost their specs' tasks."""
+    from compoworld_dsl.taskfile import agent_plan
+    from test_scripted_agents import play
+
+    result, _, model, wf = run(tmp_path, monitors_spec({"Name": s(), "State": STATE}))
+    assert str(tool(model, "list_app_monitors").result) == "list[AppMonitorSummary]"
+    assert "record AppMonitor known by domain" in "".join(result.files.values())
+    world, tasks = sample_tasks(wf, tmp_path, 2, 8, 5, 200)
+    looked = 0
+    for task in tasks:
+        plan = task["reference_plan"]
+        if not plan[0]["tool"].endswith("list_app_monitors") or "domain" not in task["found_by"][0]:
+            continue
+        gets = [x for x in task.get("lookups") or [] if x["tool"].endswith("get_app_monitor")]
+        assert gets and gets[0]["before"] == 2, task
+        assert task["difficulty"]["real_calls"] == len(plan) + len(task["lookups"])
+        looked += 1
+        score, _ = play(world, task, [(c["tool"], c["arguments"]) for _, c in agent_plan(task)], task.get("answer"))
+        assert score["reward"] == 1, task["instruction"]
+    assert looked, "no task found a monitor by its domain"

@@ -1649,19 +1649,17 @@ class OpenAPIImporter(TypeMapper):
     def summary_view(self, o: Op, r: Resource, item: Shape | None) -> tuple[str, list[str]] | None:
         """(the view record, the fields it shows) where a list of `r`'s rows answers a summary
         of each (`summary_fields`), the record declared; None where it shows whole rows. The
-        table is then known by what the list shows, where that names a row: a person finds a
-        row in a list by what the list shows of it."""
+        table is then known by what the list shows, where that is a name: a person finds a row
+        in a list by what the list shows of it, else by looking each one up."""
         shown = self.summary_fields(item, r)
         if shown is None:
             return None
         if not set(r.record.known_by) <= set(shown):
             named = self.identity_of([r.record.field(n) for n in shown if n != r.key_field], r.noun)
-            if not named or r.record.field(named[0]).base != "text":  # a name, not a state or a flag
-                # PARTIAL (D56): no row could be found in the list by what it shows, and the
-                # walk has no step that looks each row up to find one, so the list keeps
-                # returning whole rows
-                return None
-            r.record.known_by = named
+            if named and r.record.field(named[0]).base == "text":  # a name, not a state or a flag
+                r.record.known_by = named
+            # else a row is found in the list by what only its get shows: the agent looks each
+            # one up (the sampler's `lookups`)
         return self.summary_record(o, r, shown), shown
 
     @staticmethod

@@ -67,7 +67,11 @@ def still_named(facts: WorldFacts, attempt: Attempt, state0: State, final: State
         new = set()
         if isinstance(results[k], (list, tuple)):  # in the list the call shows
             now = read_at_end(facts, attempt, state0, final, step, plan[k], whole=True) or ()
-            new = {e[key] for e in now if facts.people.fits(final, table, e, desc)} - {e[key] for e in results[k] if facts.people.fits(state0, table, e, desc)}
+            # (an element of a view that does not show the description stands for its row: D56)
+            def whole(state: State, e: dict) -> dict:
+                return e if desc.keys() <= e.keys() else state.tables[table].get(e[key], e)
+
+            new = {e[key] for e in now if facts.people.fits(final, table, whole(final, e), desc)} - {e[key] for e in results[k] if facts.people.fits(state0, table, whole(state0, e), desc)}
         if not within:  # in the whole table
             new |= set(facts.people.matches(final, table, desc)) - set(facts.people.matches(state0, table, desc))
             if (why := _said_by_then(facts, state0, final, table, target, how["fields"], plan[:k])) is not None:

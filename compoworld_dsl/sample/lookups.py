@@ -33,7 +33,7 @@ from ..runtime.service import ToolError
 from ..runtime.state import State
 from .facts import WorldFacts, entry_fields
 from .runs import call, runs
-from .steps import Step
+from .steps import Step, shown_fields
 
 
 def lookups(facts: WorldFacts, state0: State, steps: list[Step], values: dict, plan: list[dict], results: list, named: dict, left: dict) -> list[tuple[int, dict, Any]]:
@@ -47,10 +47,19 @@ def lookups(facts: WorldFacts, state0: State, steps: list[Step], values: dict, p
             wanted.append((u, "record", (table, key, fields)))
     for k, name in left:
         wanted.append((k, "rule", (name, left[(k, name)])))
+    for k, step in enumerate(steps):
+        # a record found in a summary list by what the list does not show (D56): the agent
+        # looks it up to see those values, before the first call that takes its key
+        how, shown = step.how or {}, shown_fields(people, step.tool)
+        if shown is None or step.pick is None or how.get("by") != "description" or set(how.get("fields", ())) <= shown:
+            continue
+        u = _first_use(facts, steps[k + 1 :], plan[k + 1 :], how["table"], step.pick)
+        if u is not None:
+            wanted.append((k + 1 + u, "view", (how["table"], step.pick, tuple(how["fields"]))))
     out: list[tuple[int, dict, Any]] = []
     for u, what, detail in sorted(wanted, key=lambda w: (w[0], w[1], repr(w[2][:2]))):
         seen = results[:u] + [r for j, _, r in out if j <= u]
-        if what == "record":
+        if what in ("record", "view"):
             table, key, fields = detail
             row = state0.tables[table][key]
             if any(_shows_record(r, people.key[table], key, {f: row[f] for f in fields}) for r in seen):
@@ -64,7 +73,7 @@ def lookups(facts: WorldFacts, state0: State, steps: list[Step], values: dict, p
         state = runs(facts, state0, plan[:u])  # before step u: replayed only where a lookup is needed
         if state is None:
             continue
-        got = _finder(facts, state, table, key, fields, row) if what == "record" else _reader(facts, state, steps[u], plan[u], values[(u, name)], proof["rules"])
+        got = _finder(facts, state, table, key, fields, row) if what == "record" else _getter(facts, state, table, key, row) if what == "view" else _reader(facts, state, steps[u], plan[u], values[(u, name)], proof["rules"])
         if got is None:
             continue
         tool, args, result, pages = got
@@ -133,6 +142,28 @@ def _finder(facts: WorldFacts, state: State, table: str, key: Any, fields: tuple
         if best is None or rank < best[0]:
             best = (rank, (t.qualified, args, got, pages))
     return None if best is None else best[1]
+
+
+def _getter(facts: WorldFacts, state: State, table: str, key: Any, row: dict):
+    """(tool, arguments, result, 1) of the read that gives the record whole by its key
+    (`WalkGraph.getters`), its other arguments the row's fields of their names (an Azure get's
+    scope) or their defaults; None where there is none or it does not answer the record."""
+    t = facts.walks.getters.get(table)
+    if t is None:
+        return None
+    spec = facts.world.tools[t.qualified]
+    args = {}
+    for name, pt in t.params:
+        if facts.people.ref_table(tstr(pt)) == table:
+            args[name] = key
+        elif name in row:
+            args[name] = row[name]
+        elif name in spec.defaults:
+            args[name] = spec.defaults[name]
+        else:
+            return None
+    got = _called(facts, state, t.qualified, args)
+    return (t.qualified, args, got, 1) if any(r.get(facts.people.key[table]) == key for r in _records(got)) else None
 
 
 def _reader(facts: WorldFacts, state: State, step: Step, call_: dict, value: Any, rules: list[str]):

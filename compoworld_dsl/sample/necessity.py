@@ -94,11 +94,20 @@ def _call(facts: WorldFacts, state: State, steps: list[Step], values: dict, k: i
         return None
     touched |= tx_touched
     if like is not None and picks and k not in picks and k > min(picks) and step.pick is not None:
-        outputs[k] = choose_like(step, result, like.get(k))
+        outputs[k] = choose_like(step, result, like.get(k), _rows_for(facts, state, step))
     else:
         outputs[k] = element(facts.people, step, result, (picks or {}).get(k))
     calls.append((spec.qualified, {n: facts.world.types.to_json(pt, call[n]) for n, pt in spec.params}))
     return result
+
+
+def _rows_for(facts: WorldFacts, state: State, step: Step):
+    """For a step whose result is a view (D56): an element's whole row in `state` (the
+    description may name fields the view does not show); None for a step of whole rows."""
+    if shown_fields(facts.people, step.tool) is None or not step.how:
+        return None
+    rows, key = state.tables.get(step.how["table"], {}), facts.people.key[step.how["table"]]
+    return lambda e: rows.get(e.get(key), e)
 
 
 class _Prefix:

@@ -89,9 +89,11 @@ def element(people: People, step: Step, result: Any, pick: Any = None) -> Any:
     return next((e for e in result if e.get(key) == pick), None)
 
 
-def choose_like(step: Step, result: Any, ref: Any) -> Any:
+def choose_like(step: Step, result: Any, ref: Any, full=None) -> Any:
     """The element of a list result picked the way the instruction says — the only largest
-    by the ranked field, or the only one with the described fields of `ref` — or None."""
+    by the ranked field, or the only one with the described fields of `ref` — or None.
+    `full(element)`: the whole row an element of a view stands for (D56: a description may name
+    fields the list does not show, which the agent looks up), for `ref` too."""
     if not isinstance(result, (list, tuple)) or step.how is None:
         return None
     how = step.how
@@ -100,7 +102,11 @@ def choose_like(step: Step, result: Any, ref: Any) -> Any:
             return None
         found = ranked_top(result, how)
     elif isinstance(ref, dict):
-        found = [e for e in result if all(e[f] == ref[f] for f in how["fields"])]
+        def whole(e: dict) -> dict:
+            return e if full is None or all(f in e for f in how["fields"]) else full(e)
+
+        mine = whole(ref)
+        found = [e for e in result if all(whole(e).get(f) == mine.get(f) for f in how["fields"])]
     else:
         return None
     return found[0] if len(found) == 1 else None

@@ -642,7 +642,9 @@ class Walker:
         fields = tuple(dict.fromkeys(self.people.known_by[table] + tuple(used)))
         if not self.people.nameable(table, fields):
             return "its description would say a key"
-        if not set(fields) <= (shown_fields(self.people, tool) or set(fields)):
+        if not set(fields) <= (shown_fields(self.people, tool) or set(fields)) and table not in self.graph.getters:
+            # a summary list that does not show the description: the agent looks each row up
+            # (`lookups`), where a read gives a row whole by its key (D56)
             return "its result does not show what describes the row"
         how = {"by": "description", "table": table, "fields": list(fields)}
         pkey = self.people.key[table]

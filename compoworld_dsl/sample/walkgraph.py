@@ -119,6 +119,16 @@ class WalkGraph:
             elif t.qualified not in mutating and self.people.describable(self.result_table(t) or ""):
                 self.entries.append(t)
         self._entry_names = {t.qualified for t in self.entries}
+        # the read that gives one row of a table whole by its key (`get_app_monitor`): where a
+        # list shows a summary of each row (D56), a row may be found in it by what only this
+        # read shows, the agent looking each one up (`Walker._try_entry`, `lookups`)
+        self.getters: dict[str, Tool] = {}
+        for t in tools:
+            table = self.result_table(t)
+            if table is None or t.qualified in mutating or isinstance(t.result, T.ListT) or shown_fields(people, t) is not None:
+                continue
+            if self._keys[t.qualified] == [people.fields[table][people.key[table]]]:
+                self.getters.setdefault(table, t)
 
         # every tool a walk can call, entries first. A step looks only at the tools whose key
         # types are all on offer (the index by key type finds them; each gets one draw, in this
