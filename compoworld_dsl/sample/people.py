@@ -100,16 +100,20 @@ class People:
         # summary of each (D56: Twilio's pricing countries, whose GET adds the prices). Its
         # elements are rows as far as they go: only the fields it shows (`shown`) describe a
         # row found in it, flow to later steps or are reported
+        # (tables looked up by their key's name and type: a world of thousands of records and
+        # tables pays for each record's own fields, not for every pair)
         self.shown: dict[str, frozenset[str]] = {}  # view record → the fields it shows
+        by_key: dict[tuple[str, str], list[str]] = {}
+        for table, tf in self.fields.items():
+            if tf[self.key[table]].startswith("alias:"):
+                by_key.setdefault((self.key[table], tf[self.key[table]]), []).append(table)
         for rec, fields in world.types.records.items():
             if rec in self._tables:
                 continue
-            for table, tf in self.fields.items():
-                key = self.key[table]
-                if tf[key].startswith("alias:") and fields.get(key) == tf[key] and len(fields) < len(tf) and all(tf.get(f) == t for f, t in fields.items()):
-                    self._tables[rec] = table
-                    self.shown[rec] = frozenset(fields)
-                    break
+            table = next((t for f, ft in fields.items() for t in by_key.get((f, ft), ()) if len(fields) < len(self.fields[t]) and all(self.fields[t].get(g) == gt for g, gt in fields.items())), None)
+            if table is not None:
+                self._tables[rec] = table
+                self.shown[rec] = frozenset(fields)
         self.volatile = world.volatile_fields
         # table → (table, field) of every field elsewhere that refers to it, in table and field order
         self.children: dict[str, list[tuple[str, str]]] = {}
