@@ -69,6 +69,7 @@ RANKED = 0.6
 RANKED_PAGED = 0.85
 # a write named as a change of the record it is given (not a child added to it, an action on it)
 CHANGES = re.compile(r"^(update|modify|patch|edit|change|replace|rename|delete|remove)(_|$)")
+EDITS = re.compile(r"^(update|modify|patch|edit|change|replace|rename)(_|$)")  # CHANGES that keep the record
 ENDING = re.compile(r"clos|cancel|archiv|offboard|kill|terminat|inactive|void|reject|churn|delet|retir|lost|dismiss|withdr|expir|revok|destroy", re.I)
 
 
@@ -560,23 +561,20 @@ class Walker:
         and a delete of a record such a call changed makes that change pointless ("update the
         theme ..., then delete that theme": a blind player's round, D53's tasks), as
         `_rewrites` says of a change the state shows."""
-        subject = {(rt, args.get(n)) for n, pt in tool.params if (rt := self.people.ref_table(tstr(pt))) is not None}
-        if not subject:
+        keys = {n: rt for n, pt in tool.params if (rt := self.people.ref_table(tstr(pt))) is not None}
+        if not keys:
             return None
         touched = {(ch.table, ch.key) for ch in d.rows}
-        if CHANGES.match(tool.name) and not tool.name.startswith(("delete", "remove")) and not touched & subject:
+        if EDITS.match(tool.name) and not touched & {(rt, args.get(n)) for n, rt in keys.items()}:
             defaults = self.facts.world.tools[tool.qualified].defaults
-            keys = {n for n, pt in tool.params if self.people.ref_table(tstr(pt)) is not None}
             if all(n in keys or (n in defaults and args.get(n) == defaults[n]) for n, _ in tool.params):
                 return "it asks to change a record and says nothing about how"
         for ch in d.rows:
             if ch.kind != "deleted":
                 continue
             for j, st in enumerate(steps):
-                name = st.tool.name
-                if st.tool.qualified in self.facts.mutating and CHANGES.match(name) and not name.startswith(("delete", "remove")):
-                    if any(self.people.ref_table(tstr(pt)) == ch.table and values.get((j, n)) == ch.key for n, pt in st.tool.params):
-                        return f"it deletes a record step {j + 1} changed"
+                if st.tool.qualified in self.facts.mutating and EDITS.match(st.tool.name) and any(self.people.ref_table(tstr(pt)) == ch.table and values.get((j, n)) == ch.key for n, pt in st.tool.params):
+                    return f"it deletes a record step {j + 1} changed"
         return None
 
     def _informative(self, state0: State, steps: list[Step], option: tuple, tool: Tool, param: str) -> bool:
