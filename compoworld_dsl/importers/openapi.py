@@ -68,7 +68,7 @@ from ..vocab import prose_field
 from .normalize import VERSION, normalize_ops, show_readings
 from .schema import NO_PROPERTIES, SAYS_NOTHING, SchemaReader, Shape
 from .speak import identity, may_name, speak
-from . import resources, world_model
+from . import resources, twins, world_model
 
 from .ops import (  # noqa: F401  (re-exported: the importer's names, for the modules and tests that read them here)
     METHODS,
@@ -1687,7 +1687,9 @@ class OpenAPIImporter(TypeMapper):
             arr = self.list_of(body, r)
             direct = {norm(p) for p in body.props}
             fields_n = {norm(f.src.split(".")[0]) for f in r.record.fields if f.src}
-            if arr is not None and not (direct & fields_n - {"id"}):
+            # a batch's elements are records: they name a field besides an id (a list of
+            # `{Key, Value}` tags beside the record is no batch of monitors: AWS Cost Explorer)
+            if arr is not None and not (direct & fields_n - {"id"}) and {norm(p) for p in arr.props} & fields_n - {"id", norm(r.key_prop or "")}:
                 body, batch = arr, True
         elif body.kind == "array" and body.items is not None and body.items.kind == "object":
             body, batch = body.items, True
@@ -1701,7 +1703,7 @@ class OpenAPIImporter(TypeMapper):
             by_src.setdefault(norm(f.src or f.name), f)
             by_src.setdefault(norm(top), f) if f.src and "." not in f.src else None
         resources.through_wrappers(r, body, by_src)
-        body = resources.unwrap_body(body, by_src)
+        body = resources.unwrap_body(body, by_src, {norm(r.name), norm(r.shape.name or ""), norm(singular(r.table))} - {""})
         chosen, left = [], []
         self.budget.spend(len(body.props), body.at)
 
@@ -2154,6 +2156,7 @@ class OpenAPIImporter(TypeMapper):
         for r in self.resources:
             self.aliases.append((r.alias, "id", f"the key of {article(r.noun)} {r.noun}"))
         self.make_tools()
+        twins.by_id_twins(self)
         world_model.require_named_answers(self)
         for svc in self.services.values():
             for t in svc.tools:

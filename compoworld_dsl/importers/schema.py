@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
+from ..vocab import norm
 from .common import KEY_NAMES, Budget, SpecError, pointer, words
 
 MAX_DEPTH = 8  # object nesting read at most; deeper becomes opaque
@@ -69,10 +70,18 @@ SAYS_NOTHING = "has no schema and no example"
 GENERIC_BASES = frozenset({"resource", "subresource", "proxyresource", "trackedresource", "azureresource", "baseresource", "armresource", "entity", "baseentity", "base", "object", "baseobject", "model", "basemodel"})
 
 
+# the words a generic base's name is made of besides its noun (Azure's `GenericResource`,
+# `AzureEntityResource`, `TopLevelTrackedResource`)
+GENERIC_WORDS = frozenset("generic base common tracked proxy azure arm top level nested extension sub entity".split())
+
+
 def _a_kind_of(name: str, base: str) -> bool:
     """Is `name` a kind of `base` (the same last word: `AppResource`, `ProxyResource`; `Pet`,
-    `NewPet`), or `base` no more than a generic base (`Resource`, `Entity`)?"""
-    return base.lower().replace("_", "") in GENERIC_BASES or words(name).split()[-1:] == words(base).split()[-1:]
+    `NewPet`), or `base` no more than a generic base (`Resource`, `Entity`; `GenericResource`,
+    of which Azure's managed `Application` and `ApplicationDefinition` are both kinds)?"""
+    parts = words(base).lower().split()
+    generic = bool(parts) and norm(parts[-1]) in GENERIC_BASES and all(w in GENERIC_WORDS for w in parts[:-1])
+    return base.lower().replace("_", "") in GENERIC_BASES or generic or words(name).split()[-1:] == words(base).split()[-1:]
 
 
 # The keys that decide a schema's shape; the others (description, nullable, readOnly, example,

@@ -203,7 +203,7 @@ def records(o: Any, r: Any, info: dict, params: list[ParamIR] = (), keys: frozen
 
 
 
-def _row_names(x: Any) -> set[str]:
+def row_names(x: Any) -> set[str]:
     """The names an argument naming a row of resource `x` goes by: `deviceId`, and its key
     property when that is telling (`sku`, not a bare `id` or `name`), or with the noun before it
     (`AppMonitorName` for an app monitor keyed by its `Name`). The nouns are the table's, the
@@ -231,7 +231,7 @@ def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tu
         if res is None or t != res.alias:
             continue
         parent = r is not None and any(x is res for _, x in r.parents)
-        if not parent and _norm(spec_name) not in _row_names(res):
+        if not parent and _norm(spec_name) not in row_names(res):
             # typed by whichever resource calls its item so, not by its place or its name (a
             # bare `{Name}` in CloudTrail's StartLogging is a trail's, not the channel's; Jira's
             # `/workflow/{entityId}` is no avatar's): it names a row, but which is a guess
@@ -249,7 +249,7 @@ def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tu
             continue
         n = _norm(p.name)
         for x in imp.resources:
-            if n in _row_names(x):
+            if n in row_names(x):
                 found.setdefault(p.name, {})[id(x)] = x
         if r is not None and n == _norm(r.key_prop) and pattern(o.segs) == r.coll:
             found.setdefault(p.name, {})[id(r)] = r
@@ -673,7 +673,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     for f in fields:
         # a property named as a resource's key (`customerId`) refers to its rows: the answers name
         # rows the world holds, and a task can go on from an answer to the row it names
-        named = [x for x in imp.resources if f.textlike and not f.json and _norm(f.src.split(".")[-1]) in _row_names(x)]
+        named = [x for x in imp.resources if f.textlike and not f.json and _norm(f.src.split(".")[-1]) in row_names(x)]
         if len(named) == 1:
             f.type, f.base, f.ref, f.default, f.enum = named[0].alias, "id", named[0].qualified, '""', None
             f.comments.append(f"refers to {named[0].noun} rows (named as its key)")
@@ -802,7 +802,7 @@ def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:
     argument the API types a plain string, or an integer where the resource's ids are integers): the answers then refer to those rows, and a task can
     carry a key from a list to the read. A path parameter typed so only because some resource
     calls its item so (CloudTrail's bare `{Name}`) is text: which row it names is a guess."""
-    by_name = [x for x in imp.resources if _norm(p.name) in _row_names(x)]
+    by_name = [x for x in imp.resources if _norm(p.name) in row_names(x)]
     if len(by_name) > 1:
         # `gameId` names a game rather than the game PPA rows keyed by their game's id
         by_name = [x for x in by_name if _norm(p.name) != _norm(x.key_prop)] or by_name
@@ -810,7 +810,7 @@ def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:
     if path is not None and path[1] is not None and p.type == path[1].alias:
         res = path[1]
         parent = r is not None and (res is r or any(x is res for _, x in r.parents))
-        if parent or _norm(path[0]) in _row_names(res):
+        if parent or _norm(path[0]) in row_names(res):
             return p
         return replace(p, type="text", default=p.default and '""')
     if len(by_name) == 1 and (path is None or path[1] is None) and (p.type == "text" or p.type == "int" and _int_key(by_name[0])):
