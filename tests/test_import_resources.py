@@ -350,6 +350,34 @@ def test_an_update_body_names_the_inner_fields_of_a_wrapped_record(tmp_path):
     assert ops["PATCH /databases/{indexName}"][0] == "update"
 
 
+def test_a_create_body_that_names_the_record_beside_its_tags_sets_its_fields(tmp_path):
+    """AWS Cost Explorer's `CreateAnomalyMonitor` takes `{AnomalyMonitor: {...}, ResourceTags:
+    [{Key, Value}]}`: the tags were read as a batch of monitors (an array of objects with a key),
+    then nothing of the monitor was set, and the create was simulated. A batch's elements name a
+    field of the record; the property named as the record is read inside, though the record has
+    tags of its own; the stamps the service keeps are no arguments."""
+    tag = obj({"Key": {"type": "string"}, "Value": {"type": "string"}})
+    monitor = obj({"MonitorArn": {"type": "string"}, "MonitorName": {"type": "string"}, "MonitorType": {"type": "string", "enum": ["DIMENSIONAL", "CUSTOM"]},
+                   "CreationDate": {"type": "string"}, "LastUpdatedDate": {"type": "string"}, "ResourceTags": {"type": "array", "items": tag}})
+    doc = spec(
+        {
+            "/monitors": {"post": {"operationId": "createMonitor", "requestBody": body(obj({"Monitor": {"$ref": "#/components/schemas/Monitor"}, "ResourceTags": {"type": "array", "items": tag}}, ["Monitor"])),
+                                   "responses": ok(obj({"MonitorArn": {"type": "string"}}))}},
+            "/monitors/{MonitorArn}": {"get": {"operationId": "getMonitor", "parameters": [pparam("MonitorArn")], "responses": ok({"$ref": "#/components/schemas/Monitor"})}},
+        },
+        {"Monitor": monitor},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /monitors"][0] == "create", ops
+    create = next(t for t in model.tools() if t.name == "create_monitor")
+    params = [n for n, _ in create.params]
+    assert params[:2] == ["monitor_name", "monitor_type"] and not {"creation_date", "last_updated_date"} & set(params), params
+    w, st = world_of(model, wf)
+    got = w.call(st, "probe_monitors.create_monitor", {"monitor_name": "Spend watch", "monitor_type": "custom"})
+    assert got["success"], got
+    assert [r["monitor_name"] for r in st.tables["probe_monitors.monitors"].values()].count("Spend watch") == 1
+
+
 # ─── formats to types ───
 
 

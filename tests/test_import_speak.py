@@ -170,6 +170,11 @@ def test_a_message_is_what_a_row_says_not_what_it_is_called(tmp_path):
     note = {"type": "object", "properties": {"id": {"type": "string"}, "comment": {"type": "string"}, "rating": {"type": "integer"}}}
     _, module, _ = imported(tmp_path, spec(crud("notes", "noteId", "Note", {"comment": {"type": "string"}}), {"Note": note}), "notes")
     assert "record Note known by comment {" in module  # the only text there is
+    # information is seeded with sentences: GameLift's game server was 'add a game server
+    # "Blocked until the contract is signed."', its `connectionInfo` (round 13)
+    server = {"type": "object", "properties": {"id": {"type": "string"}, "connectionInfo": {"type": "string"}, "gameServerData": {"type": "string"}}}
+    _, module, _ = imported(tmp_path, spec(crud("servers", "serverId", "Server", {"gameServerData": {"type": "string"}}), {"Server": server}), "servers")
+    assert "record Server known by game_server_data {" in module
 
 
 def test_a_place_with_no_name_is_known_by_its_address_not_its_zip_code(tmp_path):

@@ -26,7 +26,11 @@ PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken
           # AWS's and Azure's names for a page's place and size
           "marker", "nextmarker", "maxitems", "maxrecords", "continuationtoken", "nextcontinuationtoken", "skiptoken", "paginationtoken", "startingtoken"}
 # fields a service keeps for itself (tags, links, timestamps it sets): never set by a create or update
-BOOKKEEPING = {"etag", "kind", "selflink", "created", "updated", "createdat", "updatedat", "createdtime", "updatedtime", "modified", "modifiedat", "lastmodified", "version", "href", "links", "sequence", "archivedat", "deletedat", "createdby", "updatedby"}
+BOOKKEEPING = {"etag", "kind", "selflink", "created", "updated", "createdat", "updatedat", "createdtime", "updatedtime", "modified", "modifiedat", "lastmodified", "version", "href", "links", "sequence", "archivedat", "deletedat", "createdby", "updatedby",
+               # the service's own stamps under other names (AWS Cost Explorer's anomaly monitors were
+               # created with a `creation_date` and a `last_updated_date` the caller gave)
+               "creationdate", "creationtime", "createddate", "createdon", "updateddate", "updatedon", "lastupdated", "lastupdatedat",
+               "lastupdateddate", "lastupdatedtime", "lastmodifieddate", "lastmodifiedtime", "modifieddate", "modifiedtime", "modifiedon"}
 # `date-time` and the names specs give it (Google's `google-datetime`, RFC 1123 and 2822 stamps)
 DATETIME_FORMATS = {"datetime", "googledatetime", "datetimerfc1123", "datetimerfc2822", "rfc3339", "iso8601", "timestamp"}
 # what an envelope holds beside its item or list: a status, a message, a count, paging

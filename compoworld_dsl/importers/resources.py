@@ -638,9 +638,15 @@ def through_wrappers(r: "Resource", body: Shape, by_src: dict) -> None:
         by_src.setdefault(norm(f.src.split(".")[1]), f)
 
 
-def unwrap_body(body: Shape, by_src: dict) -> Shape:
+def unwrap_body(body: Shape, by_src: dict, names: set[str] = frozenset()) -> Shape:
     """A body that wraps the record in a property (`{issue: {...}}`, Jira's `{fields: {...},
-    update: {...}}`): the inner object naming the most fields, when no outer property names one."""
+    update: {...}}`): the inner object naming the most fields, when no outer property names one;
+    or the property named as the record (`names`), beside others that do (AWS Cost Explorer's
+    `CreateAnomalyMonitor` takes `{AnomalyMonitor: {...}, ResourceTags: [...]}`, and the tags
+    named the record's `resource_tags`: the create was simulated, "the body sets no field")."""
+    named = [s for p, s in body.props.items() if norm(p) in names and s.kind == "object" and any(norm(q) in by_src for q in s.props)]
+    if len(named) == 1:
+        return named[0]
     if any(norm(p) in by_src for p in body.props):
         return body
     hits = [(sum(norm(p) in by_src for p in s.props), i, s) for i, s in enumerate(body.props.values()) if s.kind == "object"]

@@ -944,7 +944,10 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
-_SAYS = {"message", "error", "reason", "note", "notes", "comment", "comments"}
+_SAYS = {"message", "error", "reason", "note", "notes", "comment", "comments",
+         # seeded with sentences (`common.text_seed`), as a row's `connection_info` was: a GameLift
+         # game server was 'add a game server "Blocked until the contract is signed."' (round 13)
+         "info", "information", "details", "instructions"}
 _NOT_NAMES |= _SAYS
 _NAMING = re.compile(r"display name|human[- ]readable|friendly name|\bname of the\b|\btitle of the\b|\bname for the\b|\btitle for the\b", re.I)
 # a name that is a path (Google's "The resource name of the note, in the form notes/{id}"), or
