@@ -137,6 +137,33 @@ def test_aws_actions_become_crud_tools_on_their_resources(tmp_path):
     assert re.search(r"record Project\b", text) and "DescribeProject" not in re.findall(r"record (\w+)", text)
 
 
+def test_an_aws_query_action_taken_both_ways_is_one_tool(tmp_path):
+    """AWS's query protocol (EC2, IAM, RDS: 19 specs, 1,652 actions) takes each action as a GET
+    and as a POST of the same parameters, `operationId`s `GET_AttachVolume` and
+    `POST_AttachVolume`: two tools of one description that did two things (an answered GET, a
+    recorded POST), a trap for a player whichever a task used. One tool, named for the action;
+    the GET is skipped and says why."""
+    s = {"type": "string"}
+    schemas = {
+        "AttachVolumeRequest": {"type": "object", "required": ["VolumeId", "InstanceId"], "properties": {"VolumeId": s, "InstanceId": s, "Device": s}},
+        "AttachVolumeResult": {"type": "object", "properties": {"State": s}},
+    }
+
+    def op(method: str, where: str) -> dict:
+        out = {"x-aws-operation-name": "AttachVolume", "operationId": f"{method}_AttachVolume", "description": "Attaches a volume to an instance.", "responses": ok_with(ref("AttachVolumeResult"))}
+        if where == "query":
+            out["parameters"] = [{"name": n, "in": "query", "required": n != "Device", "schema": s} for n in ("VolumeId", "InstanceId", "Device")]
+        else:
+            out["requestBody"] = {"content": {"text/xml": {"schema": ref("AttachVolumeRequest")}}}
+        return out
+
+    result = imported(tmp_path, spec_file(tmp_path, {"/#Action=AttachVolume": {"get": op("GET", "query"), "post": op("POST", "body")}}, schemas, "Volume Service"))
+    text = "".join(result.files.values())
+    assert len(re.findall(r"tool attach_volume\(", text)) == 1 and "get_attach_volume" not in text and "post_attach_volume" not in text, text
+    skipped = [o for o in result.ops if o.kind == "skipped"]
+    assert [o.label for o in skipped] == ["GET /#Action=AttachVolume"] and "the query protocol takes an action both ways" in skipped[0].why
+
+
 def test_a_describe_that_answers_a_page_reads_its_element_and_a_create_names_the_row(tmp_path):
     """MemoryDB's `DescribeClusters {ClusterName}` answers `{NextToken, Clusters: [Cluster]}`:
     read as a get, its record was that page ("known by next token", the clusters as JSON text)

@@ -184,6 +184,27 @@ def test_api_version_is_plumbing_not_an_argument(tmp_path):
     assert "api_version" not in text
 
 
+def test_a_trial_run_flag_is_plumbing_not_an_argument(tmp_path):
+    """AWS's `DryRun` (in the query or the body) and Google's `validateOnly` make a call that only
+    checks it would succeed: an EC2 task asked to attach a network interface "and marked as dry
+    run", a call that would have done nothing. Never an argument."""
+    from import_specs import body, obj, ok, pparam, run, s, spec
+
+    device = obj({"id": s(), "name": s(), "state": s(enum=["on", "off"])})
+    doc = spec(
+        {
+            "/devices/{deviceId}": {"get": {"operationId": "getDevice", "parameters": [pparam("deviceId")], "responses": ok({"$ref": "#/components/schemas/Device"})}},
+            "/devices/{deviceId}/reboot": {"post": {"operationId": "rebootDevice", "parameters": [pparam("deviceId"), {"name": "DryRun", "in": "query", "schema": {"type": "boolean"}}],
+                                                    "requestBody": body(obj({"DryRun": s("boolean"), "validateOnly": s("boolean"), "Force": s("boolean")})), "responses": ok(obj({"ok": s("boolean")}))}},
+        },
+        {"Device": device},
+    )
+    result, _, model, _ = run(tmp_path, doc)
+    reboot = next(t for t in model.tools() if t.name == "reboot_device")
+    names = [n for n, _ in reboot.params]
+    assert "force" in names and not {"dry_run", "validate_only", "dry_run_2"} & set(names), names
+
+
 WORLD = """
 service lookups "Answers" {
   record Answer known by text {

@@ -860,7 +860,9 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         # a time typed as text, even the one a row is known by when it has nothing else
         # (Qualtrics' distributions: their `created_date` was "Atlas distribution")
         return _pick(ex) if ex else TEXT_TIME
-    if identity:
+    if identity and last not in ("arn", "arns", "urn"):
+        # (an ARN a row is known by is still an ARN, which `speak.reseed` draws for its API: EC2's
+        # placement groups, known by `group_arn`, were "Orion placement group" in it)
         return _pick(ex + [f"{a} {noun}" for a in ADJECTIVES])
     if last in NAMED_THINGS or last in _ALSO_NAMED:
         # a thing with a name of its own: a plan's publisher "Orion publisher", not "plan

@@ -71,6 +71,7 @@ from .speak import identity, may_name, speak
 from . import resources, twins, world_model
 
 from .ops import (  # noqa: F401  (re-exported: the importer's names, for the modules and tests that read them here)
+    TRIAL_RUNS,
     METHODS,
     MODELLED,
     MONEY_WORDS,
@@ -441,6 +442,14 @@ class UpdateParts:
     comments: list[str]
 
 
+def _query_action_twin(item: dict, get: dict) -> bool:
+    """Is `get` the GET form of an AWS query-protocol action whose POST the same path item holds
+    (one `x-aws-operation-name` for both)?"""
+    post = item.get("post")
+    action = get.get("x-aws-operation-name")
+    return isinstance(post, dict) and isinstance(action, str) and post.get("x-aws-operation-name") == action
+
+
 class OpenAPIImporter(TypeMapper):
     def __init__(self, doc: Any, source: str, name: str | None = None, lists: bool = False, budget: Budget | None = None, taken: set[str] | None = None):
         """`taken`: names other specs of the same library already use (one namespace for
@@ -518,6 +527,16 @@ class OpenAPIImporter(TypeMapper):
                     raise SpecError(f"more than {self.budget.operations:,} operations under #/paths (the {_ordinal(count)}: {pointer(at)}): split the spec")
                 method = method.lower()
                 o = self.read_op(method, path, segs, op, common, at)
+                if method == "get" and _query_action_twin(item, op):
+                    # AWS's query protocol takes each action as a GET and as a POST of the same
+                    # parameters (`/#Action=AttachNetworkInterface`): one action, one tool. Two
+                    # tools of one description did two things (a recorded POST, an answered GET),
+                    # and a task made with one failed a player who chose the other (D57's kind).
+                    # The POST is kept: its body is the action's request, which a create or an
+                    # update reads its fields from
+                    o.kind, o.why = "skipped", f"the GET form of POST {path} (the query protocol takes an action both ways)"
+                    self.skipped.append(o)
+                    continue
                 if method not in MODELLED:
                     o.kind, o.why = "skipped", f"{method.upper()} requests are not modelled (no effect a world can hold)"
                     self.skipped.append(o)
@@ -579,6 +598,9 @@ class OpenAPIImporter(TypeMapper):
                 body_kind = "json" if "json" in ctype else "multipart" if "multipart" in ctype else "form" if "urlencoded" in ctype else "other"
         response, has_response = self.read_response(op, at)
         op_id = without_route(op.get("operationId"), path, method) if isinstance(op.get("operationId"), str) else None
+        action = op.get("x-aws-operation-name")
+        if op_id and isinstance(action, str) and op_id.upper() in (f"GET_{action}".upper(), f"POST_{action}".upper()):
+            op_id = action  # `GET_AttachNetworkInterface`: the method is the wire's, not the action's name
         return Op(
             method,
             path,
@@ -1927,7 +1949,7 @@ class OpenAPIImporter(TypeMapper):
                 for prop, ps in sorted(body.props.items(), key=lambda kv: 0 if kv[0] in body.required else 1):
                     if ps.readonly:
                         continue
-                    if page_token(prop) and prop not in body.required:
+                    if (page_token(prop) or norm(prop) in TRIAL_RUNS) and prop not in body.required:
                         plumbed.append(prop)
                         continue
                     t, d = self.param_type(ps, prop, o, r)

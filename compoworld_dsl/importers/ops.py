@@ -128,10 +128,17 @@ def constant(p: "Param") -> bool:
     return p.required and isinstance(p.shape.enum, list) and len(p.shape.enum) == 1
 
 
+# a request that only checks whether the call would succeed (AWS's `DryRun`, Google's
+# `validateOnly`): set, the call does nothing, so no task asks for it (an EC2 task said "attach
+# the network interface ... and marked as dry run", a call the API would only have checked)
+TRIAL_RUNS = {"dryrun", "validateonly"}
+
+
 def plumbing(p: "Param") -> bool:
-    """A request parameter that is plumbing (`alt`, `fields`, `prettyPrint`) or paging."""
+    """A request parameter that is plumbing (`alt`, `fields`, `prettyPrint`), paging, or a trial
+    run (`TRIAL_RUNS`)."""
     n = norm(p.name)
-    return n in TRANSPORT or n in PAGING
+    return n in TRANSPORT or n in PAGING or n in TRIAL_RUNS
 
 
 def split_path(path: str) -> list[str]:

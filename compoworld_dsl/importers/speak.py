@@ -395,6 +395,8 @@ def reseed(table: TableIR, noun: str, service: str = "") -> list[str]:
                 toks = toks[:-1]  # `secret_arn_list`: ARNs ("secret arn list 1" in a task)
             if pool is None and toks and toks[-1] in ("arn", "arns"):
                 word = "-".join(toks[:-1][-2:]) or noun.replace(" ", "-")  # `log_group_arn`: a log group
+                if noun.replace(" ", "-").endswith("-" + word):
+                    word = noun.replace(" ", "-")  # a placement group's `group_arn` names the placement group
                 pool = _ARN.format(service=re.sub(r"[^a-z0-9]", "", service.lower()) or "service", word=word)
         if pool is None and rec.known_by[:1] == [f.name]:
             pool = [f"{a} {noun}" for a in ADJECTIVES]
@@ -906,6 +908,11 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
 _TWIN_WORDS = {"PUT": ("replace", "replaces it whole"), "PATCH": ("update", "changes only the fields given")}
 
 
+def _records_its_call(t: ToolIR) -> bool:
+    """Does `t` record its call (the world model's `insert <tool>_calls { ... }`)?"""
+    return any(re.search(r"\binsert \w+_calls \{", line) for line in t.body)
+
+
 def tell_twins_apart(services: dict[str, ServiceIR], methods: dict[str, str]) -> None:
     """Tools of one service that say the same and were made from a PUT and a PATCH: the PUT's
     phrase says "replace" for "update", and each description says what its method does."""
@@ -916,6 +923,11 @@ def tell_twins_apart(services: dict[str, ServiceIR], methods: dict[str, str]) ->
         for group in alike.values():
             verbs = {methods.get(f"{svc.name}.{t.name}") for t in group}
             if len(group) < 2 or not {"PUT", "PATCH"} <= verbs:
+                continue
+            if not all(_records_its_call(t) for t in group):
+                # twins that write the table alike (a PUT here keeps what it is not given, as a
+                # PATCH does): either does what the phrase says, so neither is "replace" (Azure's
+                # application by id read "replaces it whole" and kept every field: round 14)
                 continue
             for t in group:
                 verb, does = _TWIN_WORDS.get(methods.get(f"{svc.name}.{t.name}"), (None, None))
