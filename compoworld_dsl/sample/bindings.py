@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -16,6 +17,7 @@ from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.state import State
 from ..runtime.world import slug
+from ..vocab import words
 from ..smt.encode import EncodingUnsupported, assert_success, asserted, constraint_violated, fresh_context
 from .attempt import Attempt
 from .facts import WorldFacts
@@ -34,6 +36,17 @@ _NO_DRAW = object()  # a parameter type no draw covers
 _NO_VALUE = object()  # no value a person would write: the candidate step fails
 _LEFT = object()  # an optional text no field of its meaning holds: left at its default, unsaid
 _EMPTY_JSON = frozenset({"{}", "[]", "null"})
+_NUMBERED = re.compile(r"([a-z][a-z ]*) \d{1,3}")
+
+
+def _numbered_words(value: str, name: str) -> bool:
+    """Is `value` the words of the parameter `name` (or its last words) and a number: "edition
+    39" for `edition`, "global referer 1" for `global_referer`, "line 4" for `address_line`?"""
+    m = _NUMBERED.fullmatch(value)
+    if m is None:
+        return False
+    said, got = words(name).removesuffix("s"), m.group(1).removesuffix("s")  # "data extra dimensions": "data extra dimension 7"
+    return said == got or said.endswith(" " + got) or got.endswith(" " + said)
 
 
 def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int, state0: State, state: State, steps: list[Step], step: Step, k: int, given: dict):
@@ -196,6 +209,7 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
     and its key where the caller chooses it ("channel-east": `WalkGraph.param_kind`).
     `CompiledWorld.fresh_value`."""
     kinds = dict(free)
+    optional = facts.world.tools[tool.qualified].defaults
     out = {}
     for n, (table, f) in sorted(facts.insert_args.get(tool.qualified, {}).items()):
         if n not in kinds or facts.people.fields.get(table, {}).get(f) != tstr(kinds[n]):
@@ -212,8 +226,8 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
         named = tuple(facts.people.known_by.get(table, ())) == (f,)
         for _ in range(8):
             v = facts.world.fresh_value(table, f, rng, name=named)
-            if v is None:
-                break
+            if v is None or optional.get(n) == "" and isinstance(v, str) and _numbered_words(v, f):
+                break  # an optional text the seed only numbers is left blank (`_draw`)
             if held is None:
                 held = {r[f] for r in state.tables.get(table, {}).values()}
             if v not in held:
@@ -432,6 +446,12 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         # ("with tags "{}""): an optional one is left out, a required one drawn from the rest
         full = [v for v in same if str(v).strip() not in _EMPTY_JSON]
         same = full if full or optional else same
+        if optional:
+            # nor, for an optional one, a value that is only the field's words numbered, what an
+            # import seeds a field it knows nothing of with ("with edition "edition 39", property
+            # bag "property bag 6"", "global referer "global referer 1""): it says nothing a
+            # person would ask for, and the argument may be left out
+            same = [v for v in same if not _numbered_words(str(v), name)]
     if not same and optional and p == "text":
         # no field of its name or words holds a value: any other field's would be a value of
         # another meaning (a job created "with location "Atlas resource group"", "tags

@@ -334,6 +334,29 @@ class Phraser:
                     return self.arg(j, name, base)
         return self.gives(j) or f"what you find when you {self.say(j)}"
 
+    def _no_blanks(self, j: int, template: str) -> str:
+        """`template` without the items of its closing list ("with email {email}, global referer
+        {global_referer} and payment module {payment_module}") whose argument is an optional text
+        the step leaves blank: a blank is what a call that leaves the argument out gives, so it
+        goes unsaid, as an argument the phrase does not name does (`say`). Said, it read 'update
+        that order with email "...", global referer "" and payment module ""' (an imported
+        Ecwid task)."""
+        defaults = self.facts.world.tools[self.steps[j].tool.qualified].defaults
+        sources = self.steps[j].sources
+        blank = {n for n, src in sources.items() if src[0] == "user" and defaults.get(n) == "" and self.values.get((j, n)) == ""}
+        if not blank:
+            return template
+        head, sep, tail = template.rpartition(" with ")
+        items = re.findall(r"([^{},]*?\{(\w+)\})(?:, | and |$)", tail) if sep else []
+        if not items or "".join(f"{i}, " for i, _ in items).count("{") != tail.count("{") or not re.fullmatch(r"(?:[^{},]*?\{\w+\}(?:, | and |$))+", tail):
+            return template  # no closing list of arguments only: said as it is
+        kept = [i for i, n in items if n not in blank]
+        if len(kept) == len(items):
+            return template
+        if not kept:
+            return head
+        return f"{head} with " + (", ".join(kept[:-1]) + " and " + kept[-1] if len(kept) > 1 else kept[0])
+
     def gives(self, j: int) -> str | None:
         phrase = self.steps[j].tool.decl.gives
         return None if phrase is None else self.fill(j, phrase, base=True)
@@ -346,6 +369,7 @@ class Phraser:
         the phrase goes on without it where it is a complement (`_without`)."""
         tool = self.steps[j].tool
         template = self._one_role(j, tool.decl.say or words(tool.name))
+        template = self._no_blanks(j, template)
         named = {m.group(1).strip().split(".")[0] for m in re.finditer(r"\{([^{}]*)\}", template)}
         if topic is not None:
             template = self._without(j, template, topic)
