@@ -175,6 +175,10 @@ def test_a_message_is_what_a_row_says_not_what_it_is_called(tmp_path):
     server = {"type": "object", "properties": {"id": {"type": "string"}, "connectionInfo": {"type": "string"}, "gameServerData": {"type": "string"}}}
     _, module, _ = imported(tmp_path, spec(crud("servers", "serverId", "Server", {"gameServerData": {"type": "string"}}), {"Server": server}), "servers")
     assert "record Server known by game_server_data {" in module
+    # how a thing works is not what it is called: an EC2 fleet was named by its allocation strategy
+    fleet = {"type": "object", "properties": {"id": {"type": "string"}, "allocationStrategy": {"type": "string"}, "instanceMatchCriteria": {"type": "string"}}}
+    _, module, _ = imported(tmp_path, spec(crud("fleets", "fleetId", "Fleet", {"instanceMatchCriteria": {"type": "string"}}), {"Fleet": fleet}), "fleets")
+    assert "record Fleet known by instance_match_criteria {" in module
 
 
 def test_a_place_with_no_name_is_known_by_its_address_not_its_zip_code(tmp_path):

@@ -952,7 +952,11 @@ _PROSE_NAMES = ("description", "text")
 _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "labels", "ids", "attributes", "metadata", "settings", "options",
               # a time typed as text (Qualtrics' distributions were "the distribution "Atlas
               # distribution"" drawn as their `created_date`)
-              "date", "time", "timestamp", "datetime", "created", "updated", "modified", "at"}
+              "date", "time", "timestamp", "datetime", "created", "updated", "modified", "at",
+              # how a thing works, not what it is called (an EC2 capacity reservation fleet was
+              # 'add a capacity reservation fleet "Atlas capacity reservation fleet"', its
+              # `allocation_strategy`; a Greengrass core device was known by its `architecture`)
+              "strategy", "architecture", "algorithm", "protocol", "tenancy"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
