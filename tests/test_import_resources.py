@@ -358,7 +358,8 @@ def test_a_create_body_that_names_the_record_beside_its_tags_sets_its_fields(tmp
     tags of its own; the stamps the service keeps are no arguments."""
     tag = obj({"Key": {"type": "string"}, "Value": {"type": "string"}})
     monitor = obj({"MonitorArn": {"type": "string"}, "MonitorName": {"type": "string"}, "MonitorType": {"type": "string", "enum": ["DIMENSIONAL", "CUSTOM"]},
-                   "CreationDate": {"type": "string"}, "LastUpdatedDate": {"type": "string"}, "ResourceTags": {"type": "array", "items": tag}})
+                   "CreationDate": {"type": "string"}, "LastUpdatedDate": {"type": "string"}, "ResourceTags": {"type": "array", "items": tag}},
+                  ["MonitorName", "MonitorType", "ResourceTags"])
     doc = spec(
         {
             "/monitors": {"post": {"operationId": "createMonitor", "requestBody": body(obj({"Monitor": {"$ref": "#/components/schemas/Monitor"}, "ResourceTags": {"type": "array", "items": tag}}, ["Monitor"])),
@@ -372,6 +373,9 @@ def test_a_create_body_that_names_the_record_beside_its_tags_sets_its_fields(tmp
     create = next(t for t in model.tools() if t.name == "create_monitor")
     params = [n for n, _ in create.params]
     assert params[:2] == ["monitor_name", "monitor_type"] and not {"creation_date", "last_updated_date"} & set(params), params
+    # a list of objects the API requires is JSON text: optional, blank unless given (no task
+    # states "[]")
+    assert 'resource_tags: text = ""' in "".join(result.files.values()), params
     w, st = world_of(model, wf)
     got = w.call(st, "probe_monitors.create_monitor", {"monitor_name": "Spend watch", "monitor_type": "custom"})
     assert got["success"], got

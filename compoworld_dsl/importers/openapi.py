@@ -1792,7 +1792,10 @@ class OpenAPIImporter(TypeMapper):
         req, opt, checks, assigns = [], [], [], []
         for f in chosen:
             name = unique(safe(f.name), taken)
-            needed = getattr(f, "_body_required", False) or f.name in r.record.known_by[:1]
+            # an object or a list the API requires is JSON text here: optional, blank unless
+            # given, as a simulated tool's is, or a task states what the seeds hold ("instance
+            # type specifications "[]"", "price schedules "[]"" in EC2 tasks: round 14)
+            needed = getattr(f, "_body_required", False) and not f.json or f.name in r.record.known_by[:1]
             if needed:
                 req.append(ParamIR(name, f.type))
                 if f.base == "text" and not f.json:
