@@ -97,6 +97,8 @@ def _copy(imp: Any, o: Any, t: Any, twin: ToolIR) -> ToolIR | None:
     if [p.name for p in twin.params[: len(path)]] != [p.name for p in path]:
         return None  # not the tool the twin's path makes: leave it be
     key = path[-1].name
+    if path[-1].type != r.alias:
+        return None  # by a field the path names, not by the key (`get_by`): no key to stand for
     pairs = imp.parent_pairs(r, info, key)
     scope = {p for _, p, _ in pairs}
     if scope | {key} != {p.name for p in path}:
@@ -139,5 +141,5 @@ def _drop(imp: Any, svc: Any, tool: ToolIR) -> None:
             continue  # another tool reads or writes it too
         svc.tables.remove(table)
         imp.answer_tables[:] = [a for a in imp.answer_tables if a[2] is not table.record]
-        if not any(x.record is table.record for x in svc.tables):
+        if not any(x.record is table.record for x in svc.tables) and table.record in svc.records:
             svc.records.remove(table.record)
