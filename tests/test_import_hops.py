@@ -876,6 +876,29 @@ def test_a_recorded_change_states_what_it_changes_and_no_delete_follows_it(tmp_p
                 assert not any(q["tool"].endswith("update_theme") and q["arguments"].get("theme_id") == p["arguments"]["theme_id"] for q in plan[:i]), plan
 
 
+def test_a_recorded_change_named_verb_last_states_more_than_where_its_record_is(tmp_path):
+    """Azure names its operations noun first (`Servers_Update` → `servers_update`), and a
+    recorded update takes the record's scope too: "create or updates the backend ..., then update
+    that backend" stated the subscription, resource group and service the backend is found by,
+    and nothing to change (a fresh round's draw, API Management). The verb counts wherever the
+    name has it, and arguments whose values the named row holds under their names only find it."""
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    doc = azure_like()
+    item = f"{AZ}/servers/{{serverName}}"
+    doc["paths"][item]["patch"]["requestBody"] = body(obj({"tags": obj({"team": s()}), "properties": obj({"administratorLoginPassword": s()})}))
+    _, ops, model, wf = run(tmp_path, doc)
+    assert ops[f"PATCH {item}"][0] == "recorded", ops[f"PATCH {item}"]
+    where = {"subscription_id", "resource_group_name", "server_name"}
+    for seed in (1, 2, 3):
+        out = tmp_path / f"t{seed}.jsonl"
+        sample(Job(str(wf), 2, 8, seed, max_attempts=200), out)
+        for line in out.read_text().splitlines():
+            for p in json.loads(line)["reference_plan"]:
+                if p["tool"].endswith(".servers_update"):
+                    assert any(v not in ("", None) for n, v in p["arguments"].items() if n not in where), p
+
+
 # ─── a count the world stores ───
 
 

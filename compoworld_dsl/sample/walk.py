@@ -69,7 +69,10 @@ RANKED = 0.6
 RANKED_PAGED = 0.85
 # a write named as a change of the record it is given (not a child added to it, an action on it)
 CHANGES = re.compile(r"^(update|modify|patch|edit|change|replace|rename|delete|remove)(_|$)")
-EDITS = re.compile(r"^(update|modify|patch|edit|change|replace|rename)(_|$)")  # CHANGES that keep the record
+# CHANGES that keep the record, the verb anywhere in the name: Azure's operation ids put it last
+# (`backend_update`, `backend_create_or_update`: "create or updates the backend ..., then update
+# that backend", two recorded calls that said nothing, met in a fresh round's draw)
+EDITS = re.compile(r"(^|_)(update|modify|patch|edit|change|replace|rename)(_|$)")
 ENDING = re.compile(r"clos|cancel|archiv|offboard|kill|terminat|inactive|void|reject|churn|delet|retir|lost|dismiss|withdr|expir|revok|destroy", re.I)
 
 
@@ -534,7 +537,7 @@ class Walker:
                     # "put a meeting on the calendar, then cancel the new meeting": a person asks
                     # for the record as it should end up (rows that refer to it are fine)
                     return "it changes a record the task itself creates"
-            if (why := self._recorded_change(steps, values, tool, d, {**given, **chosen})):
+            if (why := self._recorded_change(state, steps, values, tool, d, {**given, **chosen})):
                 return why
             if CHANGES.match(tool.name) and any((rt := self.people.ref_table(tstr(pt))) is not None and n in given and given[n] not in state0.tables.get(rt, {}) for n, pt in tool.params):
                 # the same for an update or a delete the world model records ("add a live source
@@ -552,7 +555,7 @@ class Walker:
             step.pick, step.how = picked
         return step, {**given, **chosen}, post, result, z3_used
 
-    def _recorded_change(self, steps: list[Step], values: dict, tool: Tool, d, args: dict) -> str | None:
+    def _recorded_change(self, state: State, steps: list[Step], values: dict, tool: Tool, d, args: dict) -> str | None:
         """Why a change the world model records, or a delete after one, asks for nothing, or
         None. A write named as a change of the record it is given (`CHANGES`: update, edit,
         replace) whose call leaves that record as it is records the call (the world model:
@@ -565,15 +568,18 @@ class Walker:
         if not keys:
             return None
         touched = {(ch.table, ch.key) for ch in d.rows}
-        if EDITS.match(tool.name) and not touched & {(rt, args.get(n)) for n, rt in keys.items()}:
+        if EDITS.search(tool.name) and not touched & {(rt, args.get(n)) for n, rt in keys.items()}:
             defaults = self.facts.world.tools[tool.qualified].defaults
-            if all(n in keys or (n in defaults and args.get(n) == defaults[n]) for n, _ in tool.params):
+            # what only finds the record is no change of it either: an Azure write's subscription
+            # and resource group, the values the named row holds under the same names
+            rows = [row for n, rt in keys.items() if (row := state.tables.get(rt, {}).get(args.get(n))) is not None]
+            if all(n in keys or (n in defaults and args.get(n) == defaults[n]) or any(n in row and row[n] == args.get(n) for row in rows) for n, _ in tool.params):
                 return "it asks to change a record and says nothing about how"
         for ch in d.rows:
             if ch.kind != "deleted":
                 continue
             for j, st in enumerate(steps):
-                if st.tool.qualified in self.facts.mutating and EDITS.match(st.tool.name) and any(self.people.ref_table(tstr(pt)) == ch.table and values.get((j, n)) == ch.key for n, pt in st.tool.params):
+                if st.tool.qualified in self.facts.mutating and EDITS.search(st.tool.name) and any(self.people.ref_table(tstr(pt)) == ch.table and values.get((j, n)) == ch.key for n, pt in st.tool.params):
                     return f"it deletes a record step {j + 1} changed"
         return None
 
