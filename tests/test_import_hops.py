@@ -887,7 +887,7 @@ def test_a_recorded_change_named_verb_last_states_more_than_where_its_record_is(
     doc = azure_like()
     item = f"{AZ}/servers/{{serverName}}"
     doc["paths"][item]["patch"]["requestBody"] = body(obj({"tags": obj({"team": s()}), "properties": obj({"administratorLoginPassword": s()})}))
-    _, ops, model, wf = run(tmp_path, doc)
+    _, ops, _, wf = run(tmp_path, doc)
     assert ops[f"PATCH {item}"][0] == "recorded", ops[f"PATCH {item}"]
     where = {"subscription_id", "resource_group_name", "server_name"}
     for seed in (1, 2, 3):

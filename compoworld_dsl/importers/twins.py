@@ -50,7 +50,7 @@ def _tool(imp: Any, qualified: str) -> tuple[Any, ToolIR] | None:
     return (svc, t) if t is not None else None
 
 
-def _twin(imp: Any, o: Any, by_words: dict) -> Any:
+def _twin(o: Any, by_words: dict) -> Any:
     """The one operation on one row of a resource that `o`, on no resource, twins: the same
     method and summary, and `o`'s one path parameter named as a key of that resource's rows."""
     params = [p for p in map(_param, o.segs) if p]
@@ -71,7 +71,7 @@ def by_id_twins(imp: Any) -> None:
     for o in imp.ops:
         if o.kind not in ("recorded", "simulated", "answered") or not o.tool:
             continue
-        t = _twin(imp, o, by_words)
+        t = _twin(o, by_words)
         if t is None:
             continue
         got, mine = _tool(imp, t.tool), _tool(imp, o.tool)

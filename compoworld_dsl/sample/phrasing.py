@@ -347,9 +347,9 @@ class Phraser:
         if not blank:
             return template
         head, sep, tail = template.rpartition(" with ")
-        items = re.findall(r"([^{},]*?\{(\w+)\})(?:, | and |$)", tail) if sep else []
-        if not items or "".join(f"{i}, " for i, _ in items).count("{") != tail.count("{") or not re.fullmatch(r"(?:[^{},]*?\{\w+\}(?:, | and |$))+", tail):
+        if not sep or not re.fullmatch(r"(?:[^{},]*?\{\w+\}(?:, | and |$))+", tail):
             return template  # no closing list of arguments only: said as it is
+        items = re.findall(r"([^{},]*?\{(\w+)\})(?:, | and |$)", tail)
         kept = [i for i, n in items if n not in blank]
         if len(kept) == len(items):
             return template
