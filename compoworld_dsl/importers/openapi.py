@@ -661,9 +661,11 @@ class OpenAPIImporter(TypeMapper):
         for n, orig in props.items():
             if n.endswith("id") and len(n) > 2 and (p.startswith(n) or n.startswith(p)):
                 return orig
-        # `/rooms/{roomNumber}` returning a room's `number`, `/rateplans/{rateplanCode}` its `code`
+        # `/rooms/{roomNumber}` returning a room's `number`, `/rateplans/{rateplanCode}` its
+        # `code`; ACM PCA's `{CertificateAuthorityArn}` a certificate authority's `Arn` (else
+        # the row had a made-up key the `..._arn` argument took, beside an `arn` it did not)
         rest = p[len(noun) :] if noun and p.startswith(noun) else ""
-        if rest in ("number", "code", "key", "slug", "name", "uuid", "uid") and rest in props:
+        if rest in ("number", "code", "key", "slug", "name", "uuid", "uid", "arn") and rest in props:
             return props[rest]
         # `/projects/{project}` returning a project with a `name` and no id (AWS's REST APIs:
         # "the name or ARN of the project"): the parameter is the noun, the name is its key
@@ -719,6 +721,31 @@ class OpenAPIImporter(TypeMapper):
                     return x
             fallback = fallback or it
         return fallback if fallback is not None and self.key_prop(fallback, r.item_param, r.coll_segs[-1]) else None
+
+    def key_list(self, shape: Shape | None, r: Resource) -> bool:
+        """Does `shape` hold (at most three envelopes down) an array of the resource's keys and
+        nothing of its records? AWS's older APIs list ids only: CloudHSM's `ListHsms` answers
+        `{HsmList: [HsmArn], NextToken}`, CodeDeploy's `ListApplications` `{applications:
+        [ApplicationName]}`, GuardDuty's `{DetectorIds: [...]}`. An element's schema named as the
+        key, or the array named as the keys (`DetectorIds`, `replicationSetArns` of a replication
+        set keyed by `arn`), says so. Such a list is a view of the rows that shows their keys
+        (D58): the agent looks each one up to find the row it is after."""
+        if shape is None or not r.key_prop or r.key_field is None or self.arrays_of_objects(shape):
+            return False
+        key, noun = norm(r.key_prop), norm(r.noun)
+        todo, seen = deque([(shape, "", 0)]), set()
+        while todo:
+            s, name, d = todo.popleft()
+            if d > 3 or id(s) in seen:
+                continue
+            seen.add(id(s))
+            if s.kind == "array" and s.items is not None and s.items.kind == "scalar" and s.items.type == "string":
+                one = norm(singular(snake(name))) if name else ""
+                if (s.items.name and norm(s.items.name) == key) or one and one in (key, noun + key):
+                    return True
+            elif s.kind == "object":
+                todo.extend((v, k, d + 1) for k, v in s.props.items() if v.kind in ("object", "array"))
+        return False
 
     def listed(self, shape: Shape | None, n: int = 3) -> list[Shape]:
         """The objects the first `n` arrays of objects in `shape` list, each also as the item its
@@ -1574,7 +1601,8 @@ class OpenAPIImporter(TypeMapper):
 
     def tool_list(self, o: Op, r: Resource) -> ToolIR | None:
         item = self.list_of(o.response, r)
-        if item is None and not (o.response is None or o.response.kind == "opaque"):
+        keys_only = item is None and self.key_list(o.response, r)
+        if item is None and not (o.response is None or o.response.kind == "opaque" or keys_only):
             return None
         taken = self.fresh()
         params, info = self.path_params(o, r, taken)
@@ -1633,7 +1661,7 @@ class OpenAPIImporter(TypeMapper):
         if left:
             comments.append("query parameters left out: " + ", ".join(left))
         result, body = f"list[{r.name}]", f"return filter({ROW} in {r.table}{where})"
-        got = self.summary_view(o, r, item)
+        got = self.summary_view(o, r, item) if not keys_only else (self.summary_record(o, r, [r.key_field]), [r.key_field])
         if got is not None:
             view, shown = got
             result = f"list[{view}]"

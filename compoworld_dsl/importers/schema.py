@@ -343,6 +343,11 @@ class SchemaReader:
         objects = [p for p in parts if p.kind == "object"]
         typed = [p for p in parts if p.kind != "opaque" or p.reason.startswith(neutral)]
         others = [p for p in parts if p.kind != "object" and not (p.kind == "opaque" and p.reason.startswith(neutral))]
+        if len(objects) == 1 and not others and len(parts) > 1 and all(p is objects[0] or p.kind == "opaque" for p in parts):
+            # `allOf: [{$ref: CertificateAuthority}, {description: ...}]` (AWS's style for every
+            # property): the one object, described. Merged, it lost its name where it has no
+            # key-named field (ACM PCA's `Arn`), and its list was read as no list of its rows
+            return objects[0]
         if objects and not others:
             s = Shape("object", notes=[MERGED])
             for p in objects:

@@ -956,7 +956,10 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               # how a thing works, not what it is called (an EC2 capacity reservation fleet was
               # 'add a capacity reservation fleet "Atlas capacity reservation fleet"', its
               # `allocation_strategy`; a Greengrass core device was known by its `architecture`)
-              "strategy", "architecture", "algorithm", "protocol", "tenancy"}
+              "strategy", "architecture", "algorithm", "protocol", "tenancy",
+              # whose it is (ACM PCA's certificate authorities were "the certificate authority
+              # "Riverside certificate authority"", their `owner_account`)
+              "account"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
