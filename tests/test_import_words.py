@@ -300,6 +300,24 @@ def test_a_name_field_is_seeded_with_names_of_what_it_names():
     assert '"Okafor"' in text_seed("contact_last_name", "conversation")
 
 
+def test_the_field_words_a_corpus_draw_still_numbered_are_seeded_with_values_of_their_kind():
+    """The commonest field words a random draw of corpus specs seeded as "<words> N" (stop 54's
+    census): a person's forename, who created a row, a gender, a tier, a slug; and a count of
+    days is a number, not a day of the week (the plural is its own word before its item's)."""
+    from compoworld_dsl.importers.common import PEOPLE, text_seed
+
+    assert '"Amara"' in text_seed("forename", "registration summary")  # Credas: "forename 15"
+    assert '"Okafor"' in text_seed("surname", "registration summary")
+    assert f'"{PEOPLE[0]}"' in text_seed("created_by", "report")
+    assert "sort by {}" in text_seed("sort_by", "report")  # what a list is sorted by is no person
+    assert '"female"' in text_seed("gender", "patient")
+    assert '"premium"' in text_seed("tier", "workspace")
+    assert '"atlas-blog-post"' in text_seed("url_slug", "blog post")
+    assert '"Monday"' in text_seed("day", "schedule")
+    assert text_seed("retention_days", "bucket") == 'format("{}", 1..64)'
+    assert text_seed("resource_identifier", "job").startswith('format("RI-{}"')
+
+
 def test_a_schema_that_extends_a_thing_of_its_own_keeps_that_things_name():
     """`PostSearchResult` is `allOf: [Post, {search fields}]`: a post, one of the posts (the
     shape keeps the base's name); `Pet` is `allOf: [NewPet, {id}]`: a pet, named so."""
