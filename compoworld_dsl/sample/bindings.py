@@ -17,7 +17,7 @@ from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.state import State
 from ..runtime.world import slug
-from ..vocab import words
+from ..vocab import prose_field, words
 from ..smt.encode import EncodingUnsupported, assert_success, asserted, constraint_violated, fresh_context
 from .attempt import Attempt
 from .facts import WorldFacts
@@ -459,6 +459,11 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         return _LEFT
     if not same and near:
         other = held(facts, attempt, state, tstr(t), scope=near) or other
+    if not same and p == "text" and prose_field(name):
+        # a comment's `text`, a `message`: a sentence the world holds, not a code of another
+        # field (an imported task said 'add comment on a task with text "AI-4716"', an assignee's
+        # id, round 16)
+        other = [v for v in other if prose([v])] or other
     if p in ("text", "id", "email"):
         # only values a person would write: ones the world's data holds (its pools), never
         # made-up filler ("title 417"); the same field's values first
