@@ -316,6 +316,9 @@ def test_the_field_words_a_corpus_draw_still_numbered_are_seeded_with_values_of_
     assert '"Monday"' in text_seed("day", "schedule")
     assert text_seed("retention_days", "bucket") == 'format("{}", 1..64)'
     assert text_seed("resource_identifier", "job").startswith('format("RI-{}"')
+    # a serial is a code, also where it names the row (ACM PCA's certificate authorities were
+    # "the certificate authority "Riverside certificate authority"", their `serial`)
+    assert text_seed("serial", "certificate authority", identity=True) == 'format("S-{}", 1000..9999)'
 
 
 def test_a_schema_that_extends_a_thing_of_its_own_keeps_that_things_name():

@@ -868,7 +868,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + DOMAINS)
     if "carrier" in toks:
         return _pick(ex + CARRIERS)
-    if last in ("id", "uid", "guid", "uuid", "etag", "token", "number", "code", "ref", "reference", "key", "sku", "hash", "identifier") or last.endswith("id"):
+    if last in ("id", "uid", "guid", "uuid", "etag", "token", "number", "code", "ref", "reference", "key", "sku", "hash", "identifier", "serial") or last.endswith("id"):
         prefix = "".join(t[0] for t in toks if t)[:3].upper() or "X"
         if ex and not identity:
             return _pick((variants(ex[0]) if "version" not in toks else []) or ex)
