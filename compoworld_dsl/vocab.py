@@ -67,3 +67,23 @@ def word_once(text: str) -> str:
     importer's labels (`importers.speak`) and the sampler's instructions (`sample.phrasing`)."""
     parts = re.split(r'("[^"]*")', text)
     return "".join(p if i % 2 else _DOUBLED.sub(r"\1", p) for i, p in enumerate(parts))
+
+
+def singular(word: str) -> str:
+    """One of a plural noun ("policies" → "policy"); the importer's and the sampler's."""
+    w = word
+    for end, rep in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
+        if w.endswith(end) and len(w) > len(end) + 1:
+            return w[: -len(end)] + rep
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def plural(word: str) -> str:
+    """The plural of a noun's last word ("policy" → "policies")."""
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word if word.endswith("s") and not word.endswith("ss") else word + "es"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"

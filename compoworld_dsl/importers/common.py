@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..syntax.parser import encode_string
-from ..vocab import article, words  # noqa: F401  (the importers' article and words: the one rule, in vocab)
+from ..vocab import article, plural, singular, words  # noqa: F401  (the importers' article, words and plurals: the one rule, in vocab)
 
 # ─────────────────────────── problems ───────────────────────────
 
@@ -233,24 +233,6 @@ def unique(name: str, taken: set[str]) -> str:
     if resume is not None:
         resume[name] = i
     return n
-
-
-def singular(word: str) -> str:
-    w = word
-    for end, rep in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
-        if w.endswith(end) and len(w) > len(end) + 1:
-            return w[: -len(end)] + rep
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
-        return w[:-1]
-    return w
-
-
-def plural(word: str) -> str:
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word if word.endswith("s") and not word.endswith("ss") else word + "es"
-    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
 
 
 # ─────────────────────────── literals ───────────────────────────
@@ -1070,6 +1052,14 @@ def int_seed(name: str, minimum=None, maximum=None) -> str:
     lo, hi = 1, 100
     if last in ("year",):
         lo, hi = 2020, 2025
+    elif last == "month":
+        lo, hi = 1, 12  # Google's `Date {year, month, day}`: a beacon's low battery date was day 99 of month 43 (round 16)
+    elif last == "day":
+        lo, hi = 1, 28
+    elif last == "hour" or last == "hours" and len(toks) > 1 and toks[-2] in ("opening", "closing", "start", "end"):
+        lo, hi = 0, 23
+    elif last == "minute":
+        lo, hi = 0, 59
     elif last in ("percent", "percentage", "progress"):
         lo, hi = 0, 100
     elif last in ("minutes", "duration"):

@@ -18,11 +18,14 @@ from typing import Any
 from ..check import types as T
 from ..codegen.python import tstr
 from ..runtime.state import State
-from ..vocab import word_once
+from ..vocab import plural, word_once
 from .facts import WorldFacts
 from .people import same_as_said, words
 from .steps import Step, fields_written, needed_besides, output, plainly_found, result_table
 from .wording import _sentence, describe, fill
+
+# what a read with no `gives` calls its result (lint's W107 asks for a `gives`)
+_FOUND = "what you find when you "
 
 # prepositions a sentence's topic stands for: "For the matter ..., record a disbursement of 500"
 _COMPLEMENT = frozenset("for of under on".split())
@@ -332,7 +335,7 @@ class Phraser:
             for name, pt in tool.params:
                 if table is not None and self.people.ref_table(tstr(pt)) == table and isinstance(out, dict) and out.get(self.people.key[table]) == self.values.get((j, name)):
                     return self.arg(j, name, base)
-        return self.gives(j) or f"what you find when you {self.say(j)}"
+        return self.gives(j) or f"{_FOUND}{self.say(j)}"
 
     def _no_blanks(self, j: int, template: str) -> str:
         """`template` without the items of its closing list ("with email {email}, global referer
@@ -756,6 +759,10 @@ class Phraser:
             among = self.gives(j) or self.subject(j)
             if aggregate == "count":
                 what = among[4:] if among.startswith("the ") else among
+                if what.startswith(_FOUND) and table is not None:
+                    # a read with no `gives`: "how many capacity assignments you find when you
+                    # get ...", not "how many what you find when you get ..." (an imported task)
+                    return f"how many {plural(self.people.noun[table])} {what[len('what '):]}"
                 # "the channels {member} belongs to" has a clause of its own, a value as its
                 # subject right after a noun: "how many channels Chloe belongs to", not "...
                 # belongs to there are" (found by a player); "the {status} campaigns" has none
@@ -958,7 +965,10 @@ def flag_predicate(label: str, value: bool) -> str:
         return label if value else f"does not have {' '.join(ws[1:])}"
     if ws[0] in ("can", "may"):
         return label if value else f"{ws[0]} not {' '.join(ws[1:])}"
-    reads = ws[0] in ("a", "an", "the", "still", "in", "on", "at", "not") or ws[-1] in _PREDICATE_WORDS or ws[-1].endswith(_PREDICATE_SUFFIXES)
+    # a label that is a clause of its own ("user has liked": Instagram's `user_has_liked`) is a
+    # mark, not a predicate ("if that media entry is user has liked", round 16)
+    clause = any(w in ("is", "are", "was", "were", "has", "have", "had", "can", "may", "did", "does") for w in ws[1:])
+    reads = not clause and (ws[0] in ("a", "an", "the", "still", "in", "on", "at", "not") or ws[-1] in _PREDICATE_WORDS or ws[-1].endswith(_PREDICATE_SUFFIXES))
     return f"is {'' if value else 'not '}{'' if reads else 'marked as '}{label}"
 
 
