@@ -811,3 +811,69 @@ def test_a_word_said_twice_in_a_row_is_said_once_outside_quotes():
     assert _word_once('Add an app profile "Atlas Atlas" with priority priority medium.') == 'Add an app profile "Atlas Atlas" with priority medium.'
     assert _word_once("Reject the consent with state State unspecified.") == "Reject the consent with state unspecified."
     assert _word_once("Add a tag to it.") == "Add a tag to it."
+
+
+def test_an_answer_tables_reference_is_labelled_as_a_resources_is(tmp_path):
+    """A world-model table of answers whose field holds a session's key is labelled "session",
+    as a resource's reference is: an Athena task said "for the session id "Follow up with the
+    customer next week." of the notebook session summary ...", the session's name said as its
+    id (blind round 15)."""
+    from import_specs import arr, obj, ok, pparam, ref, run, s, spec
+
+    sess = obj({"sessionId": s(), "description": s(), "workGroup": s(), "state": s(enum=["IDLE", "BUSY", "TERMINATED"])})
+    summary = obj({"sessionId": s(), "creationTime": s(format="date-time")})
+    q = [{"name": "notebookId", "in": "query", "required": True, "schema": {"type": "string"}}]
+    doc = spec(
+        {
+            "/sessions": {"get": {"operationId": "listSessions", "responses": ok(obj({"sessions": arr(ref("Session"))}))}},
+            "/sessions/{sessionId}": {"get": {"operationId": "getSession", "parameters": [pparam("sessionId")], "responses": ok(ref("Session"))}},
+            "/notebook_sessions": {"get": {"operationId": "listNotebookSessions", "parameters": q, "responses": ok(obj({"notebookSessionsList": arr(ref("NotebookSessionSummary"))}))}},
+        },
+        {"Session": sess, "NotebookSessionSummary": summary},
+    )
+    result, ops, _, _ = run(tmp_path, doc)
+    assert ops["GET /notebook_sessions"][0] == "answered", ops
+    text = "".join(result.files.values())
+    assert 'session_id: SessionId = "" "session"' in text, text
+
+
+def test_a_sentence_every_operation_opens_with_is_no_tools_description(tmp_path):
+    """AWS CloudHSM Classic opens every operation's description with "This is documentation for
+    AWS CloudHSM Classic. For more information, see ...": every tool said so, and a blind player
+    told them apart by their names alone (round 16). A sentence that opens many operations'
+    descriptions is skipped for the next."""
+    from import_specs import arr, body, obj, ok, pparam, ref, run, s, spec
+
+    blurb = '<p>This is documentation for <b>Widget Classic</b>. For more information, see <a href="https://example.com">the guide</a>.</p> '
+    item = [pparam("widgetId")]
+    doc = spec(
+        {
+            "/widgets": {
+                "get": {"operationId": "listWidgets", "description": blurb + "<p>Lists the widgets of the account.</p>", "responses": ok(arr(ref("Widget")))},
+                "post": {"operationId": "createWidget", "description": blurb + "<p>Creates a widget.</p>", "requestBody": body(ref("Widget")), "responses": ok(ref("Widget"))},
+            },
+            "/widgets/{widgetId}": {
+                "get": {"operationId": "getWidget", "description": blurb + "<p>Retrieves information about a widget.</p>", "parameters": item, "responses": ok(ref("Widget"))},
+                "delete": {"operationId": "deleteWidget", "description": blurb + "<p>Deletes a widget.</p>", "parameters": item, "responses": ok()},
+            },
+        },
+        {"Widget": obj({"id": s(), "label": s()})},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "".join(result.files.values())
+    for said in ("Lists the widgets of the account", "Creates a widget", "Retrieves information about a widget", "Deletes a widget"):
+        assert f'"{said}"' in text, text
+    assert "This is documentation" not in text.split("service ", 1)[1], text
+
+
+def test_a_dates_parts_and_what_a_row_runs_on_are_seeded_and_named_as_they_are():
+    """Google's `Date {year, month, day}` flattened into numbers: a month is 1 to 12 and a day 1
+    to 28 (a beacon's low battery date was day 99 of month 43, round 16); an operating system
+    names no row (worker pools were "Juniper worker pool" in their `host_os`)."""
+    from compoworld_dsl.importers.common import int_seed
+    from compoworld_dsl.importers.speak import may_name
+
+    assert int_seed("estimated_low_battery_date_month") == "1..12"
+    assert int_seed("estimated_low_battery_date_day") == "1..28"
+    assert int_seed("opening_hour") == "0..23"
+    assert not may_name("host_os") and may_name("host_name")

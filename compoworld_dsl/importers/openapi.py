@@ -500,6 +500,7 @@ class OpenAPIImporter(TypeMapper):
         # per shape (by id; `_kept` holds them so that no id is reused): the arrays of objects
         # in it, its property names
         self._arrays: dict[int, list[Shape]] = {}
+        self._boilerplate: frozenset[str] | None = None  # `shared_sentences`, once
         self._names_items: bool | None = None
         self._key_types: frozenset[str] | None = None  # key_types, once the resources are known
         self._items: dict[int, Shape | None] = {}
@@ -1454,7 +1455,29 @@ class OpenAPIImporter(TypeMapper):
         return self._nouns
 
     def describe(self, o: Op, fallback: str) -> str:
-        return one_line(o.summary) or one_line(o.description) or fallback
+        """The tool's description: the summary, else the description's first sentence that is
+        not the API's boilerplate (`shared_sentences`)."""
+        said = one_line(o.summary) or one_line(o.description)
+        if said and not one_line(o.summary) and said in self.shared_sentences():
+            said = one_line(" ".join(x for x in _sentences(o.description) if one_line(x) not in self.shared_sentences()))
+        return said or fallback
+
+    def shared_sentences(self) -> frozenset[str]:
+        """Sentences that open many operations' descriptions alike: boilerplate, not what one
+        operation does. Every operation of AWS CloudHSM Classic opens "This is documentation for
+        AWS CloudHSM Classic. For more information, see ...", so every tool of it said so, and a
+        blind player told them apart by their names alone (round 16). A sentence is shared when
+        at least 3 operations and a quarter of those with a description hold it."""
+        if self._boilerplate is None:
+            counts: dict[str, int] = {}
+            described = 0
+            for o in self.ops:
+                if isinstance(o.description, str) and o.description.strip():
+                    described += 1
+                    for x in {one_line(x) for x in _sentences(o.description)[:4]}:
+                        counts[x] = counts.get(x, 0) + 1
+            self._boilerplate = frozenset(x for x, n in counts.items() if x and n >= 3 and 4 * n >= described)
+        return self._boilerplate
 
     def path_params(self, o: Op, r: Resource | None, taken: set[str]) -> tuple[list[ParamIR], dict[str, tuple[str, str, Resource | None]]]:
         """Parameters for the path's `{...}` segments, in path order: name → (param, type, resource)."""
@@ -2358,3 +2381,9 @@ def import_openapi(path: str | Path, name: str | None = None, lists: bool = Fals
     result = imp.run()
     result.names = {imp.api, *imp.type_names, *imp.service_names, result.world_file.removesuffix(".world")}
     return result
+
+
+def _sentences(text: str) -> list[str]:
+    """A description's sentences, HTML tags and paragraphs aside (`describe`)."""
+    t = " ".join(re.sub(r"<[^<>]+>", " ", text).split())
+    return [x for x in re.split(r"(?<=[.!?])\s+(?=[A-Z<])", t) if x.strip()]

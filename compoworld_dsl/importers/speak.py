@@ -886,6 +886,15 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
         # already: their text fields are seeded as the resources' are (a metric destination's
         # ARN is an ARN, not "destination arn 27")
         for t in svc.tables:
+            if not any(t.record is r.record for r in resources):
+                # and their references are labelled as the resources' are: an Athena notebook's
+                # session summaries named their `session_id` "the session id "Follow up with
+                # ..."", the session's own name said as its id (blind round 15)
+                said = {f.label or words(f.name) for f in t.record.fields}
+                for f in t.record.fields:
+                    if f.ref and f.label is None and (label := label_for(f, nouns.get(f.ref))) is not None and label not in said:
+                        f.label = label
+                        said.add(label)
             reseed(t, t.record.noun or words(t.record.name).lower(), api)
             person_seeds(t)
             place_seeds(t, svc.name)
@@ -959,7 +968,10 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               "strategy", "architecture", "algorithm", "protocol", "tenancy",
               # whose it is (ACM PCA's certificate authorities were "the certificate authority
               # "Riverside certificate authority"", their `owner_account`)
-              "account"}
+              "account",
+              # what it runs on (Remote Build Execution's worker pools were "the worker pool
+              # "Juniper worker pool"", their `host_os`: round 16)
+              "os"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
