@@ -25,6 +25,9 @@ from compoworld_dsl.sample.phrasing import flag_predicate
     # a flag named by a noun: marked as it, as a request's flags are
     ("account selection", "is marked as account selection", "is not marked as account selection"),
     ("notify on resolve case", "is marked as notify on resolve case", "is not marked as notify on resolve case"),
+    # a label that is a clause of its own (Instagram's `user_has_liked`: "if that media entry is
+    # user has liked", round 16)
+    ("user has liked", "is marked as user has liked", "is not marked as user has liked"),
 ])
 def test_a_yes_no_field_is_said_as_what_the_record_is(label, yes, no):
     assert flag_predicate(label, True) == yes
