@@ -877,3 +877,17 @@ def test_a_dates_parts_and_what_a_row_runs_on_are_seeded_and_named_as_they_are()
     assert int_seed("estimated_low_battery_date_day") == "1..28"
     assert int_seed("opening_hour") == "0..23"
     assert not may_name("host_os") and may_name("host_name")
+
+
+def test_a_unix_timestamp_read_as_a_date_is_labelled_as_a_date():
+    """Instagram's `created_time` ("Creation UNIX timestamp") is imported as a datetime and said
+    as one: not "caption creation UNIX timestamp 2025-03-10T20:36" (round 16)."""
+    from compoworld_dsl.importers.common import FieldIR, RecordIR
+    from compoworld_dsl.importers.schema import Shape
+    from compoworld_dsl.importers.speak import label_fields
+
+    f = FieldIR("caption_created_time", "datetime", "datetime", default="2025-01-01T00:00")
+    f._shape = Shape("scalar", "string", description="Creation UNIX timestamp")
+    rec = RecordIR("Media", [f])
+    label_fields(rec, {})
+    assert f.label == "creation timestamp", f.label

@@ -292,6 +292,10 @@ def label_fields(rec: RecordIR, nouns: dict[str, str]) -> None:
     for f in rec.fields:
         if f.label is None:
             label = label_for(f, nouns.get(f.ref or ""))
+            if label is not None and f.base in ("datetime", "date"):
+                # a time the import reads as a date (a UNIX timestamp typed as text) is said as a
+                # date: "caption creation UNIX timestamp 2025-03-10T20:36" (Instagram, round 16)
+                label = re.sub(r"\b(?:unix|epoch)\s+", "", label, flags=re.I) or label
             if (label is None or label in said) and not f.key and not f.json:
                 # a word said twice is said once even where the better label is taken:
                 # ConfigCat's `organization.organizationId` beside `organization.name` (the
