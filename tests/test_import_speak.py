@@ -482,6 +482,10 @@ def test_summaries_and_nouns_read_as_a_person_writes_them():
     # an adverb before the verb: hetras' "Partially updates the room" read "partially updates ..."
     assert summary_phrase("Partially updates the room") == ("partially update the room", False)
     assert summary_phrase("Fully lists the rooms") == ("fully list the rooms", True)
+    # a summary of ten words is still a summary (Filestore's revert was "revert projects
+    # locations of instance ...", its id's words, round 17)
+    assert summary_phrase("Revert an existing instance's file system to a specified snapshot") == ("revert an existing instance's file system to a specified snapshot", False)
+    assert summary_phrase("Returns the list of every one of the things this endpoint can give back to a caller") is None
     assert spoken_noun("io t spaces description") == "IoT spaces description"
     assert spoken_noun("o auth client") == "OAuth client"
     assert spoken_noun("radio t") == "radio t"  # not inside a word

@@ -891,3 +891,29 @@ def test_a_unix_timestamp_read_as_a_date_is_labelled_as_a_date():
     rec = RecordIR("Media", [f])
     label_fields(rec, {})
     assert f.label == "creation timestamp", f.label
+
+
+def test_a_tag_before_the_verb_of_an_operation_id_is_no_verb(tmp_path):
+    """Appwrite's ids put the tag first (`databaseDeleteDocument`, `storageDeleteFile`): the
+    delete is said "delete document ...", not "database document ..." (a sampled task read
+    "Database the document "Harbor document" ...", blind round 17's draw)."""
+    from import_specs import arr, obj, ok, pparam, ref, run, s, spec
+
+    doc_item = [pparam("collectionId"), pparam("documentId")]
+    doc = spec(
+        {
+            "/database/collections/{collectionId}/documents": {"get": {"operationId": "databaseListDocuments", "parameters": [pparam("collectionId")], "responses": ok(obj({"documents": arr(ref("Document"))}))}},
+            "/database/collections/{collectionId}/documents/{documentId}": {
+                "get": {"operationId": "databaseGetDocument", "parameters": doc_item, "responses": ok(ref("Document"))},
+                "delete": {"operationId": "databaseDeleteDocument", "parameters": doc_item, "responses": ok()},
+            },
+            "/storage/files/{fileId}": {"delete": {"operationId": "storageDeleteFile", "parameters": [pparam("fileId")], "responses": ok()},
+                                        "get": {"operationId": "storageGetFile", "parameters": [pparam("fileId")], "responses": ok(ref("File"))}},
+        },
+        {"Document": obj({"$id": s(), "title": s()}), "File": obj({"$id": s(), "name": s()})},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "".join(result.files.values())
+    assert 'say "delete document {document_id}"' in text, text
+    assert 'say "delete file {file_id}"' in text, text
+    assert 'say "database' not in text and 'say "storage' not in text, text

@@ -1437,6 +1437,10 @@ class OpenAPIImporter(TypeMapper):
             toks = toks[1:]
         generic = {"get", "list", "create", "add", "update", "patch", "put", "delete", "remove", "one", "all", "insert", "post", "new", "set", "edit", "modify", "replace", "fetch", "retrieve", "read", "destroy", "do", "api", "v1", "v2"}
         first = toks[0] if toks else ""
+        if len(toks) > 1 and toks[1] in generic:
+            # a tag before the verb (Appwrite's `databaseDeleteDocument`): "delete", not "database
+            # the document ..." (blind round 17's draw)
+            return default
         if first.isalpha() and len(first) > 2 and first not in generic and first not in self.nouns():
             return first
         return default
