@@ -887,12 +887,13 @@ def speak(resources, services: dict[str, ServiceIR], tables: dict[str, TableIR],
             person_seeds(tables[r.qualified])
             place_seeds(tables[r.qualified], r.service)
             range_seeds(tables[r.qualified])
+    resource_records = {id(r.record) for r in resources}
     for svc in services.values():
         # the world model's tables of answers (`world_model.answered`) are in the services
         # already: their text fields are seeded as the resources' are (a metric destination's
         # ARN is an ARN, not "destination arn 27")
         for t in svc.tables:
-            if not any(t.record is r.record for r in resources):
+            if id(t.record) not in resource_records:
                 # and their references are labelled as the resources' are: an Athena notebook's
                 # session summaries named their `session_id` "the session id "Follow up with
                 # ..."", the session's own name said as its id (blind round 15)
