@@ -703,7 +703,7 @@ _KINDS_OF_TEXT: tuple[tuple[frozenset, object], ...] = (
     # the most common field words a random draw of corpus specs still numbered ("gender 3",
     # "tier 12", "namespace 7": bench/import_corpus.py's specs, stop 54)
     (frozenset({"gender", "sex"}), ["female", "male", "non-binary", "unspecified"]),
-    (frozenset({"tier", "plan", "edition"}), ["free", "standard", "premium", "enterprise"]),
+    (frozenset({"tier", "edition"}), ["free", "standard", "premium", "enterprise"]),  # (a `plan` has a name: NAMED_THINGS)
     (frozenset({"namespace"}), ["default", "production", "staging", "analytics", "billing"]),
     (frozenset({"period"}), ["monthly", "quarterly", "yearly", "weekly"]),
     (frozenset({"format"}), ["json", "csv", "xml", "pdf"]),

@@ -1461,8 +1461,9 @@ class OpenAPIImporter(TypeMapper):
     def describe(self, o: Op, fallback: str) -> str:
         """The tool's description: the summary, else the description's first sentence that is
         not the API's boilerplate (`shared_sentences`)."""
-        said = one_line(o.summary) or one_line(o.description)
-        if said and not one_line(o.summary) and said in self.shared_sentences():
+        summary = one_line(o.summary)
+        said = summary or one_line(o.description)
+        if said and not summary and said in self.shared_sentences():
             said = one_line(" ".join(x for x in _sentences(o.description) if one_line(x) not in self.shared_sentences()))
         return said or fallback
 

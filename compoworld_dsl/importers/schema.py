@@ -343,7 +343,7 @@ class SchemaReader:
         objects = [p for p in parts if p.kind == "object"]
         typed = [p for p in parts if p.kind != "opaque" or p.reason.startswith(neutral)]
         others = [p for p in parts if p.kind != "object" and not (p.kind == "opaque" and p.reason.startswith(neutral))]
-        if len(objects) == 1 and not others and len(parts) > 1 and all(p is objects[0] or p.kind == "opaque" for p in parts):
+        if len(objects) == 1 and not others and len(parts) > 1:  # the rest say nothing (`others` is empty)
             # `allOf: [{$ref: CertificateAuthority}, {description: ...}]` (AWS's style for every
             # property): the one object, described. Merged, it lost its name where it has no
             # key-named field (ACM PCA's `Arn`), and its list was read as no list of its rows
