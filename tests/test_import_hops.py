@@ -933,3 +933,31 @@ def test_a_stored_count_of_children_is_not_asked_for_after_the_task_adds_one(tmp
             adding += 1
             assert not any(r.get("field") == "feature_count" for r in task["reports"]), task["instruction"]
     assert adding, "no task added a feature"
+
+
+def test_an_update_sets_the_fields_of_an_object_two_levels_down(tmp_path):
+    """Azure's private endpoint connections are updated by a PUT whose body sets
+    `properties.privateLinkServiceConnectionState.status`, two objects down: read one level only,
+    the body set "no field of the record" and the update was a recorded call whose effect no
+    task could check (MariaDB's `PrivateEndpointConnections_CreateOrUpdate`)."""
+    state = obj({"status": s(), "description": s()})
+    conn = obj({"id": s(), "name": s(), "properties": obj({"privateLinkServiceConnectionState": state, "provisioningState": {"type": "string", "readOnly": True}})})
+    scope = [pparam("subscriptionId"), pparam("resourceGroupName")]
+    item = [*scope, pparam("connectionName")]
+    doc = spec(
+        {
+            f"{AZ}/connections": {"get": {"operationId": "Connections_List", "parameters": scope, "responses": ok(obj({"value": {"type": "array", "items": ref("Connection")}}))}},
+            f"{AZ}/connections/{{connectionName}}": {
+                "get": {"operationId": "Connections_Get", "parameters": item, "responses": ok(ref("Connection"))},
+                "patch": {"operationId": "Connections_Update", "parameters": item, "requestBody": body(ref("Connection")), "responses": ok(ref("Connection"))},
+            },
+        },
+        {"Connection": conn},
+    )
+    _, ops, model, wf = run(tmp_path, doc)
+    assert ops["PATCH " + f"{AZ}/connections/{{connectionName}}"][0] == "update", ops
+    w, st = world_of(model, wf)
+    key, row = sorted(table(st, "connections").items())[0]
+    got = w.call(st, tool(model, "connections_update").qualified, {"subscription_id": row["subscription_id"], "resource_group_name": row["resource_group_name"], "connection_name": key, "properties_private_link_service_connection_state_status": "Rejected"})
+    assert got["success"], got
+    assert table(st, "connections")[key]["properties_private_link_service_connection_state_status"] == "Rejected"

@@ -917,3 +917,22 @@ def test_a_tag_before_the_verb_of_an_operation_id_is_no_verb(tmp_path):
     assert 'say "delete document {document_id}"' in text, text
     assert 'say "delete file {file_id}"' in text, text
     assert 'say "database' not in text and 'say "storage' not in text, text
+
+
+def test_where_a_row_lives_and_a_code_of_a_kind_name_no_row():
+    """An IAM user was "the user "/exports/customers.csv"", its `path`; a container was known by
+    its `endpoint`; call summaries were "the call summaries "CA"", their `from_country_code`
+    (blind round 18). A code of its own still names a row (a coupon's `code`), and a row with no
+    other text is still known by its path (a file's)."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import identity, may_name
+
+    assert not may_name("path") and not may_name("endpoint") and not may_name("from_country_code")
+    assert not may_name("currency_code") and may_name("coupon_code") and may_name("code")
+
+    def text(name):
+        return FieldIR(name, "text", "text", default="")
+
+    assert identity([text("path"), text("endpoint"), text("nickname")], ("name", "title")) == ["nickname"]
+    assert identity([text("from_country_code"), text("caller")], ("name", "title")) == ["caller"]
+    assert identity([text("path")], ("name", "title")) == ["path"]

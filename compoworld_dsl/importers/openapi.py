@@ -1791,18 +1791,24 @@ class OpenAPIImporter(TypeMapper):
             list, nor an object kept as JSON text: "with tags "{}"" asks for nothing)."""
             return f is not None and not (ps.readonly or f.readonly or norm(prop) in BOOKKEEPING or re.match(r"\s*(output only|read[- ]only)", ps.description, re.I) or f.base == "list" or update and f.json)
 
+        def nested(path: str, ps, depth: int) -> None:
+            """A nested object whose fields were flattened (Azure's `properties`, and its
+            `privateLinkServiceConnectionState` a level down): take the small scalar fields a
+            caller sets, as deep as the record flattened them."""
+            for sub, sps in ps.props.items():
+                g = by_src.get(norm(f"{path}.{sub}"))
+                if g is not None and g not in chosen and settable(sub, sps, g):
+                    g._body_required = sub in ps.required  # type: ignore[attr-defined]
+                    chosen.append(g)
+                elif g is not None and g not in chosen:
+                    left.append(f"{path}.{sub}")
+                elif g is None and sps.kind == "object" and depth < 3:
+                    nested(f"{path}.{sub}", sps, depth + 1)
+
         for prop, ps in body.props.items():
             f = by_src.get(norm(prop))
             if f is None and ps.kind == "object":
-                # a nested object whose fields were flattened (Azure's `properties`): take its
-                # small scalar fields that a caller sets
-                for sub, sps in ps.props.items():
-                    g = by_src.get(norm(f"{prop}.{sub}"))
-                    if g is not None and g not in chosen and settable(sub, sps, g):
-                        g._body_required = sub in ps.required  # type: ignore[attr-defined]
-                        chosen.append(g)
-                    elif g is not None and g not in chosen:
-                        left.append(f"{prop}.{sub}")
+                nested(prop, ps, 1)
                 continue
             if not settable(prop, ps, f):
                 left.append(prop)

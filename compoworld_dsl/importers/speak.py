@@ -978,7 +978,11 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               "account",
               # what it runs on (Remote Build Execution's worker pools were "the worker pool
               # "Juniper worker pool"", their `host_os`: round 16)
-              "os"}
+              "os",
+              # where it lives, not what it is called (an IAM user was "the user "/division/"",
+              # its `path`; a row known by its `endpoint` URL: the stop-54 review's draw). A row
+              # with no other text is still known by one (`identity`'s last resort)
+              "path", "endpoint"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
@@ -998,7 +1002,10 @@ def may_name(field: str) -> bool:
     """Could a text field of this name be what a row is called (not a kind, a link, a message,
     an id or a list of ids)?"""
     toks = _tokens(field)
-    return bool(toks) and toks[-1] not in _NOT_NAMES and not field.endswith(("id", "ids"))
+    # a code of a kind of thing is that thing (a call summary was "call summaries "CA"", its
+    # `country_code`), where a code of its own may name a row (a coupon's `code`)
+    said = toks[-2:-1] if toks[-1:] == ["code"] else toks[-1:]
+    return bool(toks) and toks[-1] not in _NOT_NAMES and not set(said) & _NOT_NAMES and not field.endswith(("id", "ids"))
 
 
 def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> list[str]:
