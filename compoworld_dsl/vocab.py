@@ -29,6 +29,18 @@ def words(name: str) -> str:
     return _WORD_START.sub(" ", name).replace("_", " ").lower().strip()
 
 
+_SENTINEL = re.compile(r"(?:^|_)(?:unspecified|unknown|undefined|not_?set|invalid)$")
+
+
+def placeholder_members(members) -> list[str]:
+    """The members of an enum that stand for no value (Google's `COMMITMENT_PLAN_UNSPECIFIED`,
+    a run's `UNKNOWN` state, the proto default): no row is seeded with one and no task asks to
+    set one ("with capacity commitment plan commitment plan unspecified", a sampled task). None
+    where every member is one."""
+    got = [m for m in members if _SENTINEL.search(str(m).lower())]
+    return got if len(got) < len(list(members)) else []
+
+
 def prose_field(name: str) -> bool:
     """Does a field (or parameter) of this snake-case name hold a sentence (`description`,
     `channel_description`, `component_remarks`)?"""

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from compoworld_dsl.importers.openapi import import_openapi
@@ -936,3 +937,60 @@ def test_where_a_row_lives_and_a_code_of_a_kind_name_no_row():
     assert identity([text("path"), text("endpoint"), text("nickname")], ("name", "title")) == ["nickname"]
     assert identity([text("from_country_code"), text("caller")], ("name", "title")) == ["caller"]
     assert identity([text("path")], ("name", "title")) == ["path"]
+
+
+def test_a_google_method_is_named_and_said_whole_and_its_placeholder_members_are_no_values(tmp_path):
+    """BigQuery Reservation's `bigqueryreservation.projects.locations.capacityCommitments.split`
+    was the tool `..._capacity_commitments_spli` (the id's snake cut at 64 characters before its
+    API was dropped) said "split projects locations of capacity commitment ..." (Google's scopes
+    read as the call's object); its commitments were seeded with `COMMITMENT_PLAN_UNSPECIFIED`
+    three times in six and a task asked to add one "with capacity commitment plan commitment
+    plan unspecified" (a fresh draw's tasks, stop 55)."""
+    from import_specs import body, obj, ok, pparam, ref, run, s, spec
+
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    lead = "bigqueryreservation.projects.locations.capacityCommitments"
+    commitment = obj({"name": s(), "slotCount": s("integer"), "plan": s(enum=["COMMITMENT_PLAN_UNSPECIFIED", "FLEX", "MONTHLY", "ANNUAL"]), "failureMessage": s()})
+    doc = spec(
+        {
+            "/v1/{parent}/capacityCommitments": {
+                "get": {"operationId": f"{lead}.list", "parameters": [pparam("parent")], "responses": ok(obj({"capacityCommitments": {"type": "array", "items": ref("CapacityCommitment")}}))},
+                "post": {"operationId": f"{lead}.create", "parameters": [pparam("parent")], "requestBody": body(ref("CapacityCommitment")), "responses": ok(ref("CapacityCommitment"))},
+            },
+            "/v1/{name}": {"get": {"operationId": f"{lead}.get", "parameters": [pparam("name")], "responses": ok(ref("CapacityCommitment"))}},
+            "/v1/{name}:split": {"post": {"operationId": f"{lead}.split", "parameters": [pparam("name")], "requestBody": body(obj({"slotCount": s("integer")})), "responses": ok(obj({"first": ref("CapacityCommitment")}))}},
+        },
+        {"CapacityCommitment": commitment},
+    )
+    result, _, _, wf = run(tmp_path, doc)
+    text = result.files["probe.world"]
+    assert "tool projects_locations_capacity_commitments_split(" in text, text
+    assert re.search(r'say "split capacity commitment \{name\}', text), text
+    seed = re.search(r"plan: weighted\(([^)]*)\)", text).group(1)
+    assert "unspecified" not in seed and "flex" in seed, seed
+    sample(Job(str(wf), 2, 6, 3, max_attempts=60), tmp_path / "t.jsonl")
+    tasks = (tmp_path / "t.jsonl").read_text()
+    assert tasks and "unspecified" not in tasks.lower(), tasks
+
+
+def test_a_summary_that_opens_with_its_methods_name_is_said_from_its_verb():
+    """Go's doc comments open with the method: "TagApiSpecRevision adds a tag to a specified
+    revision of a spec" was said "tagapispecrevision adds a tag ..." (Apigee registry)."""
+    from compoworld_dsl.importers.speak import summary_phrase
+
+    assert summary_phrase("TagApiSpecRevision adds a tag to a specified revision of a spec.") == ("add a tag to a specified revision of a spec", False)
+    assert summary_phrase("Lists the tags of a collection") == ("list the tags of a collection", True)
+
+
+def test_a_state_is_a_stage_unless_its_row_has_a_place_and_examples_are_values():
+    """Apigee's API versions were in "Victoria" and "Illinois" (a bare `state` read as a region),
+    where its description lists the stages: 'e.g., "CONCEPT", "DESIGN", ...'. EMR's release label
+    was "Website redesign"."""
+    from compoworld_dsl.importers.common import REGIONS, text_seed
+    from compoworld_dsl.importers.speak import described_values
+
+    assert not any(r in text_seed("state", "api version") for r in REGIONS)
+    assert any(r in text_seed("state", "branch") for r in REGIONS)
+    assert described_values('Format: free-form, e.g., "CONCEPT", "DESIGN", "PRODUCTION".') == ["CONCEPT", "DESIGN", "PRODUCTION"]
+    assert "v1.4.0" in text_seed("release_label", "endpoint")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..syntax.parser import encode_string
-from ..vocab import article, plural, singular, words  # noqa: F401  (the importers' article, words and plurals: the one rule, in vocab)
+from ..vocab import article, placeholder_members, plural, singular, words  # noqa: F401  (the importers' article, words and plurals: the one rule, in vocab)
 
 # ─────────────────────────── problems ───────────────────────────
 
@@ -793,6 +793,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         what = " ".join(t for t in toks[:-1] if t not in ("display", "full", "short", "long", "friendly", "unique", "given", "new", "old", "the"))
         own = not what or what == noun or f" {noun} ".endswith(f" {what} ")
         return _pick(ex + [f"{a} {noun if own else what}" for a in ADJECTIVES])
+    if "release" in toks and last in ("label", "name", "tag", "version"):
+        return _pick(ex + ["v1.4.0", "2.1.0", "release-2025.03", "6.9.0-latest"])  # EMR's "release label "Website redesign""
     if last in ("title", "summary", "subject", "headline", "caption", "label"):
         return _pick(ex + TITLES)
     if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions", "letter", "info", "information", "summary_text"):
@@ -801,7 +803,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + CITIES)  # a location drawn from the noun's names read as the row's name
     if "country" in toks:
         return _pick(ex + COUNTRIES)
-    if last in ("region", "province", "county") or name in ("state", "address_state"):
+    if last in ("region", "province", "county") or name == "address_state" or name == "state" and set(noun.lower().split()) & _PLACED:
         return _pick(ex + REGIONS)
     if last in ("postcode", "zip", "postal") or "postal" in toks or "zip" in toks:
         return _pick(ex + POSTCODES)
@@ -1117,6 +1119,11 @@ def default_for(base: str, type_name: str, first_member: str | None = None) -> s
     return None  # lists start empty
 
 
+# what a bare `state` is a region of: a place, or who has an address. Of anything else it is a
+# stage (Apigee's API versions were in "Victoria" and "Illinois", their lifecycle `state`)
+_PLACED = {"address", "location", "place", "branch", "store", "office", "site", "venue", "facility", "property", "hotel", "restaurant", "school", "customer", "contact", "person", "people", "user", "member", "employee", "company", "organization", "supplier", "vendor", "patient", "student", "driver", "owner", "lead", "account", "billing", "shipping"}
+
+
 def seed_for(f: FieldIR, noun: str, members: list[str] | None = None, example=None, minimum=None, maximum=None, identity: bool = False) -> str | None:
     """A generator for one field: type-appropriate, named by the field, the spec's example first."""
     b = f.base
@@ -1139,6 +1146,7 @@ def seed_for(f: FieldIR, noun: str, members: list[str] | None = None, example=No
     if b == "time":
         return "08:00..17:45"
     if b == "enum" and members:
+        members = [m for m in members if m not in placeholder_members(members)]
         if len(members) == 1:
             return members[0]
         return "weighted(" + ", ".join(f"{m}: {3 if i == 0 else 1}" for i, m in enumerate(members[:12])) + ")"

@@ -81,6 +81,7 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     LIST_WRAPPERS,
     SEARCH_WORDS,
     DETAIL_WORDS,
+    GOOGLE_SCOPES,
     TRANSPORT,
     PAGING,
     BOOKKEEPING,
@@ -1418,10 +1419,20 @@ class OpenAPIImporter(TypeMapper):
     def tool_name(self, o: Op, fallback: str) -> str:
         raw = o.op_id
         if raw and re.fullmatch(r"[A-Za-z0-9_.\- ]+", raw):
-            name = snake(raw)
+            # each dotted part on its own: `snake` keeps 64 characters, and a Google id names the
+            # method last (`bigqueryreservation.projects.locations.capacityCommitments.split`
+            # was `..._capacity_commitments_spli`)
+            name = "_".join(snake(p) for p in raw.split(".") if p)
             lead = self.common_lead
             if lead and name.startswith(lead + "_") and len(name) > len(lead) + 1:
                 name = name[len(lead) + 1 :]
+            if len(name) > 64:
+                # whole words off the end that does not say what the call does: the front of a
+                # dotted id (its scopes), the back of any other (`getApiV1...Variables`)
+                words = name.split("_")
+                while len("_".join(words)) > 64 and len(words) > 1:
+                    words = words[1:] if "." in raw else words[:-1]
+                name = "_".join(words)[:64]
         else:
             name = fallback
         return unique(safe(name, suffix="_op"), self.tool_names)
@@ -2131,7 +2142,12 @@ class OpenAPIImporter(TypeMapper):
                 if len(toks) == 1:
                     toks += snake(singular(group)).split("_")
             elif len(parts) >= 2:
-                toks = snake(parts[-1]).split("_") + [t for p in parts[:-1] for t in snake(p).split("_")]
+                # Google's scopes before the collection name no object of the call ("split
+                # projects locations of capacity commitment ..." was
+                # `projects.locations.capacityCommitments.split`): kept only where the
+                # collection is theirs (`projects.locations.list`)
+                owners = [p for i, p in enumerate(parts[:-1]) if not (p in GOOGLE_SCOPES and i < len(parts) - 2)]
+                toks = snake(parts[-1]).split("_") + [t for p in owners for t in snake(p).split("_")]
             else:
                 toks = snake(o.op_id).split("_")
             kept = [t for t in toks if t not in drop and singular(t) not in drop] or toks  # `Apps_Restart` on an app: "restart"

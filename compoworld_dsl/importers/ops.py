@@ -20,6 +20,9 @@ ITEM_WRAPPERS = ("data", "result", "item", "resource", "record", "object", "enti
 LIST_WRAPPERS = ("data", "items", "results", "records", "value", "values", "list", "entries", "elements", "resources", "content")
 SEARCH_WORDS = ("search", "find", "query", "filter", "list")
 DETAIL_WORDS = ("details", "detail", "info")
+# the parents Google's resource names open with (`projects/{p}/locations/{l}/...`): in a method id
+# (`projects.locations.capacityCommitments.split`) a scope, not the call's object
+GOOGLE_SCOPES = frozenset({"projects", "locations", "organizations", "folders"})
 # request plumbing, not part of what an operation means: never a parameter of a tool
 TRANSPORT = {"xgafv", "alt", "apiversion", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
 PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction",

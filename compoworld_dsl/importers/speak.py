@@ -422,7 +422,8 @@ def reseed(table: TableIR, noun: str, service: str = "") -> list[str]:
     return changed
 
 
-_VALUES_INTRO = re.compile(r"(?:possible|acceptable|allowed|valid|supported|permitted) values(?: are| include)?|\bone of\b|\beither\b", re.I)
+# ("e.g.": Apigee's lifecycle `state`, 'we expect single words ..., e.g., "CONCEPT", "DESIGN", ...')
+_VALUES_INTRO = re.compile(r"(?:possible|acceptable|allowed|valid|supported|permitted) values(?: are| include)?|\bone of\b|\beither\b|\be\.g\.|\bfor example\b", re.I)
 _TRUE_FALSE = re.compile(r"^\W*(?:when|if)\W+(?:set to\W+)?true\b", re.I)
 _QUOTED = re.compile(r'"([A-Za-z][A-Za-z0-9_.:-]{0,40})"|\'([A-Za-z][A-Za-z0-9_.:-]{0,40})\'')
 
@@ -499,6 +500,12 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # ..."): the verb is what follows it; bunq's tasks said "used to update ... for that user"
     text = _LEAD_IN.sub("", text)
     ws = text.split()
+    # the method's own name before its verb, as Go's doc comments open ("TagApiSpecRevision adds
+    # a tag to a specified revision of a spec", Apigee registry: said "tagapispecrevision adds
+    # a tag ..."): the verb is the next word
+    if len(ws) > 2 and re.search(r"[a-z][A-Z]", ws[0]) and _THIRD_PERSON.match(ws[1].lower()):
+        ws = ws[1:]
+        text = " ".join(ws)
     # (up to 12 words: Filestore's "Revert an existing instance's file system to a specified
     # snapshot" was said "revert projects locations of instance ...", from its id, round 17)
     if not 2 <= len(ws) <= 12 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '/-]*", text):

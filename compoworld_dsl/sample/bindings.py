@@ -17,7 +17,7 @@ from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.state import State
 from ..runtime.world import slug
-from ..vocab import prose_field, words
+from ..vocab import placeholder_members, prose_field, words
 from ..smt.encode import EncodingUnsupported, assert_success, asserted, constraint_violated, fresh_context
 from .attempt import Attempt
 from .facts import WorldFacts
@@ -428,7 +428,9 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
     its default: the instruction does not ask for it (`Phraser.say`)."""
     b = T.base_of(t)
     if isinstance(b, T.EnumT):
-        return rng.choice(list(b.members))
+        # a member that stands for no value is no value to ask for (`vocab.placeholder_members`)
+        none = placeholder_members(b.members)
+        return rng.choice([m for m in b.members if m not in none])
     p = T.prim_name(t)
     if p is None:
         return _NO_DRAW  # lists and records: Z3 chooses
