@@ -994,3 +994,19 @@ def test_a_state_is_a_stage_unless_its_row_has_a_place_and_examples_are_values()
     assert any(r in text_seed("state", "branch") for r in REGIONS)
     assert described_values('Format: free-form, e.g., "CONCEPT", "DESIGN", "PRODUCTION".') == ["CONCEPT", "DESIGN", "PRODUCTION"]
     assert "v1.4.0" in text_seed("release_label", "endpoint")
+    assert "Atlas API" in text_seed("api", "api version")  # a scope no resource owns: not "api 10"
+
+
+def test_a_reference_is_said_as_its_row_not_with_the_number_its_name_took():
+    """Visma's addresses are listed under a customer; the address already had a `customer_guid`,
+    so the parent took `customer_guid_2`, and a task said "the projects of the customer guid 2 of
+    the address "60601"" (a fresh draw's tasks, stop 55)."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import label_for
+
+    f = FieldIR("customer_guid_2", "CustomerId", "id", default="")
+    f.ref = "customers"
+    assert label_for(f, "customer") == "customer"
+    g = FieldIR("owner_uuid", "UserId", "id", default="")
+    g.ref = "users"
+    assert label_for(g, "user") == "owner"

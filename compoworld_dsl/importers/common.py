@@ -676,7 +676,7 @@ TEXT_TIME = 'format("2025-02-{}T09:30:00Z", 10..28)'
 
 # more things with names of their own, met as numbered values ("policy 12", "template 3") in 567
 # instructions sampled from two draws of the corpus (stop 50)
-_ALSO_NAMED = frozenset("policy template table stream session container client conference recipe column record resource license schema view model account facility config configuration family queue topic folder dashboard report rule workflow job task pool".split())
+_ALSO_NAMED = frozenset("api catalog registry policy template table stream session container client conference recipe column record resource license schema view model account facility config configuration family queue topic folder dashboard report rule workflow job task pool".split())
 
 # what a field's last word says its text holds, where the spec gives no example: before, the last
 # resort numbered the field's own words ("ttl 17", "fqdn 21", "measure unit 5", "form login check
@@ -870,7 +870,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     if last in NAMED_THINGS or last in _ALSO_NAMED:
         # a thing with a name of its own: a plan's publisher "Orion publisher", not "plan
         # publisher 2" (a sampled Azure task)
-        return _pick([f"{a} {last}" for a in ADJECTIVES])
+        # (an `api` scope was "api 10": Apigee registry's API versions, a fresh draw's task)
+        return _pick([f"{a} {'API' if last == 'api' else last}" for a in ADJECTIVES])
     if last == "ids" and len(toks) > 1:
         return f"format({lit(toks[-2] + '-{}')}, 1000..9999)"  # `subnet_ids`: "subnet-4821"
     if last in ("list", "array") and len(toks) > 1:

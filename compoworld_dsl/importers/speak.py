@@ -194,7 +194,11 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
     if f.ref is not None:
         # a reference by a name key or an ARN is the record it names: "delete the vod source of
         # ...", not "delete the vod source name of ..." (sampled MediaTailor and OAM tasks)
-        rest = toks[:-1] if toks[-1:] in (["id"], ["ids"], ["uid"], ["key"], ["name"], ["arn"]) and len(toks) > 1 else toks
+        # (nor by the number a second field of its name took: Visma's addresses are listed under
+        # a customer, `customer_guid_2` beside the API's own, said "the customer guid 2 of the
+        # address", a sampled task)
+        toks = toks[:-1] if len(toks) > 1 and toks[-1].isdigit() else toks
+        rest = toks[:-1] if toks[-1:] in (["id"], ["ids"], ["uid"], ["uuid"], ["guid"], ["key"], ["name"], ["arn"]) and len(toks) > 1 else toks
         got = " ".join(_SPELLED.get(t, t) if t in ("url", "uri", "api") else t for t in rest) or ref_noun
     elif f.base in ("datetime", "date", "time"):
         got = _clock_label(toks, f.base)

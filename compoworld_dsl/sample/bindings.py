@@ -330,7 +330,9 @@ def _sensible(facts: WorldFacts, attempt: Attempt, state: State, t: T.Type, v: A
     if p in ("int", "decimal", "money"):
         return 0 < v < 1_000_000
     if p in ("date", "datetime"):
-        lo, hi = date_range(facts, state)
+        # (a state of times only is read by its times: Z3 answered a run's start with the
+        # epoch, "start time 1970-01-01T00:00", a fresh draw's Data Lineage task, stop 55)
+        lo, hi = date_range(facts, state, times=True)
         day = v if p == "date" else v // 1440
         return lo is None or lo - 366 <= day <= hi + 366
     return True

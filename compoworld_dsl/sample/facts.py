@@ -54,6 +54,7 @@ class WorldFacts:
     # table → fields, by runtime type, and the date fields: value pools read only these
     fields_of_type: dict[str, dict[str, list[str]]]
     date_fields: dict[str, list[str]]
+    datetime_fields: dict[str, list[str]]  # (minutes; read where a state holds no date: `bindings._sensible`)
     people: People
     walks: WalkGraph  # where walks start and what may follow what
     # table → the fields each of its entries (a read by a row's own values: `find_matters(title)`)
@@ -104,6 +105,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
     constraints = _constraint_info(model, world, services)
     fields_of_type: dict[str, dict[str, list[str]]] = {}
     date_fields: dict[str, list[str]] = {}
+    datetime_fields: dict[str, list[str]] = {}
     for table, decl in world.state_decl.items():
         if decl["kind"] != "table":
             continue
@@ -111,6 +113,8 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
             fields_of_type.setdefault(ft, {}).setdefault(table, []).append(f)
             if world.types.base(ft) == "date":
                 date_fields.setdefault(table, []).append(f)
+            elif world.types.base(ft) == "datetime":
+                datetime_fields.setdefault(table, []).append(f)
     people = People(model, world)
     # the parameters that set a field a record is known by (a new client's name): no text of
     # another record flows into them (`WalkGraph.may_flow`: a new client named as an old one is
@@ -145,6 +149,7 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         rule_table_fields=set().union(*[fields_read(info["decl"], info["svc"]) for info in constraints]) if constraints else set(),
         fields_of_type=fields_of_type,
         date_fields=date_fields,
+        datetime_fields=datetime_fields,
         people=people,
         walks=walks,
         finders=_finders(walks, people),

@@ -65,8 +65,12 @@ def held_split(facts: WorldFacts, attempt: Attempt, state: State, want: str, nam
     return out
 
 
-def date_range(facts: WorldFacts, state: State, scope: set[str] | None = None) -> tuple[int | None, int | None]:
+def date_range(facts: WorldFacts, state: State, scope: set[str] | None = None, times: bool = False) -> tuple[int | None, int | None]:
+    """The first and last day the state's dates hold; `times`: its times' days where it holds no
+    date (a world of timestamps only, Google's Data Lineage)."""
     days = [r[f] for _, fields, rows in held_tables(state, facts.date_fields, scope) for f in fields for r in rows.values()]
+    if not days and times:
+        days = [r[f] // 1440 for _, fields, rows in held_tables(state, facts.datetime_fields, scope) for f in fields for r in rows.values() if isinstance(r[f], int)]
     return (min(days), max(days)) if days else (None, None)
 
 
