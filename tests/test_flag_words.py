@@ -66,6 +66,11 @@ def test_a_scope_said_once_leaves_no_dangling_with():
     described = 'Make host "N" with subscription ID "S", resource group name "R" and the same location as the host "B" with subscription ID "S", resource group name "R" and provisioning state updating.'
     said = _said_once(described, ['subscription ID "S"', 'resource group name "R"'])
     assert said == 'Make host "N" with subscription ID "S", resource group name "R" and the same location as the host "B" with provisioning state updating.', said
+    # an enum's member last before the clause that orders the goals keeps its "with" too: "...,
+    # regenerate keys and key type primary before you delete it" (a fresh draw's Azure task)
+    ordered = 'For the account "J" with subscription ID "S" and resource group name "R", regenerate keys with subscription ID "S", resource group name "R" and key type primary before you delete it.'
+    said = _said_once(ordered, ['subscription ID "S"', 'resource group name "R"'])
+    assert said == 'For the account "J" with subscription ID "S" and resource group name "R", regenerate keys with key type primary before you delete it.', said
 
 
 def test_a_label_in_capitals_is_said_the_same():

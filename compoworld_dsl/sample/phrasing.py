@@ -980,8 +980,10 @@ _LISTED = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their)\b)[a-z]
 # (a label may hold capitals: "DNS name the DNS name of the bastion host ...")
 _SAME = re.compile(r"\b((?:[A-Za-z]+ ){0,3}[A-Za-z]+) the \1 of\b")
 # the last item of a list said with no quotes, number or yes/no: an enum's member ("and
-# provisioning state updating"), up to the sentence's end
-_LISTED_BARE = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their|it|them)\b)[a-z][\w-]*(?: [a-z][\w-]*){1,5}(?=\)|\.(?:\s|$)|$)", re.I)
+# provisioning state updating"), up to the sentence's end or the clause that orders it ("...
+# regenerate keys and key type primary before you delete it" had lost its "with" so: a
+# fresh draw's Azure task, stop 55)
+_LISTED_BARE = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their|it|them)\b)[a-z][\w-]*(?: [a-z][\w-]*){1,5}(?=\)|\.(?:\s|$)|$| before you\b| after you\b)", re.I)
 
 
 def same_as(text: str) -> str:
