@@ -1010,3 +1010,16 @@ def test_a_reference_is_said_as_its_row_not_with_the_number_its_name_took():
     g = FieldIR("owner_uuid", "UserId", "id", default="")
     g.ref = "users"
     assert label_for(g, "user") == "owner"
+
+
+def test_an_id_with_dots_that_is_no_method_id_is_named_as_before(tmp_path):
+    """setlist.fm's ids hold a version (`resource__1.0_user__userId__attended_...`): not a Google
+    method id, so no words go from its front (the first rule for method ids made a tool named
+    `1_n0_user_...`, which does not parse, and the spec lost its task)."""
+    from import_specs import ok, pparam, run, s, spec
+
+    long_id = "resource__1.0_user__userId__attended_getUserAttendedSetlistsWithManyMoreWords_GET"
+    doc = spec({"/1.0/user/{userId}/attended": {"get": {"operationId": long_id, "parameters": [pparam("userId")], "responses": ok(s())}}})
+    result, _, _, _ = run(tmp_path, doc)  # `run` checks the world
+    names = re.findall(r"tool (\w+)\(", result.files["probe.world"])
+    assert len(names) == 1 and names[0].startswith("resource_1_0_user"), names

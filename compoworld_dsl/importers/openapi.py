@@ -1419,20 +1419,21 @@ class OpenAPIImporter(TypeMapper):
     def tool_name(self, o: Op, fallback: str) -> str:
         raw = o.op_id
         if raw and re.fullmatch(r"[A-Za-z0-9_.\- ]+", raw):
-            # each dotted part on its own: `snake` keeps 64 characters, and a Google id names the
-            # method last (`bigqueryreservation.projects.locations.capacityCommitments.split`
-            # was `..._capacity_commitments_spli`)
-            name = "_".join(snake(p) for p in raw.split(".") if p)
+            # a method id (`bigqueryreservation.projects.locations.capacityCommitments.split`:
+            # dotted words, the method last) each part on its own, and a name over 64 characters
+            # loses whole words from its front, its scopes: `snake` keeps the first 64 characters,
+            # and the tool was `..._capacity_commitments_spli`. Any other id as before (its verb
+            # first: setlist.fm's `resource__1.0_user__userId__...` is no method id)
+            method_last = "." in raw and all(re.match(r"[A-Za-z]", p) for p in raw.split("."))
+            name = "_".join(snake(p) for p in raw.split(".")) if method_last else snake(raw)
             lead = self.common_lead
             if lead and name.startswith(lead + "_") and len(name) > len(lead) + 1:
                 name = name[len(lead) + 1 :]
-            if len(name) > 64:
-                # whole words off the end that does not say what the call does: the front of a
-                # dotted id (its scopes), the back of any other (`getApiV1...Variables`)
-                words = name.split("_")
-                while len("_".join(words)) > 64 and len(words) > 1:
-                    words = words[1:] if "." in raw else words[:-1]
-                name = "_".join(words)[:64]
+            words = name.split("_")
+            while len("_".join(words)) > 64 and len(words) > 1:
+                words = words[1:]
+            name = "_".join(words)[:64]
+            name = "n" + name[:63] if name[:1].isdigit() else name  # (a word of digits first)
         else:
             name = fallback
         return unique(safe(name, suffix="_op"), self.tool_names)
