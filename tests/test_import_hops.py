@@ -961,3 +961,86 @@ def test_an_update_sets_the_fields_of_an_object_two_levels_down(tmp_path):
     got = w.call(st, tool(model, "connections_update").qualified, {"subscription_id": row["subscription_id"], "resource_group_name": row["resource_group_name"], "connection_name": key, "properties_private_link_service_connection_state_status": "Rejected"})
     assert got["success"], got
     assert table(st, "connections")[key]["properties_private_link_service_connection_state_status"] == "Rejected"
+
+
+def test_a_property_named_as_the_owner_it_is_listed_under_holds_its_id(tmp_path):
+    """Clever's sections hold `school: string` and are listed at `/schools/{id}/sections`: the
+    import added a `school_id` beside it, so `school` stayed text, and a task said "the school
+    id of the section". The property is the reference (`resources.listed_under`)."""
+    school = obj({"id": s(), "name": s(), "nces_id": s()})
+    section = obj({"id": s(), "name": s(), "school": s(), "subject": s()})
+    doc = spec(
+        {
+            "/schools": {"get": {"operationId": "getSchools", "responses": ok(obj({"data": {"type": "array", "items": ref("School")}}))}},
+            "/schools/{id}": {"get": {"operationId": "getSchool", "parameters": [pparam("id")], "responses": ok(ref("School"))}},
+            "/schools/{id}/sections": {"get": {"operationId": "getSectionsForSchool", "parameters": [pparam("id")], "responses": ok(obj({"data": {"type": "array", "items": ref("Section")}}))}},
+            "/sections/{id}": {"get": {"operationId": "getSection", "parameters": [pparam("id")], "responses": ok(ref("Section"))}},
+        },
+        {"School": school, "Section": section},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    text = result.files["probe.world"]
+    assert "school: SchoolId" in text and "school_id" not in text, text
+    w, st = world_of(model, wf)
+    schools = table(st, "schools")
+    assert all(r["school"] in schools for r in table(st, "sections").values())
+
+
+def test_an_identifier_parameter_names_the_items_arn(tmp_path):
+    """AWS AppFabric's `/appbundles/{appBundleIdentifier}/ingestions/{ingestionIdentifier}` ("the
+    ARN or UUID of the ingestion") answers `{ingestion: {arn, ...}}`: no resource owned those
+    paths, so its list and its get were two tables of answers that did not agree (a blind player
+    found an ingestion by its get that its list did not hold, round 19). The identifier is the
+    item's `arn`."""
+    ingestion = obj({"arn": s(), "app": s(), "tenantId": s(), "state": s(enum=["enabled", "disabled"])})
+    item = [pparam("ingestionIdentifier")]
+    doc = spec(
+        {
+            "/ingestions": {"get": {"operationId": "ListIngestions", "responses": ok(obj({"ingestions": {"type": "array", "items": ref("Ingestion")}}))}},
+            "/ingestions/{ingestionIdentifier}": {
+                "get": {"operationId": "GetIngestion", "parameters": item, "responses": ok(obj({"ingestion": ref("Ingestion")}))},
+                "delete": {"operationId": "DeleteIngestion", "parameters": item, "responses": ok(obj({}))},
+            },
+        },
+        {"Ingestion": ingestion},
+    )
+    _, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /ingestions/{ingestionIdentifier}"][0] == "get", ops
+    assert ops["GET /ingestions"][0] == "list", ops
+    w, st = world_of(model, wf)
+    key = sorted(table(st, "ingestions"))[0]
+    got = w.call(st, tool(model, "get_ingestion").qualified, {"ingestion_identifier": key})
+    assert got["success"] and got["data"]["arn"] == key, got
+
+
+def test_a_write_on_an_answered_reads_path_changes_its_answer(tmp_path):
+    """GoDaddy's `PUT /v1/certificates/{certificateId}/callback` was a recorded call, and the
+    `GET` of the same path answered the seeded URL still: a blind player read the callback back
+    after replacing it and found the old one (round 19). The write now changes the answer its
+    arguments pick (`world_model.write_through`); a DELETE removes it."""
+    cert = obj({"certificateId": s(), "commonName": s()})
+    item = [pparam("certificateId")]
+    doc = spec(
+        {
+            "/certificates": {"get": {"operationId": "listCertificates", "responses": ok({"type": "array", "items": ref("Certificate")})}},
+            "/certificates/{certificateId}": {"get": {"operationId": "getCertificate", "parameters": item, "responses": ok(ref("Certificate"))}},
+            "/certificates/{certificateId}/callback": {
+                "get": {"operationId": "getCallback", "parameters": item, "responses": ok(obj({"callbackUrl": s(format="uri")}))},
+                "put": {"operationId": "replaceCallback", "parameters": [*item, {"name": "callbackUrl", "in": "query", "required": True, "schema": s(format="uri")}], "responses": {"204": {"description": "ok"}}},
+                "delete": {"operationId": "deleteCallback", "parameters": item, "responses": {"204": {"description": "ok"}}},
+            },
+        },
+        {"Certificate": cert},
+    )
+    _, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /certificates/{certificateId}/callback"][0] == "answered", ops
+    w, st = world_of(model, wf)
+    cid = sorted(table(st, "certificates"))[0]
+    put, get, delete = (tool(model, n).qualified for n in ("replace_callback", "get_callback", "delete_callback"))
+    assert w.call(st, put, {"certificate_id": cid, "callback_url": "https://example.com/new"})["success"]
+    got = w.call(st, get, {"certificate_id": cid})
+    assert got["success"] and got["data"]["callback_url"] == "https://example.com/new", got
+    assert w.call(st, put, {"certificate_id": cid, "callback_url": "https://example.com/newer"})["success"]
+    assert w.call(st, get, {"certificate_id": cid})["data"]["callback_url"] == "https://example.com/newer"
+    assert w.call(st, delete, {"certificate_id": cid})["success"]
+    assert w.call(st, get, {"certificate_id": cid})["error"]["code"] == 404

@@ -981,6 +981,9 @@ def test_a_summary_that_opens_with_its_methods_name_is_said_from_its_verb():
 
     assert summary_phrase("TagApiSpecRevision adds a tag to a specified revision of a spec.") == ("add a tag to a specified revision of a spec", False)
     assert summary_phrase("Lists the tags of a collection") == ("list the tags of a collection", True)
+    # a noun before "of" is no verb: GoDaddy's "Register of certificate action callback" was said
+    # so in a task; the generated phrase stays
+    assert summary_phrase("Register of certificate action callback") is None
 
 
 def test_a_state_is_a_stage_unless_its_row_has_a_place_and_examples_are_values():
@@ -1023,3 +1026,65 @@ def test_an_id_with_dots_that_is_no_method_id_is_named_as_before(tmp_path):
     result, _, _, _ = run(tmp_path, doc)  # `run` checks the world
     names = re.findall(r"tool (\w+)\(", result.files["probe.world"])
     assert len(names) == 1 and names[0].startswith("resource_1_0_user"), names
+
+
+def test_a_campaign_is_known_by_its_own_title_not_its_lists_name(tmp_path):
+    """Mailchimp's campaigns hold `recipients: {list_id, list_name}` and a `settings` object of
+    more than eight properties (`title`, `subject_line`, `from_name`, ...). Kept as JSON text,
+    the settings gave no name, and the campaigns were known by `recipients_list_name`, the
+    name of the list they go to ("the campaign "Atlas recipients list"", a fresh draw's task).
+    A wrapper is flattened up to 30 properties (`ops.flattened_wrapper`), a name in it is the
+    row's own, and a name beside a reference is the referenced row's."""
+    from import_specs import body, obj, ok, pparam, ref, run, s, spec
+
+    settings = obj({k: s() for k in ("title", "subjectLine", "previewText", "fromName", "replyTo", "folderId", "templateId", "language", "authenticate")} | {"useConversation": s("boolean")})
+    campaign = obj({"id": s(), "type": s(enum=["regular", "plaintext"]), "recipients": obj({"list_id": s(), "list_name": s()}), "settings": settings})
+    lst = obj({"id": s(), "name": s(), "visibility": s()})
+    doc = spec(
+        {
+            "/lists": {"get": {"operationId": "getLists", "responses": ok(obj({"lists": {"type": "array", "items": ref("List")}}))}},
+            "/lists/{list_id}": {"get": {"operationId": "getListsId", "parameters": [pparam("list_id")], "responses": ok(ref("List"))}},
+            "/campaigns": {
+                "get": {"operationId": "getCampaigns", "responses": ok(obj({"campaigns": {"type": "array", "items": ref("Campaign")}}))},
+                "post": {"operationId": "postCampaigns", "requestBody": body(ref("Campaign")), "responses": ok(ref("Campaign"))},
+            },
+            "/campaigns/{campaign_id}": {"patch": {"operationId": "patchCampaignsId", "parameters": [pparam("campaign_id")], "requestBody": body(obj({"settings": settings})), "responses": ok(ref("Campaign"))}},
+        },
+        {"Campaign": campaign, "List": lst},
+    )
+    result, ops, _, _ = run(tmp_path, doc)
+    text = result.files["probe.world"]
+    assert re.search(r"record Campaign known by settings_title\b", text), re.findall(r"record Campaign[^{]*", text)
+    assert re.search(r"recipients_list_id: List\w*Id", text), text  # (`List` is a word of the language: `ListValue`)
+    assert ops["PATCH /campaigns/{campaign_id}"][0] == "update", ops["PATCH /campaigns/{campaign_id}"]
+
+
+def test_a_name_beside_a_reference_names_the_referenced_row():
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import identity
+
+    ref_ = FieldIR("recipients_list_id", "ListId", "id", default="", src="recipients.list_id")
+    ref_.ref = "lists"
+    named = FieldIR("recipients_list_name", "text", "text", default="", src="recipients.list_name")
+    when = FieldIR("send_time", "datetime", "datetime", default="", src="send_time")
+    assert identity([ref_, named, when], ("name", "title")) == ["recipients_list_id", "send_time"]
+
+
+def test_a_snake_id_that_names_its_object_first_is_said_verb_first(tmp_path):
+    """GoDaddy's `certificate_callback_replace` (summary "Register of certificate action
+    callback", a noun phrase) was said "callback replace of certificate ...": the verb an id
+    ends with leads."""
+    from import_specs import body, obj, ok, pparam, ref, run, s, spec
+
+    cert = obj({"certificateId": s(), "commonName": s(), "status": s()})
+    doc = spec(
+        {
+            "/v1/certificates": {"get": {"operationId": "certificate_list", "responses": ok({"type": "array", "items": ref("Certificate")})}},
+            "/v1/certificates/{certificateId}": {"get": {"operationId": "certificate_get", "parameters": [pparam("certificateId")], "responses": ok(ref("Certificate"))}},
+            "/v1/certificates/{certificateId}/callback": {"put": {"operationId": "certificate_callback_replace", "summary": "Register of certificate action callback", "parameters": [pparam("certificateId"), {"name": "callbackUrl", "in": "query", "required": True, "schema": s()}], "responses": {"204": {"description": "ok"}}}},
+        },
+        {"Certificate": cert},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    says = re.findall(r'say "([^"]*)"', result.files["probe.world"])
+    assert any(x.startswith("replace callback of certificate {certificate_id}") for x in says), says

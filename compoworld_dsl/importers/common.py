@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..syntax.parser import encode_string
-from ..vocab import article, placeholder_members, plural, singular, words  # noqa: F401  (the importers' article, words and plurals: the one rule, in vocab)
+from ..vocab import article, placeholder_members, plural, singular, word_once, words  # noqa: F401  (the importers' article, words and plurals: the one rule, in vocab)
 
 # ─────────────────────────── problems ───────────────────────────
 
@@ -630,8 +630,9 @@ USERNAMES = ["amara.o", "dbrennan", "praman", "tkowalski", "gwhitfield", "ktanak
 CARRIERS = ["UPS", "FedEx", "USPS", "DHL", "Royal Mail"]
 
 
-# objects that only hold a resource's own fields (Azure's `properties`): no word of a label or a name
-WRAPPERS = frozenset({"properties", "attributes", "props"})
+# objects that only hold a resource's own fields (Azure's `properties`, Mailchimp's campaign
+# `settings`: its title, subject line, sender): no word of a label or a name
+WRAPPERS = frozenset({"properties", "attributes", "props", "settings"})
 # a property that keys its object, its name compared in lower case without separators
 KEY_NAMES = ("id", "uid", "uuid", "guid", "key")
 # a key or path parameter named so names no resource by itself (`{id}`, `{name}`)
@@ -790,7 +791,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         # not "Atlas app"); `display_name`, `app_name` on an app, `key_name` on a server key:
         # the row's own noun; `server_name` on a server key names its server ("Atlas server",
         # not "Atlas server key": a blind player found the server so named confusing)
-        what = " ".join(t for t in toks[:-1] if t not in ("display", "full", "short", "long", "friendly", "unique", "given", "new", "old", "the"))
+        # (a word said twice once: AppFabric's `tenant.tenantDisplayName` was "Riverside tenant tenant")
+        what = word_once(" ".join(t for t in toks[:-1] if t not in ("display", "full", "short", "long", "friendly", "unique", "given", "new", "old", "the")))
         own = not what or what == noun or f" {noun} ".endswith(f" {what} ")
         return _pick(ex + [f"{a} {noun if own else what}" for a in ADJECTIVES])
     if "release" in toks and last in ("label", "name", "tag", "version"):

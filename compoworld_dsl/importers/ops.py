@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..vocab import norm
-from .common import KEY_NAMES, RecordIR  # noqa: F401  (KEY_NAMES: read here by the importer)
+from .common import KEY_NAMES, WRAPPERS, RecordIR  # noqa: F401  (KEY_NAMES: read here by the importer)
 from .schema import Shape
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
@@ -51,6 +51,14 @@ def flattened(s: Shape, depth: int) -> bool:
     workspace, with its `name` and `slug` beside an empty `tags`, was one JSON text, and Orbit's
     workspaces could not be described (no task)."""
     return s.kind == "object" and depth < 2 and 0 < len(s.props) <= 8 and any(x.kind != "opaque" for x in s.props.values())
+
+
+def flattened_wrapper(name: str, s: Shape, depth: int) -> bool:
+    """A top-level object that only holds the resource's own fields (Azure's `properties`,
+    `common.WRAPPERS`) is flattened up to 30 properties, not 8: kept as JSON text, an Azure
+    resource of nine properties had no field an update could set or a row be known by (the
+    record keeps 40 fields, dropping flattened details first)."""
+    return depth == 0 and name.lower() in WRAPPERS and s.kind == "object" and 8 < len(s.props) <= 30 and any(x.kind != "opaque" for x in s.props.values())
 
 
 

@@ -452,6 +452,16 @@ def listed_under(imp: "OpenAPIImporter") -> None:
                 continue
             if any(f.ref == owner.qualified for f in r.record.fields) or any(parent is owner for _, parent in r.parents):
                 break  # it names its owner already: the list is one of R by that field
+            # a text property named as the owner alone holds its id (Clever's sections hold
+            # `school: string` and are listed at `/schools/{id}/sections`; a `school_id` beside it
+            # left `school` a text no task could follow, and a task said "the school id of the
+            # section"), unless it says it is a name
+            bare = {norm(singular(owner.table)), norm(owner.name)}
+            own = next((f for f in r.record.fields if not f.key and not f.ref and not f.json and f.base == "text" and "." not in f.src and norm(f.src or f.name) in bare and not re.search(r"\b(?:name|title)\b", getattr(getattr(f, "_shape", None), "description", "") or "", re.I)), None)
+            if own is not None:
+                own.type, own.base, own.ref, own.default = owner.alias, "id", owner.qualified, '""'
+                own.comments = [c for c in own.comments if not c.startswith(("nullable", "JSON text"))] + [f"refers to {article(owner.noun)} {owner.noun}: the {owner.noun} it is listed under ({o.label})"]
+                break
             taken = {f.name for f in r.record.fields}
             p = pname(o.segs[-2])  # named as the path names it (`salesInstructionID` → sales_instruction_id)
             name = unique(safe(snake(p) if norm(p).endswith("id") and norm(p) != "id" else snake(singular(owner.table)) + "_id"), taken)

@@ -28,6 +28,7 @@ from .common import (
     TAGS,
     TEXT_TIME,
     WRAPPERS,
+    unwrapped,
     name_part,
     person_seeds,
     place_seeds,
@@ -523,6 +524,8 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
         return None
     if not re.fullmatch(r"[a-z]{2,}", verb):
         return None
+    if len(ws) > 1 and ws[1].lower() == "of" and verb not in _READ_VERBS:
+        return None  # a noun before "of" ("Register of certificate action callback": a task said so)
     rest = [w if (w.isupper() and len(w) > 1) or re.search(r"[a-z][A-Z]", w) else w.lower() for w in ws[1:]]
     return " ".join(adverb + [verb] + rest), verb in _READ_VERBS
 
@@ -1028,6 +1031,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     # a list the import keeps as comma-separated text names no row (a Device Farm instance was
     # 'the device instance "urgent"', its labels, then its packages to keep on cleanup)
     texts = [f for f in fields if not f.key and not f.json and not f.ref and f.base in ("text", "email", "id") and getattr(getattr(f, "_shape", None), "items", None) is None]
+    # a name beside a reference in one object is the referenced row's (Mailchimp's campaigns were
+    # "the campaign "Atlas recipients list"", `recipients.list_name` beside `recipients.list_id`):
+    # the row is known otherwise, by that reference at worst
+    referred = {f.src.rsplit(".", 1)[0] for f in fields if f.ref and "." in f.src}
+    texts = [f for f in texts if "." not in f.src or f.src.rsplit(".", 1)[0] not in referred]
 
     def path_like(f: FieldIR) -> bool:
         shape = getattr(f, "_shape", None)
@@ -1053,7 +1061,8 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     order = _DISPLAY + tuple(n for n in names if n not in _PROSE_NAMES) + _ADDRESSES + prose
     for pool in (top, texts):
         for want in order:
-            first = next((f for f in pool if f.name == want and not (want == "name" and path_like(f))), None)
+            # (a name in a wrapper is the row's own: Mailchimp's `settings.title`)
+            first = next((f for f in pool if (f.name == want or f in mine and "_".join(unwrapped(_tokens(f.name))) == want) and not (want == "name" and path_like(f))), None)
             if first is not None:
                 break
         if first is not None:

@@ -771,6 +771,10 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         comments.append("arguments the answer does not depend on: " + ", ".join(left))
     comments += sim.comments[1:]
     o.kind = "answered"
+    if rows_of is None and not value and not many:
+        # what a write on the same path may change (`write_through`): the table, and the field
+        # each required argument picks
+        o._answers = (svc_name, table, {p.name: next(f.name for f in fields if c == f"{ANSWER}.{f.name} == {p.name}") for p, c in zip([p for p in params if p.name not in left], conds) if c.startswith(ANSWER)}, {f.name: f.type for f in fields})
     shown = view[0] if view is not None else rows_of.name if rows_of is not None else record
     return replace(sim, params=params, result=f"list[{shown}]" if many else fields[0].type if value else shown, body=body, simulated=False, comments=comments)
 
@@ -816,3 +820,44 @@ def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:
     if len(by_name) == 1 and (path is None or path[1] is None) and (p.type == "text" or p.type == "int" and _int_key(by_name[0])):
         return replace(p, type=by_name[0].alias, default=None)
     return p
+
+
+def write_through(imp: Any) -> None:
+    """A write recorded on the path of an answered read changes that read's answer: GoDaddy's
+    `PUT /v1/certificates/{certificateId}/callback` recorded its call, and `GET` of the same path
+    still answered the seeded callback URL (a blind player read it back after the write and
+    found the old one, round 19). A PUT or POST replaces the row its path's arguments pick with
+    the values it sets, a PATCH updates that row, a DELETE removes it. Only the answer's fields
+    the write takes, of the same type, are set; the call is still recorded for the checks."""
+    reads = {pattern(o.segs): o._answers for o in imp.ops if getattr(o, "_answers", None) is not None and o.method == "get"}
+    if not reads:
+        return
+    for o in imp.ops:
+        got = reads.get(pattern(o.segs)) if o.kind == "recorded" and o.method in ("put", "post", "patch", "delete") else None
+        if got is None or not getattr(o, "tool", None):
+            continue
+        svc_name, table, picks, types = got
+        write_svc, _, name = o.tool.partition(".")
+        if write_svc != svc_name:
+            continue
+        svc = imp.services[svc_name]
+        i, t = next(((i, t) for i, t in enumerate(svc.tools) if t.name == name), (None, None))
+        given = {p.name: p.type for p in t.params} if t is not None else {}
+        if t is None or not picks or any(given.get(a) != types.get(f) for a, f in picks.items()):
+            continue  # the write does not name the row the read answers
+        where = " and ".join(f"{ANSWER}.{f} == {a}" for a, f in picks.items())
+        sets = {a: a for a, ty in given.items() if a not in picks and types.get(a) == ty}
+        if o.method == "delete":
+            stmts = [f"delete {ANSWER} in {table} where {where}"]
+            did = f"removes the answer of {table} its arguments pick"
+        elif not sets:
+            continue
+        elif o.method == "patch":
+            stmts = [f"update {ANSWER} in {table} where {where} {{ " + ", ".join(f"{f}: {a}" for f, a in sets.items()) + " }"]
+            did = f"updates the answer of {table} its arguments pick"
+        else:
+            fields = {**{f: a for a, f in picks.items()}, **sets}
+            stmts = [f"delete {ANSWER} in {table} where {where}", f"insert {table} {{ " + ", ".join(f"{f}: {a}" for f, a in fields.items()) + " }"]
+            did = f"replaces the answer of {table} its arguments pick"
+        at = next((k for k, line in enumerate(t.body) if line.startswith(("insert ", f"let {ROW_NAME} = insert "))), len(t.body))
+        svc.tools[i] = replace(t, body=[*t.body[:at], *stmts, *t.body[at:]], comments=[*t.comments, f"world model: the call also {did}, so that read answers what was written"])
