@@ -937,6 +937,8 @@ def test_where_a_row_lives_and_a_code_of_a_kind_name_no_row():
     assert identity([text("path"), text("endpoint"), text("nickname")], ("name", "title")) == ["nickname"]
     assert identity([text("from_country_code"), text("caller")], ("name", "title")) == ["caller"]
     assert identity([text("path")], ("name", "title")) == ["path"]
+    # a part of a date names no row either (a transaction "card expiry month 7")
+    assert not may_name("card_expiry_month") and identity([text("card_expiry_month"), text("card_owner")], ("name", "title")) == ["card_owner"]
 
 
 def test_a_google_method_is_named_and_said_whole_and_its_placeholder_members_are_no_values(tmp_path):
@@ -997,6 +999,8 @@ def test_a_state_is_a_stage_unless_its_row_has_a_place_and_examples_are_values()
     assert any(r in text_seed("state", "branch") for r in REGIONS)
     assert described_values('Format: free-form, e.g., "CONCEPT", "DESIGN", "PRODUCTION".') == ["CONCEPT", "DESIGN", "PRODUCTION"]
     assert "v1.4.0" in text_seed("release_label", "endpoint")
+    assert "11" in text_seed("card_expiry_month", "transaction")  # not "card expiry month 7"
+    assert "bank transfer" in text_seed("payment_method", "transaction") and "POST" in text_seed("http_method", "webhook")
     assert "Atlas API" in text_seed("api", "api version")  # a scope no resource owns: not "api 10"
 
 

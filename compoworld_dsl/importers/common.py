@@ -709,6 +709,7 @@ _KINDS_OF_TEXT: tuple[tuple[frozenset, object], ...] = (
     (frozenset({"period"}), ["monthly", "quarterly", "yearly", "weekly"]),
     (frozenset({"format"}), ["json", "csv", "xml", "pdf"]),
     (frozenset({"year"}), ["2023", "2024", "2025", "2026"]),
+    (frozenset({"month"}), ["01", "03", "06", "09", "11", "12"]),  # a card's expiry month, typed as text
     (frozenset({"weekday", "day"}), ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]),
     (frozenset({"latitude", "lat"}), ["51.5072", "48.8566", "40.7128", "35.6762", "-33.8688"]),
     (frozenset({"longitude", "lng", "lon"}), ["-0.1276", "2.3522", "-74.0060", "139.6503", "151.2093"]),
@@ -795,6 +796,15 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         what = word_once(" ".join(t for t in toks[:-1] if t not in ("display", "full", "short", "long", "friendly", "unique", "given", "new", "old", "the")))
         own = not what or what == noun or f" {noun} ".endswith(f" {what} ")
         return _pick(ex + [f"{a} {noun if own else what}" for a in ADJECTIVES])
+    if last == "method" and not ex:
+        # how it is paid, sent or called (Beanstream's "payment method "payment method 27"")
+        said = set(toks) | set(noun.lower().split())
+        if said & {"payment", "pay", "billing", "transaction", "invoice", "order", "charge"}:
+            return _pick(["card", "bank transfer", "cash", "cheque"])
+        if said & {"shipping", "delivery", "shipment"}:
+            return _pick(["standard", "express", "next day", "pickup"])
+        if said & {"http", "request", "webhook", "callback", "endpoint"}:
+            return _pick(["GET", "POST", "PUT", "DELETE"])
     if "release" in toks and last in ("label", "name", "tag", "version"):
         return _pick(ex + ["v1.4.0", "2.1.0", "release-2025.03", "6.9.0-latest"])  # EMR's "release label "Website redesign""
     if last in ("title", "summary", "subject", "headline", "caption", "label"):

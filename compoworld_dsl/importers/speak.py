@@ -996,7 +996,10 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               # where it lives, not what it is called (an IAM user was "the user "/division/"",
               # its `path`; a row known by its `endpoint` URL: the stop-54 review's draw). A row
               # with no other text is still known by one (`identity`'s last resort)
-              "path", "endpoint"}
+              "path", "endpoint",
+              # a part of a date (a Beanstream transaction was 'add a transaction "card expiry
+              # month 7"', its `card_expiry_month`: a fresh draw's task, stop 55)
+              "year", "month", "week", "day", "hour", "minute"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
