@@ -1044,3 +1044,27 @@ def test_a_write_on_an_answered_reads_path_changes_its_answer(tmp_path):
     assert w.call(st, get, {"certificate_id": cid})["data"]["callback_url"] == "https://example.com/newer"
     assert w.call(st, delete, {"certificate_id": cid})["success"]
     assert w.call(st, get, {"certificate_id": cid})["error"]["code"] == 404
+
+
+def test_a_name_beside_a_reference_is_the_referenced_rows_name(tmp_path):
+    """AWS Well-Architected's share invitations hold `ProfileArn` and `ProfileName`: seeded apart,
+    an invitation's profile was "Riverside profile" and the profile its ARN named "Atlas profile"
+    (a blind player weighed which to delete, round 20). The name is the referenced row's
+    (`copied_from_refs`)."""
+    profile = obj({"ProfileArn": s(), "ProfileName": s(), "ProfileDescription": s()})
+    invitation = obj({"ShareInvitationId": s(), "ProfileArn": s(), "ProfileName": s(), "ShareResourceType": s(enum=["WORKLOAD", "PROFILE"])})
+    doc = spec(
+        {
+            "/profiles": {"get": {"operationId": "ListProfiles", "responses": ok(obj({"ProfileSummaries": {"type": "array", "items": ref("Profile")}}))}},
+            "/profiles/{ProfileArn}": {"get": {"operationId": "GetProfile", "parameters": [pparam("ProfileArn")], "responses": ok(obj({"Profile": ref("Profile")}))}},
+            "/shareInvitations": {"get": {"operationId": "ListShareInvitations", "responses": ok(obj({"ShareInvitationSummaries": {"type": "array", "items": ref("ShareInvitation")}}))}},
+            "/shareInvitations/{ShareInvitationId}": {"get": {"operationId": "GetShareInvitation", "parameters": [pparam("ShareInvitationId")], "responses": ok(ref("ShareInvitation"))}},
+        },
+        {"Profile": profile, "ShareInvitation": invitation},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    assert "profile_name: same(profile_arn.profile_name)" in result.files["probe.world"], result.files["probe.world"]
+    w, st = world_of(model, wf)
+    profiles = table(st, "profiles")
+    for r in table(st, "share_invitations").values():
+        assert r["profile_name"] == profiles[r["profile_arn"]]["profile_name"], r

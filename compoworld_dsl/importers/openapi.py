@@ -1196,6 +1196,24 @@ class OpenAPIImporter(TypeMapper):
             if hit is not None:
                 seed[f.name] = f"same({g.name}.{hit.name})"
                 f.comments.append(f"the {words(hit.name)} of the {target.noun} in {g.name}")
+        # and a sibling named as the reference is (`profileName` beside `profileArn`, AWS Well-
+        # Architected's share invitations): the summary's profile was "Riverside profile" and the
+        # profile it named "Atlas profile" (a blind player, round 20)
+        tops = [g for g in rec.fields if g.ref and not g.key and "." not in g.src and "_" in g.name and seed.get(g.name, "").startswith("ref ")]
+        for f in rec.fields:
+            if f.ref or f.key or f.json or "." in f.src or f.name in seed and seed[f.name].startswith("same("):
+                continue
+            for g in tops:
+                stem = g.name.rsplit("_", 1)[0]
+                target = by_q.get(g.ref)
+                if not f.name.startswith(stem + "_") or target is None or target.record is None:
+                    continue
+                inner = f.name[len(stem) + 1 :]
+                hit = next((x for x in target.record.fields if not x.key and x.name in (inner, f.name) and x.type == f.type), None)  # (a profile's own is `profile_name` too)
+                if hit is not None:
+                    seed[f.name] = f"same({g.name}.{hit.name})"
+                    f.comments.append(f"the {words(hit.name)} of the {target.noun} in {g.name}")
+                    break
 
     def field_seed(self, f: FieldIR, noun: str, identity: bool = False) -> str | None:
         """A generator for a field that refers to no row: the spec's example, enum or bounds
