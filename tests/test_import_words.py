@@ -1072,6 +1072,13 @@ def test_a_name_beside_a_reference_names_the_referenced_row():
     named = FieldIR("recipients_list_name", "text", "text", default="", src="recipients.list_name")
     when = FieldIR("send_time", "datetime", "datetime", default="", src="send_time")
     assert identity([ref_, named, when], ("name", "title")) == ["recipients_list_id", "send_time"]
+    # another property of that object is not the referenced row's: an alert's
+    # `metadata.assignee` beside `metadata.alertId` still names it (Alert Center lost its task
+    # to the first version of the rule)
+    alert = FieldIR("metadata_alert_id", "AlertId", "id", default="", src="metadata.alertId")
+    alert.ref = "alerts"
+    assignee = FieldIR("metadata_assignee", "text", "text", default="", src="metadata.assignee")
+    assert identity([alert, assignee, when], ("name", "title")) == ["metadata_assignee"]
 
 
 def test_a_snake_id_that_names_its_object_first_is_said_verb_first(tmp_path):

@@ -1037,8 +1037,21 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     # a name beside a reference in one object is the referenced row's (Mailchimp's campaigns were
     # "the campaign "Atlas recipients list"", `recipients.list_name` beside `recipients.list_id`):
     # the row is known otherwise, by that reference at worst
-    referred = {f.src.rsplit(".", 1)[0] for f in fields if f.ref and "." in f.src}
-    texts = [f for f in texts if "." not in f.src or f.src.rsplit(".", 1)[0] not in referred]
+    # (the name of that row: a bare name, or one named as the reference is, `list_name` beside
+    # `list_id`; not an alert metadata's `assignee` beside its `alertId`)
+    referred: dict[str, set[str]] = {}
+    for f in fields:
+        if f.ref and "." in f.src:
+            outer, _, leaf = f.src.rpartition(".")
+            stem = words(leaf).split()[:-1]
+            referred.setdefault(outer, set()).add(" ".join(stem))
+
+    def of_the_referred(f: FieldIR) -> bool:
+        outer, _, leaf = f.src.rpartition(".")
+        said = words(leaf)
+        return outer in referred and (said in ("name", "title", "display name") or any(stem and said.startswith(stem + " ") for stem in referred[outer]))
+
+    texts = [f for f in texts if "." not in f.src or not of_the_referred(f)]
 
     def path_like(f: FieldIR) -> bool:
         shape = getattr(f, "_shape", None)

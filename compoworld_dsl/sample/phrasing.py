@@ -123,6 +123,16 @@ class Phraser:
         short, fields = self._short.get(ident, (None, set()))
         short = None if fields & changed else short
         tag = self._tag(j, table, ident, avoid=changed) or (self._tag(j, table, ident, formerly=changed) if changed and short is None else None)
+        if tag is None and changed and short is None:
+            # named by nothing but what the task's own writes changed, in a description of one
+            # field (which `_tag` would only say again): as it was ('that application formerly
+            # "Riverside application"'), not by the old name alone ("the same role arn as the
+            # application "Riverside application"" after the task renamed it: blind round 20).
+            # Through the step that found it where step j is a write's result
+            finder = next((i for i in range(j + 1) if self.steps[i].how is not None and "fields" in self.steps[i].how and self._table(i) == table and isinstance(o := _output(self, i), dict) and (table, repr(o.get(self.people.key[table]))) == ident), None)
+            desc = self._description(finder) if finder is not None else {}
+            if desc and set(desc) <= changed:
+                tag = "that" + describe(self.people, self.state0, table, desc, changed)[3:]
         if short is not None and tag is not None:
             # 'the purchase order "PO-23376"' reads alone; a labelled one ("the room booking with
             # day 2025-03-24") is a description said again where a reference back is as short
