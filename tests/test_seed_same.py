@@ -151,3 +151,36 @@ def test_the_vet_clinic_invoices_go_to_the_patients_owner():
     assert invoices
     for inv in invoices:
         assert inv["owner"] == st.tables["patients.patients"][inv["patient"]]["owner"]
+
+
+def test_same_of_a_key_the_block_does_not_draw_is_refused(tmp_path):
+    """The key a seed block does not draw is given to each row after its other fields, so
+    `same(key)` has no value there: every row was dropped and the table seeded empty, with no
+    error (an importer's trial seeded a dataset's ARN from its name key, stop 55). A key the
+    block draws may be read."""
+    base = """
+type DatasetId = id
+service data "Datasets" {
+  record Dataset known by title {
+    key name: DatasetId
+    title: text
+    arn: text = ""
+  }
+  state datasets: table[Dataset]
+  seed datasets: 3..5 rows {
+KEY    title: pick(["A", "B", "C"])
+    arn: format("arn:x/{}", same(name))
+  }
+}
+"""
+    undrawn = tmp_path / "undrawn.world"
+    undrawn.write_text(base.replace("KEY", ""))
+    errors = [d for d in check_paths([undrawn]).diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["E602"] and "reads the key `name`" in errors[0].message, errors
+    drawn = tmp_path / "drawn.world"
+    drawn.write_text(base.replace("KEY", '    name: pick(["d-1", "d-2", "d-3", "d-4", "d-5"])\n'))
+    program = check_paths([drawn])
+    assert not [d for d in program.diagnostics if d.severity == "error"], program.diagnostics
+    world = load_world(program.model)
+    rows = world.initial_state(3).tables["data.datasets"]
+    assert rows and all(r["arn"] == f"arn:x/{k}" for k, r in rows.items())
