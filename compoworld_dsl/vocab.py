@@ -29,7 +29,7 @@ def words(name: str) -> str:
     return _WORD_START.sub(" ", name).replace("_", " ").lower().strip()
 
 
-_SENTINEL = re.compile(r"(?:^|_)(?:unspecified|unknown|undefined|not_?set|invalid)$")
+_SENTINEL = re.compile(r"(?:^|_)(?:unspecified|unknown|undefined|not_?set)$")
 
 
 def placeholder_members(members) -> list[str]:
