@@ -1463,10 +1463,10 @@ class OpenAPIImporter(TypeMapper):
             lead = self.common_lead
             if lead and name.startswith(lead + "_") and len(name) > len(lead) + 1:
                 name = name[len(lead) + 1 :]
-            words = name.split("_")
-            while len("_".join(words)) > 64 and len(words) > 1:
-                words = words[1:]
-            name = "_".join(words)[:64]
+            toks = name.split("_")
+            while len("_".join(toks)) > 64 and len(toks) > 1:
+                toks = toks[1:]
+            name = "_".join(toks)[:64]
             name = "n" + name[:63] if name[:1].isdigit() else name  # (a word of digits first)
         else:
             name = fallback

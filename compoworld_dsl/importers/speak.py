@@ -1034,11 +1034,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     # a list the import keeps as comma-separated text names no row (a Device Farm instance was
     # 'the device instance "urgent"', its labels, then its packages to keep on cleanup)
     texts = [f for f in fields if not f.key and not f.json and not f.ref and f.base in ("text", "email", "id") and getattr(getattr(f, "_shape", None), "items", None) is None]
-    # a name beside a reference in one object is the referenced row's (Mailchimp's campaigns were
-    # "the campaign "Atlas recipients list"", `recipients.list_name` beside `recipients.list_id`):
-    # the row is known otherwise, by that reference at worst
-    # (the name of that row: a bare name, or one named as the reference is, `list_name` beside
-    # `list_id`; not an alert metadata's `assignee` beside its `alertId`)
+    # the name of a referenced row, beside its reference in one object (a bare name, or one named
+    # as the reference is), is that row's: Mailchimp's campaigns were "the campaign "Atlas
+    # recipients list"", `recipients.list_name` beside `recipients.list_id`. The row is known
+    # otherwise, by that reference at worst. Another property there is the row's own (an
+    # alert's `metadata.assignee` beside `metadata.alertId`)
     referred: dict[str, set[str]] = {}
     for f in fields:
         if f.ref and "." in f.src:
@@ -1075,10 +1075,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     # letting agent's property was 'the property "Second reminder sent."', its description)
     prose = tuple(n for n in names if n in _PROSE_NAMES)
     order = _DISPLAY + tuple(n for n in names if n not in _PROSE_NAMES) + _ADDRESSES + prose
+    wrapped = {id(f) for f in mine if "." in f.src}
     for pool in (top, texts):
         for want in order:
             # (a name in a wrapper is the row's own: Mailchimp's `settings.title`)
-            first = next((f for f in pool if (f.name == want or f in mine and "_".join(unwrapped(_tokens(f.name))) == want) and not (want == "name" and path_like(f))), None)
+            first = next((f for f in pool if (f.name == want or id(f) in wrapped and "_".join(unwrapped(_tokens(f.name))) == want) and not (want == "name" and path_like(f))), None)
             if first is not None:
                 break
         if first is not None:
