@@ -585,10 +585,6 @@ class Checker:
                 elif name in decl.distinct[:i]:
                     self.error("E111", f"`distinct by` names field `{name}` twice", decl.span)
             seen: set[str] = set(profiled or ())
-            # the key a seed block does not draw is given to each row after its other fields
-            # (`runtime.world._seed`): `same(key)` would read nothing, and every row was dropped
-            # (an importer's trial, `arn: format("arn:.../{}", same(name))`, seeded no dataset)
-            self._key_given_after = rec.key if rec.key and not any(f.name == rec.key for f in decl.rows) and rec.key not in (profiled or ()) else None
             for f in decl.rows:
                 if profiled and f.name in profiled:
                     self.error("E111", f"field `{f.name}` is seeded twice: the profiles of pool `{decl.profiles}` give it too", f.span, help="drop the field's generator, or the field from the profiles")
@@ -818,9 +814,6 @@ class Checker:
         first = gen.path[0]
         if first == name:
             self.error("E602", f"field `{name}` cannot be seeded with its own value", gen.span, help="name another field of the row")
-            return None
-        if first == getattr(self, "_key_given_after", None):
-            self.error("E602", f"`same({'.'.join(gen.path)})` reads the key `{first}`, which each row is given after its other fields: it has no value there", gen.span, help=f"seed `{first}` in the block too, or read another field")
             return None
         t = rec.fields.get(first)
         if t is None:

@@ -407,6 +407,13 @@ def reseed(table: TableIR, noun: str, service: str = "") -> list[str]:
                 if noun.replace(" ", "-").endswith("-" + word):
                     word = noun.replace(" ", "-")  # a placement group's `group_arn` names the placement group
                 pool = _ARN.format(service=re.sub(r"[^a-z0-9]", "", service.lower()) or "service", word=word)
+                key = next((k for k in rec.fields if k.key), None)
+                if word == noun.replace(" ", "-") and key is not None and key is not f:
+                    # the row's own ARN ends with its key: an IoT Analytics dataset "dataset-6"
+                    # was "arn:...:dataset/dataset-19", which a blind player took for a trap
+                    # (round 20)
+                    svc = re.sub(r"[^a-z0-9]", "", service.lower()) or "service"
+                    pool = f'format("arn:aws:{svc}:eu-west-1:123456789012:{word}/{{}}", same({key.name}))'
         if pool is None and rec.known_by[:1] == [f.name]:
             pool = [f"{a} {noun}" for a in ADJECTIVES]
         if pool is None and _tokens(f.name)[-1:] in (["identifier"], ["number"], ["code"], ["reference"]):

@@ -412,6 +412,8 @@ class CompiledWorld:
                     row[f] = make(rng, keys)
                 elif default is not _NONE:
                     row[f] = default
+            if plan.key_first:
+                row[key] = next_id(tx, name, prefix)
             _fill_derived(copied, rng, keys, row, hops)
             if plan.unique and any(row.get(f) is _NO_KEY for f in plan.unique):
                 if lost is not None:
@@ -428,7 +430,7 @@ class CompiledWorld:
                 seen.add(taken)
             if copied or profiles:
                 row = {f: row[f] for f in plan.order if f in row}  # the record's field order
-            if not plan.key_drawn:
+            if not plan.key_drawn and not plan.key_first:
                 row[key] = next_id(tx, name, prefix)
             if tx.has(name, row[key]):
                 continue  # a drawn key that repeats: keys stay unique, so the table is smaller
@@ -736,6 +738,21 @@ def _gen_tables(gen: tuple):
         yield from _gen_tables(gen[1])
 
 
+def _heads(gen: tuple) -> set[str]:
+    """The fields of the row a derived generator reads first (`same(a.b)` reads `a`)."""
+    if gen[0] == "same":
+        return {gen[1]}
+    if gen[0] in ("after", "before"):
+        return set().union(*(_heads(g) for g in gen[1]))
+    if gen[0] == "format":
+        return set().union(*(_heads(g) for g in gen[2]))
+    if gen[0] == "slug":
+        return _heads(gen[1])
+    if gen[0] == "match":
+        return _heads(gen[4])
+    return set()
+
+
 def _filtered(gen: tuple) -> bool:
     """Is the generator a `ref ... where` (a `ref` or `unique ref` with a field's values)?"""
     return gen[0] in ("ref", "uref") and len(gen) > 2
@@ -764,6 +781,9 @@ class _SeedPlan:
         self.count = _compile(spec["count"], types)
         self.key, self.prefix = decl["key"], decl.get("prefix")
         self.key_drawn = self.key in spec["fields"]
+        # a key the block does not draw is given after the other fields, unless a derived one
+        # reads it (an ARN that ends with the row's key): then first, so `same(key)` has it
+        self.key_first = not self.key_drawn and any(self.key in _heads(g) for g in spec["fields"].values() if _derived(g))
         record = types.records[decl["record"]]
         self.order = list(record)
         defaults = decl.get("defaults", {})
