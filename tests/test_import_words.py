@@ -1099,3 +1099,15 @@ def test_a_snake_id_that_names_its_object_first_is_said_verb_first(tmp_path):
     result, _, _, _ = run(tmp_path, doc)
     says = re.findall(r'say "([^"]*)"', result.files["probe.world"])
     assert any(x.startswith("replace callback of certificate {certificate_id}") for x in says), says
+
+
+def test_a_summarys_quantifier_is_not_what_a_read_gives():
+    """TSAPI's "Get some interview records" gave "the some interview records ..." and a count
+    read "how many some interview records for that survey there are" (the last fresh check of
+    stop 55)."""
+    from compoworld_dsl.importers.common import ParamIR, ToolIR
+    from compoworld_dsl.importers.speak import phrase_tool
+
+    t = ToolIR("get_survey_interviews", [ParamIR("survey_id", "SurveyId")], "list[Interview]", "Get some interview records", "get survey interviews of survey {survey_id}", "the survey interviews of survey {survey_id}")
+    assert phrase_tool(t)
+    assert t.gives.startswith("the interview records"), t.gives

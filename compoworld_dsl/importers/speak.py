@@ -609,7 +609,9 @@ def phrase_tool(t: ToolIR) -> bool:
         # what the read gives, with the arguments it takes ("the lyrics with track ID {track_id}",
         # not "the lyrics" of no track)
         obj = say.split(" ", 1)[1] if " " in say else ""
-        obj = re.sub(r"^(a|an|the|all|one|single|list of|a list of|details of|the details of|details for|information about|info about)\s+", "", obj)
+        # (and a quantifier: TSAPI's "Get some interview records" was counted "how many some
+        # interview records ... there are")
+        obj = re.sub(r"^(a|an|the|all|one|single|some|any|several|multiple|list of|a list of|details of|the details of|details for|information about|info about)\s+", "", obj)
         obj = re.sub(r"^(a|an|the)\s+", "", obj)
         gives = f"the {obj}"
         if obj and set(_PLACEHOLDER.findall(gives)) <= set(holders):
