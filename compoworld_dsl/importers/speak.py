@@ -357,6 +357,7 @@ _NAME_POOLS = {
 # ARN or a status's last attempt time named the row a step read, and three ARNs among eight rows
 # made CloudTrail's `get_event_selectors` say nothing only its row has (stop 46)
 _ARN = 'format("arn:aws:{service}:eu-west-1:123456789012:{word}/{word}-{{}}", 1..40)'
+_OWN_ARN = 'format("arn:aws:{service}:eu-west-1:123456789012:{word}/{{}}", same({key}))'
 
 # the last word of a text field's name that makes it a time (`modified_date`, `last_modified`)
 _WHEN_WORDS = frozenset({"date", "time", "timestamp", "datetime", "modified", "created", "updated", "expiration", "expiry", "expires", "deadline"})
@@ -406,14 +407,12 @@ def reseed(table: TableIR, noun: str, service: str = "") -> list[str]:
                 word = "-".join(toks[:-1][-2:]) or noun.replace(" ", "-")  # `log_group_arn`: a log group
                 if noun.replace(" ", "-").endswith("-" + word):
                     word = noun.replace(" ", "-")  # a placement group's `group_arn` names the placement group
-                pool = _ARN.format(service=re.sub(r"[^a-z0-9]", "", service.lower()) or "service", word=word)
+                svc = re.sub(r"[^a-z0-9]", "", service.lower()) or "service"
                 key = next((k for k in rec.fields if k.key), None)
-                if word == noun.replace(" ", "-") and key is not None and key is not f:
-                    # the row's own ARN ends with its key: an IoT Analytics dataset "dataset-6"
-                    # was "arn:...:dataset/dataset-19", which a blind player took for a trap
-                    # (round 20)
-                    svc = re.sub(r"[^a-z0-9]", "", service.lower()) or "service"
-                    pool = f'format("arn:aws:{svc}:eu-west-1:123456789012:{word}/{{}}", same({key.name}))'
+                # the row's own ARN ends with its key: an IoT Analytics dataset "dataset-6" was
+                # "arn:...:dataset/dataset-19", which a blind player took for a trap (round 20)
+                own = word == noun.replace(" ", "-") and key is not None and key is not f
+                pool = _OWN_ARN.format(service=svc, word=word, key=key.name) if own else _ARN.format(service=svc, word=word)
         if pool is None and rec.known_by[:1] == [f.name]:
             pool = [f"{a} {noun}" for a in ADJECTIVES]
         if pool is None and _tokens(f.name)[-1:] in (["identifier"], ["number"], ["code"], ["reference"]):
