@@ -190,6 +190,35 @@ def test_a_plural_list_beside_a_singular_item_lists_it(tmp_path):
     assert got["success"] and {r["channel_name"] for r in got["data"]} == set(table(st, "channels"))
 
 
+def test_a_plural_post_beside_a_singular_item_creates_it(tmp_path):
+    """`POST /trustanchors` beside `/trustanchor/{trustAnchorId}` (IAM Roles Anywhere), and
+    `POST /employer/{EmployerId}/Employees` beside `.../Employee/{EmployeeId}` (PayRun.IO): the
+    create of the singular resource, not a call recorded on no resource (or on the employer)."""
+    anchor = obj({"trustAnchorId": s(), "name": s(), "enabled": s("boolean")})
+    employee = obj({"FirstName": s(), "LastName": s()})
+    doc = spec(
+        {
+            "/trustanchor/{trustAnchorId}": {"get": {"operationId": "GetTrustAnchor", "parameters": [pparam("trustAnchorId")], "responses": ok(obj({"trustAnchor": ref("TrustAnchor")}))}},
+            "/trustanchors": {"post": {"operationId": "CreateTrustAnchor", "requestBody": body(obj({"name": s(), "enabled": s("boolean")}, ["name"])), "responses": ok(obj({"trustAnchor": ref("TrustAnchor")}))}},
+            "/employer/{EmployerId}": {"get": {"operationId": "GetEmployer", "parameters": [pparam("EmployerId")], "responses": ok(ref("Employer"))}},
+            "/employer/{EmployerId}/Employee/{EmployeeId}": {"get": {"operationId": "GetEmployee", "parameters": [pparam("EmployerId"), pparam("EmployeeId")], "responses": ok(ref("Employee"))}},
+            "/employer/{EmployerId}/Employees": {"post": {"operationId": "PostEmployee", "parameters": [pparam("EmployerId")], "requestBody": body(ref("Employee")), "responses": ok(obj({}))}},
+        },
+        {"TrustAnchor": anchor, "Employer": obj({"Name": s(), "Region": s()}), "Employee": employee},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /trustanchors"][0] == "create", ops["POST /trustanchors"]
+    assert ops["POST /employer/{EmployerId}/Employees"][0] == "create", ops["POST /employer/{EmployerId}/Employees"]
+    w, st = world_of(model, wf)
+    got = w.call(st, tool(model, "create_trust_anchor").qualified, {"name": "Probe anchor"})
+    assert got["success"], got
+    assert "Probe anchor" in {r["name"] for r in table(st, "trustanchors").values()}
+    employer = next(iter(table(st, "employers")))
+    got = w.call(st, tool(model, "post_employee").qualified, {"employer_id": employer, "first_name": "Ada"})
+    assert got["success"], got
+    assert any(r["first_name"] == "Ada" and r["employer_id"] == employer for r in table(st, "employees").values())
+
+
 # ─── references: an embedded object's key, a `<noun>Name` ───
 
 
@@ -859,8 +888,14 @@ def test_a_recorded_change_states_what_it_changes_and_no_delete_follows_it(tmp_p
                 "delete": {"operationId": "deleteTheme", "parameters": item, "responses": {"204": {"description": "gone"}}},
             },
             "/themes/{themeId}/publish": {"post": {"operationId": "publishTheme", "parameters": item, "requestBody": body(obj({"note": s()})), "responses": ok(ref("Theme"))}},
+            # (a theme's assets: without them the walks left were list, publish, delete, which
+            # `Walker._rewrites` refuses since stop 56, as it refuses a delete after an update)
+            "/themes/{themeId}/assets": {
+                "get": {"operationId": "listAssets", "parameters": item, "responses": ok({"type": "array", "items": ref("Asset")})},
+                "post": {"operationId": "createAsset", "parameters": item, "requestBody": body(obj({"key": s(), "value": s()})), "responses": ok(ref("Asset"))},
+            },
         },
-        {"Theme": theme},
+        {"Theme": theme, "Asset": obj({"id": s(), "key": s(), "value": s(), "theme_id": s()})},
     )
     _, ops, _, wf = run(tmp_path, doc)
     assert ops["PUT /themes/{themeId}"][0] == "recorded", ops["PUT /themes/{themeId}"]

@@ -6,6 +6,7 @@ bunq's daily limit "daily limit value 32"."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from import_specs import arr, obj, ok, pparam, ref, run, s, spec, world_of
@@ -381,3 +382,39 @@ def test_an_ip_or_mac_address_is_no_street_and_a_list_names_no_row():
     packages._shape = SimpleNamespace(items=SimpleNamespace(format=None), description="", example=None)
     model = FieldIR("model", "text", "text")
     assert identity([FieldIR("arn", "DeviceInstanceId", "id", key=True), packages, model], ("name", "title")) == ["model"]
+
+
+def test_a_short_label_the_spec_shows_is_no_sentence():
+    """WMATA's `DirectionText` ("NORTH") and `LineDescription` ("Hunting Point-Pentagon Line")
+    took the prose pool after their example: the other rows' directions were "Second reminder
+    sent." (a fresh draw's data). A short example with no sentence in it keeps its shape; a
+    note, or a field the spec shows a sentence for, still reads as prose."""
+    from compoworld_dsl.importers.common import SENTENCES, text_seed
+
+    def values(gen: str) -> list[str]:
+        assert gen.startswith("pick(["), gen
+        return json.loads(gen[len("pick(") : -1])
+
+    assert values(text_seed("direction_text", "bus position", example="NORTH")) == ["NORTH"]
+    assert values(text_seed("line_description", "route", example="Hunting Point-Pentagon Line")) == ["Hunting Point-Pentagon Line"]
+    assert values(text_seed("order_reference_text", "order", example="ORD-0042"))[0] == "ORD-0042" and len(values(text_seed("order_reference_text", "order", example="ORD-0042"))) > 1
+    assert SENTENCES[0] in values(text_seed("notes", "ticket", example="Call back"))  # a bare note is prose
+    assert SENTENCES[0] in values(text_seed("line_description", "route", example="Runs every ten minutes. Stops at all stations."))
+
+
+def test_an_operation_id_a_portal_generated_names_nothing(tmp_path):
+    """WMATA, Transavia and Halo export their operation ids from API Management as object ids
+    (`5476362a281d830c946a3d6d`): the tools and answer records were named by them
+    ("N5476362a281d830c946a3d6dAnswer", a name seeded "Atlas n5476362a281d830c946a3d6d"). They
+    are named from the path instead."""
+    doc = spec(
+        {
+            "/Stops": {"get": {"operationId": "5476362a281d830c946a3d6d", "summary": "Stops", "responses": ok(obj({"Stops": arr(ref("Stop"))}))}},
+            "/Routes": {"get": {"operationId": "5476362a281d830c946a3d6a", "summary": "Routes", "responses": ok(obj({"Routes": arr(obj({"RouteID": s(), "Name": s()}))}))}},
+        },
+        {"Stop": obj({"StopID": s(), "Name": s(), "Lat": s("number")})},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert not re.search(r"5476362a|N5476362", text, re.I), [line for line in text.splitlines() if "5476362" in line.lower()][:5]
+    assert {t.name for t in model.tools()} == {"list_stops", "list_routes"}, sorted(t.name for t in model.tools())

@@ -704,6 +704,8 @@ _KINDS_OF_TEXT: tuple[tuple[frozenset, object], ...] = (
     # the most common field words a random draw of corpus specs still numbered ("gender 3",
     # "tier 12", "namespace 7": bench/import_corpus.py's specs, stop 54)
     (frozenset({"gender", "sex"}), ["female", "male", "non-binary", "unspecified"]),
+    (frozenset({"iata"}), ["LHR", "JFK", "NRT", "LOS", "YYZ", "LIS", "ORD", "SYD"]),  # not "airport iata 7" (aviationdata.systems)
+    (frozenset({"icao"}), ["EGLL", "KJFK", "RJAA", "DNMM", "CYYZ", "LPPT", "KORD", "YSSY"]),
     (frozenset({"tier", "edition"}), ["free", "standard", "premium", "enterprise"]),  # (a `plan` has a name: NAMED_THINGS)
     (frozenset({"namespace"}), ["default", "production", "staging", "analytics", "billing"]),
     (frozenset({"period"}), ["monthly", "quarterly", "yearly", "weekly"]),
@@ -810,6 +812,11 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     if last in ("title", "summary", "subject", "headline", "caption", "label"):
         return _pick(ex + TITLES)
     if last in ("description", "notes", "note", "body", "text", "content", "comment", "message", "details", "memo", "bio", "reason", "instructions", "letter", "info", "information", "summary_text"):
+        if ex and len(toks) > 1 and len(ex[0].split()) <= 4 and not re.search(r"[.!?;]", ex[0]):
+            # a short label the spec shows, not prose: WMATA's `DirectionText` "NORTH" and
+            # `LineDescription` "Hunting Point-Pentagon Line" were "Second reminder sent." on
+            # other rows. Values of the example's shape, as for any other text
+            return _pick(variants(ex[0]) or ex)
         return _pick(ex + SENTENCES)
     if last in ("city", "town", "locality", "location", "venue"):
         return _pick(ex + CITIES)  # a location drawn from the noun's names read as the row's name
@@ -864,6 +871,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + DOMAINS)
     if "carrier" in toks:
         return _pick(ex + CARRIERS)
+    if last in ("code", "id") and len(toks) > 1 and toks[-2] in ("iata", "icao") and not ex:
+        return text_seed(toks[-2], noun)  # an `iata_code` is an airport's code, "LHR"
     if last in ("id", "uid", "guid", "uuid", "etag", "token", "number", "code", "ref", "reference", "key", "sku", "hash", "identifier", "serial") or last.endswith("id"):
         prefix = "".join(t[0] for t in toks if t)[:3].upper() or "X"
         if ex and not identity:
@@ -896,7 +905,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         # scope (Gradle's `scopes`, AWS's `vpc_config_subnet_ids` were "scopes 36", "vpc
         # config subnet ids 9")
         return text_seed("_".join([*toks[:-1], one]), noun, example, identity)
-    return f"format({lit(words(name) + ' {}')}, 1..40)"
+    # (a field flattened from `source.sourceData` says its wrapper once: "source data 34")
+    return f"format({lit(word_once(words(name)) + ' {}')}, 1..40)"
 
 
 # a row's own names as a person: the whole name, and a handle made from it

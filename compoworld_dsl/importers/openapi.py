@@ -606,6 +606,11 @@ class OpenAPIImporter(TypeMapper):
                 body_kind = "json" if "json" in ctype else "multipart" if "multipart" in ctype else "form" if "urlencoded" in ctype else "other"
         response, has_response = self.read_response(op, at)
         op_id = without_route(op.get("operationId"), path, method) if isinstance(op.get("operationId"), str) else None
+        if op_id and re.fullmatch(r"[0-9a-fA-F]{12,}", op_id) and re.search(r"\d", op_id):
+            # an id a portal generated (API Management's `5476362a281d830c946a3d68`: WMATA,
+            # Transavia, Halo) names nothing: the tool, its answer record and its words come from
+            # the path and summary, as for an operation with no id ("N5476362a281d830c946a3d68Answer")
+            op_id = None
         action = op.get("x-aws-operation-name")
         if op_id and isinstance(action, str) and op_id.upper() in (f"GET_{action}".upper(), f"POST_{action}".upper()):
             op_id = action  # `GET_AttachNetworkInterface`: the method is the wire's, not the action's name
@@ -1315,6 +1320,8 @@ class OpenAPIImporter(TypeMapper):
                 if best is not None and "{}" in mine[:n]:
                     o._res = best  # type: ignore[attr-defined]
                     o._near = True  # type: ignore[attr-defined]
+            if (o._res is None or pattern(o.segs) not in (o._res.coll, o._res.item)) and (sib := resources.sibling_create(self, o)) is not None:  # type: ignore[attr-defined]
+                o._res, o._near, o._adds = sib, False, True  # type: ignore[attr-defined]
             if o.method == "get" and (o._res is None or pattern(o.segs) not in (o._res.coll, o._res.item)):  # type: ignore[attr-defined]
                 lister = resources.scope_list(self, o)  # a GET that lists a resource's own objects
                 if lister is not None:
@@ -1428,6 +1435,8 @@ class OpenAPIImporter(TypeMapper):
                 return "list"
             if m == "post" and not resources.reads(o):
                 return "create_keyed" if resources.body_key(o, r) else "create"
+        if m == "post" and getattr(o, "_adds", False):  # `POST /trustanchors` beside `/trustanchor/{id}`
+            return "create_keyed" if resources.body_key(o, r) else "create"
         if m == "get" and pat == r.item + "/" + o.segs[-1].lower() and o.segs[-1].lower() in DETAIL_WORDS and r.getter is o:
             return "get"
         if m == "get" and pat == r.coll + "/" + o.segs[-1].lower() and o.segs[-1].lower() in SEARCH_WORDS:
@@ -1969,7 +1978,10 @@ class OpenAPIImporter(TypeMapper):
             blank_keeps = bool(f.textlike and f.base != "email" or f.json)
             (opt if blank_keeps else req).append(ParamIR(name, f.type, '""') if blank_keeps else ParamIR(name, f.type))
             sets.append((f.name, name, blank_keeps))
-            phrases.append(f"{words(f.name)} {{{name}}}")
+            phrases.append((f.base == "bool", f"{words(f.name)} {{{name}}}"))
+        # a flag is no value to name in a list ("... is enabled yes and description ...", a fresh
+        # Azure task): the sampler says it after the values, "marked as enabled"
+        phrases = [ph for flag, ph in phrases if not flag] or [ph for _, ph in phrases]
         with_ = ", ".join(phrases[:-1]) + " and " + phrases[-1] if len(phrases) > 1 else phrases[0]
         comments = [f"{o.label}: update (patch the given fields; a blank text argument keeps the field as it is)"]
         if extra:

@@ -512,16 +512,38 @@ def sibling_list(imp: "OpenAPIImporter", o: "Op", params: list[str]) -> "Resourc
     item = imp.unwrap_list(o.response)
     if item is None:
         return None
+    return next((r for r in _other_number(imp, o, params) if norm(r.key_prop) in imp.prop_names(item)), None)
+
+
+def _other_number(imp: "OpenAPIImporter", o: "Op", params: list[str]) -> list["Resource"]:
+    """The resources whose collection word is `o`'s last segment in the other number, under the
+    same parent path, every path parameter of `o` a parent of theirs (`/channels` beside
+    `/channel/{ChannelName}`)."""
     word = norm(singular(snake(o.segs[-1])))
     prefix = pattern(o.segs[:-1])
-    for r in imp.resources:
-        if getattr(r, "singleton", False) or pattern(r.coll_segs[:-1]) != prefix or r.coll_segs[-1].lower() == o.segs[-1].lower():
-            continue
-        if norm(singular(snake(r.coll_segs[-1]))) != word or norm(r.key_prop) not in imp.prop_names(item):
-            continue
-        if all(p in {q for q, _ in r.parents} for p in params):
-            return r
-    return None
+    return [
+        r
+        for r in imp.resources
+        if not getattr(r, "singleton", False)
+        and pattern(r.coll_segs[:-1]) == prefix
+        and r.coll_segs[-1].lower() != o.segs[-1].lower()
+        and norm(singular(snake(r.coll_segs[-1]))) == word
+        and all(p in {q for q, _ in r.parents} for p in params)
+    ]
+
+
+def sibling_create(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
+    """The resource a `POST` on the other number of its collection word creates: AWS's REST
+    style and PayRun.IO name an item in the singular and add one with a POST on the plural, side
+    by side (`GET /trustanchor/{trustAnchorId}`, `POST /trustanchors` CreateTrustAnchor;
+    `/Employer/{EmployerId}`, `POST /Employers`), as `sibling_list` finds their lists. Only a
+    POST with an object body whose id does not say it reads, under the same parent path, every
+    path parameter a parent of the resource: it was recorded as no resource's (IAM Roles
+    Anywhere's trust anchors, profiles and revocation lists could be listed, changed and
+    deleted, never added)."""
+    if o.method != "post" or not o.segs or is_param(o.segs[-1]) or o.body is None or o.body.kind != "object" or reads(o):
+        return None
+    return next(iter(_other_number(imp, o, [pname(s) for s in o.segs if is_param(s)])), None)
 
 
 def items_of(imp: "OpenAPIImporter") -> dict:
