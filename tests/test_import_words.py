@@ -1111,3 +1111,55 @@ def test_a_summarys_quantifier_is_not_what_a_read_gives():
     t = ToolIR("get_survey_interviews", [ParamIR("survey_id", "SurveyId")], "list[Interview]", "Get some interview records", "get survey interviews of survey {survey_id}", "the survey interviews of survey {survey_id}")
     assert phrase_tool(t)
     assert t.gives.startswith("the interview records"), t.gives
+
+
+def test_a_phrasal_verbs_preposition_and_a_by_id_are_not_what_a_read_gives():
+    """Fresh imported tasks of stop 56: aviationdata's "Search for airports by location" gave
+    "the for airports by location ...", rev.ai's "Get Transcript By Id" "the transcript by id of
+    job ..." (and an answer record called "transcript by id"); and a found record's description
+    that says a field the request then sets is set apart (Zoom's "the site "Atlas site" with
+    extension number 30, with extension number 34")."""
+    from compoworld_dsl.importers.common import ParamIR, ToolIR
+    from compoworld_dsl.importers.speak import phrase_tool
+    from compoworld_dsl.importers.world_model import _answer_noun
+    from compoworld_dsl.sample.phrasing import _apart_from
+
+    t = ToolIR("nearest_airports", [ParamIR("latitude", "text"), ParamIR("longitude", "text")], "list[Airport]", "Search for airports by location", "nearest airports with latitude {latitude} and longitude {longitude}", "the nearest airports with latitude {latitude} and longitude {longitude}")
+    assert phrase_tool(t)
+    assert t.gives == "the airports by location with latitude {latitude} and longitude {longitude}", t.gives
+    t = ToolIR("get_transcript_by_id", [ParamIR("id", "JobId")], "list[TranscriptAnswer]", "Get Transcript By Id", "get transcript by id of job {id}", "the transcript by id of job {id}")
+    assert phrase_tool(t)
+    assert (t.say, t.gives) == ("get transcript of job {id}", "the transcript of job {id}")
+    assert _answer_noun(type("S", (), {"name": None})(), "get_transcript_by_id") == "transcript"
+    said = 'add a call queue "Northwind call queue" for the site "Atlas site" with extension number 30'
+    assert _apart_from(said, ["extension number"]) == 'add a call queue "Northwind call queue" for the site "Atlas site" (the one with extension number 30)'
+    assert _apart_from(said, ["members users"]) == said  # nothing said twice: as it was
+
+
+def test_a_flag_is_marked_not_listed_among_an_updates_values(tmp_path):
+    """A fresh Azure alert-rule task said "... properties name "Harbor alert rule", is enabled
+    yes and description ...": a flag among an update's listed values, and its label kept the
+    `is` of `properties.isEnabled`. The update lists the other values and the sampler says the
+    flag after them, "marked as enabled"."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import label_for
+
+    assert label_for(FieldIR("properties_is_enabled", "bool", "bool", src="properties.isEnabled")) == "enabled"
+    rule = {"type": "object", "properties": {"id": STR, "name": STR, "properties": {"type": "object", "properties": {"description": STR, "isEnabled": {"type": "boolean"}}}}}
+    doc = {
+        "openapi": "3.0.0",
+        "info": {"title": "Probe", "version": "1"},
+        "paths": {
+            "/rules": {"get": {"operationId": "listRules", "responses": _ok({"type": "array", "items": {"$ref": "#/components/schemas/Rule"}})}},
+            "/rules/{ruleName}": {
+                "get": {"operationId": "getRule", "parameters": [_in_path("ruleName")], "responses": _ok({"$ref": "#/components/schemas/Rule"})},
+                "patch": {"operationId": "updateRule", "parameters": [_in_path("ruleName")], "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Rule"}}}}, "responses": _ok({"$ref": "#/components/schemas/Rule"})},
+            },
+        },
+        "components": {"schemas": {"Rule": rule}},
+    }
+    p = tmp_path / "spec.json"
+    p.write_text(json.dumps(doc))
+    text = "\n".join(import_openapi(p).files.values())
+    say = next(m for m in re.findall(r'say "([^"]*)"', text) if m.startswith("update rule"))
+    assert "{properties_description}" in say and "enabled" not in say, say

@@ -213,6 +213,8 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
         got = "sender" if toks == ["from"] else "recipient"
     if got is None and f.base == "bool" and toks[:1] == ["is"] and len(toks) > 1:
         got = " ".join(_SPELLED.get(t, t) for t in toks[1:])  # "whether the file is usable", not "is is usable"
+    elif got is not None and f.base == "bool" and got.startswith("is ") and len(got.split()) > 1:
+        got = got[3:]  # Azure's `properties.isEnabled`: "marked as enabled", not "marked as is enabled"
     if got is None and any(t in _SPELLED for t in toks):
         got = " ".join(_SPELLED.get(t, t) for t in toks)
         got = got.replace("i cal ", "iCalendar ")  # `iCalUID`
@@ -533,6 +535,10 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     if len(ws) > 1 and ws[1].lower() == "of" and verb not in _READ_VERBS:
         return None  # a noun before "of" ("Register of certificate action callback": a task said so)
     rest = [w if (w.isupper() and len(w) > 1) or re.search(r"[a-z][A-Z]", w) else w.lower() for w in ws[1:]]
+    # "by id" says how the API finds the record, which its key argument says again: rev.ai's
+    # "Get Transcript By Id" was "the transcript by id of job ..." in a task
+    while len(rest) > 2 and rest[-2] == "by" and rest[-1].lower() in ("id", "ids", "identifier", "uuid", "key"):
+        rest = rest[:-2]
     return " ".join(adverb + [verb] + rest), verb in _READ_VERBS
 
 
@@ -612,6 +618,9 @@ def phrase_tool(t: ToolIR) -> bool:
         # interview records ... there are")
         obj = re.sub(r"^(a|an|the|all|one|single|some|any|several|multiple|list of|a list of|details of|the details of|details for|information about|info about)\s+", "", obj)
         obj = re.sub(r"^(a|an|the)\s+", "", obj)
+        # the preposition of a phrasal verb: "Search for airports by location" gave "the for
+        # airports by location ..." (a fresh draw's task); "look up", "ask about"
+        obj = re.sub(r"^(?:for|up|about)\s+(?:(?:a|an|the|all|some|any)\s+)?", "", obj)
         gives = f"the {obj}"
         if obj and set(_PLACEHOLDER.findall(gives)) <= set(holders):
             t.gives = gives

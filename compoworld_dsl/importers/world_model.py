@@ -626,6 +626,8 @@ def _answer_noun(shape: Any, tool: str, summary: str = "") -> str:
     if len(toks) == 1 and len(tool) > 12 and 2 <= len(said) <= 5 and said[0] in READ_WORDS and "".join(said) == tool.lower():
         toks = said
     toks = toks[1:] if len(toks) > 1 and toks[0] in READ_WORDS else toks
+    if len(toks) > 2 and toks[-2] == "by" and toks[-1] in ("id", "ids", "identifier", "uuid", "key"):
+        toks = toks[:-2]  # `get_transcript_by_id`: a transcript, not a "transcript by id"
     return " ".join([*toks[:-1], singular(toks[-1])])
 
 

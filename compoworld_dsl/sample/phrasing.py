@@ -446,6 +446,7 @@ class Phraser:
             extra_names.append(name)
         text, extra = self._locators_first(j, template, text, extra, extra_names)
         if extra:
+            text = _apart_from(text, [self._param_label(j, n) for n in extra_names])
             text = f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
         if flags:
             # after the values, not among them: "..., marked as legacy app engine cron", not
@@ -1001,6 +1002,18 @@ def same_as(text: str) -> str:
     the same sender as the message "Budget review"", not "with sender the sender of the message
     ..." (a sampled SMS task: a new message sent from an old one's number)."""
     return _SAME.sub(r"the same \1 as", text)
+
+
+def _apart_from(text: str, labels: list[str]) -> str:
+    """A record the phrase names by a description that says a field the request then gives a
+    value of, set apart: 'add a call queue "Northwind" for the site "Atlas site" (the one with
+    extension number 30), with extension number 34', where '... "Atlas site" with extension
+    number 30, with extension number 34' read as two values of one field (a fresh imported
+    Zoom task, stop 56)."""
+    m = re.fullmatch(r'(.*?"[^"]*") with (.+)', text)
+    if m is None or not any(re.search(rf"\b{re.escape(label)}\b", re.sub(r'"[^"]*"', "", m.group(2))) for label in labels):
+        return text
+    return _set_apart(text)
 
 
 def _set_apart(arg: str) -> str:

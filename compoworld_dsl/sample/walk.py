@@ -301,7 +301,9 @@ class Walker:
         at all, nor add, change or delete a row under it (a docket note on the matter the task
         just closed, a correction to its time entry: a person asks for the record as it should
         end up, and writes nothing more on it); nor delete a record an earlier step changed
-        (that change would be for nothing). Except where an `order` house rule asks for the
+        (that change would be for nothing), or one an earlier step's new row refers to (the CRL
+        just added to the trust anchor it deletes; a row no read shows, the log of a recorded
+        action, does not count: cancel, then delete). Except where an `order` house rule asks for the
         earlier tool before this one (`tools`: the earlier steps'): certifying a transcript and
         then sending it sets its status twice, and the rule is what the first call is for."""
         vol = self.facts.world.volatile_fields
@@ -311,6 +313,13 @@ class Walker:
             for j, earlier in enumerate(diffs):
                 for e in earlier.rows:
                     same = e.table == ch.table and e.key == ch.key
+                    if ch.kind == "deleted" and e.kind == "inserted" and e.table in self.graph.read_tables and (ch.table, ch.key) in self._parents(e.table, state.tables.get(e.table, {}).get(e.key)):
+                        # "add a CRL for the trust anchor "Cedar" ... before you delete it" (a
+                        # fresh imported task): the new row is left referring to nothing, or goes
+                        # with its record, and the request that made it is for nothing. Not the
+                        # log of an action the world model records, which no read shows: "cancel
+                        # the operation before you delete it" is what Google asks of its callers
+                        return f"it deletes a record step {j + 1}'s new row refers to"
                     if e.kind == "inserted" or not (same or (e.table, e.key) in under):
                         continue
                     if e.kind == "deleted" and not same and ch.kind == "inserted":

@@ -119,6 +119,9 @@ class WalkGraph:
             elif t.qualified not in mutating and self.people.describable(self.result_table(t) or ""):
                 self.entries.append(t)
         self._entry_names = {t.qualified for t in self.entries}
+        # the tables some read shows: a record a person made and can look at again, where a row
+        # no read shows is the log of a call the world model records (`Walker._rewrites`)
+        self.read_tables = frozenset(rt for t in tools if t.qualified not in mutating and (rt := self.result_table(t)) is not None)
         # the read that gives one row of a table whole by its key (`get_app_monitor`): where a
         # list shows a summary of each row (D56), a row may be found in it by what only this
         # read shows, the agent looking each one up (`Walker._try_entry`, `lookups`)
