@@ -219,6 +219,29 @@ def test_a_plural_post_beside_a_singular_item_creates_it(tmp_path):
     assert any(r["first_name"] == "Ada" and r["employer_id"] == employer for r in table(st, "employees").values())
 
 
+def test_a_create_bodys_name_is_the_records_noun_name(tmp_path):
+    """AWS's `CreateLoadBalancer {Name, Scheme}` names what its record calls `LoadBalancerName`:
+    the create left the name out, and a task added "a load balancer" with no name (stop 56)."""
+    lb = obj({"LoadBalancerArn": s(), "LoadBalancerName": s(), "Scheme": s(enum=["internet-facing", "internal"])})
+    doc = spec(
+        {
+            "/loadbalancers": {
+                "get": {"operationId": "DescribeLoadBalancers", "responses": ok(obj({"LoadBalancers": {"type": "array", "items": ref("LoadBalancer")}}))},
+                "post": {"operationId": "CreateLoadBalancer", "requestBody": body(obj({"Name": s(), "Scheme": s(enum=["internet-facing", "internal"])}, ["Name"])), "responses": ok(obj({"LoadBalancers": {"type": "array", "items": ref("LoadBalancer")}}))},
+            },
+            "/loadbalancers/{LoadBalancerArn}": {"delete": {"operationId": "DeleteLoadBalancer", "parameters": [pparam("LoadBalancerArn")], "responses": ok(obj({}))}},
+        },
+        {"LoadBalancer": lb},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    create = tool(model, "create_load_balancer")
+    assert "load_balancer_name" in dict(create.params), create.params
+    w, st = world_of(model, wf)
+    got = w.call(st, create.qualified, {"load_balancer_name": "edge-lb", "scheme": "internal"})
+    assert got["success"], got
+    assert "edge-lb" in {r["load_balancer_name"] for r in table(st, "loadbalancers").values()}
+
+
 # ─── references: an embedded object's key, a `<noun>Name` ───
 
 

@@ -704,6 +704,17 @@ def test_a_rows_own_reference_to_its_parent_and_its_full_name_agree_with_it(tmp_
     text = "\n".join(p.read_text() for p in out.glob("*.world"))
     assert "vault_id: same(vault_uuid)" in text, [line for line in text.splitlines() if "vault" in line]
     assert "properties_full_name: same(name)" in text, [line for line in text.splitlines() if "full" in line]
+    # and named by the noun's last word: groov's tags, listed under a data store device, name it
+    # `deviceId` (a fresh draw of stop 56: a tag of one device said another was its device)
+    tag = {"type": "object", "properties": {"id": {"type": "integer"}, "name": STR, "deviceId": {"type": "integer"}}}
+    spec = _spec("Groov", {
+        "/data-store/devices": {"get": {"operationId": "listDevices", "responses": _ok({"type": "array", "items": {"$ref": "#/components/schemas/DataStoreDevice"}})}},
+        "/data-store/devices/{id}/tags": {"get": {"operationId": "listDeviceTags", "parameters": [_in_path("id")], "responses": _ok({"type": "array", "items": tag})}},
+    }, {"DataStoreDevice": {"type": "object", "properties": {"id": {"type": "integer"}, "name": STR}}})
+    (tmp_path / "groov").mkdir()
+    result2, out2 = _write(tmp_path / "groov", spec)
+    text2 = "\n".join(p.read_text() for p in out2.glob("*.world"))
+    assert re.search(r"device_id: same\(\w+\)", text2), [line for line in text2.splitlines() if "device" in line]
     from compoworld_dsl.check import check_paths
 
     program = check_paths([out / result.world_file])
@@ -1131,9 +1142,13 @@ def test_a_phrasal_verbs_preposition_and_a_by_id_are_not_what_a_read_gives():
     assert phrase_tool(t)
     assert (t.say, t.gives) == ("get transcript of job {id}", "the transcript of job {id}")
     assert _answer_noun(type("S", (), {"name": None})(), "get_transcript_by_id") == "transcript"
-    said = 'add a call queue "Northwind call queue" for the site "Atlas site" with extension number 30'
-    assert _apart_from(said, ["extension number"]) == 'add a call queue "Northwind call queue" for the site "Atlas site" (the one with extension number 30)'
-    assert _apart_from(said, ["members users"]) == said  # nothing said twice: as it was
+    site = 'the site "Atlas site" with extension number 30'  # the argument's own text
+    assert _apart_from(site, ["extension number"]) == 'the site "Atlas site" (the one with extension number 30)'
+    assert _apart_from(site, ["members users"]) == site  # nothing said twice: as it was
+    # (an argument's text only: the sentence's own first "with" is the request's; a first version
+    # read the whole sentence and bracketed a new link's values, a fresh Azure draw)
+    new_link = 'the partner server of the server communication link "Atlas link"'
+    assert _apart_from(new_link, ["subscription ID"]) == new_link
 
 
 def test_a_flag_is_marked_not_listed_among_an_updates_values(tmp_path):
@@ -1163,3 +1178,41 @@ def test_a_flag_is_marked_not_listed_among_an_updates_values(tmp_path):
     text = "\n".join(import_openapi(p).files.values())
     say = next(m for m in re.findall(r'say "([^"]*)"', text) if m.startswith("update rule"))
     assert "{properties_description}" in say and "enabled" not in say, say
+
+
+def test_a_second_resource_of_one_schema_is_named_by_the_segment_before_it(tmp_path):
+    """StackExchange lists `Question`s at `/questions` and at `/me/questions`: the second was
+    `Question_2`, and a fresh task said "if the question 2 "Team offsite" is favorited". A
+    top-level collection's leading segment names it: "user question" (the caller's), "admin
+    user"; a version or `api` names nothing, and the number stays the last resort."""
+    q = {"type": "object", "properties": {"question_id": {"type": "integer"}, "title": STR}}
+    u = {"type": "object", "properties": {"user_id": {"type": "integer"}, "name": STR}}
+    # (inline, as StackExchange's are: a named schema's second list would list the first's rows)
+    lists = lambda schema: _ok({"type": "array", "items": {"Question": q, "User": u}[schema]})  # noqa: E731
+    spec = _spec("Probe", {
+        "/questions": {"get": {"operationId": "listQuestions", "responses": lists("Question")}},
+        "/me/questions": {"get": {"operationId": "myQuestions", "responses": lists("Question")}},
+        "/users": {"get": {"operationId": "listUsers", "responses": lists("User")}},
+        "/admin/users": {"get": {"operationId": "adminUsers", "responses": lists("User")}},
+        "/v2/users": {"get": {"operationId": "usersV2", "responses": lists("User")}},
+    }, {})
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(p.read_text() for p in out.glob("*.world"))
+    records = set(re.findall(r"record (\w+)", text))
+    assert {"Question", "UserQuestion", "User", "AdminUser"} <= records, records
+    assert "Question_2" not in records and "User_2" in records, records  # `/v2/users`: the number
+
+
+def test_a_row_is_not_known_by_the_name_of_another_thing_it_holds():
+    """An AWS listener has no name; it was known by its `ssl_policy`, seeded "Orion listener",
+    and a blind player had to guess that 'add a listener "Orion listener"' set the SSL policy
+    (round 21). A text naming another kind of thing (a policy, a queue, a template) is no name
+    of the row: the listener is known by its load balancer. A row of that kind keeps its own
+    (a policy's `default_policy`)."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.ops import IDENTITY
+    from compoworld_dsl.importers.speak import identity
+
+    fields = [FieldIR("listener_arn", "ListenerId", "id", key=True), FieldIR("load_balancer_arn", "LoadBalancerId", "id", ref="lb.load_balancers"), FieldIR("ssl_policy", "text", "text"), FieldIR("port", "int", "int")]
+    assert identity(fields, IDENTITY, "listener") == ["load_balancer_arn"]
+    assert identity([FieldIR("id", "PolicyId", "id", key=True), FieldIR("default_policy", "text", "text")], IDENTITY, "policy") == ["default_policy"]

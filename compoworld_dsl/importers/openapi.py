@@ -250,6 +250,13 @@ def api_slug(title: str, fallback: str) -> str:
     return safe(snake(slug) if slug else "api")  # snake: `state 2 f` must not give `2_f`
 
 
+def _names_noun(noun: str, said: tuple[list[str], list[str]]) -> bool:
+    """Do a field's words (`said`: as the importer named it, as the spec did) name a resource's
+    noun: all of it, or its last words ("device" for a data store device)?"""
+    n = noun.lower().split()
+    return any(w and n[-len(w) :] == w for w in said)
+
+
 class TypeMapper:
     """JSON Schema shapes → fields and types of the language: scalars, enums (declared once per
     set of values), flattened objects, JSON text for the rest. Shared by both importers."""
@@ -917,6 +924,10 @@ class OpenAPIImporter(TypeMapper):
                 # `AssetContributor` ("the asset contributors of asset ..."), not `Contributor_2`
                 # ("contributor 2s"), which blind play met as a word no person says
                 rec = pascal(singular(snake(owner))) + rec
+            elif rec in self.type_names and (lead := _lead_word(r.coll_segs)) and not rec.lower().startswith(lead.lower()):
+                # and a second `Question` at `/me/questions` is "user question", not "question 2"
+                # (a StackExchange task said "if the question 2 "Team offsite" is favorited")
+                rec = lead + rec
             r.name = self.type_name(rec)
             r.alias = self.type_name(r.name + "Id")
             table = snake(word)
@@ -1155,9 +1166,11 @@ class OpenAPIImporter(TypeMapper):
                     # `vault.id` beside the path's `{vaultUuid}`) is that parent: drawn apart,
                     # "the vault of the item" meant two vaults (blind play)
                     twin = next((pf for pf in parent_fields if pf != f.name and ref_of.get(pf) == f.ref), None)
-                    if same is None and twin is not None and f.name not in parent_fields and by_q.get(f.ref) is not None and by_q[f.ref].noun.lower().split() in (_plain_words(f.name, id_words=True), _said_as(f)):
+                    if same is None and twin is not None and f.name not in parent_fields and by_q.get(f.ref) is not None and _names_noun(by_q[f.ref].noun, (_plain_words(f.name, id_words=True), _said_as(f))):
                         # (by the spec's name too: hubhopper's `categoryId` beside `category.id`
-                        # is `category_id_2`, and was another category than the podcast's)
+                        # is `category_id_2`, and was another category than the podcast's; and by
+                        # the noun's last words: groov's tags, listed under a data store device,
+                        # name it `deviceId`, and a tag of one device said another was its device)
                         same = f"same({twin})"
                     if same is None:
                         # the same reference written twice (`category.id` and `categoryId` on a
@@ -1835,6 +1848,10 @@ class OpenAPIImporter(TypeMapper):
             top = f.src.split(".")[0] if f.src else f.name
             by_src.setdefault(norm(f.src or f.name), f)
             by_src.setdefault(norm(top), f) if f.src and "." not in f.src else None
+        if "name" not in by_src and (own := by_src.get(norm(r.name) + "name") or by_src.get(norm(singular(r.table)) + "name")) is not None:
+            # AWS's `CreateLoadBalancer {Name, ...}` names what its record calls `LoadBalancerName`:
+            # left out, a task added "a load balancer" with no name (a fresh draw, stop 56)
+            by_src["name"] = own
         resources.through_wrappers(r, body, by_src)
         body = resources.unwrap_body(body, by_src, {norm(r.name), norm(r.shape.name or ""), norm(singular(r.table))} - {""})
         chosen, left = [], []
@@ -2420,6 +2437,18 @@ def _owner_word(segs: list[str]) -> str | None:
         if is_param(segs[i]) and not is_param(segs[i - 1]) and re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", segs[i - 1]):
             return segs[i - 1]
     return None
+
+
+def _lead_word(segs: list[str]) -> str | None:
+    """The literal segment a top-level collection's path puts before it, as a name's first word
+    (`/me/questions` → User, the caller; `/admin/users` → Admin), or None: no segment, a parameter, a version
+    or `api`."""
+    if len(segs) < 2 or is_param(segs[-2]) or not re.fullmatch(r"@?[A-Za-z][A-Za-z0-9_-]*", segs[-2]):
+        return None
+    word = segs[-2].lstrip("@").lower()
+    if re.fullmatch(r"v\d+\w*|api|apis|rest|public|json|xml", word):
+        return None
+    return "User" if word in ("me", "my", "self", "current", "mine") else pascal(singular(snake(word)))  # (the caller: "the my question" reads as no English)
 
 
 def _ordinal(n: int) -> str:

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from ..vocab import word_once
 from . import world_model
 from .common import (
+    _ALSO_NAMED,
     ADJECTIVES,
     CITIES,
     DOMAINS,
     IPS,
     KINDS,
+    NAMED_THINGS,
     PEOPLE,
     PRIORITIES,
     ROLES,
@@ -1032,6 +1034,13 @@ _PATH_NAME = re.compile(r"(?<!azure )resource name|unique identifier|\bidentifie
 _CLOCKS = {"created", "updated", "modified", "changed", "deleted", "last"}
 
 
+def _names_another(field: str, noun: str) -> bool:
+    """Does a field name a thing of another kind than the row (a listener's `ssl_policy`, a
+    job's `queue`): its last word is a thing with a name of its own, not the row's noun?"""
+    last = (_tokens(field) or [""])[-1]
+    return last in NAMED_THINGS | _ALSO_NAMED and last != (noun.lower().split() or [""])[-1]
+
+
 def may_name(field: str) -> bool:
     """Could a text field of this name be what a row is called (not a kind, a link, a message,
     an id or a list of ids)?"""
@@ -1117,7 +1126,10 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
             if first is not None:
                 break
     if first is None:
-        first = next((f for pool in (mine, texts) for f in pool if may_name(f.name) and not path_like(f)), None)
+        # (not the name of another thing the row holds: an AWS listener's `ssl_policy` named
+        # it "Orion listener", and a blind player had to guess that "add a listener "Orion
+        # listener"" set its SSL policy; with no name the row is known by what it belongs to)
+        first = next((f for pool in (mine, texts) for f in pool if may_name(f.name) and not path_like(f) and not _names_another(f.name, noun)), None)
     if first is not None:
         return [first.name]
     ref = next((f for f in fields if f.ref and not f.key), None)

@@ -409,7 +409,10 @@ class Phraser:
         acts_on_own_kind = new is not None and any((rt := self.people.ref_table(tstr(pt))) is not None and self.people.noun[rt] == self.people.noun[made] for _, pt in tool.params)
         if new is not None and not acts_on_own_kind:
             self._mention(*new)
-        text = _heavy_last(self.fill(j, template), template)
+        # (the labels of what the phrase leaves to the values said after it: a record the phrase
+        # names by a description that says one of them is set apart, `_apart_from`)
+        after = [self._param_label(j, n) for n, _ in tool.params if n not in named and n in self.steps[j].sources] if tool.qualified in self.facts.mutating else []
+        text = _heavy_last(self.fill(j, template, apart=after), template)
         if new is not None:
             self._mention(*new)
         self._note_changes(j)
@@ -446,7 +449,6 @@ class Phraser:
             extra_names.append(name)
         text, extra = self._locators_first(j, template, text, extra, extra_names)
         if extra:
-            text = _apart_from(text, [self._param_label(j, n) for n in extra_names])
             text = f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
         if flags:
             # after the values, not among them: "..., marked as legacy app engine cron", not
@@ -748,11 +750,11 @@ class Phraser:
                 return f"the {self.people.part(self.state0, table, field, desc[field])} of {describe(self.people, self.state0, table, rest)}{subject[len(text):]}"
         return None
 
-    def fill(self, k: int, template: str, base: bool = False) -> str:
+    def fill(self, k: int, template: str, base: bool = False, apart: list[str] = ()) -> str:
         step = self.steps[k]
 
         def arg(name: str) -> str:
-            text = self.arg(k, name, base)
+            text = _apart_from(self.arg(k, name, base), apart) if apart else self.arg(k, name, base)
             # "add {name} ({email}) as a lead": a stated address reads well in brackets, a phrase
             # for where it comes from does not ("Rahul Reyes (the recipient of the quote ...)"
             # reads as if he were the recipient): the phrase says what it is
@@ -1004,16 +1006,17 @@ def same_as(text: str) -> str:
     return _SAME.sub(r"the same \1 as", text)
 
 
-def _apart_from(text: str, labels: list[str]) -> str:
-    """A record the phrase names by a description that says a field the request then gives a
-    value of, set apart: 'add a call queue "Northwind" for the site "Atlas site" (the one with
-    extension number 30), with extension number 34', where '... "Atlas site" with extension
-    number 30, with extension number 34' read as two values of one field (a fresh imported
-    Zoom task, stop 56)."""
-    m = re.fullmatch(r'(.*?"[^"]*") with (.+)', text)
+def _apart_from(arg: str, labels: list[str]) -> str:
+    """A record a phrase's argument names by a description that says a field the request then
+    gives a value of, set apart: 'add a call queue "Northwind" for the site "Atlas site" (the
+    one with extension number 30), with extension number 34', where '... "Atlas site" with
+    extension number 30, with extension number 34' read as two values of one field (a fresh
+    imported Zoom task, stop 56). Only an argument's own text: the sentence's first "with" may
+    be the request's (a first version set apart a new link's values, a fresh draw's task)."""
+    m = re.fullmatch(r'(.*?"[^"]*") with (.+)', arg)
     if m is None or not any(re.search(rf"\b{re.escape(label)}\b", re.sub(r'"[^"]*"', "", m.group(2))) for label in labels):
-        return text
-    return _set_apart(text)
+        return arg
+    return _set_apart(arg)
 
 
 def _set_apart(arg: str) -> str:
