@@ -1216,3 +1216,21 @@ def test_a_row_is_not_known_by_the_name_of_another_thing_it_holds():
     fields = [FieldIR("listener_arn", "ListenerId", "id", key=True), FieldIR("load_balancer_arn", "LoadBalancerId", "id", ref="lb.load_balancers"), FieldIR("ssl_policy", "text", "text"), FieldIR("port", "int", "int")]
     assert identity(fields, IDENTITY, "listener") == ["load_balancer_arn"]
     assert identity([FieldIR("id", "PolicyId", "id", key=True), FieldIR("default_policy", "text", "text")], IDENTITY, "policy") == ["default_policy"]
+
+
+def test_a_record_said_before_is_where_a_request_goes_not_one_of_its_values(monkeypatch):
+    """A fresh Azure task ended "... routing weight 84 and express route circuit peering ID
+    "ERC-2172" and that express route gateway": the gateway the update names, said before, read
+    as one more value. Said after the values it is where the request goes: "..., for that
+    gateway". (Here the connection's description says its gateway, so the phrase would leave it
+    out: `_implied` is made to say it, as the Azure branch's "otherwise update that ..." did.)"""
+    from compoworld_dsl.sample.phrasing import Phraser
+
+    sampler = load_sampler(str(Path(__file__).parent / "fixtures" / "worlds" / "gateways.world"))
+    monkeypatch.setattr(Phraser, "_implied", lambda self, j, name: False)
+    tasks = sampled(sampler, 3, 3, range(6))
+    updates = [t["instruction"] for t in tasks if t["instruction"].startswith("Update the connection")]
+    assert updates, [t["instruction"] for t in tasks]
+    for text in updates:
+        assert text.rstrip(".").endswith(", for that gateway"), text
+        assert "and that gateway" not in text, text

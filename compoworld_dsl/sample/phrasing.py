@@ -419,7 +419,7 @@ class Phraser:
         if tool.qualified not in self.facts.mutating:
             return text
         defaults = self.facts.world.tools[tool.qualified].defaults
-        extra, flags, extra_names = [], [], []
+        extra, flags, extra_names, places, place_names = [], [], [], [], []
         for name, _ in sorted(tool.params, key=lambda p: p[0] in last):
             if name in named or name not in self.steps[j].sources or (j, name) in self.left:
                 continue
@@ -443,10 +443,19 @@ class Phraser:
                 # ...)", where "... "Beacon" with creation time ..." read to blind players as
                 # one more value of the request
                 arg = _set_apart(arg)
+            if (rt := self.people.ref_table(tstr(dict(tool.params)[name]))) is not None and re.fullmatch(rf"(?:that|the new) (?:{re.escape(label)}|{re.escape(self.people.noun[rt])})", arg):
+                # a record said before, named by its noun alone, is where the request goes, not
+                # one of its values: "..., routing weight 84, for that express route gateway",
+                # not "... and that express route gateway" (a fresh draw's task, stop 56)
+                places.append(arg)
+                place_names.append(name)
+                continue
             # a record named by its noun says its label already: "server the server "Cedar
             # server"" (an imported Azure create-or-update) is "the server "Cedar server""
             extra.append(arg if re.match(rf"(?:the|that) {re.escape(label)}\b(?! of\b)", arg) else f"{label} {arg}")
             extra_names.append(name)
+        if places and not extra and not flags:
+            extra, extra_names, places = places, place_names, []  # alone it is said as before: "..., with that return"
         text, extra = self._locators_first(j, template, text, extra, extra_names)
         if extra:
             text = f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
@@ -454,6 +463,8 @@ class Phraser:
             # after the values, not among them: "..., marked as legacy app engine cron", not
             # "..., with marked as ..." (met in an imported Cloud Scheduler task)
             text = f"{text}{' and ' if extra else ', '}" + " and ".join(flags)
+        if places:
+            text = f"{text}, for " + " and ".join(places)
         # (a set-apart description whose every part was said already goes: "(the one)")
         return same_as(_said_once(self._new_values(j, text), self._stated(j))).replace(" (the one)", "")
 
