@@ -418,3 +418,24 @@ def test_an_operation_id_a_portal_generated_names_nothing(tmp_path):
     text = "\n".join(result.files.values())
     assert not re.search(r"5476362a|N5476362", text, re.I), [line for line in text.splitlines() if "5476362" in line.lower()][:5]
     assert {t.name for t in model.tools()} == {"list_stops", "list_routes"}, sorted(t.name for t in model.tools())
+
+
+def test_the_forms_of_a_members_name_are_one_name(tmp_path):
+    """UK Parliament's members hold `nameFullTitle`, `nameDisplayAs`, `nameListAs` and
+    `nameAddressAs`: the member a fresh task named was "Customer onboarding" (a title) with a
+    display name "name display as 12". They are a person's name, one name: the row's."""
+    from compoworld_dsl.importers.common import PEOPLE, text_seed
+
+    assert all(p in text_seed("name_full_title", "member") for p in PEOPLE)
+    member = obj({"id": s("integer"), "nameFullTitle": s(), "nameDisplayAs": s(), "nameListAs": s(), "gender": s()})
+    doc = spec(
+        {
+            "/Members/Search": {"get": {"operationId": "searchMembers", "responses": ok(obj({"items": arr(ref("Member"))}))}},
+            "/Members/{id}": {"get": {"operationId": "getMember", "parameters": [pparam("id")], "responses": ok(ref("Member"))}},
+        },
+        {"Member": member},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    w, st = world_of(model, wf)
+    rows = next(t for q, t in st.tables.items() if q.endswith(".members")).values()
+    assert rows and all(r["name_display_as"] == r["name_list_as"] == r["name_full_title"] in PEOPLE for r in rows), list(rows)

@@ -1234,3 +1234,26 @@ def test_a_record_said_before_is_where_a_request_goes_not_one_of_its_values(monk
     for text in updates:
         assert text.rstrip(".").endswith(", for that gateway"), text
         assert "and that gateway" not in text, text
+
+
+def test_a_value_wrapper_is_its_value_and_a_second_verb_is_said_as_the_first(tmp_path):
+    """Blind round 22: Slicebox's patients were known by "Cedar patient" in their
+    `patient_birth_date_value` (DICOM attributes are `{value}` objects, so no field was a name),
+    and openchannel's summary was said "update the developer record or adds the developer ..."."""
+    from compoworld_dsl.importers.common import PEOPLE
+    from compoworld_dsl.importers.speak import summary_phrase
+
+    assert summary_phrase("Update the developer record or adds the developer if it doesn't exist")[0] == "update the developer record or add the developer if it doesn't exist"
+    assert summary_phrase("Creates or updates a bastion host")[0] == "create or update a bastion host"
+    assert summary_phrase("List users and groups")[0] == "list users and groups"  # a noun stays
+    attr = {"$ref": "#/components/schemas/dicomPropertyValue"}
+    patient = {"type": "object", "properties": {"id": {"type": "integer"}, "patientName": attr, "patientBirthDate": attr, "patientSex": attr}}
+    spec = _spec("Slicebox", {
+        "/metadata/patients": {"get": {"operationId": "listPatients", "responses": _ok({"type": "array", "items": {"$ref": "#/components/schemas/patient"}})}},
+        "/metadata/patients/{id}": {"get": {"operationId": "getPatient", "parameters": [_in_path("id")], "responses": _ok({"$ref": "#/components/schemas/patient"})}},
+    }, {"patient": patient, "dicomPropertyValue": {"type": "object", "properties": {"value": STR}}})
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(p.read_text() for p in out.glob("*.world"))
+    assert "record Patient known by patient_name {" in text, [line for line in text.splitlines() if "record Patient" in line]
+    seed = re.search(r"patient_name: (pick\(\[.*\]\))", text)
+    assert seed and all(p in seed.group(1) for p in PEOPLE), seed

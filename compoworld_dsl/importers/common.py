@@ -754,6 +754,9 @@ def variants(example: str) -> list[str]:
     return out
 
 
+# the words after `name` in a field that is a form of the row's name (`name_full_title`, `name_display_as`)
+_NAME_FORMS = frozenset("full title display as list address friendly short long formal".split())
+
 # the verbs of a `<verb>_by` field that names who did it
 _DONE_BY = frozenset("created updated modified changed approved requested submitted owned assigned deleted reviewed edited added uploaded signed completed closed resolved cancelled canceled sent issued authored".split())
 
@@ -768,6 +771,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     if toks[-2:] == ["e", "tag"]:  # Azure's `eTag` is an entity tag, not a tag: "e tag "onboarding"" (a sampled task)
         toks = [*toks[:-2], "etag"]
     last = toks[-1] if toks else name
+    if len(toks) > 1 and toks[0] == "name" and set(toks[1:]) <= _NAME_FORMS:
+        # a form of the row's name (UK Parliament's `nameFullTitle`, `nameDisplayAs`: a member
+        # was "Customer onboarding", a title, and "name display as 12"): a name
+        return text_seed("name", noun, example, identity)
     ex = [example] if isinstance(example, str) and example.strip() and len(example) <= 120 else []
     person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}
     if last in ("url", "uri", "link", "href", "website", "homepage", "icon", "avatar", "image", "picture", "photo", "thumbnail"):
@@ -785,8 +792,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     personal = (noun.split() or [""])[-1] in PERSON_NOUNS
     # a display or full name is a person's only where the row is one (a SKU group's display
     # name is not "Amara Kowalski")
-    if last in person_words - {"display", "full", "user"} or last == "name" and (set(toks) & (person_words - {"display", "full"}) or personal and set(toks) & {"display", "full"}) or name in ("name",) and personal:
-        return _pick(ex + PEOPLE)
+    if last in person_words - {"display", "full", "user"} or last == "name" and (set(toks) & (person_words - {"display", "full"}) or personal and set(toks) & {"display", "full"}) or name in ("name",) and personal or last == "name" and personal and " ".join(toks[:-1]) == noun.lower():
+        return _pick(ex + PEOPLE)  # (a patient's `patient_name` is a person's, Slicebox's DICOM)
     if last in ("company", "organization", "organisation", "employer", "business") or name in ("company_name", "organization_name", "account_name"):
         return _pick(ex + COMPANIES)
     if last in ("name", "alias", "nickname"):

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import (
+    _NAME_FORMS,
     ROW,
     Budget,
     EnumIR,
@@ -337,6 +338,12 @@ class TypeMapper:
         self.budget.spend(len(shape.props), shape.at)
         for prop, ps in shape.props.items():
             name = snake(prefix + "_" + prop if prefix else prop)
+            if prefix and prop.lower() == "value" and len(shape.props) == 1:
+                # an object that only wraps its value (Slicebox's DICOM attributes, `patientName:
+                # {value}`) is that value: `patient_name`, not `patient_name_value`, which no
+                # rule read as a name (its patients were known by "Cedar patient" in their
+                # `patient_birth_date_value`: blind round 22)
+                name = snake(prefix)
             path = f"{src}.{prop}" if src else prop
             if ps.writeonly:
                 dropped.append(f"{path} (write-only)")
@@ -1178,12 +1185,13 @@ class OpenAPIImporter(TypeMapper):
                         same = next((f"same({g.name})" for g in rec.fields if g is not f and g.ref == f.ref and seed.get(g.name, "").startswith("ref ") and _said_as(g) == _said_as(f)), None)
                     seed[f.name] = same or f"ref {f.ref}"
                     continue
-                if f.base == "text" and identity and f.name != identity and _plain_words(f.name) in (["full", "name"], ["display", "name"], ["friendly", "name"]) and ident_base == "text":
+                if f.base == "text" and identity and f.name != identity and (_plain_words(f.name) in (["full", "name"], ["display", "name"], ["friendly", "name"]) or _plain_words(f.name)[:1] == ["name"] and set(_plain_words(f.name)[1:]) <= _NAME_FORMS and len(_plain_words(f.name)) > 1) and ident_base == "text":
                     # a resource pool's full name is its name: drawn apart, another pool's name
                     # ("Harbor resource pool") was this one's full name, and a blind player could
                     # not tell which pool the task named. Only the row's own: a comment's
                     # `creator_display_name` is its creator's ("with creator "Customer asked for
-                    # a call back."", the comment's body, in a review's sampled task)
+                    # a call back."", the comment's body, in a review's sampled task). So are the
+                    # forms of it UK Parliament gives a member (`nameDisplayAs`, `nameListAs`)
                     seed[f.name] = f"same({identity})"
                     continue
                 gen = self.field_seed(f, r.noun, f.name == identity)

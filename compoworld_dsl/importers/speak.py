@@ -503,6 +503,9 @@ def _imperative(word: str) -> str:
 _LEAD_IN = re.compile(r"^(?:(?:is |are )?used to|use this (?:endpoint |call |method |operation )?to|allows? (?:you |users |the user |a user )?to|lets? you|enables? you to|this (?:endpoint|call|method|operation) (?:lets you|allows you to|is used to))\s+(?=[A-Za-z])", re.I)
 
 
+_THIRD_VERBS = frozenset("adds creates updates deletes removes returns gets lists sets replaces modifies retrieves inserts changes edits cancels".split())
+
+
 def summary_phrase(description: str) -> tuple[str, bool] | None:
     """(the summary as an instruction, whether it is a read) or None when the summary is no
     short verb phrase: "Lists the tags of a collection" → ("list the tags of a collection",
@@ -537,6 +540,9 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     if len(ws) > 1 and ws[1].lower() == "of" and verb not in _READ_VERBS:
         return None  # a noun before "of" ("Register of certificate action callback": a task said so)
     rest = [w if (w.isupper() and len(w) > 1) or re.search(r"[a-z][A-Z]", w) else w.lower() for w in ws[1:]]
+    # a second verb after "or" as the first is said ("Update the developer record or adds the
+    # developer if it doesn't exist": openchannel's summary, said so in a task of round 22)
+    rest = [_imperative(w) if i and rest[i - 1] in ("or", "and") and w in _THIRD_VERBS else w for i, w in enumerate(rest)]
     # "by id" says how the API finds the record, which its key argument says again: rev.ai's
     # "Get Transcript By Id" was "the transcript by id of job ..." in a task
     while len(rest) > 2 and rest[-2] == "by" and rest[-1].lower() in ("id", "ids", "identifier", "uuid", "key"):
@@ -1045,6 +1051,10 @@ def may_name(field: str) -> bool:
     """Could a text field of this name be what a row is called (not a kind, a link, a message,
     an id or a list of ids)?"""
     toks = _tokens(field)
+    # a DICOM attribute's `Value` is what the words before it say (Slicebox's patients were
+    # 'the patient "Cedar patient"', their `patient_birth_date_value`, blind round 22)
+    while len(toks) > 1 and toks[-1] in ("value", "values", "string", "str"):
+        toks = toks[:-1]
     # a code of a kind of thing is that thing (a call summary was "call summaries "CA"", its
     # `country_code`), where a code of its own may name a row (a coupon's `code`)
     said = toks[-2:-1] if toks[-1:] == ["code"] else toks[-1:]
