@@ -1246,6 +1246,8 @@ def test_a_value_wrapper_is_its_value_and_a_second_verb_is_said_as_the_first(tmp
     assert summary_phrase("Update the developer record or adds the developer if it doesn't exist")[0] == "update the developer record or add the developer if it doesn't exist"
     assert summary_phrase("Creates or updates a bastion host")[0] == "create or update a bastion host"
     assert summary_phrase("List users and groups")[0] == "list users and groups"  # a noun stays
+    assert summary_phrase("Get pending changes and updates")[0] == "get pending changes and updates"  # two nouns
+    assert summary_phrase("Creates and updates a host")[0] == "create and update a host"
     attr = {"$ref": "#/components/schemas/dicomPropertyValue"}
     patient = {"type": "object", "properties": {"id": {"type": "integer"}, "patientName": attr, "patientBirthDate": attr, "patientSex": attr}}
     spec = _spec("Slicebox", {

@@ -542,7 +542,10 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     rest = [w if (w.isupper() and len(w) > 1) or re.search(r"[a-z][A-Z]", w) else w.lower() for w in ws[1:]]
     # a second verb after "or" as the first is said ("Update the developer record or adds the
     # developer if it doesn't exist": openchannel's summary, said so in a task of round 22)
-    rest = [_imperative(w) if i and rest[i - 1] in ("or", "and") and w in _THIRD_VERBS else w for i, w in enumerate(rest)]
+    # (after "and" only where the summary's own verb was so said, "Creates and updates ...":
+    # "Get pending changes and updates" lists two nouns)
+    joins = ("or", "and") if ws[0].lower() != verb else ("or",)
+    rest = [_imperative(w) if i and rest[i - 1] in joins and w in _THIRD_VERBS else w for i, w in enumerate(rest)]
     # "by id" says how the API finds the record, which its key argument says again: rev.ai's
     # "Get Transcript By Id" was "the transcript by id of job ..." in a task
     while len(rest) > 2 and rest[-2] == "by" and rest[-1].lower() in ("id", "ids", "identifier", "uuid", "key"):
