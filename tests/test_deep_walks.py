@@ -213,7 +213,7 @@ def test_a_walk_never_deletes_a_record_an_earlier_step_changed():
     assert walker._rewrites(moved, gone, [diff(state0, moved)]) == "it deletes a record step 1 changed"
 
 
-def test_a_walk_never_deletes_a_record_an_earlier_steps_new_row_refers_to(tmp_path):
+def test_a_walk_never_deletes_a_record_an_earlier_steps_new_row_refers_to():
     """"For the trust anchor "Cedar trust anchor", add a crl "Northwind crl" ... before you
     delete it" (a fresh imported task, stop 56): the new row is left referring to nothing, or
     goes with its record, and the request that made it is for nothing. The walk refuses the
@@ -223,9 +223,7 @@ def test_a_walk_never_deletes_a_record_an_earlier_steps_new_row_refers_to(tmp_pa
     from compoworld_dsl.sample.attempt import Attempt
     from compoworld_dsl.sample.walk import Walker
 
-    world_file = tmp_path / "folders.world"
-    world_file.write_text(FOLDERS)
-    sampler = load_sampler(str(world_file))
+    sampler = load_sampler(str(ROOT / "tests" / "fixtures" / "worlds" / "folders.world"))
     world = sampler.world
     state0 = world.initial_state(1)
     folders = sorted(state0.tables["files.folders"])
@@ -239,69 +237,6 @@ def test_a_walk_never_deletes_a_record_an_earlier_steps_new_row_refers_to(tmp_pa
             assert world.call(gone, "files.delete_folder", {"folder": folder})["success"]
             assert walker._rewrites(after, gone, [diff(state0, after)]) == expect, (write, folder)
 
-
-FOLDERS = """
-type FolderId = id
-type DocId = id
-
-service files "Folders and their documents" {
-  record Folder known by name {
-    key id: FolderId
-    name: text
-  }
-  record Doc known by title {
-    key id: DocId
-    title: text
-    folder: FolderId
-  }
-  record ArchiveCall {
-    key id: id
-    folder: FolderId
-  }
-  state folders: table[Folder]
-  state docs: table[Doc]
-  state archive_calls: table[ArchiveCall]
-  seed folders: 4 rows distinct by name {
-    name: pick(["Atlas", "Orion", "Juniper", "Summit"])
-  }
-
-  tool find_folders(name: text) -> list[Folder]
-    "Find folders by name"
-  {
-    return filter(f in folders where f.name == name)
-  }
-
-  tool list_docs(folder: FolderId) -> list[Doc]
-    "List a folder's documents"
-  {
-    require folder in folders else not_found "no folder {folder}"
-    return filter(d in docs where d.folder == folder)
-  }
-
-  tool add_doc(folder: FolderId, title: text) -> id
-    "Add a document to a folder"
-  {
-    require folder in folders else not_found "no folder {folder}"
-    let n = insert docs { title: title, folder: folder }
-    return n.id
-  }
-
-  tool archive_folder(folder: FolderId) -> id
-    "Archive a folder (recorded)"
-  {
-    require folder in folders else not_found "no folder {folder}"
-    let n = insert archive_calls { folder: folder }
-    return n.id
-  }
-
-  tool delete_folder(folder: FolderId)
-    "Delete a folder"
-  {
-    require folder in folders else not_found "no folder {folder}"
-    delete folders[folder]
-  }
-}
-"""
 def test_a_walk_writes_nothing_under_a_record_an_earlier_step_ended():
     """Closing a matter, then correcting or writing off one of its time entries, reverses a
     person's order (found reading 8-hop legal_ops tasks: "Close that matter. ... write off that

@@ -1043,11 +1043,14 @@ _PATH_NAME = re.compile(r"(?<!azure )resource name|unique identifier|\bidentifie
 _CLOCKS = {"created", "updated", "modified", "changed", "deleted", "last"}
 
 
+_OWN_NAMED = NAMED_THINGS | _ALSO_NAMED  # things with names of their own
+
+
 def _names_another(field: str, noun: str) -> bool:
     """Does a field name a thing of another kind than the row (a listener's `ssl_policy`, a
     job's `queue`): its last word is a thing with a name of its own, not the row's noun?"""
     last = (_tokens(field) or [""])[-1]
-    return last in NAMED_THINGS | _ALSO_NAMED and last != (noun.lower().split() or [""])[-1]
+    return last in _OWN_NAMED and last != (noun.lower().split() or [""])[-1]
 
 
 def may_name(field: str) -> bool:

@@ -1024,18 +1024,16 @@ def _apart_from(arg: str, labels: list[str]) -> str:
     extension number 30, with extension number 34' read as two values of one field (a fresh
     imported Zoom task, stop 56). Only an argument's own text: the sentence's first "with" may
     be the request's (a first version set apart a new link's values, a fresh draw's task)."""
-    m = re.fullmatch(r'(.*?"[^"]*") with (.+)', arg)
-    if m is None or not any(re.search(rf"\b{re.escape(label)}\b", re.sub(r'"[^"]*"', "", m.group(2))) for label in labels):
-        return arg
-    return _set_apart(arg)
+    return _set_apart(arg, labels)
 
 
-def _set_apart(arg: str) -> str:
+def _set_apart(arg: str, labels: list[str] | None = None) -> str:
     """'the source of the record "Beacon" with creation time ...' → '... "Beacon" (the one with
     creation time ...)': the description after the first quoted name, where it holds no
-    parentheses of its own outside quoted values."""
+    parentheses of its own outside quoted values; with `labels`, only where it says one of them."""
     m = re.fullmatch(r'(.*?"[^"]*") with (.+)', arg)
-    if m is None or re.search(r"[()]", re.sub(r'"[^"]*"', "", m.group(2))):
+    said = re.sub(r'"[^"]*"', "", m.group(2)) if m is not None else ""
+    if m is None or re.search(r"[()]", said) or labels is not None and not any(re.search(rf"\b{re.escape(label)}\b", said) for label in labels):
         return arg
     return f"{m.group(1)} (the one with {m.group(2)})"
 
