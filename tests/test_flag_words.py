@@ -71,6 +71,11 @@ def test_a_scope_said_once_leaves_no_dangling_with():
     ordered = 'For the account "J" with subscription ID "S" and resource group name "R", regenerate keys with subscription ID "S", resource group name "R" and key type primary before you delete it.'
     said = _said_once(ordered, ['subscription ID "S"', 'resource group name "R"'])
     assert said == 'For the account "J" with subscription ID "S" and resource group name "R", regenerate keys with key type primary before you delete it.', said
+    # a flag after the scope is no value of the "with" list: "..., not marked as enabled", not
+    # "..., with not marked as enabled" (blind round 23's Security Center automation)
+    flagged = 'Update the automation "C" (the one with resource group name "R"), with description "D.", with resource group name "R" and not marked as enabled.'
+    said = _said_once(flagged, ['resource group name "R"'])
+    assert said == 'Update the automation "C" (the one with resource group name "R"), with description "D.", not marked as enabled.', said
 
 
 def test_a_label_in_capitals_is_said_the_same():

@@ -389,6 +389,39 @@ def test_a_create_whose_body_names_the_key_inserts_under_it(tmp_path):
     assert "vectors-2" in table(st, "collections")
 
 
+def test_a_key_parameter_described_as_a_name_is_keyed_by_the_name(tmp_path):
+    """AWS Secrets Manager's `SecretId` ("The ARN or name of the secret", said in the allOf part
+    beside its type's `$ref`, as AWS describes every property) names no property of the secret
+    it answers (`ARN`, `Name`, ...): the secret is keyed by its name, its list lists the table,
+    and its create chooses the name (before: a made-up key, and the list a table of answers)."""
+    described = lambda d: {"allOf": [ref("SecretIdType"), {"description": d}]}  # noqa: E731
+    secret = obj({"ARN": s(), "Name": s(), "Description": s(), "RotationEnabled": s("boolean")})
+    entry = obj({"ARN": s(), "Name": s(), "Description": s(), "SecretVersionsToStages": obj({"x": s()})})
+    target = lambda action: [{"name": "X-Amz-Target", "in": "header", "required": True, "schema": {"type": "string", "enum": [f"secretsmanager.{action}"]}}]  # noqa: E731
+    doc = spec(
+        {
+            "/#X-Amz-Target=secretsmanager.DescribeSecret": {"post": {"operationId": "DescribeSecret", "parameters": target("DescribeSecret"), "requestBody": body(obj({"SecretId": described("The ARN or name of the secret.")}, ["SecretId"])), "responses": ok(ref("DescribeSecretResponse"))}},
+            "/#X-Amz-Target=secretsmanager.ListSecrets": {"post": {"operationId": "ListSecrets", "parameters": target("ListSecrets"), "requestBody": body(obj({"MaxResults": s("integer")})), "responses": ok(obj({"SecretList": {"type": "array", "items": ref("SecretListEntry")}}))}},
+            "/#X-Amz-Target=secretsmanager.CreateSecret": {"post": {"operationId": "CreateSecret", "parameters": target("CreateSecret"), "requestBody": body(obj({"Name": s(), "Description": s()}, ["Name"])), "responses": ok(obj({"ARN": s(), "Name": s()}))}},
+            "/#X-Amz-Target=secretsmanager.DeleteSecret": {"post": {"operationId": "DeleteSecret", "parameters": target("DeleteSecret"), "requestBody": body(obj({"SecretId": described("The ARN or name of the secret to delete.")}, ["SecretId"])), "responses": ok(obj({"ARN": s()}))}},
+        },
+        {"DescribeSecretResponse": secret, "SecretListEntry": entry, "SecretIdType": s(minLength=1)},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = next(t for n, t in result.files.items() if n.endswith(".world") and "record Secret" in t)
+    assert re.search(r"record Secret\b[^{]*\{\s*(?://[^\n]*\n\s*)*key name: SecretId", text), text[:600]
+    assert ops["POST /#X-Amz-Target=secretsmanager.ListSecrets"][0] == "list"
+    w, st = world_of(model, wf)
+    secrets = table(st, "secrets")
+    create = tool(model, "create_secret").qualified
+    taken = sorted(secrets)[0]
+    assert w.call(st, create, {"name": taken, "description": "d"})["error"]["code"] == 409
+    assert w.call(st, create, {"name": "payments-key", "description": "d"})["success"]
+    assert "payments-key" in table(st, "secrets")
+    listed = w.call(st, tool(model, "list_secrets").qualified, {})
+    assert listed["success"] and {r["name"] for r in listed["data"]} == set(table(st, "secrets"))
+
+
 def test_an_id_in_a_create_body_is_the_servers(tmp_path):
     comment = obj({"id": s(), "etag": s(), "text": s()})
     doc = spec(

@@ -399,6 +399,33 @@ def test_a_name_that_is_a_label_or_alone_keys_no_table(tmp_path, why):
     assert "keyed by their resource name" not in "\n".join(result.files.values())
 
 
+def test_a_google_api_section_before_the_name_is_no_collection(tmp_path):
+    """Pub/Sub Lite puts a section of the API between the version and the name
+    (`/v1/admin/{name}`, `pubsublite.admin.projects.locations.topics.get`): the topics are a
+    table of their own, read as `/v1/admin/topics/{name}`, not rows of an "admin" collection
+    that the operations' cancel and the subscriptions' seek acted on too."""
+    s = {"type": "string"}
+    schemas = {
+        "Topic": {"type": "object", "properties": {"name": s, "partitionCount": {"type": "integer"}}},
+        "ListTopicsResponse": {"type": "object", "properties": {"topics": {"type": "array", "items": ref("Topic")}}},
+        "Empty": {"type": "object", "properties": {}},
+    }
+    paths = {
+        "/v1/admin/{parent}/topics": {"get": google_op("pubsublite.admin.projects.locations.topics.list", "ListTopicsResponse", params=("parent",))},
+        "/v1/admin/{name}": {
+            "get": google_op("pubsublite.admin.projects.locations.topics.get", "Topic", params=("name",)),
+            "delete": google_op("pubsublite.admin.projects.locations.topics.delete", "Empty", params=("name",)),
+        },
+        "/v1/admin/{name}:cancel": {"post": google_op("pubsublite.admin.projects.locations.operations.cancel", "Empty", params=("name",))},
+    }
+    result = imported(tmp_path, spec_file(tmp_path, paths, schemas, "Pub/Sub Lite API"))
+    ops = ops_by_label(result)
+    assert ops["GET /v1/admin/{name}"].kind == "get" and "read as GET /v1/admin/topics/{name}" in ops["GET /v1/admin/{name}"].why
+    assert ops["GET /v1/admin/{parent}/topics"].kind == "list"
+    cancel = ops["POST /v1/admin/{name}:cancel"]
+    assert "operations" in cancel.why and cancel.tool.split(".")[0] != ops["GET /v1/admin/{name}"].tool.split(".")[0]  # not a topic's
+
+
 def test_google_rest_paths_stay_as_they_are(tmp_path):
     s = {"type": "string"}
     schemas = {"Event": {"type": "object", "properties": {"id": s, "summary": s}}, "Events": {"type": "object", "properties": {"items": {"type": "array", "items": ref("Event")}}}}

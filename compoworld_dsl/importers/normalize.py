@@ -118,8 +118,14 @@ def google_names(o: Any) -> bool:
     """A path of Google resource names: a parameter first, after a version (`/v1/{name}`) or after
     another parameter, where a REST path would name its collection."""
     segs = [s for s in o.segs if not s.startswith(":")]
+    # a section of the API between the version and the name (Pub/Sub Lite's `/v1/admin/{name}`,
+    # `/v1/cursor/{parent}/cursors`), which the dotted id names right after the API
+    # (`pubsublite.admin.projects.locations.topics.get`): no collection of the name's rows
+    section = ([p for p in (getattr(o, "op_id", None) or "").split(".") if p][1:2] or [""])[0]
     for i, s in enumerate(segs):
         if is_param(s) and (i == 0 or is_param(segs[i - 1]) or VERSION.fullmatch(segs[i - 1])):
+            return True
+        if is_param(s) and i >= 2 and VERSION.fullmatch(segs[i - 2]) and segs[i - 1] == section and norm(pname(s)) in ("name", "parent", "resource"):
             return True
     return False
 

@@ -174,6 +174,29 @@ def shape_from_example(v: Any, at: Any = "#", depth: int = 0) -> Shape:
     return opaque("null in the example")
 
 
+# a parameter that takes a record's name, its ARN or either ("The ARN or name of the secret")
+_TAKES_NAME = re.compile(r"\b(?:(?:ARN|ID|identifier) or (?:the )?(?:friendly |full |short )?name|name or (?:the )?(?:full )?(?:ARN|ID))\b", re.I)
+_TAKES_ARN = re.compile(r"\b(?:the |an )?ARN of\b", re.I)
+
+
+def _said_key(o: "Op", param: str, shape: Any, word: str) -> str | None:
+    """The property a path parameter that names no property stands for, where its description
+    says (AWS Secrets Manager's `SecretId`, "The ARN or name of the secret", answered by a
+    secret with `Name` and `ARN`): the name, which a person knows a record by, or the ARN.
+    None where the description says neither, or the record holds no such property: the
+    parameter is then the key of its own (a made-up id the rows are given)."""
+    said = next((p.description for p in o.params if p.name == param), "") or ""
+    props = {norm(p): p for p, s in shape.props.items() if s.kind == "scalar" and s.type == "string"}
+    noun = norm(singular(word))
+    if _TAKES_NAME.search(said):
+        got = props.get("name") or props.get(noun + "name")
+        if got is not None:
+            return got
+    if _TAKES_NAME.search(said) or _TAKES_ARN.search(said):
+        return props.get("arn") or props.get(noun + "arn")
+    return None
+
+
 def _declares_nothing(s: Shape | None) -> bool:
     """A response shape that says nothing a table could hold: none, opaque, or an array of
     opaque items (`{type: array, items: {type: object}}`). A map whose values have a schema
@@ -305,6 +328,11 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
             # the path parameter is the key when it names one (`...Id`, `...Name`, `...Arn`)
             shape = imp.unwrap_item(o.response)
             if shape is None or shape.kind != "object" or len(shape.props) < 2 or not re.search(r"(id|name|key|code|arn|uuid|slug|number)$", norm(param)) or norm(param) in ("name", "key", "code"):
+                continue
+            said = _said_key(o, param, shape, coll[-1])
+            if said is not None:
+                how = f"GET {o.path} returns one {shape.name or singular(coll[-1])}; its path parameter {{{param}}} takes its {said}, as the parameter's description says"
+                by_coll[pat] = Resource(list(coll), param, shape, said, how, getter=o)
                 continue
             how = f"GET {o.path} returns one {shape.name or singular(coll[-1])}; it holds no id-like property, so its key is the path parameter {{{param}}}"
             by_coll[pat] = Resource(list(coll), param, shape, param, how, getter=o)
@@ -912,7 +940,8 @@ def body_key(o: "Op", r: "Resource") -> str | None:
     # a natural key (a name, a number, a code) is the caller's to choose; an `id` in a create's
     # body is the server's, whatever the spec says of it (YouTube's inserts)
     natural = norm(r.key_prop) in ("name", "number", "code", "slug")
-    if not natural or norm(r.item_param) != noun + norm(r.key_prop) or o.body is None or o.body.kind != "object":
+    # (`{SecretId}` "the ARN or name of the secret" names it by its name too: `_said_key`)
+    if not natural or norm(r.item_param) not in (noun + norm(r.key_prop), noun + "id") or o.body is None or o.body.kind != "object":
         return None
     # (AWS's `CreateCluster {ClusterName, ...}` names it as the path does, not as the row does)
     return next((p for p, s in o.body.props.items() if norm(p) in (norm(r.key_prop), norm(r.item_param)) and s.kind == "scalar" and not s.readonly), None)

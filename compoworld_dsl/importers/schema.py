@@ -75,6 +75,17 @@ GENERIC_BASES = frozenset({"resource", "subresource", "proxyresource", "trackedr
 GENERIC_WORDS = frozenset("generic base common tracked proxy azure arm top level nested extension sub entity".split())
 
 
+def _described(chosen: Shape, parts: list[Shape]) -> Shape:
+    """The one part of an allOf that gives it a shape, with the description another part gives
+    where it has none of its own: AWS describes each property so (`allOf: [{$ref:
+    SecretIdType}, {description: "The ARN or name of the secret."}]`), and the type it refers
+    to says nothing of what this property holds."""
+    if chosen.description:
+        return chosen
+    said = next((p.description for p in parts if p is not chosen and p.kind == "opaque" and p.description), "")
+    return replace(chosen, description=said) if said else chosen  # a copy: the part is shared
+
+
 def _a_kind_of(name: str, base: str) -> bool:
     """Is `name` a kind of `base` (the same last word: `AppResource`, `ProxyResource`; `Pet`,
     `NewPet`), or `base` no more than a generic base (`Resource`, `Entity`; `GenericResource`,
@@ -360,10 +371,10 @@ class SchemaReader:
             s.name = next((p.name for p in objects if p.name and any(re.sub(r"[^a-z0-9]", "", k.lower()) in KEY_NAMES for k in p.props)), None)
             return s
         if len(typed) == 1 and typed[0].kind != "opaque":
-            return typed[0]
+            return _described(typed[0], parts)
         real = [p for p in parts if p.kind != "opaque"]
         if len(real) == 1 and len(typed) == len(parts):
-            return real[0]  # `allOf: [{$ref: List}, {description: ...}]` (AWS's style): the list, described
+            return _described(real[0], parts)  # `allOf: [{$ref: List}, {description: ...}]` (AWS's style): the list, described
         scalars = [p for p in parts if p.kind == "scalar"]
         if scalars and len(scalars) == len([p for p in parts if p.kind != "opaque"]) and len({p.type for p in scalars}) == 1:
             return scalars[0]

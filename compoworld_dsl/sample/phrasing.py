@@ -1061,7 +1061,12 @@ def _said_once(text: str, stated: list[str]) -> str:
                 break
             head = head[: m.start()]
             rest = tail[len(" and ") if tail.startswith(" and ") else 2 :]
-            if "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with ") and (_LISTED.match(rest) or tail.startswith(" and ") and _LISTED_BARE.match(rest)):
+            flag = re.match(r"(?:not )?marked as ", rest) is not None
+            if "with" in m.group(0) and flag:
+                # flags follow the values, not the "with" ("…, with X and marked as enabled" loses
+                # X: "…, marked as enabled", not "…, with marked as enabled", met in round 23)
+                tail = ", " + rest
+            elif "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with ") and (_LISTED.match(rest) or tail.startswith(" and ") and _LISTED_BARE.match(rest)):
                 # "…, with X, Y and Z" loses X: "…, with Y and Z"; not where what follows is
                 # another clause ("…, with X and update that ...": "…, with and update", met in an
                 # imported task whose scope the sentence had said)
