@@ -422,6 +422,52 @@ def test_a_key_parameter_described_as_a_name_is_keyed_by_the_name(tmp_path):
     assert listed["success"] and {r["name"] for r in listed["data"]} == set(table(st, "secrets"))
 
 
+def test_an_aws_identifier_the_create_chooses_keys_the_row_and_no_token_is_asked_for(tmp_path):
+    """Neptune's `CreateDBCluster {DBClusterIdentifier, Engine, ClientToken}`: the identifier is
+    the key the caller chooses (it named the cluster's `PendingModifiedValues.DBClusterIdentifier`
+    before, and the key was made up), and an idempotency token is no argument (a DataSync task
+    stated one, drawn from the state as "arn:...:log-group/log-group-8")."""
+    cluster = obj({"DBClusterIdentifier": s(), "Engine": s(), "DatabaseName": s(), "PendingModifiedValues": obj({"DBClusterIdentifier": s(), "EngineVersion": s()})})
+    target = lambda action: [{"name": "X-Amz-Target", "in": "header", "required": True, "schema": {"type": "string", "enum": [f"Neptune.{action}"]}}]  # noqa: E731
+    doc = spec(
+        {
+            "/#X-Amz-Target=Neptune.DescribeDBCluster": {"post": {"operationId": "DescribeDBCluster", "parameters": target("DescribeDBCluster"), "requestBody": body(obj({"DBClusterIdentifier": s()}, ["DBClusterIdentifier"])), "responses": ok(obj({"DBCluster": ref("DBCluster")}))}},
+            "/#X-Amz-Target=Neptune.CreateDBCluster": {"post": {"operationId": "CreateDBCluster", "parameters": target("CreateDBCluster"), "requestBody": body(obj({"DBClusterIdentifier": s(), "Engine": s(), "DatabaseName": s(), "ClientToken": s()}, ["DBClusterIdentifier", "Engine"])), "responses": ok(obj({"DBCluster": ref("DBCluster")}))}},
+            "/#X-Amz-Target=Neptune.FailoverDBCluster": {"post": {"operationId": "FailoverDBCluster", "parameters": target("FailoverDBCluster"), "requestBody": body(obj({"DBClusterIdentifier": s(), "TargetInstance": s(), "ClientToken": s()}, ["DBClusterIdentifier"])), "responses": ok(obj({"DBCluster": ref("DBCluster")}))}},
+        },
+        {"DBCluster": cluster},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = next(t for n, t in result.files.items() if n.endswith(".world") and "record DBCluster" in t)
+    create = tool(model, "create_db_cluster")
+    assert "db_cluster_identifier" in dict(create.params) and "pending_modified_values_db_cluster_identifier" not in dict(create.params), text
+    assert not any("client_token" in dict(t.params) for t in model.tools()), [t.name for t in model.tools() if "client_token" in dict(t.params)]
+    w, st = world_of(model, wf)
+    taken = sorted(table(st, "db_clusters"))[0]
+    refused = w.call(st, create.qualified, {"db_cluster_identifier": taken, "engine": "neptune", "database_name": "graphs"})
+    assert refused["error"]["code"] == 409, (refused, text)
+    got = w.call(st, create.qualified, {"db_cluster_identifier": "graph-east", "engine": "neptune", "database_name": "graphs"})
+    assert got["success"] and table(st, "db_clusters")["graph-east"]["pending_modified_values_db_cluster_identifier"] == "", got
+
+
+def test_a_collection_named_as_its_schema_keeps_the_word_of_role(tmp_path):
+    """Azure Media's `/liveOutputs/{name}` holds `LiveOutput`s: live outputs ("the live "Cedar
+    live" among the lives of that live event", a fresh draw's task, before); a response named
+    `...Output` elsewhere still loses the word."""
+    live = obj({"id": s(), "name": s(), "manifestName": s()})
+    doc = spec(
+        {
+            "/liveOutputs": {"get": {"operationId": "LiveOutputs_List", "responses": ok(obj({"value": {"type": "array", "items": ref("LiveOutput")}}))}},
+            "/liveOutputs/{liveOutputName}": {"get": {"operationId": "LiveOutputs_Get", "parameters": [pparam("liveOutputName")], "responses": ok(ref("LiveOutput"))}},
+            "/jobs/{jobId}": {"get": {"operationId": "GetJob", "parameters": [pparam("jobId")], "responses": ok(ref("JobOutput"))}},
+        },
+        {"LiveOutput": live, "JobOutput": obj({"id": s(), "name": s(), "state": s()})},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = result.files["probe.world"]
+    assert "record LiveOutput " in text and "record Job " in text, text[:800]
+
+
 def test_an_id_in_a_create_body_is_the_servers(tmp_path):
     comment = obj({"id": s(), "etag": s(), "text": s()})
     doc = spec(

@@ -499,6 +499,9 @@ def test_a_summarys_lead_in_is_no_verb_and_a_renamed_argument_is_said_by_its_spe
 
     assert summary_phrase("Used to update multiple cards in a batch.") == ("update multiple cards in a batch", False)
     assert summary_phrase("Allows you to list the tags") == ("list the tags", True)
+    # "you can use this API to": Timestream Query's summary, said word for word in blind round 23
+    assert summary_phrase("You can use this API to run a scheduled query manually.") == ("run a scheduled query manually", False)
+    assert summary_phrase("This API is used to fetch the list of orders") == ("fetch the list of orders", True)
     assert summary_phrase("Used for managing callback URLs") is None  # no verb to say: the generated phrase stays
     card = {"type": "object", "properties": {"id": {"type": "string"}, "name_on_card": {"type": "string"}}}
     paths = crud("cards", "cardId", "Card", {"name_on_card": {"type": "string"}})

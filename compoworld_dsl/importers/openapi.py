@@ -74,6 +74,7 @@ from . import resources, twins, world_model
 
 from .ops import (  # noqa: F401  (re-exported: the importer's names, for the modules and tests that read them here)
     TRIAL_RUNS,
+    IDEMPOTENCY,
     METHODS,
     MODELLED,
     MONEY_WORDS,
@@ -926,6 +927,11 @@ class OpenAPIImporter(TypeMapper):
             word = r.coll_segs[-1]
             base = r.shape.name or singular(word)
             rec = pascal(clean_schema_name(base)) if r.shape.name else pascal(singular(snake(word)))
+            if r.shape.name and norm(r.shape.name) == norm(singular(snake(word))) and norm(rec) != norm(r.shape.name):
+                # the path names the collection as the schema is named: Azure Media's
+                # `/liveOutputs/{name}` holds `LiveOutput`s, live outputs, not "lives" (a word of
+                # role, `Output`, is one only where the path does not say it)
+                rec = pascal(singular(snake(word)))
             if rec in self.type_names and (owner := _owner_word(r.coll_segs)) and not rec.lower().startswith(owner.lower()):
                 # a second `Contributor` (under /asset/{assetId}/contributor) is an asset's:
                 # `AssetContributor` ("the asset contributors of asset ..."), not `Contributor_2`
@@ -2097,7 +2103,7 @@ class OpenAPIImporter(TypeMapper):
                 for prop, ps in sorted(body.props.items(), key=lambda kv: 0 if kv[0] in body.required else 1):
                     if ps.readonly:
                         continue
-                    if (page_token(prop) or norm(prop) in TRIAL_RUNS) and prop not in body.required:
+                    if (page_token(prop) or norm(prop) in TRIAL_RUNS | IDEMPOTENCY) and prop not in body.required:
                         plumbed.append(prop)
                         continue
                     t, d = self.param_type(ps, prop, o, r)

@@ -143,6 +143,10 @@ def constant(p: "Param") -> bool:
 # `validateOnly`): set, the call does nothing, so no task asks for it (an EC2 task said "attach
 # the network interface ... and marked as dry run", a call the API would only have checked)
 TRIAL_RUNS = {"dryrun", "validateonly"}
+# a token that makes a retried request do nothing twice (AWS's `ClientToken`,
+# `ClientRequestToken`): the caller makes one up, so no task states it (a DataSync task said
+# "with client token "arn:aws:datasync:...:log-group/log-group-8"", a value drawn from the state)
+IDEMPOTENCY = {"clienttoken", "clientrequesttoken", "idempotencytoken", "idempotencykey"}
 
 
 def plumbing(p: "Param") -> bool:

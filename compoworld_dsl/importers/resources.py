@@ -185,7 +185,7 @@ def _said_key(o: "Op", param: str, shape: Any, word: str) -> str | None:
     secret with `Name` and `ARN`): the name, which a person knows a record by, or the ARN.
     None where the description says neither, or the record holds no such property: the
     parameter is then the key of its own (a made-up id the rows are given)."""
-    said = next((p.description for p in o.params if p.name == param), "") or ""
+    said = next((p.description or p.shape.aside for p in o.params if p.name == param), "") or ""
     props = {norm(p): p for p, s in shape.props.items() if s.kind == "scalar" and s.type == "string"}
     noun = norm(singular(word))
     if _TAKES_NAME.search(said):
@@ -695,6 +695,11 @@ def through_wrappers(r: "Resource", body: Shape, by_src: dict) -> None:
     for f in r.record.fields:
         if f.key or f.src.count(".") != 1 or f.ref and f.name in r.parent_fields.values():
             continue
+        if r.key_prop and norm(f.src.split(".")[1]) == norm(r.key_prop):
+            # the row's own key, named again inside one of its objects (Neptune's
+            # `PendingModifiedValues.DBClusterIdentifier`), is no field a create sets: the
+            # body's `DBClusterIdentifier` chose a pending value, and the key was made up
+            continue
         by_src.setdefault(norm(f.src.split(".")[1]), f)
 
 
@@ -939,9 +944,10 @@ def body_key(o: "Op", r: "Resource") -> str | None:
     noun = norm(singular(snake(r.coll_segs[-1])))
     # a natural key (a name, a number, a code) is the caller's to choose; an `id` in a create's
     # body is the server's, whatever the spec says of it (YouTube's inserts)
-    natural = norm(r.key_prop) in ("name", "number", "code", "slug")
+    # (AWS's `DBClusterIdentifier`, which the caller chooses, "stored as a lowercase string")
+    natural = norm(r.key_prop) in ("name", "number", "code", "slug") or norm(r.key_prop) == noun + "identifier"
     # (`{SecretId}` "the ARN or name of the secret" names it by its name too: `_said_key`)
-    if not natural or norm(r.item_param) not in (noun + norm(r.key_prop), noun + "id") or o.body is None or o.body.kind != "object":
+    if not natural or norm(r.item_param) not in (noun + norm(r.key_prop), noun + "id", norm(r.key_prop)) or o.body is None or o.body.kind != "object":
         return None
     # (AWS's `CreateCluster {ClusterName, ...}` names it as the path does, not as the row does)
     return next((p for p, s in o.body.props.items() if norm(p) in (norm(r.key_prop), norm(r.item_param)) and s.kind == "scalar" and not s.readonly), None)
