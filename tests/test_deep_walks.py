@@ -237,6 +237,27 @@ def test_a_walk_never_deletes_a_record_an_earlier_steps_new_row_refers_to():
             assert world.call(gone, "files.delete_folder", {"folder": folder})["success"]
             assert walker._rewrites(after, gone, [diff(state0, after)]) == expect, (write, folder)
 
+def test_a_walk_names_no_record_an_earlier_step_deleted():
+    """A call that names a record the walk deleted is refused (`Walker._gone`): an imported world
+    keeps a gateway's statistics in a table of their own, whose read needs no gateway (a tool
+    reads no other service's state), and a fresh draw's task read them after deleting it. A
+    record deleted from the seeded state is refused; one still there is not."""
+    from compoworld_dsl.sample.attempt import Attempt
+    from compoworld_dsl.sample.walk import Walker
+
+    sampler = load_sampler(str(ROOT / "tests" / "fixtures" / "worlds" / "folders.world"))
+    world = sampler.world
+    state0 = world.initial_state(1)
+    folders = sorted(state0.tables["files.folders"])
+    walker = Walker(sampler.facts, Attempt.__new__(Attempt))
+    gone = state0.snapshot()
+    assert world.call(gone, "files.delete_folder", {"folder": folders[0]})["success"]
+    list_docs = next(t for t in sampler.facts.tools if t.qualified == "files.list_docs")
+    assert walker._gone(state0, gone, list_docs, {"folder": folders[0]}) == "folder names the folder an earlier step deleted"
+    assert walker._gone(state0, gone, list_docs, {"folder": folders[1]}) is None
+    assert walker._gone(state0, state0, list_docs, {"folder": folders[0]}) is None
+
+
 def test_a_walk_writes_nothing_under_a_record_an_earlier_step_ended():
     """Closing a matter, then correcting or writing off one of its time entries, reverses a
     person's order (found reading 8-hop legal_ops tasks: "Close that matter. ... write off that

@@ -450,6 +450,27 @@ def test_an_aws_identifier_the_create_chooses_keys_the_row_and_no_token_is_asked
     assert got["success"] and table(st, "db_clusters")["graph-east"]["pending_modified_values_db_cluster_identifier"] == "", got
 
 
+def test_an_item_parameter_named_as_the_key_property_is_the_key(tmp_path):
+    """IoT Wireless gets a gateway by `{Identifier}` and deletes it by `{Id}`, the gateway's `Id`:
+    both name the row by its key, so the delete deletes it (it was only recorded, a field of no
+    name, and a task read the statistics of a gateway it had "deleted")."""
+    gw = obj({"Id": s(), "Name": s(), "Description": s()})
+    doc = spec(
+        {
+            "/wireless-gateways": {"get": {"operationId": "ListWirelessGateways", "responses": ok(obj({"WirelessGatewayList": {"type": "array", "items": ref("GetWirelessGatewayResponse")}}))}},
+            "/wireless-gateways/{Identifier}": {"get": {"operationId": "GetWirelessGateway", "parameters": [pparam("Identifier")], "responses": ok(ref("GetWirelessGatewayResponse"))}},
+            "/wireless-gateways/{Id}": {"delete": {"operationId": "DeleteWirelessGateway", "parameters": [pparam("Id")], "responses": {"204": {"description": "gone"}}}},
+        },
+        {"GetWirelessGatewayResponse": gw},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["DELETE /wireless-gateways/{Id}"][0] == "delete", ops
+    w, st = world_of(model, wf)
+    gone = sorted(table(st, "wireless_gateways"))[0]
+    assert w.call(st, tool(model, "delete_wireless_gateway").qualified, {"id": gone})["success"]
+    assert gone not in table(st, "wireless_gateways")
+
+
 def test_a_collection_named_as_its_schema_keeps_the_word_of_role(tmp_path):
     """Azure Media's `/liveOutputs/{name}` holds `LiveOutput`s: live outputs ("the live "Cedar
     live" among the lives of that live event", a fresh draw's task, before); a response named

@@ -652,3 +652,12 @@ def test_probe_random_rpc_specs_import_check_and_read_by_their_verb(tmp_path_fac
         assert m.group(1) == want, (o.label, o.why)
         if verb in ACTIONS:
             assert "/:" in o.why and o.kind not in CRUD, (o.label, o.why)  # an action, never an effect
+
+
+def test_a_page_token_with_a_word_before_it_is_a_page_token():
+    """Bungie's `replacementContinuationToken` is a page's place, as `NextToken` is: no answer
+    field a task reports (one asked for "the response replacement continuation token of ...")."""
+    from compoworld_dsl.importers.ops import page_token
+
+    assert page_token("NextToken") and page_token("replacementContinuationToken") and page_token("next_cursor")
+    assert not page_token("accessToken") and not page_token("tokenContinuation")

@@ -113,10 +113,11 @@ def test_an_argument_named_by_a_resources_collection_word_names_its_row(tmp_path
     _, ops, model, wf = run(tmp_path, doc)
     assert ops["GET /quality/daily"][0] == "answered"
     read = tool(model, "quality_get_daily_data_quality_for_site")
-    assert str(dict(read.params)["site_id"]) == "SiteResultId"
+    # (a `SiteResult` at `/sites` is a site: the schema is the collection's noun and a word of role)
+    assert str(dict(read.params)["site_id"]) == "SiteId"
     w, st = world_of(model, wf)
     # the answers are about sites the world holds, so a site found in the list reads them
-    sites = table(st, "site_results")
+    sites = table(st, "sites")
     hits = [sid for sid in sites if w.call(st, read.qualified, {"site_id": sid})["data"]]
     assert hits
     # a site the world does not hold has no answers (the read lives in another service than the

@@ -1259,3 +1259,27 @@ def test_a_value_wrapper_is_its_value_and_a_second_verb_is_said_as_the_first(tmp
     assert "record Patient known by patient_name {" in text, [line for line in text.splitlines() if "record Patient" in line]
     seed = re.search(r"patient_name: (pick\(\[.*\]\))", text)
     assert seed and all(p in seed.group(1) for p in PEOPLE), seed
+
+
+def test_a_long_label_is_cut_between_words():
+    """A label over 60 characters is cut at a word's end: Service Fabric's
+    `properties.diagnosticsStorageAccountConfig.protectedAccountKeyName` was "... protected
+    account " and a task said it with two spaces before its value."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import label_for
+
+    f = FieldIR("properties_diagnostics_storage_account_config_protected_account", "text", "text", src="properties.diagnosticsStorageAccountConfig.protectedAccountKeyName")
+    got = label_for(f)
+    assert got == "diagnostics storage account configuration protected account", got
+
+
+def test_a_schema_named_as_its_collection_and_words_of_role_is_the_collections_noun():
+    """EFS's `AccessPointDescription`s at `/access_points` are access points, Azure ML's
+    `ServiceResponseBase`s at `/services` services (a fresh draw's task regenerated keys "for the
+    service response base ..."); a schema that says more than its collection is kept."""
+    from compoworld_dsl.importers.openapi import _role_tail
+
+    assert _role_tail("accesspointdescription", "accesspoint") == "description"
+    assert _role_tail("serviceresponsebase", "service") == "responsebase"
+    assert _role_tail("liveoutput", "liveoutput") == ""
+    assert _role_tail("servicetier", "service") is None and _role_tail("user", "service") is None

@@ -34,3 +34,28 @@ def test_planted_namesakes_have_their_own_addresses():
             emails = [c["email"] for c in state.tables["customers.customers"].values()]
             assert len(emails) == len(set(emails)), task["id"]
     assert planted, "no task planted a customer: the test shows nothing"
+
+
+def test_a_look_alikes_texts_spell_its_own_key_and_user_names_are_its_own():
+    """A look-alike copied from a row whose ARN spells its key spells its own (three file systems
+    of blind round 24 shared one ARN), a longer key that starts alike is left alone, and what the
+    description says stays as the target has it; a namesake's user name is its own (a SCIM user
+    had the target's "amara.adeyemi")."""
+    from types import SimpleNamespace
+
+    from compoworld_dsl.sample.lookalikes import _namesakes, _rekeyed
+
+    facts = SimpleNamespace(people=SimpleNamespace(key={"efs.file_systems": "id"}))
+    row = {"id": "filesystem-9", "arn": "arn:aws:elasticfilesystem:eu-west-1:1:file-system/filesystem-4", "note": "filesystem-40 and filesystem-4x", "said": "filesystem-4"}
+    assert _rekeyed(facts, "efs.file_systems", row, "filesystem-4", {"said"}) == {"arn": "arn:aws:elasticfilesystem:eu-west-1:1:file-system/filesystem-9"}
+
+    class Types:
+        @staticmethod
+        def base(t):
+            return t
+
+    users = {"u1": {"id": "u1", "user_name": "amara.adeyemi"}, "u2": {"id": "u2", "user_name": "amara.adeyemi2"}}
+    facts = SimpleNamespace(people=SimpleNamespace(fields={"hub.users": {"id": "id", "user_name": "text"}}), rule_fields=set(), world=SimpleNamespace(types=Types))
+    state = SimpleNamespace(tables={"hub.users": users})
+    assert _namesakes(facts, state, "hub.users", dict(users["u1"]), set()) == {"user_name": "amara.adeyemi3"}
+    assert _namesakes(facts, state, "hub.users", dict(users["u1"]), {"user_name"}) == {}

@@ -927,10 +927,14 @@ class OpenAPIImporter(TypeMapper):
             word = r.coll_segs[-1]
             base = r.shape.name or singular(word)
             rec = pascal(clean_schema_name(base)) if r.shape.name else pascal(singular(snake(word)))
-            if r.shape.name and norm(r.shape.name) == norm(singular(snake(word))) and norm(rec) != norm(r.shape.name):
+            if r.shape.name and _role_tail(norm(r.shape.name), norm(singular(snake(word)))) is not None and norm(rec) != norm(singular(snake(word))):
                 # the path names the collection as the schema is named: Azure Media's
                 # `/liveOutputs/{name}` holds `LiveOutput`s, live outputs, not "lives" (a word of
-                # role, `Output`, is one only where the path does not say it)
+                # role, `Output`, is one only where the path does not say it); and where the
+                # schema is the collection's noun and words of role, the noun: EFS's
+                # `AccessPointDescription`s at `/access_points` are access points, Azure ML's
+                # `ServiceResponseBase`s at `/services` services ("regenerate service keys for
+                # the service response base ...", a fresh draw's task)
                 rec = pascal(singular(snake(word)))
             if rec in self.type_names and (owner := _owner_word(r.coll_segs)) and not rec.lower().startswith(owner.lower()):
                 # a second `Contributor` (under /asset/{assetId}/contributor) is an asset's:
@@ -1446,7 +1450,11 @@ class OpenAPIImporter(TypeMapper):
             return resources.singleton_kind(o, r, pat)
         if pat == r.item:
             param = pname(o.segs[-1])
-            alt = norm(param) != norm(r.item_param)
+            # (a parameter named as the key property is the item's key too: IoT Wireless gets a
+            # gateway by `{Identifier}` and deletes it by `{Id}`, its `Id`; read as a field of
+            # its own, the delete was only recorded, and a task read the statistics of the
+            # gateway it had "deleted")
+            alt = norm(param) not in (norm(r.item_param), norm(r.key_prop or r.item_param))
             if m == "get":
                 return "get_by" if alt else "get"
             if m in ("put", "post") and not alt and resources.creates(o):
@@ -2441,6 +2449,26 @@ def _plain_words(name: str, id_words: bool = False) -> list[str]:
     if id_words and len(toks) > 1 and singular(toks[-1]) in KEY_NAMES:
         toks = toks[:-1]
     return toks
+
+
+# words a schema's name ends with that say its role, not what it is (`AccessPointDescription`,
+# `ServiceResponseBase`): `_role_tail`
+ROLE_WORDS = ("description", "response", "result", "output", "base", "info", "details", "detail", "summary", "object", "model", "resource", "dto", "data")
+
+
+def _role_tail(schema: str, noun: str) -> str | None:
+    """What `schema` (a normalised name) says after `noun`, where that is nothing or words of
+    role only (`ROLE_WORDS`); None where it says more, or does not start with the noun."""
+    if not noun or not schema.startswith(noun):
+        return None
+    rest = schema[len(noun) :]
+    tail = rest
+    while rest:
+        word = next((w for w in ROLE_WORDS if rest.startswith(w)), None)
+        if word is None:
+            return None
+        rest = rest[len(word) :]
+    return tail
 
 
 def _owner_word(segs: list[str]) -> str | None:

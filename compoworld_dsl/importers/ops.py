@@ -112,7 +112,11 @@ PAGE_TOKENS = {"nexttoken", "pagetoken", "nextpagetoken", "maxresults", "maxitem
 
 
 def page_token(name: str) -> bool:
-    return norm(name) in PAGE_TOKENS
+    # (and a token named for its page with a word before it: Bungie's
+    # `replacementContinuationToken`, a task asked for "the response replacement continuation
+    # token of the admins and founder of the group ...")
+    n = norm(name)
+    return n in PAGE_TOKENS or n.endswith(("continuationtoken", "nextpagetoken", "nextcursor"))
 
 
 # how a request is signed (AWS's query signature, version 2: the key, the HMAC and how it was

@@ -225,7 +225,9 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
     got = word_once(got if got is not None else plain)
     if got == plain or not got.strip():
         return None
-    return got[:60]
+    # at most 60 characters, cut between words ("... protected account " was said with two
+    # spaces before its value in a task)
+    return got if len(got) <= 60 else got[:61].rsplit(" ", 1)[0].rstrip()
 
 
 def _clock_label(toks: list[str], base: str) -> str | None:

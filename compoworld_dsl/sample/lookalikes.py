@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from typing import Any
 
 import attrs
@@ -219,6 +220,7 @@ def _plant_one(facts: WorldFacts, rng: random.Random, start: State, steps: list[
     copy[facts.people.key[table]] = world.next_key(planted, table)
     if copy[facts.people.key[table]] is None:
         return None
+    copy.update(_rekeyed(facts, table, copy, target[facts.people.key[table]], said))
     rows.append(_put(facts, planted, table, copy))
     look_alike = copy[facts.people.key[table]]
     if via is None:  # the rows that refer to the target, copied to refer to the look-alike
@@ -253,7 +255,7 @@ def _vary(facts: WorldFacts, rng: random.Random, state: State, table: str, row: 
             out[f] = row[f] + days
         elif base == "datetime":
             out[f] = row[f] + days * 1440
-        elif f not in facts.rule_fields and facts.people.ref_table(t) is None and (base in ("text", "int", "decimal", "money") or base.startswith("enum:")):
+        elif f not in facts.rule_fields and facts.people.ref_table(t) is None and (base in ("text", "int", "decimal", "money") or base.startswith("enum:")) and not _HANDLE.search(f):
             free.append(f)
     if free and (not out or rng.random() < 0.5):  # a record without dates always, to differ in two
         f = rng.choice(free)
@@ -261,6 +263,18 @@ def _vary(facts: WorldFacts, rng: random.Random, state: State, table: str, row: 
         if others:
             out[f] = rng.choice(others)
     return out
+
+
+def _rekeyed(facts: WorldFacts, table: str, row: dict, old: Any, keep: set[str]) -> dict:
+    """The row's texts that spell the key it was copied from (an imported ARN,
+    `format(".../file-system/{}", same(id))`), spelled with its own key: a blind player met
+    three file systems with one ARN between them (round 24). Not the fields the description
+    says (`keep`), which the look-alike shares by design."""
+    new = row[facts.people.key[table]]
+    if not isinstance(old, str) or not isinstance(new, str) or len(old) < 3:
+        return {}
+    spelled = re.compile(rf"(?<![\w-]){re.escape(old)}(?!\w)")
+    return {f: spelled.sub(new, v) for f, v in row.items() if f not in keep and f != facts.people.key[table] and isinstance(v, str) and spelled.search(v)}
 
 
 def _namesakes(facts: WorldFacts, state: State, table: str, row: dict, keep: set[str]) -> dict:
@@ -272,7 +286,20 @@ def _namesakes(facts: WorldFacts, state: State, table: str, row: dict, keep: set
     for f, t in facts.people.fields[table].items():
         if f not in keep and f not in facts.rule_fields and row.get(f) is not None and facts.world.types.base(t) == "email":
             out[f] = _namesake_email(row[f], {r[f] for r in state.tables[table].values()})
+        elif f not in keep and f not in facts.rule_fields and isinstance(row.get(f), str) and row[f] and _HANDLE.search(f):
+            # and a user name, one a person has alone: a namesake SCIM user had the target's
+            # "amara.adeyemi" (blind round 24)
+            taken = {r[f] for r in state.tables[table].values()}
+            n = 2
+            while f"{row[f]}{n}" in taken:
+                n += 1
+            out[f] = f"{row[f]}{n}"
     return out
+
+
+# a field that holds a user's own name in a system (`user_name`, `login`, `handle`): one a row has
+# alone, never copied to a look-alike as it is nor drawn from another row (`_vary`)
+_HANDLE = re.compile(r"(?:^|_)(?:user_?name|login|handle|screen_name)$")
 
 
 def _namesake_email(email: str, taken: set) -> str:

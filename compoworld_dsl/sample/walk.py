@@ -269,6 +269,8 @@ class Walker:
         again = [j for j, st in enumerate(steps) if st.tool.qualified == tool.qualified and all(values.get((j, n)) == got[1].get(n) for n in got[1])]
         if again:
             return f"step {k + 1} {tool.qualified}: it repeats step {again[0] + 1}'s call"
+        if (why := self._gone(state0, state, tool, got[1])):
+            return f"step {k + 1} {tool.qualified}: {why}"
         if tool.qualified in self.facts.mutating and (why := self._rewrites(state, got[2], diffs, [st.tool.qualified for st in steps], tool.qualified) or self._protected_since(state0, state, got[2])):
             return f"step {k + 1} {tool.qualified}: {why}"
         if (why := self._own_value(steps, results, tool, got[0], got[1])):
@@ -292,6 +294,21 @@ class Walker:
             except Rejected as e:
                 return f"step {k + 1} {tool.qualified}: {e.detail.split(': ', 1)[-1]}"
         return got
+
+    def _gone(self, state0: State, state: State, tool: Tool, args: dict) -> str | None:
+        """Why a call names a record an earlier step deleted, or None: "delete the wireless
+        gateway ..., then tell me the last uplink of its statistics" read the statistics an
+        imported world keeps in a table of their own, which a real API no longer gives (a fresh
+        draw's task, stop 57). A call that inserts into the record's table (a create under a
+        stated key) names no record that was there."""
+        for name, pt in tool.params:
+            table = self.people.ref_table(tstr(pt))
+            value = args.get(name)
+            if table is None or value is None or table.partition(".")[2] in tool.inserts and table.partition(".")[0] == tool.service:
+                continue
+            if value in state0.tables.get(table, {}) and value not in state.tables.get(table, {}):
+                return f"{name} names the {self.people.noun[table]} an earlier step deleted"
+        return None
 
     def _rewrites(self, state: State, post: State, diffs: list, tools: list[str] = (), tool: str = "") -> str | None:
         """Why a write would undo or overrule an earlier step's write, or None. A field one step
