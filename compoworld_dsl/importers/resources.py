@@ -188,11 +188,10 @@ def _said_key(o: "Op", param: str, shape: Any, word: str) -> str | None:
     said = next((p.description or p.shape.aside for p in o.params if p.name == param), "") or ""
     props = {norm(p): p for p, s in shape.props.items() if s.kind == "scalar" and s.type == "string"}
     noun = norm(singular(word))
-    if _TAKES_NAME.search(said):
-        got = props.get("name") or props.get(noun + "name")
-        if got is not None:
-            return got
-    if _TAKES_NAME.search(said) or _TAKES_ARN.search(said):
+    name = _TAKES_NAME.search(said) is not None
+    if name and (got := props.get("name") or props.get(noun + "name")) is not None:
+        return got
+    if name or _TAKES_ARN.search(said):
         return props.get("arn") or props.get(noun + "arn")
     return None
 
