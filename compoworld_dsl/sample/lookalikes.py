@@ -289,11 +289,7 @@ def _namesakes(facts: WorldFacts, state: State, table: str, row: dict, keep: set
         elif f not in keep and f not in facts.rule_fields and isinstance(row.get(f), str) and row[f] and _HANDLE.search(f):
             # and a user name, one a person has alone: a namesake SCIM user had the target's
             # "amara.adeyemi" (blind round 24)
-            taken = {r[f] for r in state.tables[table].values()}
-            n = 2
-            while f"{row[f]}{n}" in taken:
-                n += 1
-            out[f] = f"{row[f]}{n}"
+            out[f] = _first_free(lambda n, v=row[f]: f"{v}{n}", {r[f] for r in state.tables[table].values()})
     return out
 
 
@@ -305,10 +301,16 @@ _HANDLE = re.compile(r"(?:^|_)(?:user_?name|login|handle|screen_name)$")
 def _namesake_email(email: str, taken: set) -> str:
     """`email` with the first number after its local part that gives an address not `taken`."""
     local, at, domain = email.partition("@")
+    return _first_free(lambda n: f"{local}{n}{at}{domain}", taken)
+
+
+def _first_free(numbered, taken: set) -> str:
+    """`numbered(n)` for the first n from 2 that is not `taken`: a namesake's own address or
+    user name."""
     n = 2
-    while f"{local}{n}{at}{domain}" in taken:
+    while numbered(n) in taken:
         n += 1
-    return f"{local}{n}{at}{domain}"
+    return numbered(n)
 
 
 def _mirrored(facts: WorldFacts, planted: State, table: str, target: Any, looks: list) -> State:
