@@ -1220,3 +1220,75 @@ def test_a_name_beside_a_reference_is_the_referenced_rows_name(tmp_path):
     profiles = table(st, "profiles")
     for r in table(st, "share_invitations").values():
         assert r["profile_name"] == profiles[r["profile_arn"]]["profile_name"], r
+
+
+def test_a_search_under_a_word_of_finding_lists_the_resource_it_names(tmp_path):
+    """TheTVDB: `GET /search/series?name=` lists `SeriesSearchResult`s, series seen in part, and
+    a series has no other list. Read as a table of its own, no series could be found by name; it
+    is a summary list of the series, its `name` searching their `seriesName`."""
+    series = obj({"id": s("integer"), "seriesName": s(), "network": s(), "overview": s(), "siteRating": s("number"), "runtime": s()})
+    found = obj({"id": s("integer"), "seriesName": s(), "network": s(), "poster": s()})
+    episode = obj({"id": s("integer"), "seriesId": s("integer"), "episodeName": s(), "overview": s()})
+    q = {"name": "name", "in": "query", "schema": s()}
+    doc = spec(
+        {
+            "/search/series": {"get": {"operationId": "searchSeries", "parameters": [q], "responses": ok(obj({"data": {"type": "array", "items": ref("SeriesSearchResult")}}))}},
+            "/series/{id}": {"get": {"operationId": "getSeries", "parameters": [pparam("id")], "responses": ok(obj({"data": ref("Series")}))}},
+            "/series/{id}/episodes": {"get": {"operationId": "seriesEpisodes", "parameters": [pparam("id")], "responses": ok(obj({"data": {"type": "array", "items": ref("Episode")}}))}},
+            "/episodes/{id}": {"get": {"operationId": "getEpisode", "parameters": [pparam("id")], "responses": ok(obj({"data": ref("Episode")}))}},
+        },
+        {"Series": series, "SeriesSearchResult": found, "Episode": episode},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /search/series"][0] == "list"
+    text = result.files["probe.world"]
+    assert "SearchResult" not in text.split("// GET /search/series")[0]  # no table of search results
+    search = tool(model, "search_series")
+    assert list(dict(search.params)) == ["series_name"]
+    w, st = world_of(model, wf)
+    rows = table(st, "series")
+    name = next(iter(rows.values()))["series_name"]
+    got = w.call(st, search.qualified, {"series_name": name})
+    assert got["success"] and got["data"] and all(r["series_name"] == name for r in got["data"])
+    assert all(set(r) == {"id", "series_name", "network"} for r in got["data"])  # a view: its get gives the rest
+    # a search that names a collection whose objects it does not carry stays a table of its own
+    doc["components"]["schemas"]["SeriesSearchResult"] = obj({"title": s(), "score": s("number")})
+    (tmp_path / "other").mkdir()
+    result, ops, model, wf = run(tmp_path / "other", doc)
+    assert not any(t.name == "search_series" and t.service.endswith("_series") for t in model.tools()), [t.qualified for t in model.tools()]
+
+
+def test_an_embedded_record_of_another_resources_schema_refers_to_its_row(tmp_path):
+    """SimplyRETS: an open house embeds its `listing`, a `Listing` (keyed by `mlsId`, 24
+    properties, too big to flatten): its key is a reference to the listing's row, so an open
+    house leads to its listing. And the open house's own `openHouseId` beside its key
+    `openHouseKey` is another id of the row, not a reference to a second open house."""
+    listing = obj({"mlsId": s("integer"), "listPrice": s("number"), "remarks": s(), **{f"extra{i}": s() for i in range(12)}})
+    house = obj({"openHouseKey": s(), "openHouseId": s(), "startTime": s(format="date-time"), "listing": ref("Listing")})
+    doc = spec(
+        {
+            "/properties": {"get": {"operationId": "listProperties", "responses": ok({"type": "array", "items": ref("Listing")})}},
+            "/properties/{mlsId}": {"get": {"operationId": "getListing", "parameters": [pparam("mlsId")], "responses": ok(ref("Listing"))}},
+            "/openhouses": {"get": {"operationId": "listOpenHouses", "responses": ok({"type": "array", "items": ref("OpenHouse")})}},
+            "/openhouses/{openHouseKey}": {"get": {"operationId": "getOpenHouse", "parameters": [pparam("openHouseKey")], "responses": ok(ref("OpenHouse"))}},
+        },
+        {"Listing": listing, "OpenHouse": house},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    w, st = world_of(model, wf)
+    houses, listings = table(st, "openhouses"), table(st, "properties")
+    assert houses and all(row["listing_id"] in listings for row in houses.values())
+    ids = [row["open_house_id"] for row in houses.values()]
+    assert all(ids) and len(set(ids)) > 1, ids  # its own values, not a blank self-reference
+
+
+def test_a_one_value_enum_the_description_gives_as_an_example_is_an_example(tmp_path):
+    """WMATA's `RouteID` allows `["70"]` and says "Bus route variant, e.g.: 70, 10A, 10Av1":
+    an example, not a constant the call always sends. A one-value enum its description does
+    not call an example (`api-version`) stays a constant."""
+    route = {"name": "RouteID", "in": "query", "required": True, "description": "Bus route variant, e.g.: 70, 10A, 10Av1.", "schema": s(enum=["70"], default="70")}
+    version = {"name": "api-version", "in": "query", "required": True, "description": "The API version, such as 2024-01-01.", "schema": s(enum=["2024-01-01"])}
+    doc = spec({"/json/jRouteDetails": {"get": {"operationId": "routeDetails", "parameters": [route, version], "responses": ok(obj({"RouteID": s(), "Name": s()}))}}})
+    result, ops, model, wf = run(tmp_path, doc)
+    t = tool(model, "route_details")
+    assert "route_id" in dict(t.params) and "api_version" not in dict(t.params), t.params

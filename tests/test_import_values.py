@@ -439,3 +439,27 @@ def test_the_forms_of_a_members_name_are_one_name(tmp_path):
     w, st = world_of(model, wf)
     rows = next(t for q, t in st.tables.items() if q.endswith(".members")).values()
     assert rows and all(r["name_display_as"] == r["name_list_as"] == r["name_full_title"] in PEOPLE for r in rows), list(rows)
+
+
+def test_a_low_and_a_high_bound_are_drawn_in_order(tmp_path):
+    """A scaling policy's `minCapacity` and `maxCapacity`, drawn from one range apart, were
+    backwards in about half the rows; the low bound is drawn from the lower half of the range,
+    the high one from the upper half, so every row holds them in order."""
+    policy = obj({"id": s(), "name": s(), "minCapacity": s("integer"), "maxCapacity": s("integer"), "lowerThreshold": s("number"), "upperThreshold": s("number")})
+    doc = spec(
+        {
+            "/policies": {"get": {"operationId": "ListPolicies", "responses": ok(arr(ref("Policy")))}},
+            "/policies/{id}": {"get": {"operationId": "GetPolicy", "parameters": [pparam("id")], "responses": ok(ref("Policy"))}},
+        },
+        {"Policy": policy},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    w, st = world_of(model, wf)
+    rows = next(t for q, t in st.tables.items() if q.endswith(".policies")).values()
+    assert len(rows) >= 4
+    for row in rows:
+        assert row["min_capacity"] <= row["max_capacity"], row
+        assert row["lower_threshold"] <= row["upper_threshold"], row
+    for seed in range(2, 12):  # and in every seeded state, not only the first
+        for row in next(t for q, t in w.initial_state(seed).tables.items() if q.endswith(".policies")).values():
+            assert row["min_capacity"] <= row["max_capacity"] and row["lower_threshold"] <= row["upper_threshold"], row

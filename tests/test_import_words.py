@@ -1283,3 +1283,25 @@ def test_a_schema_named_as_its_collection_and_words_of_role_is_the_collections_n
     assert _role_tail("serviceresponsebase", "service") == "responsebase"
     assert _role_tail("liveoutput", "liveoutput") == ""
     assert _role_tail("servicetier", "service") is None and _role_tail("user", "service") is None
+
+
+def test_a_bare_name_parameter_is_no_other_resources_key(tmp_path):
+    """ISBNdb keys its publishers by `/publisher/{name}`, and `GET /author/{name}` takes an
+    author's name: the author read is no publisher's ("get author details of publisher {name}"
+    before). A `{name}` after a resource's own collection is still its key."""
+    publisher = {"type": "object", "properties": {"name": STR, "books": STR}}
+    author = {"type": "object", "properties": {"author": STR, "books": {"type": "array", "items": STR}}}
+    spec = _spec(
+        "Books",
+        {
+            "/publisher/{name}": {"get": {"operationId": "getPublisher", "summary": "Gets publisher details", "parameters": [_in_path("name")], "responses": _ok(publisher)}},
+            "/author/{name}": {"get": {"operationId": "getAuthor", "summary": "Gets author details", "parameters": [_in_path("name")], "responses": _ok(author)}},
+        },
+        {"Publisher": publisher, "Author": author},
+    )
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(result.files.values())
+    said = re.search(r"tool get_author\((.*?)\).*?\n\s+say \"([^\"]*)\"", text, re.S)
+    assert said, text
+    assert "PublisherId" not in said.group(1) and "publisher" not in said.group(2), said.groups()
+    assert re.search(r"tool get_publisher\(name: PublisherId\)", text), text

@@ -926,7 +926,7 @@ def _from_pool(gen: str | None, pool: list[str]) -> bool:
     return gen is not None and gen.startswith("pick([") and gen.endswith(", ".join(lit(v) for v in pool) + "])")
 
 
-_RANGE_ENDS = (("start", "end"), ("from", "to"), ("begin", "end"), ("since", "until"), ("min", "max"))
+_RANGE_ENDS = (("start", "end"), ("from", "to"), ("begin", "end"), ("since", "until"), ("min", "max"), ("minimum", "maximum"), ("lower", "upper"), ("low", "high"))
 _ORDERED = ("date", "datetime", "time")
 
 
@@ -973,6 +973,24 @@ def range_seeds(table: TableIR) -> list[str]:
         if name in table.seed and re.fullmatch(r"[0-9T:-]+\.\.[0-9T:-]+", table.seed.get(other, "")):
             table.seed[other] = f"after(same({name}), 0..30)"
             changed.append(other)
+    # numbers: a low and a high bound drawn from one range apart were backwards half the time
+    # (a scaling rule with `min_capacity` 76 and `max_capacity` 12): the low one from the lower
+    # half of the range, the high one from the upper half
+    numbers = {f.name: f.type for f in table.record.fields if not f.key and f.base in ("int", "decimal", "money")}
+    for name, other in _range_pairs(numbers):
+        lo_m = re.fullmatch(r"(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)", table.seed.get(name, ""))
+        hi_m = re.fullmatch(r"(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)", table.seed.get(other, ""))
+        if lo_m is None or hi_m is None:
+            continue
+        whole = numbers[name] == "int" and "." not in "".join(lo_m.groups() + hi_m.groups())
+        conv = int if whole else float
+        lo, hi = min(conv(lo_m.group(1)), conv(hi_m.group(1))), max(conv(lo_m.group(2)), conv(hi_m.group(2)))
+        mid = (lo + hi) // 2 if whole else round((lo + hi) / 2, 2)
+        if not lo < mid < hi:
+            continue
+        table.seed[name] = f"{lo}..{mid}"
+        table.seed[other] = f"{mid + 1 if whole else mid}..{hi}"
+        changed += [name, other]
     return changed
 
 

@@ -101,6 +101,7 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     Op,
     plumbing,
     constant,
+    example_not_enum,
     signing,
     page_token,
     split_path,
@@ -356,6 +357,18 @@ class TypeMapper:
                     what = f" ({one_line(ps.description, 60)})" if ps.description else ""
                     out[first].comments.insert(0, f"{path}{what}: a nested object, flattened into {name}_*" + (", nullable" if ps.nullable else ""))
                 continue
+            other = self.resource_of_shape(ps) if for_table else None
+            if other is not None and other.name != owner:
+                # an embedded record of another resource's schema (SimplyRETS' open house holds
+                # its `listing`, a `Listing`, keyed by `mlsId`): its key refers to that row, as
+                # an `id` would (the listing was JSON text, and no open house led to its listing)
+                own = snake(f"{name}_id") if norm(other.key_prop).endswith("id") else snake(f"{name}_{other.key_prop}")  # `listing_id`, not `listing_mls_id`
+                f = self.field_of(ps.props[other.key_prop], own, f"{path}.{other.key_prop}", owner, taken, for_table)
+                f.type, f.base, f.ref, f.default = other.alias, "id", other.qualified, '""'
+                f.comments = [f"{path}: an embedded {other.noun} of {len(ps.props)} properties; only its {other.key_prop} is kept, and refers to the {other.noun}"]
+                f.required = prop in shape.required
+                out.append(f)
+                continue
             key = embedded_key(ps) if for_table else None
             if key is not None:
                 # an embedded record too big to flatten (a track's `album` of 20 fields): its key
@@ -368,6 +381,17 @@ class TypeMapper:
             f.required = prop in shape.required
             out.append(f)
         return dropped
+
+    def resource_of_shape(self, ps: Shape) -> Resource | None:
+        """The resource whose rows are objects of `ps`'s schema (named, not flattened, with the
+        resource's key property as a scalar), where only one resource has that schema."""
+        if ps.kind != "object" or not ps.name:
+            return None
+        found = self.resources_named({ps.name}) if self.resources else []
+        r = found[0] if len(found) == 1 and found[0].key_prop and not getattr(found[0], "singleton", False) else None
+        if r is None or r.key_prop not in ps.props or ps.props[r.key_prop].kind != "scalar":
+            return None
+        return r
 
     def field_of(self, ps: Shape, name: str, path: str, owner: str, taken: set[str], for_table: bool) -> FieldIR:
         fname = unique(safe(name), taken)
@@ -599,6 +623,7 @@ class OpenAPIImporter(TypeMapper):
             shape = self.reader.shape(schema or {"type": "string"}, at=(p_at, "schema"))
             if shape.example is None and "example" in p:
                 shape.example = p["example"]
+            example_not_enum(shape, str(p.get("description") or ""))
             params[(p["name"], where)] = Param(p["name"], where, shape, bool(p.get("required")) or where == "path", str(p.get("description") or ""))
         signed = signing(list(params.values()))
         for p in signed:
@@ -1098,7 +1123,11 @@ class OpenAPIImporter(TypeMapper):
                     continue
                 for i in sorted({i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())}):
                     other = self.resources[i]
-                    if other is r and n != norm(r.name) + "id" and not n.startswith("parent"):
+                    if other is r and not n.startswith("parent"):
+                        # a row's own `<noun>Id` beside its key is another id of the same row
+                        # (SimplyRETS' open house `openHouseId`, "the MLS number or id provided
+                        # by the MLS", beside its `openHouseKey`), not a reference to a second one:
+                        # read as one, it was seeded blank in every row
                         continue
                     if f.name in scopes and other.coll.startswith(scopes[f.name]):
                         continue
@@ -1372,7 +1401,11 @@ class OpenAPIImporter(TypeMapper):
                     return (parent.alias, parent) if parent is not None else ("text", None)
         n = norm(p)
         if n != "id":
-            x = r if r is not None and norm(r.item_param) == n else self._by_item_param.get(n)
+            # a bare `{name}` (`{key}`, `{uuid}`) is another resource's only where the path puts
+            # it after that resource's collection (above): ISBNdb's `GET /author/{name}` takes an
+            # author's name, not a publisher's, though `/publisher/{name}` keys the publishers
+            # ("get author details of publisher {name}" before)
+            x = r if r is not None and norm(r.item_param) == n else None if n in _VAGUE_PARAMS else self._by_item_param.get(n)
             if x is not None:
                 return x.alias, x
         return "text", None
@@ -1708,6 +1741,9 @@ class OpenAPIImporter(TypeMapper):
             hit = False
             for n, s in cands:
                 f = fields.get(norm(n))
+                if f is None and norm(n) in ("name", "title"):
+                    # `GET /search/series?name=` searches the series by their `seriesName`
+                    f = fields.get(norm(r.name) + norm(n)) or fields.get(norm(singular(r.table)) + norm(n))
                 if f is None or f.key and False or f.name in seen:
                     continue
                 seen.add(f.name)
@@ -1796,7 +1832,7 @@ class OpenAPIImporter(TypeMapper):
             comments=comments,
         )
 
-    def summary_fields(self, item: Shape | None, r: Resource) -> list[str] | None:
+    def summary_fields(self, item: Shape | None, r: Resource, searched: bool = False) -> list[str] | None:
         """The fields of `r`'s record a list shows, where its elements are a summary of the
         record (Twilio's pricing countries list `{country, iso_country, url}` of a country whose
         GET adds its prices; D56): the element is another schema whose properties are some of
@@ -1805,7 +1841,11 @@ class OpenAPIImporter(TypeMapper):
         if item is None or r.shape is None or item is r.shape or (item.name and item.name == r.shape.name) or not item.props:
             return None
         props = set(item.props)
-        if not props < set(r.shape.props):
+        if searched:
+            # a search's results are the rows seen in part, with a few values of their own
+            # (TheTVDB's `SeriesSearchResult` adds a `poster`): the fields both hold
+            props &= set(r.shape.props)
+        elif not props < set(r.shape.props):
             return None
         key = r.record.field(r.key_field) if r.key_field else None
         if key is None or not key.src or key.src.split(".")[0] not in props:
@@ -1819,7 +1859,7 @@ class OpenAPIImporter(TypeMapper):
         of each (`summary_fields`), the record declared; None where it shows whole rows. The
         table is then known by what the list shows, where that is a name: a person finds a row
         in a list by what the list shows of it, else by looking each one up."""
-        shown = self.summary_fields(item, r)
+        shown = self.summary_fields(item, r, getattr(o, "_searched", False))
         if shown is None:
             return None
         if not set(r.record.known_by) <= set(shown):
@@ -2440,6 +2480,9 @@ def _said_as(f: FieldIR) -> list[str]:
     """What the spec calls a reference field, less its closing id (`category.id`, `categoryId`:
     category), whatever name the field took (`category_id_2`)."""
     return _plain_words(snake(f.src.replace(".", "_")), id_words=True)
+
+
+_VAGUE_PARAMS = frozenset(norm(v) for v in VAGUE_KEYS)
 
 
 def _plain_words(name: str, id_words: bool = False) -> list[str]:

@@ -143,6 +143,26 @@ def constant(p: "Param") -> bool:
     return p.required and isinstance(p.shape.enum, list) and len(p.shape.enum) == 1
 
 
+_FOR_EXAMPLE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as)[:,]?\s*(.*)", re.I | re.S)
+
+
+def example_not_enum(shape: Shape, description: str) -> None:
+    """A one-value enum the description gives as one example of many is an example: WMATA's
+    `RouteID` allows `["70"]` and says "Bus route variant, e.g.: 70, 10A, 10Av1". Read as a
+    constant the call always sends, no route but route 70 could be asked about (and the parameter
+    was dropped). Changes `shape` in place."""
+    if not isinstance(shape.enum, list) or len(shape.enum) != 1 or not description:
+        return
+    m = _FOR_EXAMPLE.search(description)
+    value = str(shape.enum[0])
+    if m is None or not value or not re.search(r"(?<![\w-])" + re.escape(value) + r"(?![\w-])", m.group(1)[:200]):
+        return
+    if re.sub(r"(?<![\w-])" + re.escape(value) + r"(?![\w-])", "", m.group(1)[:200]).strip(" .,;:") == "":
+        return  # the one value it shows is the only one it names
+    shape.example = shape.example if shape.example is not None else shape.enum[0]
+    shape.enum = None
+
+
 # a request that only checks whether the call would succeed (AWS's `DryRun`, Google's
 # `validateOnly`): set, the call does nothing, so no task asks for it (an EC2 task said "attach
 # the network interface ... and marked as dry run", a call the API would only have checked)

@@ -299,6 +299,8 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
         shape = imp.unwrap_list(o.response)
         if shape is None or (shape.name and shape.name in named):
             continue  # another resource's objects: a list of it (classify), not a table of its own
+        if _searched(imp, o, shape, by_coll.values()) is not None:
+            continue  # `GET /search/series` finds series: a list of them (scope_list), not a table
         word = o.segs[-1]
         getter = next((x for x in item_ops.get(pat + "/{}", []) if x.method == "get"), None)
         param = pname(getter.segs[-1]) if getter is not None else singular(re.sub(r"\W", "", word) or "item") + "Id"
@@ -526,7 +528,43 @@ def scope_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
             if by_ref:
                 o._by_ref = by_ref  # type: ignore[attr-defined]
                 return r
-    return sibling_list(imp, o, params)
+    found = sibling_list(imp, o, params)
+    if found is None and (found := search_list(imp, o)) is not None:
+        o._searched = True  # type: ignore[attr-defined]  # its objects are a view of the rows (openapi.summary_fields)
+    return found
+
+
+# path words that say a GET finds objects of the collection named after them (`/search/series`)
+_FINDS = ("search", "find", "query", "lookup")
+
+
+def _searched(imp: "OpenAPIImporter", o: "Op", shape: Shape, resources) -> "Resource | None":
+    """The resource `GET .../search/<collection>` finds: one whose collection word is the
+    path's last segment and whose objects the listed ones are a view of (they carry its key
+    property, and most of their other properties are its). TheTVDB's `GET /search/series?name=`
+    lists `SeriesSearchResult`s, series seen in part: read as a table of its own, its rows were
+    no series, and a series, which has no other list, could never be found by its name (no task
+    in the API). Path parameters must be the resource's parents, as for any list of it."""
+    if len(o.segs) < 2 or is_param(o.segs[-1]) or o.segs[-2].lower() not in _FINDS:
+        return None
+    word = norm(singular(snake(o.segs[-1])))
+    params = {pname(s) for s in o.segs if is_param(s)}
+    props = imp.prop_names(shape)
+    for r in resources:
+        if getattr(r, "singleton", False) or not r.key_prop or norm(singular(snake(r.coll_segs[-1]))) != word:
+            continue
+        if norm(r.key_prop) not in props or not params <= {p for p, _ in r.parents}:
+            continue
+        others = props - {norm(r.key_prop)}
+        if others and len(others & imp.prop_names(r.shape)) * 2 >= len(others):
+            return r
+    return None
+
+
+def search_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
+    """The resource a `GET .../search/<collection>` lists (`_searched`)."""
+    item = imp.unwrap_list(o.response)
+    return None if item is None else _searched(imp, o, item, imp.resources)
 
 
 def sibling_list(imp: "OpenAPIImporter", o: "Op", params: list[str]) -> "Resource | None":

@@ -660,6 +660,7 @@ class Walker:
         given = entry_fields(self.people, table, tool) if tool.params else {}
         if given is None:
             return "no field of the row gives its arguments"
+        given = self._needed_filters(state, table, tool, row, given)
         args = {name: row[f] for name, f in given.items()}
         used = list(given.values())
         # a parameter no field gives keeps its default, as the agent's call may leave it
@@ -685,6 +686,19 @@ class Walker:
         if not isinstance(result, dict) or result.get(pkey) != key:
             return "the call gives another row"
         return Step(tool, {n: ("user", None) for n in args}, how={**how, "key": key}), args, post, result, 0
+
+    def _needed_filters(self, state: State, table: str, tool: Tool, row: dict, given: dict[str, str]) -> dict[str, str]:
+        """`given` without the optional filters an entry needs not set: where the row's `known
+        by` values name it alone, a search by them finds it, and the walk leaves the list's other
+        filters blank, as a person looking a series up by its name would. Every filter given
+        made the instruction say them all ("the series "Harbor series" with imdb ID "II-5259",
+        zap2it ID "ZI-9740" and slug "atlas-series"": TheTVDB's search, issue 30)."""
+        known = self.people.known_by.get(table) or ()
+        optional = {p.name for p in tool.decl.params if p.default is not None}
+        extra = [n for n, f in given.items() if n in optional and f not in known]
+        if not extra or not known or len(self.people.matches(state, table, {f: row[f] for f in known})) != 1:
+            return given
+        return {n: f for n, f in given.items() if n not in extra}
 
     def _pick(self, rng: random.Random, state0: State, tool: Tool, result: list, given: dict, known: set = frozenset(), paged: bool = False):
         """The element of a list result the walk goes on with: the latest or earliest, largest or
