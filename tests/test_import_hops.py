@@ -23,7 +23,7 @@ import random
 import re
 
 from compoworld_dsl.check import types as T
-from import_specs import body, ok, pparam, ref, run, spec, world_of
+from import_specs import body, ok, pparam, ref, run, sample_tasks, spec, world_of
 
 LONG = os.environ.get("WORLDC_LONG") == "1"
 
@@ -1232,7 +1232,7 @@ def test_a_search_under_a_word_of_finding_lists_the_resource_it_names(tmp_path):
     q = {"name": "name", "in": "query", "schema": s()}
     doc = spec(
         {
-            "/search/series": {"get": {"operationId": "searchSeries", "parameters": [q], "responses": ok(obj({"data": {"type": "array", "items": ref("SeriesSearchResult")}}))}},
+            "/search/series": {"get": {"operationId": "searchSeries", "parameters": [q, {"name": "network", "in": "query", "schema": s()}], "responses": ok(obj({"data": {"type": "array", "items": ref("SeriesSearchResult")}}))}},
             "/series/{id}": {"get": {"operationId": "getSeries", "parameters": [pparam("id")], "responses": ok(obj({"data": ref("Series")}))}},
             "/series/{id}/episodes": {"get": {"operationId": "seriesEpisodes", "parameters": [pparam("id")], "responses": ok(obj({"data": {"type": "array", "items": ref("Episode")}}))}},
             "/episodes/{id}": {"get": {"operationId": "getEpisode", "parameters": [pparam("id")], "responses": ok(obj({"data": ref("Episode")}))}},
@@ -1244,13 +1244,22 @@ def test_a_search_under_a_word_of_finding_lists_the_resource_it_names(tmp_path):
     text = result.files["probe.world"]
     assert "SearchResult" not in text.split("// GET /search/series")[0]  # no table of search results
     search = tool(model, "search_series")
-    assert list(dict(search.params)) == ["series_name"]
+    assert list(dict(search.params)) == ["series_name", "network"]
     w, st = world_of(model, wf)
     rows = table(st, "series")
     name = next(iter(rows.values()))["series_name"]
-    got = w.call(st, search.qualified, {"series_name": name})
+    got = w.call(st, search.qualified, {"series_name": name, "network": ""})
     assert got["success"] and got["data"] and all(r["series_name"] == name for r in got["data"])
     assert all(set(r) == {"id", "series_name", "network"} for r in got["data"])  # a view: its get gives the rest
+    # a task that starts from the search gives it the series' name, and no other filter where
+    # the name alone finds the series (an entry sets the filters it needs: Walker._needed_filters)
+    _, tasks = sample_tasks(wf, tmp_path, 2, 3, 5, 400)
+    for t in tasks:
+        first = t["reference_plan"][0]
+        if first["tool"].endswith(".search_series"):
+            names = [r["series_name"] for r in w.initial_state(t["initial_state"]["seed"]).tables[first["tool"].split(".")[0] + ".series"].values()]
+            if names.count(first["arguments"]["series_name"]) == 1:
+                assert all(v == "" for k, v in first["arguments"].items() if k != "series_name"), t["instruction"]
     # a search that names a collection whose objects it does not carry stays a table of its own
     doc["components"]["schemas"]["SeriesSearchResult"] = obj({"title": s(), "score": s("number")})
     (tmp_path / "other").mkdir()

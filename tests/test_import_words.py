@@ -1305,3 +1305,24 @@ def test_a_bare_name_parameter_is_no_other_resources_key(tmp_path):
     assert said, text
     assert "PublisherId" not in said.group(1) and "publisher" not in said.group(2), said.groups()
     assert re.search(r"tool get_publisher\(name: PublisherId\)", text), text
+
+
+def test_a_forms_api_key_is_no_argument(tmp_path):
+    """LanguageTool's `POST /words/add` takes `word`, `username` and `apiKey` in a form body: the
+    key signs the request, so no tool takes it and no task states or carries it ("with the same
+    api key as the post check "tkowalski"", a sampled task). A JSON body's `apiKey` may be data
+    (an API key being made) and is kept."""
+    form = {"type": "object", "properties": {"word": STR, "username": STR, "apiKey": STR}, "required": ["word", "username", "apiKey"]}
+    spec = _spec(
+        "Words",
+        {
+            "/words/add": {"post": {"operationId": "addWord", "summary": "Add a word to a dictionary", "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": form}}}, "responses": _ok({"type": "object", "properties": {"added": {"type": "boolean"}}})}},
+            "/keys": {"post": {"operationId": "makeKey", "summary": "Make a key", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"apiKey": STR, "label": STR}}}}}, "responses": _ok({"type": "object", "properties": {"ok": {"type": "boolean"}}})}},
+        },
+        {},
+    )
+    result, out = _write(tmp_path, spec)
+    text = "\n".join(result.files.values())
+    add = re.search(r"tool add_word\(([^)]*)\)", text)
+    assert add and "word" in add.group(1) and "username" in add.group(1) and "api_key" not in add.group(1), text
+    assert re.search(r"tool make_key\([^)]*api_key", text), text

@@ -100,6 +100,7 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     Param,
     Op,
     plumbing,
+    CREDENTIALS,
     constant,
     example_not_enum,
     signing,
@@ -612,6 +613,11 @@ class OpenAPIImporter(TypeMapper):
                 body_kind = "json"
                 continue
             if where == "formData":
+                if norm(p["name"]) in CREDENTIALS:
+                    # a form's `apiKey` signs the request (LanguageTool's `POST /words`): no task
+                    # states it, nor carries it from a read ("with the same api key as the post
+                    # check "tkowalski"", a sampled task)
+                    continue
                 form[p["name"]] = p
                 if p.get("required"):
                     form_required.append(p["name"])
@@ -644,6 +650,8 @@ class OpenAPIImporter(TypeMapper):
                 if body.kind == "opaque" and schema in (None, {}, True) and not shown:
                     body.notes.append(SAYS_NOTHING)
                 body_kind = "json" if "json" in ctype else "multipart" if "multipart" in ctype else "form" if "urlencoded" in ctype else "other"
+                if body_kind in ("form", "multipart") and body.kind == "object" and any(norm(n) in CREDENTIALS for n in body.props):
+                    body = replace(body, props={n: x for n, x in body.props.items() if norm(n) not in CREDENTIALS})  # as for Swagger's form fields
         response, has_response = self.read_response(op, at)
         op_id = without_route(op.get("operationId"), path, method) if isinstance(op.get("operationId"), str) else None
         if op_id and re.fullmatch(r"[0-9a-fA-F]{12,}", op_id) and re.search(r"\d", op_id):

@@ -25,6 +25,8 @@ DETAIL_WORDS = ("details", "detail", "info")
 GOOGLE_SCOPES = frozenset({"projects", "locations", "organizations", "folders"})
 # request plumbing, not part of what an operation means: never a parameter of a tool
 TRANSPORT = {"xgafv", "alt", "apiversion", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
+# what signs a request in a form body as a query's `key` does (TRANSPORT): never an argument
+CREDENTIALS = {"apikey", "accesstoken", "oauthtoken", "authtoken", "authorization"}
 PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction",
           # AWS's and Azure's names for a page's place and size
           "marker", "nextmarker", "maxitems", "maxrecords", "continuationtoken", "nextcontinuationtoken", "skiptoken", "paginationtoken", "startingtoken"}

@@ -660,16 +660,20 @@ class Walker:
         given = entry_fields(self.people, table, tool) if tool.params else {}
         if given is None:
             return "no field of the row gives its arguments"
-        given = self._needed_filters(state, table, tool, row, given)
-        args = {name: row[f] for name, f in given.items()}
-        used = list(given.values())
+        pkey = self.people.key[table]
         # a parameter no field gives keeps its default, as the agent's call may leave it
         defaults = facts.world.tools[tool.qualified].defaults
-        args = {name: args[name] if name in args else defaults[name] for name, _ in tool.params}
-        got = run_step(self.facts, state0, state, tool, args, [], self.attempt.deadline)
-        if isinstance(got, str):
-            return got
-        post, result = got
+        fewer = self._needed_filters(state, table, tool, row, given)
+        for tried in [fewer, given] if fewer != given else [given]:
+            args = {name: row[f] for name, f in tried.items()}
+            args = {name: args[name] if name in args else defaults[name] for name, _ in tool.params}
+            got = run_step(self.facts, state0, state, tool, args, [], self.attempt.deadline)
+            if isinstance(got, str):
+                return got
+            post, result = got
+            if isinstance(result, (list, tuple)) and any(e.get(pkey) == key for e in result) or isinstance(result, dict) and result.get(pkey) == key:
+                break  # (a read of one row that the fewer filters leave to another row: all of them)
+        used = list(tried.values())
         fields = tuple(dict.fromkeys(self.people.known_by[table] + tuple(used)))
         if not self.people.nameable(table, fields):
             return "its description would say a key"
@@ -678,7 +682,6 @@ class Walker:
             # (`lookups`), where a read gives a row whole by its key (D56)
             return "its result does not show what describes the row"
         how = {"by": "description", "table": table, "fields": list(fields)}
-        pkey = self.people.key[table]
         if isinstance(result, (list, tuple)):
             if not any(e.get(pkey) == key for e in result):
                 return "the row is not in the result"
