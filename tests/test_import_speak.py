@@ -596,6 +596,24 @@ def test_a_put_and_a_patch_of_one_summary_read_apart(tmp_path):
     assert put_doc == '"Update Jira configuration (replaces it whole)"' and patch_doc == '"Update Jira configuration (changes only the fields given)"'
 
 
+def test_two_posts_of_one_phrase_are_told_apart_by_their_names_words(tmp_path):
+    """Azure's `Failover` and `FailoverAllowDataLoss` share their description's first sentence,
+    and a task that made both read "fail over ..., and fail over ...", one thing done twice (a
+    fresh draw, stop 58). The words one name has and the other lacks go into its phrase, before
+    its arguments, and into its description; the other keeps its own."""
+    doc = desk()
+    tp = [{"name": "ticketId", "in": "path", "required": True, "schema": {"type": "string"}}]
+    said = "Fails over from the current primary server to this server."
+    doc["paths"]["/tickets/{ticketId}/failover"] = {"parameters": tp, "post": {"operationId": "Tickets_Failover", "description": said, "responses": {"204": {"description": "done"}}}}
+    doc["paths"]["/tickets/{ticketId}/forceFailoverAllowDataLoss"] = {"parameters": tp, "post": {"operationId": "Tickets_FailoverAllowDataLoss", "description": said + " This operation might result in data loss.", "responses": {"204": {"description": "done"}}}}
+    _, module, _ = imported(tmp_path, doc)
+    says = dict(re.findall(r"tool (\w*failover\w*)\(.*\n\s+\"[^\"]*\"\n\s+say \"([^\"]*)\"", module))
+    assert len(says) == 2 and len(set(says.values())) == 2, says
+    lossy = next(v for k, v in says.items() if "loss" in k)
+    plain = next(v for k, v in says.items() if "loss" not in k)
+    assert "(allow data loss) for ticket {" in lossy and "loss" not in plain, says
+
+
 def test_a_word_said_twice_is_said_once_where_the_better_label_is_taken():
     """ConfigCat's product has `organization.name` (labelled "organization") and
     `organization.organizationId`, a reference that would be "the organization" too: it was

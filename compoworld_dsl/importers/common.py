@@ -1096,10 +1096,17 @@ def email_seed(example=None) -> str:
     return f"format(\"{{}}@{{}}\", {_pick(MAILBOXES)}, {_pick(DOMAINS)})"
 
 
+_INT_FLAGS = frozenset("enabled disabled active inactive deleted archived visible hidden verified locked default primary".split())
+
+
 def int_seed(name: str, minimum=None, maximum=None) -> str:
     toks = _tokens(name)
     last = toks[-1] if toks else name
     lo, hi = 1, 100
+    if last in _INT_FLAGS or toks[:1] in (["is"], ["has"]) and len(toks) > 1:
+        # a flag the API types as a number (ClickSend's `enabled: 1`): 0 or 1, not "enabled 66"
+        # (a fresh draw's task)
+        return "0..1"
     if last in ("year",):
         lo, hi = 2020, 2025
     elif last == "month":

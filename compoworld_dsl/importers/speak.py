@@ -998,6 +998,32 @@ def tell_twins_apart(services: dict[str, ServiceIR], methods: dict[str, str]) ->
                 if t.say.startswith("update "):
                     t.say = f"{verb} {t.say[len('update '):]}"
                 t.description = f"{t.description.rstrip('.')} ({does})" if t.description else does.capitalize()
+        for group in alike.values():
+            if len(group) > 1 and len({t.say for t in group}) == 1:
+                _named_apart(group)
+
+
+def _named_apart(group: list[ToolIR]) -> None:
+    """Tools of one phrase that are no PUT/PATCH pair, told apart by the words of their names
+    the others lack: Azure's `Failover` and `FailoverAllowDataLoss` both said "fail over from the
+    current primary server to this server" (their descriptions' first sentence), and a task that
+    asked for both read as one thing done twice (a fresh draw's task). The words go before the
+    phrase's first clause of arguments, "fail over from the current primary server to this
+    server (allow data loss) for configuration {...}", and after the description, which
+    `list_tools` shows. A numbered twin (`list_rules_2`) has no words of its own: left as it is."""
+    names = [t.name.split("_") for t in group]
+    for t, toks in zip(group, names):
+        others = {w for other in names if other is not toks for w in other}
+        own = [w for w in toks if w not in others and not w.isdigit()]
+        if not own:
+            continue
+        extra = " ".join(own)
+        brace = t.say.find("{")
+        cut = -1
+        if brace > 0:
+            cut = max(t.say.rfind(f" {w} ", 0, brace) for w in ("for", "with", "of", "on", "in", "to", "from", "at", "by"))
+        t.say = f"{t.say[:cut]} ({extra}){t.say[cut:]}" if cut > 0 else f"{t.say} ({extra})"
+        t.description = f"{t.description.rstrip('.')} ({extra})" if t.description else extra.capitalize()
 
 
 # ─────────────────────────── known by ───────────────────────────
