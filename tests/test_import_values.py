@@ -158,6 +158,8 @@ def test_a_name_of_another_thing_is_that_things_name():
     assert '"Atlas server key"' in text_seed("key_name", "server key")
     assert '"Atlas app"' in text_seed("display_name", "app")
     assert '"Atlas resource group"' in text_seed("resource_group_name", "bastion host")
+    # a name flattened from its wrapper (SMS's `vmServer.vmName`) is the VM's, not "vm server vm"
+    assert '"Atlas vm"' in text_seed("vm_server_vm_name", "server") and "vm server vm" not in text_seed("vm_server_vm_name", "server")
 
 
 def test_a_scope_parameter_takes_the_specs_default_or_first_member(tmp_path):

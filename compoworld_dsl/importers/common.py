@@ -803,6 +803,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         # not "Atlas server key": a blind player found the server so named confusing)
         # (a word said twice once: AppFabric's `tenant.tenantDisplayName` was "Riverside tenant tenant")
         what = word_once(" ".join(t for t in toks[:-1] if t not in ("display", "full", "short", "long", "friendly", "unique", "given", "new", "old", "the")))
+        if len(said := what.split()) > 2 and said[-1] in said[:-1]:
+            # a name flattened from its wrapper says the thing named last: SMS's
+            # `vmServer.vmName` is the VM's name ("Northwind vm server vm" before)
+            what = said[-1]
         own = not what or what == noun or f" {noun} ".endswith(f" {what} ")
         return _pick(ex + [f"{a} {noun if own else what}" for a in ADJECTIVES])
     if last == "method" and not ex:
