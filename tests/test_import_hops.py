@@ -1301,3 +1301,29 @@ def test_a_one_value_enum_the_description_gives_as_an_example_is_an_example(tmp_
     result, ops, model, wf = run(tmp_path, doc)
     t = tool(model, "route_details")
     assert "route_id" in dict(t.params) and "api_version" not in dict(t.params), t.params
+
+
+def test_a_recorded_calls_free_text_is_drawn_from_a_pool_of_its_own(tmp_path):
+    """EMR's `CancelSteps` takes `StepIds`, which no field of the world holds: drawn from other
+    fields, a task cancelled "step IDs "subnet-3011"" (a fresh draw; the tool records the call
+    whatever it is given). The import writes a pool of values of the argument's name,
+    `<service>_<tool>_<param>`, and the sampler draws the argument from it."""
+    cluster = obj({"Id": s(), "Name": s(), "SubnetIds": {"type": "array", "items": s()}, "State": s(enum=["RUNNING", "WAITING", "TERMINATED"])})
+    doc = spec(
+        {
+            "/clusters": {"get": {"operationId": "ListClusters", "responses": ok(obj({"Clusters": {"type": "array", "items": ref("Cluster")}}))}},
+            "/clusters/{Id}": {"get": {"operationId": "DescribeCluster", "parameters": [pparam("Id")], "responses": ok(ref("Cluster"))}},
+            "/clusters/{Id}/cancelSteps": {"post": {"operationId": "CancelSteps", "summary": "Cancels pending steps in a running cluster", "parameters": [pparam("Id")], "requestBody": body(obj({"StepIds": {"type": "array", "items": s()}}, ["StepIds"])), "responses": ok(obj({"Status": s()}))}},
+        },
+        {"Cluster": cluster},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /clusters/{Id}/cancelSteps"][0] == "recorded"
+    cancel = next(t for t in model.tools() if t.name == "cancel_steps")
+    pool = model.pools.get(f"{cancel.service}_cancel_steps_step_ids")
+    assert pool is not None, sorted(model.pools)
+    said = {v.value for v in pool.values}
+    assert all(v.startswith("step-") for v in said), said
+    _, tasks = sample_tasks(wf, tmp_path, 2, 3, 7, 400)
+    given = [step["arguments"]["step_ids"] for t in tasks for step in t["reference_plan"] if step["tool"].endswith(".cancel_steps")]
+    assert given and set(given) <= said, (given, said)

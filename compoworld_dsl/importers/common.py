@@ -461,6 +461,7 @@ class ModuleIR:
     aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (name, base, comment)
     enums: list[EnumIR] = field(default_factory=list)
     services: list[ServiceIR] = field(default_factory=list)
+    pools: list[tuple[str, list[str], str]] = field(default_factory=list)  # (name, text values, comment)
 
 
 # ─────────────────────────── printing ───────────────────────────
@@ -518,6 +519,11 @@ def render_module(m: ModuleIR) -> str:
         out.extend(_comments(e.comments, ""))
         out.append(f"enum {e.name} {{ {', '.join(e.members)} }}")
     if m.enums:
+        out.append("")
+    for name, values, note in m.pools:
+        out.extend(_comments([note], ""))
+        out.append(f"pool {name} = [{', '.join(lit(v) for v in values)}]")
+    if m.pools:
         out.append("")
     for s in m.services:
         for t in s.tables:
@@ -1210,6 +1216,30 @@ def seed_for(f: FieldIR, noun: str, members: list[str] | None = None, example=No
             return members[0]
         return "weighted(" + ", ".join(f"{m}: {3 if i == 0 else 1}" for i, m in enumerate(members[:12])) + ")"
     return None
+
+
+def drawn_values(gen: str | None, name: str, n: int = 5) -> list[str]:
+    """Concrete text values of a seed generator `text_seed` gave: a `pick`'s literals, or `n`
+    values of a `format("P-{}", lo..hi)` (numbers fixed by the name). [] for anything else."""
+    if not gen:
+        return []
+    if gen.startswith("pick([") and gen.endswith("])"):
+        try:
+            got = json.loads(gen[len("pick(") : -1])
+        except ValueError:
+            return []
+        return [v for v in dict.fromkeys(got) if isinstance(v, str) and v.strip()]
+    m = re.fullmatch(r'format\(("(?:[^"\\]|\\.)*"), (\d+)\.\.(\d+)\)', gen)
+    if m is None:
+        return []
+    try:
+        pattern = json.loads(m.group(1))
+    except ValueError:
+        return []
+    lo, hi = int(m.group(2)), int(m.group(3))
+    if pattern.count("{}") != 1 or hi <= lo:
+        return []
+    return list(dict.fromkeys(pattern.replace("{}", str(lo + stable_hash(name, i) % (hi - lo + 1))) for i in range(n)))
 
 
 def stable_hash(*parts) -> int:

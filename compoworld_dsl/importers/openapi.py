@@ -44,6 +44,7 @@ from .common import (
     date_lit,
     datetime_lit,
     default_for,
+    drawn_values,
     email_ok,
     lit,
     ordered_ranges,
@@ -58,6 +59,7 @@ from .common import (
     seed_for,
     singular,
     snake,
+    text_seed,
     time_lit,
     unique,
     words,
@@ -2431,7 +2433,8 @@ class OpenAPIImporter(TypeMapper):
             self.notes.append(n)
         names = list(dict.fromkeys([r.service for r in self.resources if r.service in self.services] + list(self.services)))
         ordered = [self.services[n] for n in names]
-        m = ModuleIR(header, self.aliases, list(self.enums.values()), [s for s in ordered if s.tools or s.tables or s.records])
+        kept = [s for s in ordered if s.tools or s.tables or s.records]
+        m = ModuleIR(header, self.aliases, list(self.enums.values()), kept, self.said_pools(kept))
         text = render_module(m)
         self.check_output_size(text)  # before formatting, which costs more than printing
         text = canonical(text, f"{module_name}.world")
@@ -2468,6 +2471,47 @@ class OpenAPIImporter(TypeMapper):
             rules=self.proposed_rules,
         )
 
+    def said_pools(self, services: list[ServiceIR]) -> list[tuple[str, list[str], str]]:
+        """A pool of the values a person would give each required text argument that no seeded
+        field of the world is named as (a recorded `cancel_steps`' `step_ids`, a status an edit
+        sets where no row holds one), named `<service>_<tool>_<param>`, which the sampler draws
+        from (`facts.said_pools`): the spec's example first, then values of the argument's
+        name, as a field of that name would be seeded. Drawn from another field's values
+        instead, a task cancelled "step IDs "subnet-3011"" and set a status "AI-4551" (fresh
+        draws and blind play)."""
+        seeded = {f for s in services for t in s.tables for f in t.seed}
+        by_tool = {o.tool: o for o in self.ops if getattr(o, "tool", None)}
+        taken = set(self.service_names) | set(self.type_names) | set(self.enums) | {self.api, f"{self.api}_world"}
+        out = []
+        for s in services:
+            noun = next((t.record.noun or words(t.record.name).lower() for t in s.tables), "") or words(s.name)
+            for t in s.tools:
+                o = by_tool.get(f"{s.name}.{t.name}")
+                if o is None:
+                    continue
+                shapes = {snake(p.name): p.shape for p in o.params}
+                if o.body is not None and o.body.kind == "object":
+                    shapes.update({snake(n): x for n, x in o.body.props.items()})
+                for p in t.params:
+                    if p.default is not None or p.type != "text" or p.name in seeded:
+                        continue
+                    last = p.name.rsplit("_", 1)[-1]
+                    if last not in _VAGUE_WORDS and any(f.endswith("_" + last) for f in seeded):
+                        continue  # a field that ends in its last word holds it (`new_folder`: a `parent_folder`)
+                    shape = shapes.get(p.name)
+                    example = self.example_text(shape.example, FieldIR(p.name, "text", "text")) if shape is not None and shape.example is not None else None
+                    gen = text_seed(p.name, noun, example)
+                    if gen.startswith("format(") and gen.endswith(", 1..40)"):
+                        continue  # its words numbered ("reader 16"), which say nothing a person would: left to the sampler
+                    values = drawn_values(gen, p.name)
+                    if len(values) < 2:
+                        continue
+                    name = unique(safe(f"{s.name}_{t.name}_{p.name}"), taken)
+                    if name != f"{s.name}_{t.name}_{p.name}":
+                        continue  # the sampler finds it by that name only
+                    out.append((name, values, f"what a person gives {t.name}'s {p.name}, which no field of the world holds (the sampler draws it from here)"))
+        return out
+
     def check_output_size(self, text: str) -> None:
         size = len(text.encode("utf-8", "replace"))
         if size > self.budget.output_bytes:
@@ -2491,6 +2535,9 @@ def _said_as(f: FieldIR) -> list[str]:
 
 
 _VAGUE_PARAMS = frozenset(norm(v) for v in VAGUE_KEYS)
+# last words that say what kind of value a name holds, not what it is about: `step_ids` is no
+# `subnet_ids` (`said_pools`)
+_VAGUE_WORDS = frozenset("id ids key keys name names code codes type types value values arn arns uri url list".split())
 
 
 def _plain_words(name: str, id_words: bool = False) -> list[str]:

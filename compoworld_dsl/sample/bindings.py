@@ -96,7 +96,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
             if n in unsaid:
                 chosen[n] = defaults[n]
                 continue
-            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about if n not in naming else lambda: None, optional=defaults.get(n) == "")
+            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about if n not in naming else lambda: None, optional=defaults.get(n) == "", said=facts.said.get((tool.qualified, n), ()))
             if v is _NO_VALUE:
                 return f"no sensible value for {n}"
             if v is _NO_DRAW:
@@ -416,7 +416,7 @@ def _z3_bind(facts: WorldFacts, attempt: Attempt, seed: int, state: State, tool:
         return {n: facts.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
 
 
-def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None, about=lambda: None, optional: bool = False) -> Any:
+def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None, about=lambda: None, optional: bool = False, said: tuple = ()) -> Any:
     """One seeded value for a user-given parameter: a member of an enum; for ids, text and
     emails a value the state holds, by meaning: from fields of the parameter's name (those of
     the tool's own service first), or that end in its last word (`new_folder`: `folder`), else from the fields of that type in the
@@ -427,7 +427,9 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
     records the call writes on where the pool holds some that does (`about()`, `topics.fitting`):
     a comment on a webhook ticket about the webhook, not a refund (issue 29, item 2). An
     `optional` text (its default blank) that no field of its name or words holds is `_LEFT` at
-    its default: the instruction does not ask for it (`Phraser.say`)."""
+    its default: the instruction does not ask for it (`Phraser.say`). `said`: the values a pool
+    of the parameter's own gives (`facts.said_pools`), drawn where no field of its name holds
+    any, before fields that end in its last word (a cancel's `step_ids` are no `subnet_ids`)."""
     b = T.base_of(t)
     if isinstance(b, T.EnumT):
         # a member that stands for no value is no value to ask for (`vocab.placeholder_members`)
@@ -443,6 +445,8 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         # a field of that name in the tool's own service first: a document is renamed to a
         # document's title, not to a matter's ("Wrongful dismissal claim")
         same = held_split(facts, attempt, state, tstr(t), name, scope=near)[0] or same
+    if not same and said and p == "text" and not optional:
+        return rng.choice(said)
     if not same:
         same = held_split(facts, attempt, state, tstr(t), None, near=name)[0]  # a field ending in its last word (`new_folder`: `folder`)
     if same and p == "text":

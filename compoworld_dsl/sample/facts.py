@@ -60,6 +60,9 @@ class WorldFacts:
     # table → the fields each of its entries (a read by a row's own values: `find_matters(title)`)
     # is called with: a record whose description holds one of these can be found on its own
     finders: dict[str, list[tuple[str, ...]]] = attrs.field(factory=dict)
+    # (tool, parameter) → the values a person gives it, from a pool named `<service>_<tool>_<param>`
+    # (`said_pools`): drawn where no field of the parameter's name holds values
+    said: dict[tuple[str, str], tuple] = attrs.field(factory=dict)
 
     def written(self, steps: list) -> set[str]:
         """The tables the walk's steps can write."""
@@ -153,7 +156,24 @@ def world_facts(model: Model, world: CompiledWorld, source: str) -> WorldFacts:
         people=people,
         walks=walks,
         finders=_finders(walks, people),
+        said=said_pools(model, tools),
     )
+
+
+def said_pools(model: Model, tools: list[Tool]) -> dict[tuple[str, str], tuple]:
+    """(tool, parameter) → the text values of the pool named `<service>_<tool>_<parameter>`:
+    what a person would give a parameter no field of the world holds (docs/sampling.md, "Values
+    a person gives"). An import writes one for a recorded call's free text (`step_ids`), which
+    was drawn from another field before ("step IDs "subnet-3011"")."""
+    out = {}
+    for t in tools:
+        for n, _ in t.params:
+            pool = model.pools.get(f"{t.service}_{t.name}_{n}")
+            if pool is not None and not pool.profiles:
+                vals = tuple(v.value for v in pool.values if isinstance(v, A.Literal) and isinstance(v.value, str) and v.kind == "string")
+                if vals:
+                    out[(t.qualified, n)] = vals
+    return out
 
 
 def _finders(walks: WalkGraph, people: People) -> dict[str, list[tuple[str, ...]]]:
