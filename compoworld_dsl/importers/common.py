@@ -970,6 +970,9 @@ def _range_pairs(types: dict[str, str]) -> list[tuple[str, str]]:
     return out
 
 
+_NUMBER_RANGE = re.compile(r"(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)")  # a seed's `lo..hi` of numbers
+
+
 def range_seeds(table: TableIR) -> list[str]:
     """A row's end date or time after its start, where its seed drew both from the calendar's
     range apart: a scheduled override that ended before it started (blind play, VictorOps). The
@@ -988,8 +991,7 @@ def range_seeds(table: TableIR) -> list[str]:
     # half of the range, the high one from the upper half
     numbers = {f.name: f.type for f in table.record.fields if not f.key and f.base in ("int", "decimal", "money")}
     for name, other in _range_pairs(numbers):
-        lo_m = re.fullmatch(r"(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)", table.seed.get(name, ""))
-        hi_m = re.fullmatch(r"(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)", table.seed.get(other, ""))
+        lo_m, hi_m = _NUMBER_RANGE.fullmatch(table.seed.get(name, "")), _NUMBER_RANGE.fullmatch(table.seed.get(other, ""))
         if lo_m is None or hi_m is None:
             continue
         whole = numbers[name] == "int" and "." not in "".join(lo_m.groups() + hi_m.groups())

@@ -386,15 +386,9 @@ class TypeMapper:
         return dropped
 
     def resource_of_shape(self, ps: Shape) -> Resource | None:
-        """The resource whose rows are objects of `ps`'s schema (named, not flattened, with the
-        resource's key property as a scalar), where only one resource has that schema."""
-        if ps.kind != "object" or not ps.name:
-            return None
-        found = self.resources_named({ps.name}) if self.resources else []
-        r = found[0] if len(found) == 1 and found[0].key_prop and not getattr(found[0], "singleton", False) else None
-        if r is None or r.key_prop not in ps.props or ps.props[r.key_prop].kind != "scalar":
-            return None
-        return r
+        """The resource whose rows are objects of `ps`'s schema: none where there are no
+        resources (an MCP tool's schema); `OpenAPIImporter` finds one."""
+        return None
 
     def field_of(self, ps: Shape, name: str, path: str, owner: str, taken: set[str], for_table: bool) -> FieldIR:
         fname = unique(safe(name), taken)
@@ -864,6 +858,17 @@ class OpenAPIImporter(TypeMapper):
             for i, x in enumerate(self.resources):
                 self._by_shape_name.setdefault(x.shape.name, []).append(i)
         return [self.resources[i] for i in sorted(i for n in names for i in self._by_shape_name.get(n, ()))]
+
+    def resource_of_shape(self, ps: Shape) -> Resource | None:
+        """The resource whose rows are objects of `ps`'s schema (named, not flattened, with the
+        resource's key property as a scalar), where only one resource has that schema."""
+        if ps.kind != "object" or not ps.name or not self.resources:
+            return None
+        found = self.resources_named({ps.name})
+        r = found[0] if len(found) == 1 and found[0].key_prop and not getattr(found[0], "singleton", False) else None
+        if r is None or r.key_prop not in ps.props or ps.props[r.key_prop].kind != "scalar":
+            return None
+        return r
 
     def names_items(self) -> bool:
         """Does the API address items by a resource name in the path (Google's `/v1/{name}`,
@@ -2506,8 +2511,8 @@ class OpenAPIImporter(TypeMapper):
                     values = drawn_values(gen, p.name)
                     if len(values) < 2:
                         continue
-                    name = unique(safe(f"{s.name}_{t.name}_{p.name}"), taken)
-                    if name != f"{s.name}_{t.name}_{p.name}":
+                    name = f"{s.name}_{t.name}_{p.name}"
+                    if name in taken or safe(name) != name:
                         continue  # the sampler finds it by that name only
                     out.append((name, values, f"what a person gives {t.name}'s {p.name}, which no field of the world holds (the sampler draws it from here)"))
         return out

@@ -661,6 +661,10 @@ class Walker:
         if given is None:
             return "no field of the row gives its arguments"
         pkey = self.people.key[table]
+
+        def holds(result) -> bool:  # the call's result is the row, or a list with it
+            return any(e.get(pkey) == key for e in result) if isinstance(result, (list, tuple)) else isinstance(result, dict) and result.get(pkey) == key
+
         # a parameter no field gives keeps its default, as the agent's call may leave it
         defaults = facts.world.tools[tool.qualified].defaults
         fewer = self._needed_filters(state, table, tool, row, given)
@@ -671,7 +675,7 @@ class Walker:
             if isinstance(got, str):
                 return got
             post, result = got
-            if isinstance(result, (list, tuple)) and any(e.get(pkey) == key for e in result) or isinstance(result, dict) and result.get(pkey) == key:
+            if holds(result):
                 break  # (a read of one row that the fewer filters leave to another row: all of them)
         used = list(tried.values())
         fields = tuple(dict.fromkeys(self.people.known_by[table] + tuple(used)))
@@ -683,10 +687,10 @@ class Walker:
             return "its result does not show what describes the row"
         how = {"by": "description", "table": table, "fields": list(fields)}
         if isinstance(result, (list, tuple)):
-            if not any(e.get(pkey) == key for e in result):
+            if not holds(result):
                 return "the row is not in the result"
             return Step(tool, {n: ("user", None) for n in args}, pick=key, how=how), args, post, result, 0
-        if not isinstance(result, dict) or result.get(pkey) != key:
+        if not holds(result):
             return "the call gives another row"
         return Step(tool, {n: ("user", None) for n in args}, how={**how, "key": key}), args, post, result, 0
 
