@@ -465,3 +465,14 @@ def test_a_low_and_a_high_bound_are_drawn_in_order(tmp_path):
     for seed in range(2, 12):  # and in every seeded state, not only the first
         for row in next(t for q, t in w.initial_state(seed).tables.items() if q.endswith(".policies")).values():
             assert row["min_capacity"] <= row["max_capacity"] and row["lower_threshold"] <= row["upper_threshold"], row
+
+
+def test_an_after_and_a_before_of_one_range_are_in_order():
+    """Cloud Storage's bulk restore takes `softDeletedAfterTime` and `softDeletedBeforeTime`, and
+    a fresh draw's task asked to restore objects deleted after 15 February and before 7 January
+    (the review of stop 58): "after" and "before" bound a range as "start" and "end" do."""
+    from compoworld_dsl.importers.common import ParamIR, ToolIR, ordered_ranges
+
+    t = ToolIR("bulk_restore", [ParamIR("soft_deleted_after_time", "datetime", "2025-01-01T00:00"), ParamIR("soft_deleted_before_time", "datetime", "2025-01-01T00:00")], None, "", "")
+    [rule] = ordered_ranges(t)
+    assert "soft_deleted_after_time <= soft_deleted_before_time" in rule, rule

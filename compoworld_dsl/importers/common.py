@@ -936,7 +936,7 @@ def _from_pool(gen: str | None, pool: list[str]) -> bool:
     return gen is not None and gen.startswith("pick([") and gen.endswith(", ".join(lit(v) for v in pool) + "])")
 
 
-_RANGE_ENDS = (("start", "end"), ("from", "to"), ("begin", "end"), ("since", "until"), ("min", "max"), ("minimum", "maximum"), ("lower", "upper"), ("low", "high"))
+_RANGE_ENDS = (("start", "end"), ("from", "to"), ("begin", "end"), ("since", "until"), ("min", "max"), ("minimum", "maximum"), ("lower", "upper"), ("low", "high"), ("after", "before"))
 _ORDERED = ("date", "datetime", "time")
 
 
