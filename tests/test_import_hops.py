@@ -547,6 +547,30 @@ def test_a_create_or_update_inserts_under_the_callers_key_or_patches_the_row(tmp
     assert bad["error"]["code"] == 404 and table(st, "things") == held
 
 
+def test_an_azure_resource_is_keyed_and_known_by_the_name_its_path_takes(tmp_path):
+    """`.../things/{thingName}` answering a thing with an `id` and a `name`: the path takes the
+    name (Azure's `id` is the full path), so the name is the key and what the row is known by;
+    the id is that full path, the service's to give. Keyed by the id, a `thing_name` argument
+    took "thing-3" while the row was named "Maple thing" (issue 30: 174 of 800 specs)."""
+    thing = obj({"id": s(description="Fully qualified resource ID for the resource."), "name": s(description="The name of the resource"), "location": s(), "properties": obj({"color": s(), "owner": s()})})
+    doc = azure_single()
+    doc["components"]["schemas"]["Thing"] = thing
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert re.search(r"record Thing known by name \{\n    key name: ThingId", text), text
+    w, st = world_of(model, wf)
+    rows = table(st, "things")
+    assert len(rows) >= 4 and all(r["name"] == k and not k.startswith("thing-") for k, r in rows.items())
+    for k, r in rows.items():  # the full path, with the row's own scope and name
+        assert r["id"] == f"/subscriptions/{r['subscription_id']}/resourceGroups/{r['resource_group_name']}/providers/Microsoft.Probe/things/{k}", r
+    put = tool(model, "things_create_or_update")
+    assert "id" not in [p[0] for p in put.params], put.params  # the service gives it
+    _, tasks = sample_tasks(wf, tmp_path, 3, 6, 1, 80)
+    said = [t["instruction"] for t in tasks]
+    assert said and any(re.search(r'the thing "[^"]+ thing"', x) for x in said), said
+    assert not any(re.search(r'"thing-\d+"|\(the one\)', x) for x in said), said
+
+
 def test_a_single_azure_resource_gives_a_three_hop_task_that_checks_the_stated_name(tmp_path):
     """With `createOrUpdate` an update only, one Azure resource gave no 3-hop task (29 of 600
     corpus specs). As a create too, a walk replaces a row: it finds one, makes a new one from
@@ -835,7 +859,8 @@ def test_a_create_or_updates_scope_comes_before_the_value_it_carries(tmp_path):
         # with location "Q")', not 'the thing "Q" with location "Q"', read as a value asked for)
         assert "subscription ID" in x and not re.search(r"subscription ID|resource group name", after) and not re.search(r"(?:, |^\s*,? ?and )(?:with )?(?:location|color|owner) ", after), x
         assert not re.match(r'"Q" with ', after), x
-    assert any(re.search(r'the thing "Q" \(the one with [^)]+\)\.?$', x) for x in made), made
+    # (a thing is keyed by its name, `{thingName}`: its name alone says which, and ends the sentence)
+    assert any(re.search(r'the thing "Q"(?: \(the one with [^)]+\))?\.?$', x) for x in made), made
 
     doc = azure_like()
     db = f"{AZ}/servers/{{serverName}}/databases/{{databaseName}}"

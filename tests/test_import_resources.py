@@ -285,7 +285,7 @@ def test_a_list_across_a_scope_filters_by_the_parents_it_names(tmp_path):
     rows = next(iter(v for q, v in st.tables.items() if q.endswith(".things")))
     sub = next(iter(rows.values()))["subscription_id"]
     got = w.call(st, t.qualified, {"subscription_id": sub})
-    assert got["success"] and {r["id"] for r in got["data"]} == {k for k, r in rows.items() if r["subscription_id"] == sub}
+    assert got["success"] and {r["name"] for r in got["data"]} == {k for k, r in rows.items() if r["subscription_id"] == sub}  # (keyed by its name: `{thingName}`)
 
 
 def test_a_list_an_item_holds_is_not_a_list_of_every_row(tmp_path):

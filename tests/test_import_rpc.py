@@ -189,7 +189,7 @@ def test_a_describe_that_answers_a_page_reads_its_element_and_a_create_names_the
     text = result.files[next(f for f in result.files if f != result.world_file)]
     record = re.search(r"record Cluster\b[^{]*\{(.*?)\n  \}", text, re.S).group(1)
     assert "node_type" in record and "next_token" not in record, record
-    assert re.search(r"tool create_cluster\(node_type: text[^)]*, name: ClusterId\)", text), text
+    assert re.search(r"tool create_cluster\(node_type: text[^)]*, name: ClusterId[,)]", text), text
     assert "require not name in clusters else conflict" in text
 
 

@@ -97,6 +97,7 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     API_STOPWORDS,
     ENVELOPE_WORDS,
     norm,
+    said_name_param,
     flattened,
     flattened_wrapper,
     Param,
@@ -711,10 +712,16 @@ class OpenAPIImporter(TypeMapper):
             return None
         props = {norm(p): p for p, s in shape.props.items() if s.kind == "scalar" and s.type in ("string", "integer", "number")}
         noun = norm(singular(coll_word))
+        p = norm(param)
+        if p not in props and said_name_param(p, noun) and "name" in props:
+            # `/clusters/{clusterName}` answering a cluster with an `id` and a `name`: the path
+            # takes the name (Azure's `id` is the full path `/subscriptions/.../clusters/maple`),
+            # so the name is the key. Keyed by the id, a `cluster_name` argument took "cluster-8"
+            # while the row was named "Maple cluster" (issue 30: 174 of 800 specs)
+            return props["name"]
         for cand in (norm(param), "id", noun + "id", noun + "uid", noun + "key", noun + "code", noun + "number", *KEY_NAMES):
             if cand and cand in props:
                 return props[cand]
-        p = norm(param)
         for n, orig in props.items():
             if n.endswith("id") and len(n) > 2 and (p.startswith(n) or n.startswith(p)):
                 return orig
@@ -1106,6 +1113,8 @@ class OpenAPIImporter(TypeMapper):
         self.link_references()
         for r in self.resources:
             r.record.known_by = self.known_by(r)
+            if r.said_key:
+                self.path_id(r)
 
     def link_references(self) -> None:
         """A field named after another resource (`company_id`, `parentFolderId`) holds its key:
@@ -1160,7 +1169,8 @@ class OpenAPIImporter(TypeMapper):
         such as an etag: `speak.identity`), then the parent it belongs to."""
         # a scope no resource owns has one value for every row (resources.scope_seeds): it names none
         scopes = {r.parent_fields[p] for p, parent in r.parents if parent is None}
-        out = self.identity_of([f for f in r.record.fields if f.name not in scopes], r.noun)
+        # a row keyed by the name a person gives it is known by that name (`Resource.said_key`)
+        out = [r.key_field] if r.said_key else self.identity_of([f for f in r.record.fields if f.name not in scopes], r.noun)
         for p, parent in r.parents:
             if parent is not None and parent.record is not None and parent.record.known_by and r.parent_fields[p] not in out:
                 out.append(r.parent_fields[p])
@@ -1207,6 +1217,10 @@ class OpenAPIImporter(TypeMapper):
             ident_base = next((g.base for g in rec.fields if g.name == identity), None)
             asked = self.request_enums(r)
             for f in rec.fields:
+                if f.key and r.said_key:
+                    # the names a person gives (drawn distinct: they are the keys)
+                    seed[f.name] = self.field_seed(f, r.noun, True) or f'format("{r.noun} {{}}", 1..99)'
+                    continue
                 if f.key or f.base == "list":
                     continue
                 if f.ref:
@@ -1239,7 +1253,7 @@ class OpenAPIImporter(TypeMapper):
                         same = next((f"same({g.name})" for g in rec.fields if g is not f and g.ref == f.ref and seed.get(g.name, "").startswith("ref ") and _said_as(g) == _said_as(f)), None)
                     seed[f.name] = same or f"ref {f.ref}"
                     continue
-                if f.base == "text" and identity and f.name != identity and (_plain_words(f.name) in (["full", "name"], ["display", "name"], ["friendly", "name"]) or _plain_words(f.name)[:1] == ["name"] and set(_plain_words(f.name)[1:]) <= _NAME_FORMS and len(_plain_words(f.name)) > 1) and ident_base == "text":
+                if f.base == "text" and identity and f.name != identity and (_plain_words(f.name) in (["full", "name"], ["display", "name"], ["friendly", "name"]) or _plain_words(f.name)[:1] == ["name"] and set(_plain_words(f.name)[1:]) <= _NAME_FORMS and len(_plain_words(f.name)) > 1) and (ident_base == "text" or identity == r.key_field):
                     # a resource pool's full name is its name: drawn apart, another pool's name
                     # ("Harbor resource pool") was this one's full name, and a blind player could
                     # not tell which pool the task named. Only the row's own: a comment's
@@ -1255,9 +1269,39 @@ class OpenAPIImporter(TypeMapper):
                 if gen is not None:
                     seed[f.name] = gen
             self.copied_from_refs(rec, seed, by_q)
+            if r.path_id is not None:
+                seed[r.path_id[0]] = r.path_id[1]
             rows = "6..12" if parent_fields else "4..8"
-            tables[r.qualified] = TableIR(r.table, rec, rows, seed)
+            if r.said_key:  # (names drawn from ten, a repeat dropped: about as many rows as the others get)
+                rows = "8..16" if parent_fields else "6..12"
+            tables[r.qualified] = TableIR(r.table, rec, rows, seed, (r.key_field,) if r.said_key else ())
         return tables
+
+    @staticmethod
+    def path_id(r: Resource) -> None:
+        """Azure's `id` beside a name key is the row's full path ("Fully qualified resource ID
+        ... /subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/..."):
+        seeded as that path with the row's own scope, parents and name, so the id an agent reads
+        names the row it is on (drawn as "I-2639", it named nothing); and the service's to give,
+        never a create's parameter (a task created a bastion host "with resource ID" of another)."""
+        f = next((g for g in r.record.fields if g.src == "id" and not g.key and not g.ref and g.base == "text"), None)
+        shape = getattr(f, "_shape", None)
+        said = f"{shape.description or ''} {shape.example or ''}" if shape is not None else ""
+        if f is None or not re.search(r"\bresource\s*id\b|fully\s+qualified|^\s*/subscriptions/", said, re.I):
+            return
+        parts, args = [], []
+        for seg in [*r.coll_segs, "{" + r.item_param + "}"]:
+            if not is_param(seg):
+                parts.append(seg.replace("{", "").replace("}", ""))
+                continue
+            field = r.key_field if pname(seg) == r.item_param else r.parent_fields.get(pname(seg))
+            if not field:
+                return
+            parts.append("{}")
+            args.append(f"same({field})")
+        r.path_id = (f.name, "format(" + ", ".join([json.dumps("/" + "/".join(parts)), *args]) + ")")
+        f.readonly = True
+        f.comments.append("the row's full path, its scope, parents and name in it (the service gives it)")
 
     @staticmethod
     def copied_from_refs(rec: RecordIR, seed: dict[str, str], by_q: dict) -> None:

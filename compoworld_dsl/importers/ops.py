@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..vocab import norm
+from ..vocab import norm, singular
 from .common import KEY_NAMES, WRAPPERS, RecordIR  # noqa: F401  (KEY_NAMES: read here by the importer)
 from .schema import Shape
 
@@ -224,6 +224,12 @@ def pname(seg: str) -> str:
     return m.group(1).strip() if m else seg
 
 
+def said_name_param(param: str, noun: str) -> bool:
+    """Does a path parameter (normalized) name its item by the item's name: `clusterName` of
+    `/clusters`, `accountName` of `/storageAccounts`, Azure's `resourceName`?"""
+    return len(param) > 4 and param.endswith("name") and (noun.endswith(param[:-4]) or param == "resourcename")
+
+
 def pattern(segs: list[str]) -> str:
     """`/calendars/{}/events`: the path with `{}` for each parameter (a literal `{}` segment,
     which names no parameter, is written as a URL would encode it)."""
@@ -247,10 +253,19 @@ class Resource:
     record: RecordIR | None = None
     parent_fields: dict[str, str] = field(default_factory=dict)  # path param → field
     key_field: str = ""
+    path_id: tuple[str, str] | None = None  # (field, seed): Azure's `id`, the row's full path (OpenAPIImporter.path_id)
 
     @property
     def coll(self) -> str:
         return pattern(self.coll_segs)
+
+    @property
+    def said_key(self) -> bool:
+        """Keyed by the name a person gives the row and says (Azure's `{clusterName}`, AWS's
+        `{project}`: "the name or ARN of the project"), not by an opaque resource name (Google's
+        `{name}`, `projects/p/notes/n`) or a made-up id: the row is known by its key."""
+        p, noun = norm(self.item_param), norm(singular(self.coll_segs[-1]))
+        return norm(self.key_prop) == "name" and (said_name_param(p, noun) or p == noun)
 
     @property
     def item(self) -> str:

@@ -984,7 +984,9 @@ def body_key(o: "Op", r: "Resource") -> str | None:
     # (AWS's `DBClusterIdentifier`, which the caller chooses, "stored as a lowercase string")
     natural = norm(r.key_prop) in ("name", "number", "code", "slug") or norm(r.key_prop) == noun + "identifier"
     # (`{SecretId}` "the ARN or name of the secret" names it by its name too: `_said_key`)
-    if not natural or norm(r.item_param) not in (noun + norm(r.key_prop), noun + "id", norm(r.key_prop)) or o.body is None or o.body.kind != "object":
+    # (AWS Evidently's `/projects/{project}/experiments/{experiment}`: "the name of the
+    # experiment", and `CreateExperiment {name, ...}` names it: `Resource.said_key`)
+    if not natural or norm(r.item_param) not in (noun + norm(r.key_prop), noun + "id", norm(r.key_prop)) and not r.said_key or o.body is None or o.body.kind != "object":
         return None
     # (AWS's `CreateCluster {ClusterName, ...}` names it as the path does, not as the row does)
     return next((p for p, s in o.body.props.items() if norm(p) in (norm(r.key_prop), norm(r.item_param)) and s.kind == "scalar" and not s.readonly), None)

@@ -465,8 +465,7 @@ class Phraser:
             text = f"{text}{' and ' if extra else ', '}" + " and ".join(flags)
         if places:
             text = f"{text}, for " + " and ".join(places)
-        # (a set-apart description whose every part was said already goes: "(the one)")
-        return same_as(_said_once(self._new_values(j, text), self._stated(j))).replace(" (the one)", "")
+        return same_as(_said_once(self._new_values(j, text), self._stated(j)))
 
     def _locators_first(self, j: int, template: str, text: str, extra: list[str], names: list[str]) -> tuple[str, list[str]]:
         """An update's arguments that only find the record (an Azure resource group) said before
@@ -1075,7 +1074,9 @@ def _said_once(text: str, stated: list[str]) -> str:
                 # which reads as one more value of the request)
                 tail = ("," if m.group(0).startswith(",") else "") + " with " + rest
             text = head + tail
-    return text
+    # (a set-apart description whose every part was said already goes: 'delete the bastion
+    # host "Orion" (the one).', its scope said earlier, in an imported Azure task)
+    return text.replace(" (the one)", "")
 
 
 def _heavy_last(text: str, template: str) -> str:

@@ -38,7 +38,9 @@ def describe(people, state: State, table: str, desc: dict[str, Any], formerly: s
     # no name) is said with the label: 'the channel group with description "Please review
     # before Friday."', which a blind player had read as a name
     prose = kb[0] is not None and prose_field(kb[0])
-    if not names or names[0] != kb[0] or prose or people.types.base(people.fields[table][kb[0]]) != "text" or not isinstance(desc[kb[0]], str):
+    # (a row known by its key is known by a name: Azure's clusters, keyed by their names)
+    named = kb[0] is not None and (people.types.base(people.fields[table][kb[0]]) == "text" or kb[0] == people.key[table])
+    if not names or names[0] != kb[0] or prose or not named or not isinstance(desc[kb[0]], str):
         if not formerly:
             return people.phrase(state, table, desc)
         parts = [part(f) for f in names]
