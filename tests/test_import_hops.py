@@ -1352,3 +1352,43 @@ def test_a_recorded_calls_free_text_is_drawn_from_a_pool_of_its_own(tmp_path):
     _, tasks = sample_tasks(wf, tmp_path, 2, 3, 7, 400)
     given = [step["arguments"]["step_ids"] for t in tasks for step in t["reference_plan"] if step["tool"].endswith(".cancel_steps")]
     assert given and set(given) <= said, (given, said)
+
+
+def test_a_path_enum_is_an_enum_and_a_name_only_answers_hold_has_a_pool(tmp_path):
+    """Azure's private DNS deletes a record set at `.../privateDnsZones/{privateZoneName}/
+    {recordType}/{relativeRecordSetName}`: no resource owns that path, so the delete is a
+    recorded call. `{recordType}` is an enum (A, AAAA, CNAME, ...): as text, a task asked for
+    record type "Lagos", another field's value. And the record set's name is held only by the
+    world model's seeded answers of the get, a table a walk seeds only when it reads it: drawn
+    from other fields, a task deleted the record set "SI-7922". It has a pool of its own."""
+    zone = obj({"id": s(), "name": s(), "location": s(), "properties": obj({"numberOfRecordSets": s("integer"), "provisioningState": s(enum=["Creating", "Succeeded", "Canceled"])})})
+    rset = obj({"id": s(), "name": s(), "type": s(), "properties": obj({"ttl": s("integer"), "fqdn": s()})})
+    scope = [pparam("subscriptionId"), pparam("resourceGroupName")]
+    zp = [*scope, pparam("privateZoneName")]
+    rp = [*zp, {"name": "recordType", "in": "path", "required": True, "schema": s(enum=["A", "AAAA", "CNAME", "MX", "TXT"])}, pparam("relativeRecordSetName")]
+    base = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/privateDnsZones"
+    doc = spec(
+        {
+            base: {"get": {"operationId": "PrivateZones_ListByResourceGroup", "parameters": scope, "responses": ok(obj({"value": {"type": "array", "items": ref("PrivateZone")}}))}},
+            base + "/{privateZoneName}": {
+                "get": {"operationId": "PrivateZones_Get", "parameters": zp, "responses": ok(ref("PrivateZone"))},
+                "patch": {"operationId": "PrivateZones_Update", "parameters": zp, "requestBody": body(obj({"location": s()})), "responses": ok(ref("PrivateZone"))},
+            },
+            base + "/{privateZoneName}/{recordType}/{relativeRecordSetName}": {
+                "get": {"operationId": "RecordSets_Get", "parameters": rp, "responses": ok(ref("RecordSet"))},
+                "delete": {"operationId": "RecordSets_Delete", "summary": "Deletes a record set from a private DNS zone", "parameters": rp, "responses": {"200": {"description": "ok"}}},
+            },
+        },
+        {"PrivateZone": zone, "RecordSet": rset},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    delete = next(t for t in model.tools() if t.name == "record_sets_delete")
+    types = dict(delete.params)
+    enum = model.enums.get(str(types["record_type"]))
+    assert enum is not None and len(enum.members) == 5, types
+    pool = model.pools.get(f"{delete.service}_record_sets_delete_relative_record_set_name")
+    assert pool is not None, sorted(model.pools)
+    said = {v.value for v in pool.values}
+    _, tasks = sample_tasks(wf, tmp_path, 2, 3, 3, 300)
+    given = [step["arguments"]["relative_record_set_name"] for t in tasks for step in t["reference_plan"] if step["tool"].endswith(".record_sets_delete")]
+    assert given and set(given) <= said, (given, said)

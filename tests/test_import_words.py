@@ -592,6 +592,21 @@ def test_a_blank_is_never_a_value_a_task_states(tmp_path):
         assert 'status ""' not in t["instruction"], t["instruction"]
 
 
+def test_a_required_text_no_field_holds_is_no_empty_json_value(tmp_path):
+    """A required text no field is named as is drawn from the other fields' values, never an
+    empty JSON one: Azure's private DNS deleted a record set named "{}" (a fresh draw)."""
+    text = NOTES.replace("tool add_note(folder: FolderId, title: text, tags: text = \"\")", "tool add_note(folder: FolderId, title: text, marker: text, tags: text = \"\")")
+    text = text.replace('say "add a note {title} to folder {folder}"', 'say "add a note {title} to folder {folder} with marker {marker}"')
+    text = text.replace('    tags: pick(["{}", "[]"])\n', '    tags: pick(["{}", "{}", "{}", "[]", "urgent"])\n')
+    assert text.count("marker") == 3, text
+    world = tmp_path / "notes.world"
+    world.write_text(text)
+    tasks = sampled(load_sampler(str(world)), 3, 2, range(12))
+    adds = [s for t in tasks for s in t["reference_plan"] if s["tool"] == "notes.add_note"]
+    assert len(adds) >= 3, len(adds)
+    assert all(s["arguments"]["marker"].strip() not in ("{}", "[]", "") for s in adds), adds
+
+
 def test_a_record_a_write_creates_and_gives_whole_is_the_new_one(tmp_path):
     """AWS's and Azure's creates answer with the new record: the next step's argument is "the new
     folder", not "the result" (met in AWS MediaPackage v2: "add a channel ... to the result"), nor

@@ -538,6 +538,7 @@ class OpenAPIImporter(TypeMapper):
         self.result_records: dict[str, str] = {}  # schema name → record name, per service
         self.answered_tools: list[ToolIR] = []  # the tools world_model.answered made (their phrases are completed last)
         self.answer_tables: list[tuple[str, str, RecordIR]] = []  # (service, table, record) of answers that are objects (world_model.answered)
+        self.answer_seeds: set[str] = set()  # every table of seeded answers the world model made, by qualified name
         self.scope_values: dict[str, str] = {}  # a scope path parameter (norm) → its one seeded value (resources.scope_seeds)
         self._nouns: set[str] | None = None
         self._by_shape_name: dict[str | None, list[int]] | None = None
@@ -1675,6 +1676,13 @@ class OpenAPIImporter(TypeMapper):
                 if p in info:
                     continue
                 t, res = self.key_param_type(r, p, o) if len(re.findall(r"\{[^{}]+\}", seg)) == 1 else ("text", None)
+                given = next((q for q in o.params if q.where == "path" and q.name == p), None)
+                if t == "text" and given is not None and given.shape.kind == "scalar" and given.shape.enum and (r is None or p not in r.parent_fields):
+                    # a path parameter of a few values is that enum (Azure's private DNS
+                    # `{recordType}`: A, AAAA, CNAME, ...; as text, a task asked for record
+                    # type "Lagos", another field's value). Not a scope the rows hold as text
+                    # (`/{format}/Teams`: one value for every row)
+                    t = self.param_type(given.shape, p, o, r)[0] or t
                 name = unique(safe(snake(p)), taken)
                 out.append(ParamIR(name, t))
                 info[p] = (name, t, res)
@@ -2528,7 +2536,10 @@ class OpenAPIImporter(TypeMapper):
         name, as a field of that name would be seeded. Drawn from another field's values
         instead, a task cancelled "step IDs "subnet-3011"" and set a status "AI-4551" (fresh
         draws and blind play)."""
-        seeded = {f for s in services for t in s.tables for f in t.seed}
+        # (a world model's seeded answers hold the values their reads were asked with, but a walk
+        # seeds only the tables its tools touch: a recorded delete of a record set took another
+        # field's "SI-7922" as its relative record set name, Azure's private DNS)
+        seeded = {f for s in services for t in s.tables if f"{s.name}.{t.name}" not in self.answer_seeds for f in t.seed}
         by_tool = {o.tool: o for o in self.ops if getattr(o, "tool", None)}
         taken = set(self.service_names) | set(self.type_names) | set(self.enums) | {self.api, f"{self.api}_world"}
         out = []

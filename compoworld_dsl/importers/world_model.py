@@ -741,6 +741,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     rows = ("6..12" if conds else "4..8") if many else "4..8" if len(conds) > len(scoped) else "1"
     svc.records.append(rec)
     svc.tables.append(TableIR(table, rec, rows, seed, tuple(distinct) if not many else ()))
+    imp.answer_seeds.add(f"{svc_name}.{table}")
     if rows_of is None and not value:
         imp.answer_tables.append((svc_name, table, rec))
     where = f" where {' and '.join(conds)}" if conds else ""

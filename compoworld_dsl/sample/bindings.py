@@ -485,10 +485,12 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         if not pool:
             return _NO_VALUE
         got = rng.choice(pool)
-        if got == "" and not optional:
+        if (got == "" or p == "text" and str(got).strip() in _EMPTY_JSON) and not optional:
             # a blank is no value a person states ("with status """: bunq's categories, a field
-            # some rows leave blank). Drawn again only then, so every other draw stays as it was
-            full = [v for v in pool if v != ""]
+            # some rows leave blank), nor an empty JSON value from another field's ("with
+            # relative record set name "{}"", Azure's private DNS). Drawn again only then, so
+            # every other draw stays as it was
+            full = [v for v in pool if v != "" and str(v).strip() not in _EMPTY_JSON]
             return rng.choice(full) if full else _NO_VALUE
         return got
     if same and (prefer_state or rng.random() < 0.5):
