@@ -573,20 +573,26 @@ def test_an_empty_json_value_is_never_an_argument_a_task_states(tmp_path):
         assert '"{}"' not in t["instruction"] and '"[]"' not in t["instruction"] and "tags" not in t["instruction"], t["instruction"]
 
 
+def _notes_added(tmp_path, text: str, param: str, seeds: int) -> tuple[list, list]:
+    """NOTES (as `text`) whose `add_note` takes one more required text `param`, sampled: (the
+    tasks, their `add_note` steps, at least three)."""
+    text = text.replace("tool add_note(folder: FolderId, title: text, tags: text = \"\")", f"tool add_note(folder: FolderId, title: text, {param}: text, tags: text = \"\")")
+    text = text.replace('say "add a note {title} to folder {folder}"', f'say "add a note {{title}} to folder {{folder}} with {param} {{{param}}}"')
+    world = tmp_path / "notes.world"
+    world.write_text(text)
+    tasks = sampled(load_sampler(str(world)), 3, 2, range(seeds))
+    adds = [s for t in tasks for s in t["reference_plan"] if s["tool"] == "notes.add_note"]
+    assert len(adds) >= 3 and all(param in s["arguments"] for s in adds), adds
+    return tasks, adds
+
+
 def test_a_blank_is_never_a_value_a_task_states(tmp_path):
     """A required text drawn from a field that some rows leave blank draws from the rest: bunq's
     user-defined categories were created with a status of two quotes and nothing between."""
     text = NOTES.replace("    tags: text = \"\"\n  }", "    tags: text = \"\"\n    status: text = \"\"\n  }")
     text = text.replace('    tags: pick(["{}", "[]"])\n', '    tags: pick(["{}", "[]"])\n    status: pick(["", "", "", "draft", "final"])\n')
-    text = text.replace("tool add_note(folder: FolderId, title: text, tags: text = \"\")", "tool add_note(folder: FolderId, title: text, status: text, tags: text = \"\")")
-    text = text.replace('say "add a note {title} to folder {folder}"', 'say "add a note {title} to folder {folder} with status {status}"')
     text = text.replace("insert notes { folder: folder, title: title, tags: tags }", "insert notes { folder: folder, title: title, status: status, tags: tags }")
-    assert text.count("status") == 7, text
-    world = tmp_path / "notes.world"
-    world.write_text(text)
-    tasks = sampled(load_sampler(str(world)), 3, 2, range(8))
-    adds = [s for t in tasks for s in t["reference_plan"] if s["tool"] == "notes.add_note"]
-    assert len(adds) >= 3, len(adds)
+    tasks, adds = _notes_added(tmp_path, text, "status", 8)
     assert all(s["arguments"]["status"] in ("draft", "final") for s in adds), adds
     for t in tasks:
         assert 'status ""' not in t["instruction"], t["instruction"]
@@ -595,15 +601,8 @@ def test_a_blank_is_never_a_value_a_task_states(tmp_path):
 def test_a_required_text_no_field_holds_is_no_empty_json_value(tmp_path):
     """A required text no field is named as is drawn from the other fields' values, never an
     empty JSON one: Azure's private DNS deleted a record set named "{}" (a fresh draw)."""
-    text = NOTES.replace("tool add_note(folder: FolderId, title: text, tags: text = \"\")", "tool add_note(folder: FolderId, title: text, marker: text, tags: text = \"\")")
-    text = text.replace('say "add a note {title} to folder {folder}"', 'say "add a note {title} to folder {folder} with marker {marker}"')
-    text = text.replace('    tags: pick(["{}", "[]"])\n', '    tags: pick(["{}", "{}", "{}", "[]", "urgent"])\n')
-    assert text.count("marker") == 3, text
-    world = tmp_path / "notes.world"
-    world.write_text(text)
-    tasks = sampled(load_sampler(str(world)), 3, 2, range(12))
-    adds = [s for t in tasks for s in t["reference_plan"] if s["tool"] == "notes.add_note"]
-    assert len(adds) >= 3, len(adds)
+    text = NOTES.replace('    tags: pick(["{}", "[]"])\n', '    tags: pick(["{}", "{}", "{}", "[]", "urgent"])\n')
+    _, adds = _notes_added(tmp_path, text, "marker", 12)
     assert all(s["arguments"]["marker"].strip() not in ("{}", "[]", "") for s in adds), adds
 
 
