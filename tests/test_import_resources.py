@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 
 import pytest
 
@@ -789,3 +790,31 @@ def test_one_reference_written_twice_is_one_row(tmp_path):
     refs = [f for f in ("category_id", "category_id_2") if all(f in r for r in podcasts.values())]
     assert len(refs) == 2, (refs, podcasts)
     assert podcasts and all(r["category_id"] == r["category_id_2"] for r in podcasts.values()), podcasts
+
+
+def test_a_row_of_nothing_but_its_key_is_known_by_it_and_seeded(tmp_path):
+    """SNS lists its topics by their ARNs alone (`ListTopics` → `[{TopicArn}]`): the topic
+    record holds its key and nothing else. It had no `known by` and no seed (an empty one was not
+    written), so its table stayed empty and no walk started (no task from SNS's 84
+    operations). Such a row is known by its key, and its table is seeded."""
+    from import_specs import sample_tasks
+
+    s = {"type": "string"}
+    topic = {"type": "object", "properties": {"topicArn": s}}
+    sub = {"type": "object", "properties": {"subscriptionArn": s, "topicArn": s, "endpoint": s, "protocol": {"type": "string", "enum": ["http", "https", "email", "sqs"]}}}
+    doc = spec(
+        {
+            "/topics": {"get": {"operationId": "ListTopics", "responses": ok({"type": "object", "properties": {"topics": {"type": "array", "items": topic}}})}},
+            "/topics/{topicArn}": {"delete": {"operationId": "DeleteTopic", "parameters": [pparam("topicArn")], "responses": {"200": {"description": "ok"}}}},
+            "/topics/{topicArn}/subscriptions": {"get": {"operationId": "ListSubscriptionsByTopic", "parameters": [pparam("topicArn")], "responses": ok({"type": "object", "properties": {"subscriptions": {"type": "array", "items": sub}}})}},
+            "/topics/{topicArn}/publish": {"post": {"operationId": "Publish", "summary": "Publishes a message to a topic", "parameters": [pparam("topicArn")], "requestBody": body({"type": "object", "required": ["message"], "properties": {"message": s}}), "responses": ok({"type": "object", "properties": {"messageId": s}})}},
+        }
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert re.search(r"record Topic known by topic_arn \{\n    key topic_arn: TopicId\n  \}", text), text
+    assert re.search(r"seed topics: \d+\.\.\d+ rows \{\}", text), text
+    w, st = world_of(model, wf)
+    assert len(next(v for q, v in st.tables.items() if q.endswith(".topics"))) >= 4
+    _, tasks = sample_tasks(wf, tmp_path, 3, 2, 1, 200)
+    assert all(re.search(r'the topic "topic-\d+"', t["instruction"]) for t in tasks), [t["instruction"] for t in tasks]

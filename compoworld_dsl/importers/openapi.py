@@ -1176,6 +1176,10 @@ class OpenAPIImporter(TypeMapper):
             if parent is not None and parent.record is not None and parent.record.known_by and r.parent_fields[p] not in out:
                 out.append(r.parent_fields[p])
                 break
+        if not out and all(f.key or f.name in r.parent_fields.values() for f in r.record.fields):
+            # a row that holds nothing but its key (SNS lists topics by their ARNs alone) is
+            # known by it, as a person knows it: with no name, no walk could say which topic
+            out = [r.key_field]
         return out
 
     @staticmethod

@@ -631,7 +631,9 @@ def phrase_tool(t: ToolIR) -> bool:
         obj = say.split(" ", 1)[1] if " " in say else ""
         # (and a quantifier: TSAPI's "Get some interview records" was counted "how many some
         # interview records ... there are")
-        obj = re.sub(r"^(a|an|the|all|one|single|some|any|several|multiple|list of|a list of|details of|the details of|details for|information about|info about)\s+", "", obj)
+        # (the longer first: "a list of the subscriptions" was "how many list of the
+        # subscriptions to a specific topic ... there are", SNS)
+        obj = re.sub(r"^(a list of|the list of|list of|the details of|details of|details for|information about|info about|a|an|the|all|one|single|some|any|several|multiple)\s+", "", obj)
         obj = re.sub(r"^(a|an|the)\s+", "", obj)
         # the preposition of a phrasal verb: "Search for airports by location" gave "the for
         # airports by location ..." (a fresh draw's task); "look up", "ask about"
