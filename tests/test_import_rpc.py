@@ -661,3 +661,33 @@ def test_a_page_token_with_a_word_before_it_is_a_page_token():
 
     assert page_token("NextToken") and page_token("replacementContinuationToken") and page_token("next_cursor")
     assert not page_token("accessToken") and not page_token("tokenContinuation")
+
+
+def test_a_name_key_inside_a_creates_wrapper_names_the_new_row(tmp_path):
+    """AWS Budgets keys a budget by its `BudgetName` (`DescribeBudget {AccountId, BudgetName}`)
+    and creates one with `CreateBudget {AccountId, Budget: {BudgetName, BudgetLimit, ...}}`. The
+    name was left out of the create (the row got a made-up key) and the budget was known by its
+    limit ('the budget "548.00"'). The name is the key, what the budget is known by, and what the
+    create names the new row with."""
+    s = {"type": "string"}
+    schemas = {
+        "Budget": {"type": "object", "required": ["BudgetName"], "properties": {"BudgetName": s, "BudgetLimit": {"type": "object", "properties": {"Amount": s, "Unit": s}}, "TimeUnit": {"type": "string", "enum": ["DAILY", "MONTHLY"]}}},
+        "DescribeBudgetsRequest": {"type": "object", "required": ["AccountId"], "properties": {"AccountId": s}},
+        "DescribeBudgetsResponse": {"type": "object", "properties": {"Budgets": {"type": "array", "items": ref("Budget")}}},
+        "DescribeBudgetRequest": {"type": "object", "required": ["AccountId", "BudgetName"], "properties": {"AccountId": s, "BudgetName": s}},
+        "DescribeBudgetResponse": {"type": "object", "properties": {"Budget": ref("Budget")}},
+        "CreateBudgetRequest": {"type": "object", "required": ["AccountId", "Budget"], "properties": {"AccountId": s, "Budget": ref("Budget")}},
+        "CreateBudgetResponse": {"type": "object", "properties": {}},
+        "DeleteBudgetRequest": {"type": "object", "required": ["AccountId", "BudgetName"], "properties": {"AccountId": s, "BudgetName": s}},
+        "DeleteBudgetResponse": {"type": "object", "properties": {}},
+    }
+    paths = {}
+    for name in ("DescribeBudgets", "DescribeBudget", "CreateBudget", "DeleteBudget"):
+        paths.update(aws_action("AWSBudgetServiceGateway", name))
+    result = imported(tmp_path, spec_file(tmp_path, paths, schemas, "Budgets"))
+    text = result.files[next(f for f in result.files if f != result.world_file)]
+    assert re.search(r"record Budget known by budget_name \{\n    key budget_name: BudgetId", text), text
+    assert re.search(r'seed budgets: [\d.]+ rows distinct by budget_name \{\n    budget_name: pick\(\["Atlas budget"', text), text
+    create = re.search(r"tool create_budget\(([^)]*)\)", text)
+    assert create and "budget_name: BudgetId" in create.group(1), text
+    assert "insert budgets { budget_name: budget_name" in text, text

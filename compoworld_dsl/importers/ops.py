@@ -265,7 +265,9 @@ class Resource:
         `{project}`: "the name or ARN of the project"), not by an opaque resource name (Google's
         `{name}`, `projects/p/notes/n`) or a made-up id: the row is known by its key."""
         p, noun = norm(self.item_param), norm(singular(self.coll_segs[-1]))
-        return norm(self.key_prop) == "name" and (said_name_param(p, noun) or p == noun)
+        # (AWS Budgets' `BudgetName`, the key of a budget, is as much its name: it was known by
+        # its limit, 'the budget "548.00"')
+        return norm(self.key_prop) in ("name", noun + "name") and (said_name_param(p, noun) or p == noun)
 
     @property
     def item(self) -> str:

@@ -982,14 +982,22 @@ def body_key(o: "Op", r: "Resource") -> str | None:
     # a natural key (a name, a number, a code) is the caller's to choose; an `id` in a create's
     # body is the server's, whatever the spec says of it (YouTube's inserts)
     # (AWS's `DBClusterIdentifier`, which the caller chooses, "stored as a lowercase string")
-    natural = norm(r.key_prop) in ("name", "number", "code", "slug") or norm(r.key_prop) == noun + "identifier"
+    natural = norm(r.key_prop) in ("name", "number", "code", "slug") or norm(r.key_prop) == noun + "identifier" or r.said_key
     # (`{SecretId}` "the ARN or name of the secret" names it by its name too: `_said_key`)
     # (AWS Evidently's `/projects/{project}/experiments/{experiment}`: "the name of the
     # experiment", and `CreateExperiment {name, ...}` names it: `Resource.said_key`)
     if not natural or norm(r.item_param) not in (noun + norm(r.key_prop), noun + "id", norm(r.key_prop)) and not r.said_key or o.body is None or o.body.kind != "object":
         return None
     # (AWS's `CreateCluster {ClusterName, ...}` names it as the path does, not as the row does)
-    return next((p for p, s in o.body.props.items() if norm(p) in (norm(r.key_prop), norm(r.item_param)) and s.kind == "scalar" and not s.readonly), None)
+    names = (norm(r.key_prop), norm(r.item_param))
+    top = next((p for p, s in o.body.props.items() if norm(p) in names and s.kind == "scalar" and not s.readonly), None)
+    if top is not None:
+        return top
+    # or inside the object the body wraps the row in (AWS Budgets' `CreateBudget {AccountId,
+    # Budget: {BudgetName, BudgetLimit, ...}}`: the budget got a made-up key, beside the name)
+    wrap = next((p for p, s in o.body.props.items() if norm(singular(snake(p))) == noun and s.kind == "object"), None)
+    inner = o.body.props[wrap].props if wrap is not None else {}
+    return next((f"{wrap}.{p}" for p, s in inner.items() if norm(p) in names and s.kind == "scalar" and not s.readonly), None)
 
 
 def tool_create_keyed(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
@@ -1017,7 +1025,7 @@ def tool_create_keyed(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR 
         rest = re.sub(r"^ \{(\w+)\}", lambda m: f", {words(m.group(1))} {{{m.group(1)}}}", tool.say[len(head) :])
         tool.say = f"{head} {{{key}}}{rest}"
     if prop is not None:  # the key is taken, not left out
-        tool.comments = [re.sub(rf"\b{re.escape(prop)}(, |$)", "", c).removesuffix(": ").rstrip(", ") if c.startswith("body properties left out") else c for c in tool.comments]
+        tool.comments = [re.sub(rf"\b{re.escape(prop.rsplit('.', 1)[-1])}(, |$)", "", c).removesuffix(": ").rstrip(", ") if c.startswith("body properties left out") else c for c in tool.comments]
         tool.comments = [c for c in tool.comments if not c.endswith("left out (no field of the record, or read-only)")]
     chosen = f"its {prop} in the body" if prop is not None else f"{{{pname(o.segs[-1])}}}"
     tool.comments[0] = f"{o.label}: create under the key the caller chooses ({chosen}; a conflict if a row has it)"
