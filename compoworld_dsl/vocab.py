@@ -81,9 +81,32 @@ def word_once(text: str) -> str:
     return "".join(p if i % 2 else _DOUBLED.sub(r"\1", p) for i, p in enumerate(parts))
 
 
+# nouns that end in an `s` of their own, one of them (`singular` keeps them, `plural` adds
+# `es`): read as plurals, AWS Payment Cryptography's aliases were "alia"s and a get of one alias
+# became a list of "alias" ("GetAlias" was no get: the aliases had no table), and a status list
+# was a list of "statuse"s
+S_NOUNS = frozenset(
+    "alias bias canvas atlas gas lens bus plus minus status campus virus bonus census corpus focus nexus "
+    "radius genus syllabus consensus stimulus apparatus prospectus cactus onus iris chassis".split()
+)
+# nouns one of which is many too
+SAME_NOUNS = frozenset("series species news".split())
+
+
+def _last_word(word: str) -> str:
+    return re.split(r"[ _]", word)[-1].lower()
+
+
 def singular(word: str) -> str:
     """One of a plural noun ("policies" → "policy"); the importer's and the sampler's."""
     w = word
+    last = _last_word(w)
+    if last in S_NOUNS or last in SAME_NOUNS:
+        return w
+    if last.endswith("es") and last[:-2] in S_NOUNS:
+        return w[:-2]  # aliases, statuses, lenses
+    if last.endswith("yses") and len(last) > 5:
+        return w[:-2] + "is"  # analyses
     for end, rep in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
         if w.endswith(end) and len(w) > len(end) + 1:
             return w[: -len(end)] + rep
@@ -94,6 +117,13 @@ def singular(word: str) -> str:
 
 def plural(word: str) -> str:
     """The plural of a noun's last word ("policy" → "policies")."""
+    last = _last_word(word)
+    if last in S_NOUNS:
+        return word + "es"
+    if last in SAME_NOUNS:
+        return word
+    if last.endswith(("ysis", "asis", "esis", "osis")) and len(last) > 5:
+        return word[:-2] + "es"  # analysis → analyses, basis → bases
     if word.endswith(("s", "x", "ch", "sh")):
         return word if word.endswith("s") and not word.endswith("ss") else word + "es"
     if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
