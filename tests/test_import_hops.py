@@ -1392,3 +1392,34 @@ def test_a_path_enum_is_an_enum_and_a_name_only_answers_hold_has_a_pool(tmp_path
     _, tasks = sample_tasks(wf, tmp_path, 2, 3, 3, 300)
     given = [step["arguments"]["relative_record_set_name"] for t in tasks for step in t["reference_plan"] if step["tool"].endswith(".record_sets_delete")]
     assert given and set(given) <= said, (given, said)
+
+
+def test_a_recorded_writes_reference_argument_is_the_rows_own(tmp_path):
+    """AWS Budgets' `ExecuteBudgetAction {ActionId, BudgetName, ExecutionType}` is recorded on the
+    action, whose record refers to its budget by `BudgetName`. As text, the budget name was drawn
+    from any field ('execute that action with budget name "arn:aws:...:definition-policy/..."'):
+    it is the reference's type, and the action's own budget."""
+    budget = obj({"budgetName": s(), "limit": s("number"), "timeUnit": s(enum=["DAILY", "MONTHLY"])})
+    action = obj({"actionId": s(), "budgetName": s(), "executionRoleArn": s(), "status": s(enum=["STANDBY", "PENDING", "EXECUTION_SUCCESS"])})
+    doc = spec(
+        {
+            "/budgets": {"get": {"operationId": "ListBudgets", "responses": ok(obj({"budgets": {"type": "array", "items": ref("Budget")}}))}},
+            "/budgets/{budgetName}": {"get": {"operationId": "GetBudget", "parameters": [pparam("budgetName")], "responses": ok(ref("Budget"))}},
+            "/actions": {"get": {"operationId": "ListActions", "responses": ok(obj({"actions": {"type": "array", "items": ref("Action")}}))}},
+            "/actions/{actionId}": {"get": {"operationId": "GetAction", "parameters": [pparam("actionId")], "responses": ok(ref("Action"))}},
+            "/actions/{actionId}/execute": {"post": {"operationId": "ExecuteAction", "summary": "Executes a budget action", "parameters": [pparam("actionId")], "requestBody": body(obj({"budgetName": s(), "executionType": s(enum=["APPROVE", "RETRY", "REVERSE"])}, ["budgetName", "executionType"])), "responses": ok(obj({"actionId": s()}))}},
+        },
+        {"Budget": budget, "Action": action},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /actions/{actionId}/execute"][0] == "recorded", ops["POST /actions/{actionId}/execute"]
+    execute = tool(model, "execute_action")
+    assert getattr(dict(execute.params)["budget_name"], "name", None) == "BudgetId", execute.params
+    w, st = world_of(model, wf)
+    key, row = sorted(table(st, "actions").items())[0]
+    other = next(b for b in table(st, "budgets") if b != row["budget_name"])
+    held = {t: dict(v) for t, v in st.tables.items()}
+    bad = w.call(st, execute.qualified, {"action_id": key, "budget_name": other, "execution_type": "approve"})
+    assert bad["error"]["code"] == 404 and {t: dict(v) for t, v in st.tables.items()} == held, bad
+    good = w.call(st, execute.qualified, {"action_id": key, "budget_name": row["budget_name"], "execution_type": "approve"})
+    assert good["success"], good

@@ -353,8 +353,26 @@ def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: Derived
         return _derived_tool(imp, o, r, sim, key, checks, derived)
     if o.method in WRITES:
         path = {name for name, _, _ in info.values()}  # (a parent's, checked by `parent_checks`)
+        sim = replace(sim, params=row_typed(r, key, sim.params, path))
         return _recorded_tool(imp, o, r, sim, [*checks, *same_row_checks(imp, r, key, [p for p in sim.params if p.name not in path])])
     return None
+
+
+def row_typed(home: Any, key: str, params: list[ParamIR], skip: set[str] = frozenset()) -> list[ParamIR]:
+    """`params` with a required text identifier named as a reference of the row `key` names typed
+    as that reference (AWS Budgets' `ExecuteBudgetAction {ActionId, BudgetName, ...}`: the
+    action's own budget, a `BudgetId`, which `same_row_checks` then holds to the action's). As
+    text, a task executed an action with budget name "arn:aws:...:definition-policy/...", another
+    field's value."""
+    if home.record is None:
+        return params
+    refs = {_norm(f.name): f for f in home.record.fields if f.ref and not f.key}
+    out = []
+    for p in params:
+        f = refs.get(_norm(p.name))
+        typed = p.name != key and p.name not in skip and p.default is None and p.type == "text" and f is not None and (_names_a_row(p.name) or _norm(p.name).endswith("name"))
+        out.append(replace(p, type=f.type) if typed else p)
+    return out
 
 
 def _derived_tool(imp: Any, o: Any, r: Any, sim: ToolIR, key: str, checks: list[str], d: DerivedRead) -> ToolIR:
@@ -442,7 +460,7 @@ def same_row_checks(imp: Any, home: Any, key: str, params: list[ParamIR]) -> lis
     out = []
     for p in params:
         f = fields.get(_norm(p.name))
-        if p.name != key and p.default is None and _names_a_row(p.name) and f is not None and f.type == p.type:
+        if p.name != key and p.default is None and (_names_a_row(p.name) or f is not None and f.ref and _norm(p.name).endswith("name")) and f is not None and f.type == p.type:
             out.append(f"require {home.table}[{key}].{f.name} == {p.name} else not_found {lit(f'{home.noun} {{{key}}} has another {words(p.name)}')}")
     return out
 
