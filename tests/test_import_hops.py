@@ -1423,3 +1423,29 @@ def test_a_recorded_writes_reference_argument_is_the_rows_own(tmp_path):
     assert bad["error"]["code"] == 404 and {t: dict(v) for t, v in st.tables.items()} == held, bad
     good = w.call(st, execute.qualified, {"action_id": key, "budget_name": row["budget_name"], "execution_type": "approve"})
     assert good["success"], good
+
+
+def test_a_recorded_writes_argument_named_as_another_resources_key_holds_one(tmp_path):
+    """Twitter's `POST /2/users/{id}/retweets {tweet_id}` is a write recorded on the user; its
+    `tweet_id` was text, drawn from any field ('retweets ... with tweet ID "London"', a fresh
+    draw). An argument named as another resource's key is that key: the walk gives it a tweet."""
+    tweet = obj({"id": s(), "text": s(), "lang": s(enum=["en", "fr"])})
+    user = obj({"id": s(), "name": s(), "username": s()})
+    doc = spec(
+        {
+            "/tweets": {"get": {"operationId": "listTweets", "responses": ok(obj({"data": {"type": "array", "items": ref("Tweet")}}))}},
+            "/tweets/{id}": {"get": {"operationId": "findTweetById", "parameters": [pparam("id")], "responses": ok(ref("Tweet"))}},
+            "/users": {"get": {"operationId": "listUsers", "responses": ok(obj({"data": {"type": "array", "items": ref("User")}}))}},
+            "/users/{id}": {"get": {"operationId": "findUserById", "parameters": [pparam("id")], "responses": ok(ref("User"))}},
+            "/users/{id}/retweets": {"post": {"operationId": "usersIdRetweets", "summary": "Causes the user to retweet a tweet", "parameters": [pparam("id")], "requestBody": body(obj({"tweet_id": s()}, ["tweet_id"])), "responses": ok(obj({"retweeted": s("boolean")}))}},
+        },
+        {"Tweet": tweet, "User": user},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /users/{id}/retweets"][0] == "recorded", ops["POST /users/{id}/retweets"]
+    retweet = tool(model, "users_id_retweets")
+    assert getattr(dict(retweet.params)["tweet_id"], "name", None) == "TweetId", retweet.params
+    w, st = world_of(model, wf)
+    user, tweet = sorted(table(st, "users"))[0], sorted(table(st, "tweets"))[0]
+    got = w.call(st, retweet.qualified, {"id": user, "tweet_id": tweet})
+    assert got["success"] and [r["tweet_id"] for r in table(st, "users_id_retweets_calls").values()] == [tweet], got

@@ -1136,6 +1136,7 @@ class OpenAPIImporter(TypeMapper):
             for c in names:
                 by_name.setdefault(c, []).append(i)
         lengths = sorted({len(c) for c in by_name})
+        self._ref_index = (by_name, lengths, named_keys)
         for r in self.resources:
             # the field of a path parameter names no resource whose own path runs through that
             # parameter (link_parents: Azure's `{subscriptionId}` is not an API subscription)
@@ -1164,6 +1165,16 @@ class OpenAPIImporter(TypeMapper):
                     # row's parent now: the tools type it as the key the field holds
                     r.parents = [(p, other if parent is None and r.parent_fields.get(p) == f.name else parent) for p, parent in r.parents]
                     break
+
+    def resource_named(self, name: str) -> Resource | None:
+        """The resource an argument's name says it holds the key of, as `link_references` reads a
+        field's (`tweet_id`, `source_tweet_id`: a tweet); None where it names none, or several."""
+        by_name, lengths, named_keys = getattr(self, "_ref_index", ({}, [], set()))
+        n = norm(name)
+        if not (n.endswith(("id", "arn", "name")) or n in named_keys) or len(n) <= 2 or n == "arn":
+            return None
+        hits = {i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())}
+        return self.resources[next(iter(hits))] if len(hits) == 1 else None
 
     def known_by(self, r: Resource) -> list[str]:
         """The fields a person names a row by (a display name, a name, a title; never bookkeeping

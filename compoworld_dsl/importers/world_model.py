@@ -398,6 +398,12 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> 
     svc = imp.service_for(r.service, "") if r is not None else imp.misc()
     params, fields, notes = [], [], []
     for p in sim.params:
+        other = imp.resource_named(p.name) if p.type == "text" and p.default is None else None
+        if other is not None and other.record is not None and other.alias:
+            # a required argument named as another resource's key holds one (Twitter's retweet
+            # `{tweet_id}`): as text, a task retweeted "tweet ID "London"", another field's value;
+            # as the key, the walk hands it a tweet the world holds, or one an earlier step found
+            p = replace(p, type=other.alias)
         if p.type.startswith("list["):
             # a table's list field has no Z3 encoding: the call would make its table unsampleable
             notes.append(f"{p.name}: a list of {p.type.removeprefix('list[').removesuffix(']')} in the API, kept as comma-separated text")
