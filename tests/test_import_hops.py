@@ -1389,7 +1389,7 @@ def test_a_path_enum_is_an_enum_and_a_name_only_answers_hold_has_a_pool(tmp_path
     pool = model.pools.get(f"{delete.service}_record_sets_delete_relative_record_set_name")
     assert pool is not None, sorted(model.pools)
     said = {v.value for v in pool.values}
-    _, tasks = sample_tasks(wf, tmp_path, 2, 3, 3, 300)
+    _, tasks = sample_tasks(wf, tmp_path, 2, 8, 3, 400)
     given = [step["arguments"]["relative_record_set_name"] for t in tasks for step in t["reference_plan"] if step["tool"].endswith(".record_sets_delete")]
     assert given and set(given) <= said, (given, said)
 

@@ -1340,3 +1340,28 @@ def test_a_forms_api_key_is_no_argument(tmp_path):
     add = re.search(r"tool add_word\(([^)]*)\)", text)
     assert add and "word" in add.group(1) and "username" in add.group(1) and "api_key" not in add.group(1), text
     assert re.search(r"tool make_key\([^)]*api_key", text), text
+
+
+def test_a_flag_the_api_types_as_text_names_no_row_and_holds_yes_or_no():
+    """Azure HDInsight's gateway settings hold `restAuthCredential.isEnabled` as a string and no
+    name: they were known by it, seeded "Juniper gateway settings" (blind round 28)."""
+    from compoworld_dsl.importers.common import FieldIR, flag_like, text_seed
+    from compoworld_dsl.importers.speak import identity
+
+    assert flag_like("rest_auth_credential_is_enabled") and flag_like("has_mfa") and flag_like("enabled")
+    assert not flag_like("display_name") and not flag_like("analysis_name")
+    assert text_seed("rest_auth_credential_is_enabled", "gateway settings") == 'pick(["true", "false"])'
+    fields = [FieldIR("rest_auth_credential_is_enabled", "text", "text"), FieldIR("rest_auth_credential_username", "text", "text")]
+    assert identity(fields, ("name", "title")) == ["rest_auth_credential_username"]
+
+
+def test_a_name_parameter_that_leaves_words_of_its_collection_out_names_the_item():
+    """Azure's private DNS zones are `/privateDnsZones/{privateZoneName}`: the zone's name, though
+    the parameter leaves "dns" out (the zones were keyed by "privatezone-7" and three were named
+    "Cedar private zone", blind round 28)."""
+    from compoworld_dsl.importers.ops import said_name_param
+
+    assert said_name_param("privatezonename", "privatednszone", ("privateZoneName", "privateDnsZones"))
+    assert said_name_param("clustername", "cluster")
+    assert not said_name_param("groupname", "privatednszone", ("groupName", "privateDnsZones"))
+    assert not said_name_param("privatezonename", "privatednszone")  # (the words are needed)

@@ -770,6 +770,15 @@ _NAME_FORMS = frozenset("full title display as list address friendly short long 
 _DONE_BY = frozenset("created updated modified changed approved requested submitted owned assigned deleted reviewed edited added uploaded signed completed closed resolved cancelled canceled sent issued authored".split())
 
 
+def flag_like(field: str) -> bool:
+    """Does a field's name say it is a yes or no (`rest_auth_credential_is_enabled`, `has_mfa`),
+    whatever type the API gives it? Such a text names no row (Azure HDInsight's gateway settings,
+    which hold no name, were known by it and seeded "Juniper gateway settings", blind round 28),
+    and holds "true" or "false" (`text_seed`)."""
+    toks = _tokens(field)
+    return bool(set(toks) & {"is", "has"}) or toks[-1:] in (["enabled"], ["disabled"])
+
+
 def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str:
     """A generator for a text field, from its name (a name, a title, a city) and the spec's
     example: plausible values a person would recognise. `identity`: the field names the row
@@ -780,6 +789,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     if toks[-2:] == ["e", "tag"]:  # Azure's `eTag` is an entity tag, not a tag: "e tag "onboarding"" (a sampled task)
         toks = [*toks[:-2], "etag"]
     last = toks[-1] if toks else name
+    if flag_like(name) and example is None:
+        return 'pick(["true", "false"])'  # a yes or no the API types as text
     if len(toks) > 1 and toks[0] == "name" and set(toks[1:]) <= _NAME_FORMS:
         # a form of the row's name (UK Parliament's `nameFullTitle`, `nameDisplayAs`: a member
         # was "Customer onboarding", a title, and "name display as 12"): a name

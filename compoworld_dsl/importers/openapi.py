@@ -714,7 +714,7 @@ class OpenAPIImporter(TypeMapper):
         props = {norm(p): p for p, s in shape.props.items() if s.kind == "scalar" and s.type in ("string", "integer", "number")}
         noun = norm(singular(coll_word))
         p = norm(param)
-        if p not in props and said_name_param(p, noun) and "name" in props:
+        if p not in props and said_name_param(p, noun, (param, coll_word)) and "name" in props:
             # `/clusters/{clusterName}` answering a cluster with an `id` and a `name`: the path
             # takes the name (Azure's `id` is the full path `/subscriptions/.../clusters/maple`),
             # so the name is the key. Keyed by the id, a `cluster_name` argument took "cluster-8"

@@ -224,10 +224,20 @@ def pname(seg: str) -> str:
     return m.group(1).strip() if m else seg
 
 
-def said_name_param(param: str, noun: str) -> bool:
+def said_name_param(param: str, noun: str, raw: tuple[str, str] | None = None) -> bool:
     """Does a path parameter (normalized) name its item by the item's name: `clusterName` of
-    `/clusters`, `accountName` of `/storageAccounts`, Azure's `resourceName`?"""
-    return len(param) > 4 and param.endswith("name") and (noun.endswith(param[:-4]) or param == "resourcename")
+    `/clusters`, `accountName` of `/storageAccounts`, Azure's `resourceName`? With `raw` (the
+    parameter and the collection word as the spec writes them), also where the parameter's words
+    are the collection's less some: `privateZoneName` of `/privateDnsZones`."""
+    if not (len(param) > 4 and param.endswith("name")):
+        return False
+    if noun.endswith(param[:-4]) or param == "resourcename":
+        return True
+    if raw is None:
+        return False
+    said = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", raw[0])][:-1]
+    coll = [singular(w.lower()) for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", raw[1])]
+    return len(said) > 1 and bool(coll) and said[-1] == coll[-1] and set(said) <= set(coll)
 
 
 def pattern(segs: list[str]) -> str:
@@ -267,7 +277,7 @@ class Resource:
         p, noun = norm(self.item_param), norm(singular(self.coll_segs[-1]))
         # (AWS Budgets' `BudgetName`, the key of a budget, is as much its name: it was known by
         # its limit, 'the budget "548.00"')
-        return norm(self.key_prop) in ("name", noun + "name") and (said_name_param(p, noun) or p == noun)
+        return norm(self.key_prop) in ("name", noun + "name") and (said_name_param(p, noun, (self.item_param, self.coll_segs[-1])) or p == noun)
 
     @property
     def item(self) -> str:

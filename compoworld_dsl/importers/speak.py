@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..vocab import word_once
 from . import world_model
 from .common import (
+    flag_like,
     _ALSO_NAMED,
     ADJECTIVES,
     CITIES,
@@ -1096,7 +1097,8 @@ def may_name(field: str) -> bool:
     # a code of a kind of thing is that thing (a call summary was "call summaries "CA"", its
     # `country_code`), where a code of its own may name a row (a coupon's `code`)
     said = toks[-2:-1] if toks[-1:] == ["code"] else toks[-1:]
-    return bool(toks) and toks[-1] not in _NOT_NAMES and not set(said) & _NOT_NAMES and not field.endswith(("id", "ids"))
+    return bool(toks) and toks[-1] not in _NOT_NAMES and not set(said) & _NOT_NAMES and not field.endswith(("id", "ids")) and not flag_like(field)
+
 
 
 def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> list[str]:
@@ -1184,6 +1186,6 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     when = next((f for f in fields if not f.key and f.base in ("date", "datetime") and not set(_tokens(f.name)) & _CLOCKS), None)
     if ref is not None:
         return [ref.name] + ([when.name] if when is not None else [])
-    unsaid = [f for f in texts if not f.name.endswith(("id", "ids"))]  # a file system known by its "subnet ids 11"
+    unsaid = [f for f in texts if not f.name.endswith(("id", "ids")) and not flag_like(f.name)]  # a file system known by its "subnet ids 11"
     first = next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None) or next(iter(unsaid), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
     return [first.name] if first is not None else []
