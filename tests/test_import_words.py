@@ -1365,3 +1365,48 @@ def test_a_name_parameter_that_leaves_words_of_its_collection_out_names_the_item
     assert said_name_param("clustername", "cluster")
     assert not said_name_param("groupname", "privatednszone", ("groupName", "privateDnsZones"))
     assert not said_name_param("privatezonename", "privatednszone")  # (the words are needed)
+
+
+def test_a_reference_to_a_row_known_by_its_key_can_be_said(tmp_path):
+    """Route 53 Domains keys a domain by its `DomainName`, and the domain is known by it; a
+    billing record refers to its domain by that name. A description of the billing record by its
+    domain ('the billing record of the domain "Atlas domain"') says no opaque key: it is nameable,
+    where a reference to a row first known by another reference is not (people.nameable)."""
+    text = """
+type DomainId = id
+type BillId = id
+
+service domains "Domains and their bills" {
+  record Domain known by domain_name {
+    key domain_name: DomainId
+    auto_renew: bool = false
+  }
+  record Bill known by domain, billed {
+    key id: BillId
+    domain: DomainId
+    billed: date
+  }
+  state domains: table[Domain]
+  state bills: table[Bill]
+  seed domains: 6 rows distinct by domain_name {
+    domain_name: pick(["atlas.example", "orion.example", "cedar.example", "maple.example", "summit.example", "harbor.example", "beacon.example"])
+    auto_renew: weighted(true: 1, false: 1)
+  }
+  seed bills: 6 rows {
+    domain: ref domains
+    billed: 2025-01-01..2025-03-01
+  }
+
+  tool list_bills() -> list[Bill]
+    "List the bills"
+    say "list the bills"
+  {
+    return filter(b in bills)
+  }
+}
+"""
+    path = tmp_path / "w.world"
+    path.write_text(text)
+    people = load_sampler(str(path)).facts.people
+    assert people.nameable("domains.domains", ["domain_name"])
+    assert people.nameable("domains.bills", ["domain", "billed"])

@@ -198,7 +198,9 @@ class People:
             if f == self.key[table] and f in self.known_by.get(table, ()):
                 continue  # a row known by its key is named by it (Azure's clusters, by their names)
             rt = self.ref_table(self.fields[table][f])
-            if rt is not None and (not self.known_by.get(rt) or self.ref_table(self.fields[rt][self.known_by[rt][0]]) is not None):
+            # (a row known by its key is said by it: a billing record's domain is the domain
+            # "atlas.example", Route 53 Domains)
+            if rt is not None and (not self.known_by.get(rt) or self.known_by[rt][0] != self.key[rt] and self.ref_table(self.fields[rt][self.known_by[rt][0]]) is not None):
                 return False
         return True
 
