@@ -216,9 +216,13 @@ def test_a_scope_parameter_is_not_a_resource_that_lives_inside_it(tmp_path):
                 "delete": {"operationId": "User_Delete", "parameters": params + [pparam("userId")], "responses": {"200": {"description": "ok"}}},
             },
             base + "/{userId}/subscriptions": {"get": {"operationId": "UserSubscription_List", "parameters": params + [pparam("userId")], "responses": ok(obj({"value": {"type": "array", "items": sub}}))}},
+            # a write recorded on a user: its `{subscriptionId}` is still the scope
+            base + "/{userId}/generateSsoUrl": {"post": {"operationId": "User_GenerateSsoUrl", "summary": "Generates a sign-on URL", "parameters": params + [pparam("userId")], "responses": ok(obj({"value": {"type": "string"}}))}},
         }
     )
     result, ops, model, wf = run(tmp_path, doc)
+    sso = next(t for t in model.tools() if t.name == "user_generate_sso_url")
+    assert all(str(pt) != "SubscriptionId" for _, pt in sso.params), sso.params
     text = result.files[next(n for n in result.files if not n.endswith("_world.world"))]
     users = text[text.index("record User ") : text.index("service probe_subscriptions")]
     assert "subscription_id: text" in users and "SubscriptionId" not in users, users

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
-from .ops import MAX_FIELDS, flattened, page_token, pattern
+from .ops import MAX_FIELDS, flattened, is_param, page_token, pattern, pname
 from .common import ROW, VAGUE_KEYS, clean_schema_name, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 
 WRITES = ("post", "put", "patch", "delete")
@@ -397,8 +397,11 @@ def _derived_tool(imp: Any, o: Any, r: Any, sim: ToolIR, key: str, checks: list[
 def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> ToolIR:
     svc = imp.service_for(r.service, "") if r is not None else imp.misc()
     params, fields, notes = [], [], []
+    # (not a path parameter: Azure's `{subscriptionId}` is the tenant's scope, not an API
+    # Management subscription, and typed as one no walk could give it)
+    on_path = {safe(snake(pname(seg))) for seg in o.segs if is_param(seg)}
     for p in sim.params:
-        other = imp.resource_named(p.name) if p.type == "text" and p.default is None else None
+        other = imp.resource_named(p.name) if p.type == "text" and p.default is None and p.name not in on_path else None
         if other is not None and other.record is not None and other.alias:
             # a required argument named as another resource's key holds one (Twitter's retweet
             # `{tweet_id}`): as text, a task retweeted "tweet ID "London"", another field's value;
