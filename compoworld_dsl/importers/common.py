@@ -548,7 +548,7 @@ def render_module(m: ModuleIR) -> str:
         for t in s.tables:
             # (a record of nothing but a generated key still has rows: SNS's topics, listed by
             # their ARNs alone; with no seed, its table stayed empty and no walk could start)
-            bare = [f for f in t.record.fields if not f.key] == [] and any(f.key and f.type != "text" for f in t.record.fields)
+            bare = all(f.key for f in t.record.fields) and any(f.type != "text" for f in t.record.fields)
             if not t.seed and t.profile is None and not bare:
                 continue
             out.append("")

@@ -539,6 +539,8 @@ class OpenAPIImporter(TypeMapper):
         self.answered_tools: list[ToolIR] = []  # the tools world_model.answered made (their phrases are completed last)
         self.answer_tables: list[tuple[str, str, RecordIR]] = []  # (service, table, record) of answers that are objects (world_model.answered)
         self.answer_seeds: set[str] = set()  # every table of seeded answers the world model made, by qualified name
+        # what references are named (`link_references`): ending → resources, the endings' lengths, keys named after their noun
+        self._ref_index: tuple[dict[str, list[int]], list[int], set[str]] = ({}, [], set())
         self.scope_values: dict[str, str] = {}  # a scope path parameter (norm) → its one seeded value (resources.scope_seeds)
         self._nouns: set[str] | None = None
         self._by_shape_name: dict[str | None, list[int]] | None = None
@@ -1145,9 +1147,7 @@ class OpenAPIImporter(TypeMapper):
                 if f.key or f.ref or f.base not in ("text", "int") or f.json:
                     continue
                 n = ref_name(f.src) if f.src else norm(f.name)
-                if not (n.endswith(("id", "arn", "name")) or n in named_keys) or len(n) <= 2 or n == "arn":
-                    continue
-                for i in sorted({i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())}):
+                for i in self.ref_candidates(n):
                     other = self.resources[i]
                     if other is r and not n.startswith("parent"):
                         # a row's own `<noun>Id` beside its key is another id of the same row
@@ -1166,15 +1166,20 @@ class OpenAPIImporter(TypeMapper):
                     r.parents = [(p, other if parent is None and r.parent_fields.get(p) == f.name else parent) for p, parent in r.parents]
                     break
 
+    def ref_candidates(self, n: str) -> list[int]:
+        """The resources (indices, in order) a name (normalized) may refer to, by its ending
+        (`companyid`, `sourcetweetid`), from the index `link_references` builds; [] for a name
+        that is no reference (no `id`, `arn` or `name` at its end, nor a key's own name)."""
+        by_name, lengths, named_keys = self._ref_index
+        if not (n.endswith(("id", "arn", "name")) or n in named_keys) or len(n) <= 2 or n == "arn":
+            return []
+        return sorted({i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())})
+
     def resource_named(self, name: str) -> Resource | None:
         """The resource an argument's name says it holds the key of, as `link_references` reads a
         field's (`tweet_id`, `source_tweet_id`: a tweet); None where it names none, or several."""
-        by_name, lengths, named_keys = getattr(self, "_ref_index", ({}, [], set()))
-        n = norm(name)
-        if not (n.endswith(("id", "arn", "name")) or n in named_keys) or len(n) <= 2 or n == "arn":
-            return None
-        hits = {i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())}
-        return self.resources[next(iter(hits))] if len(hits) == 1 else None
+        hits = self.ref_candidates(norm(name))
+        return self.resources[hits[0]] if len(hits) == 1 else None
 
     def known_by(self, r: Resource) -> list[str]:
         """The fields a person names a row by (a display name, a name, a title; never bookkeeping

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..vocab import norm, singular
-from .common import KEY_NAMES, WRAPPERS, RecordIR  # noqa: F401  (KEY_NAMES: read here by the importer)
+from .common import KEY_NAMES, WRAPPERS, RecordIR, snake  # noqa: F401  (KEY_NAMES: read here by the importer)
 from .schema import Shape
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
@@ -235,8 +235,8 @@ def said_name_param(param: str, noun: str, raw: tuple[str, str] | None = None) -
         return True
     if raw is None:
         return False
-    said = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", raw[0])][:-1]
-    coll = [singular(w.lower()) for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", raw[1])]
+    said = snake(raw[0]).split("_")[:-1]
+    coll = [singular(w) for w in snake(raw[1]).split("_")]
     return len(said) > 1 and bool(coll) and said[-1] == coll[-1] and set(said) <= set(coll)
 
 

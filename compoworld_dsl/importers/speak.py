@@ -1100,7 +1100,6 @@ def may_name(field: str) -> bool:
     return bool(toks) and toks[-1] not in _NOT_NAMES and not set(said) & _NOT_NAMES and not field.endswith(("id", "ids")) and not flag_like(field)
 
 
-
 def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> list[str]:
     """The `known by` of a record: the field a person names a row by (a display name, then one of
     `names`, then a field its description calls a name, then a `_name`/`_title` field, then any

@@ -370,7 +370,7 @@ def row_typed(home: Any, key: str, params: list[ParamIR], skip: set[str] = froze
     out = []
     for p in params:
         f = refs.get(_norm(p.name))
-        typed = p.name != key and p.name not in skip and p.default is None and p.type == "text" and f is not None and (_names_a_row(p.name) or _norm(p.name).endswith("name"))
+        typed = p.name != key and p.name not in skip and p.default is None and p.type == "text" and f is not None and _names_ref(p.name, f)
         out.append(replace(p, type=f.type) if typed else p)
     return out
 
@@ -458,6 +458,12 @@ def _names_a_row(name: str) -> bool:
     return _norm(name).endswith(_IDENTIFIERS)
 
 
+def _names_ref(name: str, f: FieldIR) -> bool:
+    """Does an argument of this name name the row that field `f` (of the same name) holds: an
+    identifier, or a name where `f` is a reference (AWS Budgets' `BudgetName`)?"""
+    return _names_a_row(name) or bool(f.ref) and _norm(name).endswith("name")
+
+
 def same_row_checks(imp: Any, home: Any, key: str, params: list[ParamIR]) -> list[str]:
     """`require` that the other identifiers of a write recorded on the row `key` names are the
     row's own: a channel configuration keyed by its channel is deleted with its own team ID, not
@@ -469,7 +475,7 @@ def same_row_checks(imp: Any, home: Any, key: str, params: list[ParamIR]) -> lis
     out = []
     for p in params:
         f = fields.get(_norm(p.name))
-        if p.name != key and p.default is None and (_names_a_row(p.name) or f is not None and f.ref and _norm(p.name).endswith("name")) and f is not None and f.type == p.type:
+        if p.name != key and p.default is None and f is not None and _names_ref(p.name, f) and f.type == p.type:
             out.append(f"require {home.table}[{key}].{f.name} == {p.name} else not_found {lit(f'{home.noun} {{{key}}} has another {words(p.name)}')}")
     return out
 

@@ -171,11 +171,6 @@ def _flips(facts: WorldFacts, table: str, row: dict | None, keep: set[str]) -> l
     return out
 
 
-def _named_by_key(facts: WorldFacts, table: str) -> bool:
-    """Is the table's row known by its key (Azure's clusters by their names)?"""
-    return facts.people.key[table] in facts.people.known_by.get(table, ())
-
-
 def _child_fields(facts: WorldFacts, table: str) -> list[tuple[str, str]]:
     """(table, field) of every field in the world that refers to `table` (indexed once per world)."""
     return facts.people.children.get(table, [])
@@ -211,7 +206,7 @@ def _plant_one(facts: WorldFacts, rng: random.Random, start: State, steps: list[
     rows = list(rows)
     target = start.tables[table][steps[k].pick]
     said = set(steps[k].how["fields"]) | set(change)
-    if _named_by_key(facts, table) or via is not None and _named_by_key(facts, via[1]):
+    if facts.people.named_by_key(table) or via is not None and facts.people.named_by_key(via[1]):
         return None  # a row known by its key (a cluster by its name) has no namesake: keys differ
     copy = {**target, **change, **_vary(facts, rng, start, table, target, said, days)}
     copy.update(_namesakes(facts, start, table, copy, said))

@@ -189,18 +189,23 @@ class People:
             out[f] = row[f]
         return out
 
+    def named_by_key(self, table: str) -> bool:
+        """Is a row of `table` known by its key (a key that is the name a person gives the row:
+        Azure's clusters, D60)? Then the key is said, and no second row can share it."""
+        return self.key.get(table) in self.known_by.get(table, ())
+
     def nameable(self, table: str, fields) -> bool:
         """Can a description by `fields` be said without a key? Not when one of them refers to a
         record whose first `known by` field is itself a reference: the text would show that
         reference's key ("the loan with copy book-9", met in a world written from the docs
         alone, where a copy is known first by its book)."""
         for f in fields:
-            if f == self.key[table] and f in self.known_by.get(table, ()):
+            if f == self.key[table] and self.named_by_key(table):
                 continue  # a row known by its key is named by it (Azure's clusters, by their names)
             rt = self.ref_table(self.fields[table][f])
             # (a row known by its key is said by it: a billing record's domain is the domain
             # "atlas.example", Route 53 Domains)
-            if rt is not None and (not self.known_by.get(rt) or self.known_by[rt][0] != self.key[rt] and self.ref_table(self.fields[rt][self.known_by[rt][0]]) is not None):
+            if rt is not None and (not self.known_by.get(rt) or not self.named_by_key(rt) and self.ref_table(self.fields[rt][self.known_by[rt][0]]) is not None):
                 return False
         return True
 
