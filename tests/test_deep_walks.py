@@ -282,3 +282,29 @@ def test_a_walk_writes_nothing_under_a_record_an_earlier_step_ended():
     open_written = state0.snapshot()
     assert world.call(open_written, "timekeeping.write_off_time", {"id": entry["id"]})["success"]
     assert walker._rewrites(state0, open_written, []) is None
+
+
+def test_a_walk_offers_no_value_the_instruction_states():
+    """A value the instruction states (an argument it gives, a field a read found a record by)
+    is no value an earlier output hands on: `reports.flows_not_stated` turned such walks down
+    after all their work (170 of 190 attempts on payrun.io, a new employer's stated effective
+    date carried as a batch's holding date). `Walker.handles` leaves them out; the record's key
+    and the values the text does not say are offered as before."""
+    from compoworld_dsl.sample.attempt import Attempt
+    from compoworld_dsl.sample.steps import Step
+    from compoworld_dsl.sample.walk import Walker
+
+    sampler = load_sampler(str(ROOT / "worlds" / "toy.world"))
+    state0 = sampler.world.initial_state(1)
+    fid, row = next(iter(state0.tables["files.files"].items()))
+    listed = [r for r in state0.tables["files.files"].values() if r["folder"] == row["folder"]]  # (the read's result)
+    tool = next(t for t in sampler.facts.tools if t.qualified == "files.list_folder")
+    step = Step(tool, {"folder": ("user", None)}, pick=fid, how={"by": "description", "table": "files.files", "fields": ["name", "folder"]})
+    walker = Walker(sampler.facts, Attempt.__new__(Attempt))
+    offered = {f: v for _, _, f, v in walker.handles([step], [listed], {(0, "folder"): row["folder"]})[0]}
+    assert offered.get("id") == fid and offered.get("meeting_day") == row["meeting_day"], offered
+    assert "folder" not in offered and "name" not in offered, offered
+    # (found by its name alone, in a folder the text does not say: the folder is offered)
+    by_name = Step(tool, {"folder": ("step", (0, "folder"))}, pick=fid, how={"by": "description", "table": "files.files", "fields": ["name"]})
+    offered = {f for _, _, f, _ in walker.handles([by_name], [listed], {(0, "folder"): row["folder"]})[0]}
+    assert "folder" in offered and "name" not in offered, offered

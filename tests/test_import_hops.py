@@ -571,6 +571,38 @@ def test_an_azure_resource_is_keyed_and_known_by_the_name_its_path_takes(tmp_pat
     assert not any(re.search(r'"thing-\d+"|\(the one\)', x) for x in said), said
 
 
+def test_a_read_never_gives_a_later_step_a_name_the_instruction_states(tmp_path):
+    """Servers and databases known by the names their paths take (D60): 'update the server
+    "Orion server"' after a read of the servers' list that found it by that name made the read
+    a step no agent needs (the name is the key). Now a walk opens on the named server (a named
+    entry, D61), and a read finds a record by what it holds ("the database with max size bytes
+    69 among the databases of that server"): no value a read gives a later step is a quoted
+    value of the instruction, and every task still plays to reward 1 from its reference plan."""
+    from compoworld_dsl.sample.worker import load_sampler
+    from test_scripted_agents import play
+
+    _, _, _, wf = run(tmp_path, azure_like())
+    world, tasks = sample_tasks(wf, tmp_path, 3, 6, 1, 80)
+    mutating = load_sampler(str(wf)).facts.mutating
+    named_entry = described = 0
+    for task in tasks:
+        plan, text = task["reference_plan"], task["instruction"]
+        for i, (call, bound) in enumerate(zip(plan, task["bindings"])):
+            for n, src in bound.items():
+                m = re.fullmatch(r"step (\d+)\.\w+", src)
+                if m is None or plan[int(m.group(1)) - 1]["tool"] in mutating:
+                    continue
+                v = call["arguments"][n]
+                assert not (isinstance(v, str) and f'"{v}"' in text), (text, i + 1, n, v)
+        first = plan[0]
+        if first["tool"] in mutating and task["bindings"][0].get("server_name") == "instruction" and f'the server "{first["arguments"]["server_name"]}"' in text:
+            named_entry += 1
+        described += bool(re.search(r"the database with [a-z ]+ \d+ among the databases of", text))
+        score, _ = play(world, task, [(c["tool"], c["arguments"]) for c in plan], task.get("answer"))
+        assert score["reward"] == 1, (text, score)
+    assert named_entry and described, [t["instruction"] for t in tasks]
+
+
 def test_a_single_azure_resource_gives_a_three_hop_task_that_checks_the_stated_name(tmp_path):
     """With `createOrUpdate` an update only, one Azure resource gave no 3-hop task (29 of 600
     corpus specs). As a create too, a walk replaces a row: it finds one, makes a new one from

@@ -812,6 +812,7 @@ def test_a_row_of_nothing_but_its_key_is_known_by_it_and_seeded(tmp_path):
             "/topics/{topicArn}": {"delete": {"operationId": "DeleteTopic", "parameters": [pparam("topicArn")], "responses": {"200": {"description": "ok"}}}},
             "/topics/{topicArn}/subscriptions": {"get": {"operationId": "ListSubscriptionsByTopic", "parameters": [pparam("topicArn")], "responses": ok({"type": "object", "properties": {"subscriptions": {"type": "array", "items": sub}}})}},
             "/topics/{topicArn}/publish": {"post": {"operationId": "Publish", "summary": "Publishes a message to a topic", "parameters": [pparam("topicArn")], "requestBody": body({"type": "object", "required": ["message"], "properties": {"message": s}}), "responses": ok({"type": "object", "properties": {"messageId": s}})}},
+            "/subscriptions": {"get": {"operationId": "ListSubscriptions", "responses": ok({"type": "object", "properties": {"subscriptions": {"type": "array", "items": sub}}})}},
         }
     )
     result, ops, model, wf = run(tmp_path, doc)
@@ -820,5 +821,13 @@ def test_a_row_of_nothing_but_its_key_is_known_by_it_and_seeded(tmp_path):
     assert re.search(r"seed topics: \d+\.\.\d+ rows \{\}", text), text
     w, st = world_of(model, wf)
     assert len(next(v for q, v in st.tables.items() if q.endswith(".topics"))) >= 4
+    # a topic is said by its key ('the topic "topic-3"') where the task starts on it, and reached
+    # through a subscription where a read must find it ("the topic of the subscription ..."):
+    # never both, as the read would be a step no agent needs (D61)
     _, tasks = sample_tasks(wf, tmp_path, 3, 2, 1, 200)
-    assert all(re.search(r'the topic "topic-\d+"', t["instruction"]) for t in tasks), [t["instruction"] for t in tasks]
+    for t in tasks:
+        text = t["instruction"]
+        assert re.search(r'the topic "topic-\d+"|the topic of the subscription', text), text
+        for call, bound in zip(t["reference_plan"], t["bindings"]):
+            if str(bound.get("topic_arn", "")).startswith("step"):
+                assert f'"{call["arguments"]["topic_arn"]}"' not in text, text

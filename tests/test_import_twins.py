@@ -83,7 +83,8 @@ def test_a_task_through_one_twin_is_passed_through_the_other(tmp_path):
                 args.update(subscription_id=row["subscription_id"], resource_group_name=row["resource_group_name"], app_name=key)
                 name = name.removesuffix("_by_id")
                 swapped += 1
-            elif "app_name" in args and name != "apps_list_by_resource_group":
+            elif "app_name" in args and name != "apps_list_by_resource_group" and _has_row(world, task, args["app_name"]):
+                # (a create of a new app has no twin: a write by the id needs the row there)
                 key = args.pop("app_name")
                 del args["subscription_id"], args["resource_group_name"]
                 args["app_id"] = key
@@ -93,6 +94,14 @@ def test_a_task_through_one_twin_is_passed_through_the_other(tmp_path):
         score, results = play(world, task, calls, task.get("answer"))
         assert score["reward"] == 1, (task["instruction"], calls, results, score)
     assert swapped, "no task went through a twin"
+
+
+def _has_row(world, task: dict, key: str) -> bool:
+    try:
+        _row(world, task, key)
+    except KeyError:
+        return False
+    return True
 
 
 def _row(world, task: dict, key: str) -> dict:

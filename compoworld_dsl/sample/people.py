@@ -194,6 +194,14 @@ class People:
         Azure's clusters, D60)? Then the key is said, and no second row can share it."""
         return self.key.get(table) in self.known_by.get(table, ())
 
+    def unnamed(self, table: str, fields) -> tuple[str, ...]:
+        """`fields` without the references to records known by their keys (D61): said, such a
+        reference hands the agent the key ('the domain "Atlas domain" of the billing record with
+        domain "Atlas domain" and bill date ...'), and the read that finds the record would be a
+        step no agent needs; a record described without it leaves the agent to read it ('the
+        domain of the billing record with bill date ...')."""
+        return tuple(f for f in fields if not ((rt := self.ref_table(self.fields[table][f])) is not None and f != self.key[table] and self.named_by_key(rt)))
+
     def nameable(self, table: str, fields) -> bool:
         """Can a description by `fields` be said without a key? Not when one of them refers to a
         record whose first `known by` field is itself a reference: the text would show that

@@ -509,8 +509,8 @@ class Phraser:
                 continue
             # (only where the words before it are the value's own label, as imported phrases say
             # it: ", run by {lawyer}" or ", filed under {organisation}" read well where they are)
-            if not self.steps[src[1][0]].how:  # only a record found by a description or a rank: "... with ..."
-                continue
+            if not self.steps[src[1][0]].how and not self._names_by_key(src[1][0]):
+                continue  # only a record found by a description, a rank or its name: "... with ..."
             said = {re.escape(self._param_label(j, name)), re.escape(words(name))}
             label = r"(?:" + "|".join(sorted(said)) + r") \{" + re.escape(name) + r"\}"
             m = re.search(r", " + label + r"(?=,| and | with |$)", template)
@@ -665,8 +665,36 @@ class Phraser:
         if src[0] == "step":
             j, field = src[1]
             return self.field_of(j, field, base)
+        rt = self.people.ref_table(t)
+        if rt is not None and self.people.named_by_key(rt) and (k, name) in self.values and self.facts.walks.param_kind(step.tool, name, dict(step.tool.params)[name]) == "key":  # (D61)
+            return self._named_record(rt, self.values[(k, name)])
         moved = self._moved_address(k, name)
         return moved or self.people.value_text(t, self.values[(k, name)])
+
+    def _names_by_key(self, j: int) -> bool:
+        """Does step j name its record by the key the instruction states (a named entry, D61)?"""
+        step = self.steps[j]
+        return any(step.sources.get(n, ("",))[0] == "user" and (rt := self.people.ref_table(tstr(pt))) is not None and self.people.named_by_key(rt) and self.facts.walks.param_kind(step.tool, n, pt) == "key" for n, pt in step.tool.params)
+
+    def _named_record(self, table: str, key: Any) -> str:
+        """A record a named entry works on (D61), said by what it is known by, its key first
+        ('the feature "Maple feature" with project "Northwind project"'), then "that feature";
+        the records its description names by their keys count as said too ("that project")."""
+        ident = (table, repr(key))
+        if ident in self._said:
+            if self._only(table, ident):
+                return f"that {self.people.noun[table]}"
+            return describe(self.people, self.state0, table, {self.people.key[table]: key})
+        desc = self.people.description(self.state0, table, key) or {self.people.key[table]: key}
+        text = describe(self.people, self.state0, table, desc)
+        self._said.add(ident)
+        self._mention(table, ident, self.state0.tables.get(table, {}).get(key))
+        for f, v in desc.items():
+            rt = self.people.ref_table(self.people.fields[table][f])
+            if rt is not None and f != self.people.key[table] and self.people.named_by_key(rt):
+                self._said.add((rt, repr(v)))
+                self._mention(rt, (rt, repr(v)), self.state0.tables.get(rt, {}).get(v))
+        return text
 
     def _moved_address(self, k: int, name: str) -> str | None:
         """'the same mailbox at "bluepeakltd.example"' for a record's new address made from its own

@@ -318,7 +318,12 @@ def flows_not_stated(facts: WorldFacts, steps: list[Step], values: dict, instruc
     for k, step in enumerate(steps):
         for name, pt in step.tool.params:
             src = step.sources[name]
-            if src[0] != "step" or src[1][1] is None or facts.people.ref_table(tstr(pt)) is not None:
+            # (a record's key is said only where the record is known by it, D60: 'the domain
+            # "Atlas domain" of the billing record ...' hands the agent the domain's key, and the
+            # billing read is a step no agent needs; such a walk opens on the named domain, D61)
+            rt = facts.people.ref_table(tstr(pt))
+            # (a create's stated new key, carried on, is not: the create is needed all the same)
+            if src[0] != "step" or src[1][1] is None or rt is not None and (not facts.people.named_by_key(rt) or steps[src[1][0]].tool.qualified in facts.mutating):
                 continue
             t = tstr(pt)
             if stated_in(facts.world.types, t, facts.world.types.to_json(t, values[(k, name)]), instruction):

@@ -73,6 +73,7 @@ CHANGES = re.compile(r"^(update|modify|patch|edit|change|replace|rename|delete|r
 # (`backend_update`, `backend_create_or_update`: "create or updates the backend ..., then update
 # that backend", two recorded calls that said nothing, met in a fresh round's draw)
 EDITS = re.compile(r"(^|_)(update|modify|patch|edit|change|replace|rename)(_|$)")
+SETS = re.compile(r"(^|_)(set|configure|reconfigure)(_|$)")  # settings a recorded call changes
 ENDING = re.compile(r"clos|cancel|archiv|offboard|kill|terminat|inactive|void|reject|churn|delet|retir|lost|dismiss|withdr|expir|revok|destroy", re.I)
 
 
@@ -102,10 +103,17 @@ class Walker:
         self.people = facts.people
         self.graph = facts.walks
 
-    def handles(self, steps: list[Step], results: list) -> tuple[list[tuple[str, int, str | None, Any]], dict[tuple, set]]:
+    def handles(self, steps: list[Step], results: list, values: dict | None = None) -> tuple[list[tuple[str, int, str | None, Any]], dict[tuple, set]]:
         """(runtime type, step, field, value) of every value earlier outputs offer, newest first;
-        and, by (step, field) of a handle, the other fields that held its value later (`aka`)."""
+        and, by (step, field) of a handle, the other fields that held its value later (`aka`).
+        Not a value the instruction states (an argument it gives, a description it finds a
+        record by): taken from an earlier output, `reports.flows_not_stated` would turn the
+        walk down, as the agent could take it from the text (a new employer's effective date
+        as a batch's holding date: 170 of 190 attempts on payrun.io). References are never
+        said, but for a record known by its key (D61), which a read must not hand on; a write's
+        record so named goes on (`_stated_values`)."""
         out = []
+        stated = self._stated_values(steps, results, values or {})
         for j in range(len(steps)):
             tool = steps[j].tool
             value = output(self.people, steps, results, j)
@@ -122,6 +130,8 @@ class Walker:
                         continue  # a blank reference (no assignee yet) names no record
                     if f != key and value[f] == value.get(key) and ft == self.people.fields[table][key]:
                         continue  # a team lead is their own manager: the record offers itself as such
+                    if (self._said_type(ft), repr(value[f])) in stated and (self.people.ref_table(ft) is None or steps[j].tool.qualified not in self.facts.mutating):
+                        continue
                     out.append((ft, j, f, value[f]))
             elif not isinstance(tool.result, (T.ListT, T.NoneT)):
                 out.append((tstr(tool.result), j, None, value))
@@ -140,6 +150,35 @@ class Walker:
             elif h[2] is not None:
                 aka.setdefault(first[ident], set()).add(h[2])
         return kept[::-1], aka
+
+    def _said_type(self, t: str) -> str:
+        """How a value's type counts for what the instruction states: a reference by its table's
+        key type, anything else by its base (a `Day` is a date)."""
+        return t if self.people.ref_table(t) is not None else self.facts.world.types.base(t)
+
+    def _stated_values(self, steps: list[Step], results: list, values: dict) -> set[tuple[str, str]]:
+        """(`_said_type`, repr of the value) of what the instruction states so far: the
+        arguments it gives (not references, which it never says, but for records known by their
+        keys, D61), and the fields a read found a record by (its key and references likewise)."""
+        stated = set()
+        for j, st in enumerate(steps):
+            for n, pt in st.tool.params:
+                if st.sources.get(n, ("",))[0] != "user" or (j, n) not in values:
+                    continue
+                t = tstr(pt)
+                rt = self.people.ref_table(t)
+                if rt is None or self.people.named_by_key(rt):
+                    stated.add((self._said_type(t), repr(values[(j, n)])))
+            how = st.how or {}
+            if st.tool.qualified in self.facts.mutating or how.get("by") != "description" or not isinstance(found := output(self.people, steps, results, j), dict):
+                continue
+            table = how["table"]
+            for f in how.get("fields", ()):
+                ft = self.people.fields[table][f]
+                rt = table if f == self.people.key[table] else self.people.ref_table(ft)
+                if f in found and (rt is None or self.people.named_by_key(rt)):
+                    stated.add((self._said_type(ft), repr(found[f])))
+        return stated
 
     # ─────────────────────────── growing ───────────────────────────
 
@@ -178,7 +217,7 @@ class Walker:
                 # shares this one's first steps
                 jump[0] = yield [attrs.evolve(st, sources=dict(st.sources), how=copy.deepcopy(st.how)) for st in steps], dict(values), {"walk_satisfiable": {"result": "sat", "candidates_tried": count["tried"], "z3_bindings": count["z3"]}}
                 return
-            hs, aka = self.handles(steps, results)  # what the walk so far offers later steps
+            hs, aka = self.handles(steps, results, values)  # what the walk so far offers later steps
             fans: list = []
             cands = self.graph.candidates(rng, k, hops, steps, hs, changing=branch and k == hops - 1, chain=chain, joined=joined, fans=fans, shared=sharing[0])
             if fans and not fanning[0]:
@@ -497,6 +536,13 @@ class Walker:
         sources: dict[str, tuple[str, Any]] = {}
         given: dict[str, Any] = {}
         taken: set = set()
+        if k == 0 and self.graph.is_named_entry(tool):
+            # records named by their keys, which the instruction states (D61)
+            named = self._named_records(rng, state0, state, tool)
+            if isinstance(named, str):
+                return named
+            given.update(named)
+            sources.update({n: ("user", None) for n in named})
         # a new row's own derived fields (a new lead's email, made from the lead's name as the
         # seeded rows' are) never take another record's value: `bindings._derived` makes them
         derived = facts.own_args.get(tool.qualified, frozenset())
@@ -509,6 +555,8 @@ class Walker:
             options = [(j, f, v) for ht, j, f, v in hs if ht == t and (j, f) not in taken]
             if kind == "value" and options and name in self.graph.upsert_keys.get(tool.qualified, ()) and rng.random() < UPSERT_UPDATES:
                 kind = "key"  # a create-or-update of a record an earlier step found (D55)
+            if name in given:
+                continue
             if kind == "key":
                 if not options:
                     return "no earlier result holds a " + t
@@ -581,6 +629,32 @@ class Walker:
             step.pick, step.how = picked
         return step, {**given, **chosen}, post, result, z3_used
 
+    def _named_records(self, rng: random.Random, state0: State, state: State, tool: Tool) -> dict[str, Any] | str:
+        """The keys of the records a named entry works on (`WalkGraph.is_named_entry`), drawn
+        from the seeded rows: the record that refers to the others first (an application of a
+        cluster), the others then the ones it refers to, so that the names go together (the
+        application "Ledger" of the cluster "Juniper cluster", not of some other cluster)."""
+        keyed = [(n, rt) for n, pt in tool.params if self.graph.param_kind(tool, n, pt) == "key" and (rt := self.people.ref_table(tstr(pt))) is not None]
+        tables = {rt for _, rt in keyed}
+
+        def refs(rt: str) -> int:
+            return sum(1 for f, ft in self.people.fields[rt].items() if f != self.people.key[rt] and self.people.ref_table(ft) in tables)
+
+        out: dict[str, Any] = {}
+        rows: list[tuple[str, dict]] = []  # (table, row) of each record drawn so far
+        for n, rt in sorted(keyed, key=lambda p: -refs(p[1])):
+            ensure(self.facts, self.attempt, {rt}, state0, state)
+            have = state.tables.get(rt, {})
+            held = [row[f] for t, row in rows for f, ft in self.people.fields[t].items() if f != self.people.key[t] and self.people.ref_table(ft) == rt and row.get(f) in have]
+            if held:
+                out[n] = held[0]
+            elif have:
+                out[n] = rng.choice(sorted(have, key=repr))
+            else:
+                return f"no {self.people.noun[rt]} to name"
+            rows.append((rt, have[out[n]]))
+        return out
+
     def _recorded_change(self, state: State, steps: list[Step], values: dict, tool: Tool, d, args: dict) -> str | None:
         """Why a change the world model records, or a delete after one, asks for nothing, or
         None. A write named as a change of the record it is given (`CHANGES`: update, edit,
@@ -601,6 +675,14 @@ class Walker:
             rows = [row for n, rt in keys.items() if (row := state.tables.get(rt, {}).get(args.get(n))) is not None]
             if all(n in keys or (n in defaults and args.get(n) == defaults[n]) or any(n in row and row[n] == args.get(n) for row in rows) for n, _ in tool.params):
                 return "it asks to change a record and says nothing about how"
+        if (EDITS.search(tool.name) or SETS.search(tool.name)) and not touched & {(rt, args.get(n)) for n, rt in keys.items()}:
+            # the same recorded change on the same records again, with other values: the first
+            # asked for nothing that lasts ("configure the gateway settings of that cluster
+            # ..., enabled, and configure them ..., not enabled": HDInsight, stop 60). Not an
+            # action, which may well come twice ("lock the device, then reboot it")
+            for j, st in enumerate(steps):
+                if st.tool.qualified == tool.qualified and all(values.get((j, n)) == args.get(n) for n in keys):
+                    return f"it asks again for step {j + 1}'s change of the same record"
         for ch in d.rows:
             if ch.kind != "deleted":
                 continue
@@ -678,7 +760,12 @@ class Walker:
             if holds(result):
                 break  # (a read of one row that the fewer filters leave to another row: all of them)
         used = list(tried.values())
-        fields = tuple(dict.fromkeys(self.people.known_by[table] + tuple(used)))
+        known = self.people.known_by[table]
+        bare = self.people.unnamed(table, known)
+        if bare != known and bare and self.people.matches(state, table, {f: row[f] for f in bare}) == [key]:
+            known = bare  # (the billing record by its date, not by the domain it is for: D61)
+        known = self._told_apart(table, row, [r for k2, r in state.tables[table].items() if k2 != key], known)
+        fields = tuple(dict.fromkeys(known + tuple(used)))
         if not self.people.nameable(table, fields):
             return "its description would say a key"
         if not set(fields) <= (shown_fields(self.people, tool) or set(fields)) and table not in self.graph.getters:
@@ -706,6 +793,21 @@ class Walker:
         if not extra or not known or len(self.people.matches(state, table, {f: row[f] for f in known})) != 1:
             return given
         return {n: f for n, f in given.items() if n not in extra}
+
+    def _told_apart(self, table: str, row: dict, others: list[dict], fields: tuple[str, ...]) -> tuple[str, ...]:
+        """A record known by its key (D60) described by a value that tells it from `others` in
+        place of its name, where one does: "the database with collation "Latin1_General" among
+        the databases of that server", not 'the database "Atlas database" among ...', which
+        hands the agent the key and leaves the read nothing to find (D61). `fields` otherwise."""
+        key = self.people.key[table]
+        if key not in fields or not self.people.named_by_key(table):
+            return fields
+        rest = tuple(f for f in fields if f != key)
+        # (by what a person tells records apart by, a state, a date, an amount: not by another
+        # text, which may be an identifier, or Azure's `id`, the path that holds the name)
+        said = tuple(f for f, ft in self.people.fields[table].items() if not (b := self.facts.world.types.base(ft)).startswith("enum:") and b not in ("date", "datetime", "money", "int", "decimal"))
+        extra = self.people.distinguishing(table, row, others, rest + said)
+        return rest + (extra,) if extra is not None and self.people.nameable(table, rest + (extra,)) else fields
 
     def _pick(self, rng: random.Random, state0: State, tool: Tool, result: list, given: dict, known: set = frozenset(), paged: bool = False):
         """The element of a list result the walk goes on with: the latest or earliest, largest or
@@ -736,12 +838,17 @@ class Walker:
         fixed = {repr(v) for v in given.values()}
         # (a summary list shows some fields only: the description is of those, D56)
         fields = [f for f in self.people.known_by.get(table, ()) if f in result[0] and (repr(result[0][f]) not in fixed or len({repr(e[f]) for e in result}) > 1)]
+        fields = list(self.people.unnamed(table, fields)) or fields  # (D61, as `_try_entry`)
         if not self.people.nameable(table, fields):
             return None  # the description would say a key
         options = []
         for e in result:
             if e[key] not in state0.tables.get(table, {}) or repr(e[key]) in known:
                 continue  # only rows of the seeded state have a description a person knows
+            told = self._told_apart(table, e, [o for o in result if o[key] != e[key]], tuple(fields))
+            if told != tuple(fields):
+                options.append((e[key], list(told)))
+                continue
             same = [o for o in result if all(o[f] == e[f] for f in fields)]
             if len(same) == 1:
                 options.append((e[key], fields))

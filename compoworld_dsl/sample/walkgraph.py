@@ -143,6 +143,14 @@ class WalkGraph:
         # `_keyless_candidates`): entries, by service, and writes from stated facts
         self._keyless_writes = [t for t in others if not self._keys[t.qualified]]
         self._keyless_write_names = {t.qualified for t in self._keyless_writes}
+        # the tools whose every key is of a record known by its key, a name a person gives it
+        # (D60: Azure's clusters by their names): they open a walk on records the instruction
+        # names ("resize the cluster "Juniper cluster""), where a read that only finds the
+        # record by that same name would be a step no agent needs (D61)
+        # (two pools, reads and writes, as a pool's members share one weight)
+        named = [t for t in others if self._keys[t.qualified] and all(people.named_by_key(people.ref_table(kt) or "") for kt in self._keys[t.qualified])]
+        self._named_pools = [(pool, {t.qualified for t in pool}, set()) for pool in ([t for t in named if t.qualified not in mutating], [t for t in named if t.qualified in mutating]) if pool]
+        self._named_entry_names = {t.qualified for t in named}
         self._entries_of: dict[str, list[Tool]] = {}
         for t in self.entries:
             self._entries_of.setdefault(t.service, []).append(t)
@@ -314,6 +322,10 @@ class WalkGraph:
 
     def is_entry(self, tool: Tool) -> bool:
         return tool.qualified in self._entry_names
+
+    def is_named_entry(self, tool: Tool) -> bool:
+        """May the tool open a walk on records the instruction names by their keys (D61)?"""
+        return tool.qualified in self._named_entry_names
 
     def param_kind(self, tool: Tool, name: str, pt) -> str:
         """"key": a record an earlier result gives; "value": a fact the instruction states (the
@@ -493,7 +505,7 @@ class WalkGraph:
         if last and hops >= 3 and self.crosses and len({st.tool.service for st in steps}) == 1 and t.service == steps[0].tool.service:
             return None  # a walk of three steps or more ends in another service, where it can
         w = 1.0
-        if keys and any(offered[kt] == len(steps) - 1 for kt in keys):
+        if keys and any(offered.get(kt) == len(steps) - 1 for kt in keys):
             w *= 4.0  # works on what the last step found: a chain, not a list of chores
         elif fed and any(offered.get(tstr(pt)) == len(steps) - 1 for _, pt in t.params):
             w *= 4.0  # carries on with a value the last step gave
@@ -509,7 +521,8 @@ class WalkGraph:
 
     def _keyless_candidates(self, rng: random.Random, k: int, hops: int, steps: list[Step], offered: dict, used: set[str]) -> list[tuple]:
         """The best `MAX_TRIES` sort keys, with their tools, of each pool of keyless tools that
-        share one weight here: at step 1 the entries and the writes from stated facts; later the
+        share one weight here: at step 1 the entries, the writes from stated facts and the
+        tools on records named by their keys (D61: reads and writes apart); later the
         entries of the previous step's service and those of every other service (keyless writes
         only open a walk). Within a pool of n tools the m best keys are the m largest of n
         uniforms (drawn in order: u1 = U^(1/n), u(i+1) = u(i)·U^(1/(n-i))), on m tools drawn
@@ -517,7 +530,7 @@ class WalkGraph:
         other services' entries share the weight of at most `NEW_THREAD_POOL` entries."""
         prev = steps[-1].tool.service if steps else None
         if k == 0:
-            pools = [(self.entries, self._entry_names, set()), (self._keyless_writes, self._keyless_write_names, set())]
+            pools = [(self.entries, self._entry_names, set()), (self._keyless_writes, self._keyless_write_names, set())] + self._named_pools
         else:
             mine = self._entries_of.get(prev, [])
             names = {t.qualified for t in mine}
