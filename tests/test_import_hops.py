@@ -524,6 +524,36 @@ def azure_single() -> dict:
     )
 
 
+def test_a_recorded_change_sets_the_fields_its_arguments_are_named_for(tmp_path):
+    """HDInsight's `RotateDiskEncryptionKey {keyName, keyVersion}` is recorded (what it does is
+    not modelled), and a read after it showed the old key: a blind player re-read and was
+    unsure. Its arguments named as fields of the row it names (`..._key_name`) now set them (a
+    blank keeps the field); a one-word argument sets only a field of its own name (`kind` is no
+    `properties_owner_kind`), and an action that is no change of the row (`Things_Export`)
+    sets nothing."""
+    doc = azure_single()
+    doc["components"]["schemas"]["Thing"]["properties"]["properties"]["properties"].update(encryption=obj({"keyName": s(), "keyVersion": s()}), ownerKind=s())
+    item = doc["paths"][f"{AZ}/things/{{thingName}}"]["get"]["parameters"]
+    act = lambda op, props: {"post": {"operationId": op, "parameters": item, "requestBody": body(obj(props)), "responses": {"200": {"description": "ok"}}}}  # noqa: E731
+    doc["paths"][f"{AZ}/things/{{thingName}}/rotateKey"] = act("Things_RotateKey", {"keyName": s(), "keyVersion": s(), "kind": s()})
+    doc["paths"][f"{AZ}/things/{{thingName}}/export"] = act("Things_Export", {"keyName": s()})
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops[f"POST {AZ}/things/{{thingName}}/rotateKey"][0] == "recorded", ops
+    w, st = world_of(model, wf)
+    key, row = sorted(table(st, "things").items())[0]
+    args = {"subscription_id": row["subscription_id"], "resource_group_name": row["resource_group_name"], "thing_name": key}
+    fields = {f for f in row if f.endswith(("_key_name", "_key_version", "_kind"))}
+    assert fields == {"properties_encryption_key_name", "properties_encryption_key_version", "properties_owner_kind"}, sorted(row)
+    before = dict(row)
+    assert w.call(st, tool(model, "things_rotate_key").qualified, {**args, "key_name": "k2", "key_version": "", "kind": "shared"})["success"]
+    after = table(st, "things")[key]
+    assert after["properties_encryption_key_name"] == "k2"
+    assert after["properties_encryption_key_version"] == before["properties_encryption_key_version"]  # left blank: kept
+    assert after["properties_owner_kind"] == before["properties_owner_kind"]  # `kind` is no owner kind
+    assert w.call(st, tool(model, "things_export").qualified, {**args, "key_name": "k3"})["success"]
+    assert table(st, "things")[key]["properties_encryption_key_name"] == "k2"  # an export changes no key
+
+
 def test_a_create_or_update_inserts_under_the_callers_key_or_patches_the_row(tmp_path):
     result, ops, model, wf = run(tmp_path, azure_single())
     assert ops[f"PUT {AZ}/things/{{thingName}}"][0] == "upsert"

@@ -344,7 +344,7 @@ def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: Derived
             sim = replace(sim, say=say, params=[replace(p, type=home.alias, default=None) if p.name == name else p for p in sim.params])
             # the row must sit where the path says (the app in its app collection)
             where = imp.parent_checks(home, info, name) if pattern(o.segs[: len(home.coll_segs) + 1]) == home.item else []
-            return _recorded_tool(imp, o, home, sim, [imp.check_key(home, name), *where, *same_row_checks(imp, home, name, sim.params)])
+            return _recorded_tool(imp, o, home, sim, [imp.check_key(home, name), *where, *same_row_checks(imp, home, name, sim.params)], (name, _sets(o, home, name, sim.params)))
         if not records(o, r, info, sim.params, imp.key_types()):
             return None
         return _recorded_tool(imp, o, r, sim, [])
@@ -354,7 +354,7 @@ def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: Derived
     if o.method in WRITES:
         path = {name for name, _, _ in info.values()}  # (a parent's, checked by `parent_checks`)
         sim = replace(sim, params=row_typed(r, key, sim.params, path))
-        return _recorded_tool(imp, o, r, sim, [*checks, *same_row_checks(imp, r, key, [p for p in sim.params if p.name not in path])])
+        return _recorded_tool(imp, o, r, sim, [*checks, *same_row_checks(imp, r, key, [p for p in sim.params if p.name not in path])], (key, _sets(o, r, key, sim.params, path)))
     return None
 
 
@@ -394,7 +394,31 @@ def _derived_tool(imp: Any, o: Any, r: Any, sim: ToolIR, key: str, checks: list[
     return replace(sim, result=d.result, body=[*checks, f"return {ret}"], simulated=False, comments=comments)
 
 
-def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> ToolIR:
+def _sets(o: Any, home: Any, key: str, params: list[ParamIR], skip: set[str] = frozenset()) -> list[tuple[str, str]]:
+    """(argument, field) for each field of the row a recorded change names that the call's
+    arguments set, where the name says so: HDInsight's `RotateDiskEncryptionKey {keyName,
+    keyVersion, vaultUri}` sets the cluster's `properties_disk_encryption_properties_key_name`
+    and the rest, so a read after it shows the new key, where a blind player re-read the
+    cluster, saw the old one and was unsure the call had worked. Only for a verb that changes
+    a thing that is there (`ON_EXISTING`, not a delete), a field of the argument's type named
+    as it is or ending in `_<argument>` (one such field; an argument of one word only by its
+    own name: `type` is no `properties_kind_type`), not the key, a read-only field or JSON; a
+    text argument left blank keeps the field, another type only where the call must give it."""
+    verb = first_verb(o)
+    if home is None or home.record is None or verb not in ON_EXISTING or verb in _REMOVES:
+        return []
+    out, taken = [], set()
+    for p in params:
+        if p.name == key or p.name in skip or p.type.startswith("list[") or p.type != "text" and p.default is not None:
+            continue
+        fields = [f for f in home.record.fields if not (f.key or f.readonly or f.json) and f.type == p.type and (f.name == p.name or "_" in p.name and f.name.endswith("_" + p.name))]
+        if len(fields) == 1 and fields[0].name not in taken:
+            taken.add(fields[0].name)
+            out.append((p.name, fields[0].name))
+    return out
+
+
+def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str], sets: tuple[str, list[tuple[str, str]]] | None = None) -> ToolIR:
     svc = imp.service_for(r.service, "") if r is not None else imp.misc()
     params, fields, notes = [], [], []
     # (not a path parameter: Azure's `{subscriptionId}` is the tenant's scope, not an API
@@ -424,8 +448,15 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str]) -> 
     assigns = ", ".join(f"{p.name}: {p.name}" for p in params)
     answers = o.has_response and o.response is not None
     body = [*checks, f"let {ROW_NAME} = insert {table} {{ {assigns} }}" if answers else f"insert {table} {{ {assigns} }}"]
+    by = {p.name: p for p in params}
+    patched = [(a, f) for a, f in (sets[1] if sets else ()) if a in by and by[a].type == next(x.type for x in sim.params if x.name == a)]
+    if patched:
+        row = f"{r.table}[{sets[0]}]"
+        body.append(f"update {row} {{ " + ", ".join(f"{f}: if {a} == \"\" then {row}.{f} else {a}" if by[a].type == "text" else f"{f}: {a}" for a, f in patched) + " }")
     if r is None:
         what = "it names no record the importer found, and what it does is not modelled"
+    elif patched:
+        what = f"it sets the {r.noun}'s " + ", ".join(f for _, f in patched) + " as the call gives them (a blank text keeps the field); what else it does is not modelled"
     elif checks:
         what = f"what it does to the {r.noun} is not modelled"
     else:
