@@ -764,7 +764,8 @@ class Walker:
         bare = self.people.unnamed(table, known)
         if bare != known and bare and self.people.matches(state, table, {f: row[f] for f in bare}) == [key]:
             known = bare  # (the billing record by its date, not by the domain it is for: D61)
-        known = self._told_apart(table, row, [r for k2, r in state.tables[table].items() if k2 != key], known)
+        shown = shown_fields(self.people, tool)  # (what a summary list shows: the value must be among it)
+        known = self._told_apart(table, {f: v for f, v in row.items() if shown is None or f in shown}, [r for k2, r in state.tables[table].items() if k2 != key], known)
         fields = tuple(dict.fromkeys(known + tuple(used)))
         if not self.people.nameable(table, fields):
             return "its description would say a key"
