@@ -308,3 +308,31 @@ def test_a_walk_offers_no_value_the_instruction_states():
     by_name = Step(tool, {"folder": ("step", (0, "folder"))}, pick=fid, how={"by": "description", "table": "files.files", "fields": ["name"]})
     offered = {f for _, _, f, _ in walker.handles([by_name], [listed], {(0, "folder"): row["folder"]})[0]}
     assert "folder" in offered and "name" not in offered, offered
+
+
+def test_a_key_is_taken_from_the_field_of_the_parameters_own_name():
+    """An app refers to two versions, by `version_arn` and by `version_id`; `describe_version`
+    takes a `version_id`, and its words say so. The walk took either field ('the created of the
+    version arn of the app "Juniper"'), so an agent that followed the tool's words read another
+    version (blind round 30, an imported Kinesis Analytics task). Now a field of the parameter's
+    own name comes first: `version_arn` only where it holds the same version."""
+    import json
+    import tempfile
+
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    path = ROOT / "tests" / "fixtures" / "worlds" / "versions.world"
+    world = load_sampler(str(path)).world
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "t.jsonl"
+        rep = sample(Job(str(path), 2, 12, 1, max_attempts=60), out)
+        tasks = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rep.emitted == 12, rep.rejected.most_common(3)
+    differ = 0
+    for t in tasks:
+        st = world.initial_state(t["initial_state"]["seed"])
+        app = next(r for r in st.tables["apps.apps"].values() if f'"{r["name"]}"' in t["instruction"])
+        same = app["version_arn"] == app["version_id"]
+        differ += not same
+        assert t["bindings"][-1]["version_id"] == "step 1.version_id" or same, (t["instruction"], t["bindings"])
+    assert differ >= 6, differ  # (the rule was put to the test)

@@ -567,7 +567,16 @@ class Walker:
                 own = self.people.key.get(self.people.ref_table(t) or "")
                 # (its own name first, then one it had later: a matter's `lawyer` before a client
                 # who is some other matter's lawyer)
-                named = [o for o in options if o[1] is not None and o[1] != own and share_a_word(name, o[1])]
+                rt = self.people.ref_table(t)
+
+                def itself(o) -> bool:  # the record's own key, not a reference named as one
+                    return o[1] == own and (steps[o[0]].how["table"] if steps[o[0]].how else result_table(self.people, steps[o[0]].tool)) == rt
+
+                # (a field of the parameter's very name first: `application_version_id` takes a
+                # record's `application_version_id`, not its `application_arn`, though both
+                # share "application" with it and hold one: blind round 30, where the tool's
+                # words named the first and the walk took the second)
+                named = [o for o in options if o[1] == name and not itself(o)] or [o for o in options if o[1] is not None and not itself(o) and share_a_word(name, o[1])]
                 like = named or [o for o in options if any(f != own and share_a_word(name, f) for f in {o[1]} | aka.get((o[0], o[1]), set()) if f is not None) and not self._named_otherwise(steps, o, name, t)]
                 options = like or options
                 # a read no step has used yet first: the thread goes on through it
