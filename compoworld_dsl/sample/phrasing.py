@@ -665,16 +665,22 @@ class Phraser:
         if src[0] == "step":
             j, field = src[1]
             return self.field_of(j, field, base)
-        rt = self.people.ref_table(t)
-        if rt is not None and self.people.named_by_key(rt) and (k, name) in self.values and self.facts.walks.param_kind(step.tool, name, dict(step.tool.params)[name]) == "key":  # (D61)
-            return self._named_record(rt, self.values[(k, name)])
+        if self._named_key(k, name) and (k, name) in self.values:  # (D61)
+            return self._named_record(self.people.ref_table(t), self.values[(k, name)])
         moved = self._moved_address(k, name)
         return moved or self.people.value_text(t, self.values[(k, name)])
 
+    def _named_key(self, k: int, name: str) -> bool:
+        """Is step k's argument `name` the key of a record known by it that the instruction
+        states (a named entry, D61), not a new record's key the caller chooses?"""
+        step = self.steps[k]
+        pt = dict(step.tool.params)[name]
+        rt = self.people.ref_table(tstr(pt))
+        return step.sources.get(name, ("",))[0] == "user" and rt is not None and self.people.named_by_key(rt) and self.facts.walks.param_kind(step.tool, name, pt) == "key"
+
     def _names_by_key(self, j: int) -> bool:
         """Does step j name its record by the key the instruction states (a named entry, D61)?"""
-        step = self.steps[j]
-        return any(step.sources.get(n, ("",))[0] == "user" and (rt := self.people.ref_table(tstr(pt))) is not None and self.people.named_by_key(rt) and self.facts.walks.param_kind(step.tool, n, pt) == "key" for n, pt in step.tool.params)
+        return any(self._named_key(j, n) for n, _ in self.steps[j].tool.params)
 
     def _named_record(self, table: str, key: Any) -> str:
         """A record a named entry works on (D61), said by what it is known by, its key first
