@@ -14,6 +14,7 @@ REJECTIONS = (
     "already_satisfied",
     "guessable_answer",
     "step_not_needed",
+    "unstated",
     "ambiguous_description",
     "changed_by_task",
     "too_many_reports",

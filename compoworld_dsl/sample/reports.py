@@ -311,6 +311,29 @@ def answer_not_guessable(facts: WorldFacts, state0: State, steps: list[Step], pl
     return {"not_blank": True, "not_in_instruction": True, "reports": len(reports)}
 
 
+def stated_values(facts: WorldFacts, steps: list[Step], values: dict, instruction: str, left: set = frozenset()) -> None:
+    """Reject a task whose instruction leaves out a text a step takes from it (a subscription, a
+    name, a secret): the agent cannot call the step with what it was not told. A fresh Azure
+    Policy Insights draw said only "Tell me the results non compliant resources of the summary
+    "Orion summary"" of three answered reads whose every argument the plan took from the
+    instruction. Only text: a key is described (a record's, `People.describe`), an enum, a flag,
+    a number or a date may be said in other words, and a value a house rule decides (`left`)
+    or left at the tool's default is not said."""
+    types = facts.world.types
+    for k, step in enumerate(steps):
+        defaults = facts.world.tools[step.tool.qualified].defaults
+        for name, pt in step.tool.params:
+            src = step.sources.get(name)
+            value = values.get((k, name))
+            t = tstr(pt)
+            if src is None or src[0] == "step" or (k, name) in left or types.base(t) != "text" or facts.people.ref_table(t) is not None:
+                continue
+            if not isinstance(value, str) or not value.strip() or (name in defaults and defaults[name] == value):
+                continue
+            if not stated_in(types, t, value, instruction):
+                raise Rejected("unstated", f"step {k + 1} {step.tool.qualified}: the instruction does not say the {name} it takes ({value!r})")
+
+
 def flows_not_stated(facts: WorldFacts, steps: list[Step], values: dict, instruction: str) -> None:
     """Reject a task whose instruction states a value that a step takes from an earlier result
     (a date, an amount, an email address), as another request's value or part of a description:

@@ -172,6 +172,7 @@ def sample_task(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: i
     phraser = Phraser(facts, state0, steps, values, results, left=set(left))  # afresh: the labels named everything once
     instruction = phraser.instruction([(r["step"], r["field"], r["aggregate"]) for r in reports], bearing, branch, alt, idem)
     R.flows_not_stated(facts, steps, values, instruction)
+    R.stated_values(facts, steps, values, instruction, set(left))
     if reports:
         proofs["answer_not_guessable"] = R.answer_not_guessable(facts, state0, steps, plan, checks, reports, instruction)
         R.decoys(facts, attempt, state0, final, steps, values, reports, checks, instruction)

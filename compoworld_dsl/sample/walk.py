@@ -74,6 +74,21 @@ CHANGES = re.compile(r"^(update|modify|patch|edit|change|replace|rename|delete|r
 # that backend", two recorded calls that said nothing, met in a fresh round's draw)
 EDITS = re.compile(r"(^|_)(update|modify|patch|edit|change|replace|rename)(_|$)")
 SETS = re.compile(r"(^|_)(set|configure|reconfigure)(_|$)")  # settings a recorded call changes
+# verbs one of which undoes the other, beside the ones a prefix turns round (`disassociate`,
+# `unlock`, `deactivate`, `deregister`): `_undoes`
+UNDONE_BY = {"start": "stop", "pause": "resume", "suspend": "resume", "attach": "detach", "grant": "revoke", "add": "remove", "open": "close", "accept": "decline", "approve": "reject", "enable": "disable", "follow": "unfollow", "tag": "untag"}
+
+
+def _undoes(a: str, b: str) -> bool:
+    """Does the verb of tool `b` undo that of tool `a`, or `a` that of `b`
+    (`associate_member`, `disassociate_member`)?"""
+    va, vb = a.split("_")[0], b.split("_")[0]
+    if va == vb or a.partition("_")[2] != b.partition("_")[2]:
+        return False
+    pairs = {(va, vb), (vb, va)}
+    return any(UNDONE_BY.get(x) == y or y in ("un" + x, "dis" + x, "de" + x) for x, y in pairs)
+
+
 ENDING = re.compile(r"clos|cancel|archiv|offboard|kill|terminat|inactive|void|reject|churn|delet|retir|lost|dismiss|withdr|expir|revok|destroy", re.I)
 
 
@@ -692,6 +707,13 @@ class Walker:
             for j, st in enumerate(steps):
                 if st.tool.qualified == tool.qualified and all(values.get((j, n)) == args.get(n) for n in keys):
                     return f"it asks again for step {j + 1}'s change of the same record"
+        for j, st in enumerate(steps):
+            # "associate the account with the administrator ..., then disassociate that member":
+            # the second call takes back the first, and the two ask for nothing that lasts (a
+            # fresh Inspector2 draw). The state shows a status moved back (`_rewrites`); a call
+            # the world model only records shows nothing, so the verbs tell
+            if st.tool.service == tool.service and _undoes(st.tool.name, tool.name) and all(values.get((j, n)) == args.get(n) for n in keys if n in dict(st.tool.params)):
+                return f"it undoes step {j + 1}'s {st.tool.name.split('_')[0]}"
         for ch in d.rows:
             if ch.kind != "deleted":
                 continue
