@@ -91,6 +91,10 @@ S_NOUNS = frozenset(
 )
 # nouns one of which is many too
 SAME_NOUNS = frozenset("series species news".split())
+# Latin plurals (Vectara lists `corpora` and creates a `corpus`: read as "corpora" and "corpus",
+# the two were two collections, `/v1/corporas` and `/v1/corpuses`, and neither had a task)
+LATIN = {"corpora": "corpus", "criteria": "criterion", "phenomena": "phenomenon", "indices": "index", "vertices": "vertex", "matrices": "matrix", "appendices": "appendix"}
+LATIN_PLURAL = {"corpus": "corpora", "criterion": "criteria", "phenomenon": "phenomena"}
 
 
 def _last_word(word: str) -> str:
@@ -101,6 +105,9 @@ def singular(word: str) -> str:
     """One of a plural noun ("policies" → "policy"); the importer's and the sampler's."""
     w = word
     last = _last_word(w)
+    if last in LATIN:
+        one = LATIN[last]
+        return w[: len(w) - len(last)] + (one.capitalize() if w[len(w) - len(last)].isupper() else one)
     if last in S_NOUNS or last in SAME_NOUNS:
         return w
     if last.endswith("es") and last[:-2] in S_NOUNS:
@@ -118,6 +125,9 @@ def singular(word: str) -> str:
 def plural(word: str) -> str:
     """The plural of a noun's last word ("policy" → "policies")."""
     last = _last_word(word)
+    if last in LATIN_PLURAL:
+        many = LATIN_PLURAL[last]
+        return word[: len(word) - len(last)] + (many.capitalize() if word[len(word) - len(last)].isupper() else many)
     if last in S_NOUNS:
         return word + "es"
     if last in SAME_NOUNS:

@@ -283,9 +283,9 @@ def test_a_title_summary_names_the_row_and_an_unsaid_body_is_no_argument(tmp_pat
     _, module, _ = imported(tmp_path, spec(paths, {"User": user}))
     assert re.search(r"tool unsuspend_user\(user_id: UserId\)\n", module), module
     assert 'say "unsuspend user {user_id}"' in module and "the request body has no schema and no example" in module
-    # an example says what it holds: still an argument, optional (no field holds such a text,
-    # so a task would state another field's value: "with body "+1 415 555 0142"")
-    assert re.search(r'tool suspend_user\(user_id: UserId, body: text = ""\)', module), module
+    # a JSON example says what the body holds: its fields are the arguments, optional (D62;
+    # no field holds such a text, so a task would state another field's value)
+    assert re.search(r'tool suspend_user\(user_id: UserId, reason: text = ""\)', module), module
     assert 'say "reset factors for user {user_id}"' in module, module
 
 

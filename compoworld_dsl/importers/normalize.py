@@ -329,10 +329,34 @@ def key_candidates(o: Any, noun: str, self_key: bool = False) -> list[tuple[tupl
     return sorted(out)
 
 
-def choose_keys(plans: list[tuple[Any, Reading]]) -> dict[int, str | None]:
+def sole_key(o: Any, others: set[str]) -> list[tuple[tuple, str, str]]:
+    """The one required id-like field of an operation none of whose fields is named for its noun:
+    Inspector2's `POST /members/get {accountId}` gets the member whose account id it is (AWS
+    keys members by account), `POST /members/disassociate {accountId}` acts on it. Only where
+    exactly one required field ends as a key does (`Id`, `Name`, `Arn`, ...), and its stem names
+    no other collection of the API (a `dashboardId` of `/widgets/update` names the dashboard the
+    widget is on, not the widget)."""
+    found = []
+    for name, s, required, where in fields_of(o):
+        k = norm(name)
+        if not required or s.kind != "scalar" or s.type not in ("string", "integer") or where == "query" and k in ("key", "apikey"):
+            continue
+        suf = next((x for x in KEY_SUFFIXES if k.endswith(x) and len(k) > len(x)), None)
+        if suf is not None:
+            found.append((name, where, k[: -len(suf)]))
+    if len(found) != 1 or found[0][2] in others or found[0][2] + "s" in others:
+        return []
+    return [((0, 4, 0), found[0][0], found[0][1])]
+
+
+def choose_keys(plans: list[tuple[Any, Reading]], colls: frozenset[str] = frozenset()) -> dict[int, str | None]:
     """One key per collection where the API agrees: the one its get uses, else the commonest;
-    an operation without it keeps its own best field."""
-    cands = {id(o): key_candidates(o, r.noun, r.self_key) for o, r in plans if r.key is None and r.kind not in ("create", "list") and not r.keyed_by_path}
+    an operation without it keeps its own best field, or its sole id-like field (`sole_key`)."""
+    nouns = {norm(r.noun) for _, r in plans} | {norm(r.coll) for _, r in plans} | colls
+    cands = {}
+    for o, r in plans:
+        if r.key is None and r.kind not in ("create", "list") and not r.keyed_by_path:
+            cands[id(o)] = key_candidates(o, r.noun, r.self_key) or sole_key(o, nouns - {norm(r.noun), norm(r.coll)})
     by_coll: dict[str, list[tuple[Any, Reading]]] = {}
     for o, r in plans:
         by_coll.setdefault(norm("/".join(r.prefix + [r.coll])), []).append((o, r))
@@ -362,7 +386,10 @@ def normalize_ops(ops: list, make_param: Callable[..., Any]) -> None:
             r = owner_reading(o, r) or r
         if r is not None:
             plans.append((o, r))
-    keys = choose_keys(plans)
+    # every word a path of the API names a collection by (`/tracks/{id}`): a `trackId` names a
+    # track wherever it is, never the item of `track.lyrics.get`
+    colls = frozenset(norm(singular(x)) for o in ops for seg in o.segs if not is_param(seg) for x in [re.split(r"[.:#]", seg)[0]] if x)
+    keys = choose_keys(plans, colls | frozenset(w + "s" for w in colls))
     for o, r in plans:
         key = r.key if r.key is not None else keys.get(id(o))
         if key is not None and r.key is None and any(is_param(s) and pname(s) == key for s in o.segs):

@@ -104,6 +104,8 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     Op,
     plumbing,
     CREDENTIALS,
+    SIGNATURES,
+    SIGNED_WITH,
     constant,
     example_not_enum,
     signing,
@@ -612,6 +614,8 @@ class OpenAPIImporter(TypeMapper):
                 body = self.reader.shape(p.get("schema") or {}, at=(p_at, "schema"))
                 body_kind = "json"
                 continue
+            if where in ("query", "header") and norm(p["name"]) in CREDENTIALS:
+                continue  # Nexmo's `api_secret` beside its `api_key`: no task states a secret
             if where == "formData":
                 if norm(p["name"]) in CREDENTIALS:
                     # a form's `apiKey` signs the request (LanguageTool's `POST /words`): no task
@@ -629,7 +633,7 @@ class OpenAPIImporter(TypeMapper):
             shape = self.reader.shape(schema or {"type": "string"}, at=(p_at, "schema"))
             if shape.example is None and "example" in p:
                 shape.example = p["example"]
-            example_not_enum(shape, str(p.get("description") or ""))
+            example_not_enum(shape, str(p.get("description") or ""), str(p.get("name") or ""))
             params[(p["name"], where)] = Param(p["name"], where, shape, bool(p.get("required")) or where == "path", str(p.get("description") or ""))
         signed = signing(list(params.values()))
         for p in signed:
@@ -650,8 +654,14 @@ class OpenAPIImporter(TypeMapper):
                 if body.kind == "opaque" and schema in (None, {}, True) and not shown:
                     body.notes.append(SAYS_NOTHING)
                 body_kind = "json" if "json" in ctype else "multipart" if "multipart" in ctype else "form" if "urlencoded" in ctype else "other"
+                if body_kind == "json":
+                    body = resources.body_from_example(self, body, media, ((at, "requestBody"), "content"))
                 if body_kind in ("form", "multipart") and body.kind == "object" and any(norm(n) in CREDENTIALS for n in body.props):
                     body = replace(body, props={n: x for n, x in body.props.items() if norm(n) not in CREDENTIALS})  # as for Swagger's form fields
+                if body.kind == "object" and any(norm(n) in SIGNATURES for n in body.props):
+                    # a signed request (DigiLocker's `hmac` over `clientid` and `ts`): what signs
+                    # it is the client's, not what the call asks for, as a credential is
+                    body = replace(body, props={n: x for n, x in body.props.items() if norm(n) not in SIGNATURES | SIGNED_WITH})
         response, has_response = self.read_response(op, at)
         op_id = without_route(op.get("operationId"), path, method) if isinstance(op.get("operationId"), str) else None
         if op_id and re.fullmatch(r"[0-9a-fA-F]{12,}", op_id) and re.search(r"\d", op_id):
@@ -738,7 +748,8 @@ class OpenAPIImporter(TypeMapper):
         # has an `arn` (no resource owned its paths, and a list and a get of ingestions were two
         # tables of answers that did not agree: blind round 19)
         if rest == "identifier":
-            got = next((props[k] for k in ("arn", "id", "uuid") if k in props), None)
+            # or its `<noun>Arn`: Payment Cryptography's `{KeyIdentifier}` names a key by its `KeyArn`
+            got = next((props[k] for k in ("arn", "id", "uuid", noun + "arn", noun + "id") if k in props), None)
             if got is not None:
                 return got
         # `/projects/{project}` returning a project with a `name` and no id (AWS's REST APIs:
@@ -949,6 +960,10 @@ class OpenAPIImporter(TypeMapper):
             if pat in by_coll:
                 continue
             how = f"GET {o.path} returns one {shape.name or coll[-1]} with the id-like property {key}" + (" (a details view)" if detail else "") + (" (read from the response's example)" if resources.from_example(o.response) else "")
+            if detail and segs[-1].lower() == "status":
+                # `/syncs/{syncId}/status` shows a sync by its status (Codat's `CompanySyncStatus`):
+                # the rows are syncs, named by the path, not "company sync statuses"
+                shape = replace(shape, name="")
             by_coll[pat] = Resource(coll, param, shape, key, how, getter=o)
         # collections with a listing and item operations, but no GET by id
         for o in self.ops:
@@ -1127,7 +1142,10 @@ class OpenAPIImporter(TypeMapper):
         named_keys = set()  # `ProjectArn`, `ClusterName`: a key named after its noun names it elsewhere too (AWS)
         for i, other in enumerate(self.resources):
             k = norm(other.key_prop)
-            own = [c for c in (norm(singular(other.table)), norm(other.name)) if c and k.startswith(c) and len(k) > len(c)]
+            # the noun's last words name it too: Cost Explorer's anomaly monitors are keyed by a
+            # `MonitorArn`, which an anomaly's `MonitorArn` names (issue 30)
+            tails = [norm("".join(ws[i:])) for ws in [singular(other.table).split("_")] for i in range(1, len(ws))]
+            own = [c for c in (norm(singular(other.table)), norm(other.name), *tails) if c and k.startswith(c) and len(k) > len(c) and (c in (norm(singular(other.table)), norm(other.name)) or len(c) >= 4 and k[len(c):] in ("id", "arn", "name", "key"))]
             named_keys |= {k} if own else set()
             # an ARN names a resource wherever it appears (`sinkArn`), whatever the resource's key is called
             # and by its collection's word (`/albums` holds `AlbumBase`s: `album.id` names one)
@@ -1135,6 +1153,11 @@ class OpenAPIImporter(TypeMapper):
             names = {norm(singular(other.table)) + "id", norm(other.name) + "id", norm(singular(other.table)) + "arn", norm(other.name) + "arn", word + "id"} | ({k} if own else set())
             if k == "name":  # keyed by its name (Google's resource names): `rulesetName` names a ruleset
                 names |= {norm(singular(other.table)) + "name", norm(other.name) + "name", word + "name"}
+            if own and k.startswith(norm(singular(other.table))) and k[len(norm(singular(other.table))) :] in ("name", "arn", "id"):
+                # a field named as the noun itself holds its key where the key is named after
+                # it: a readiness check's `ResourceSet` is a resource set's `ResourceSetName`
+                names.add(norm(singular(other.table)))
+                named_keys.add(norm(singular(other.table)))
             for c in names:
                 by_name.setdefault(c, []).append(i)
         lengths = sorted({len(c) for c in by_name})
@@ -1933,7 +1956,16 @@ class OpenAPIImporter(TypeMapper):
             # (TheTVDB's `SeriesSearchResult` adds a `poster`): the fields both hold
             props &= set(r.shape.props)
         elif not props < set(r.shape.props):
-            return None
+            # a summary with a value or two of its own (DLM's policy summaries add a
+            # `PolicyType`, Marketplace's change sets an `EntityIdList`) is still a summary: the
+            # fields both hold, as a search's are. The list read as whole rows, and the get that
+            # shows the rest was turned down as giving a record an earlier step gave (issue 30)
+            extra = props - set(r.shape.props)
+            if len(extra) > max(2, len(props) // 3) or not props & set(r.shape.props):
+                return None
+            props &= set(r.shape.props)
+            if props == set(r.shape.props):
+                return None
         key = r.record.field(r.key_field) if r.key_field else None
         if key is None or not key.src or key.src.split(".")[0] not in props:
             return None
@@ -2485,6 +2517,7 @@ class OpenAPIImporter(TypeMapper):
         self.proposed_rules = speak(self.resources, self.services, tables, self.enums, self.ops)  # labels, phrases, seeds, house rules
         for t in self.answered_tools:  # after speak, which rewrites their phrases from summaries
             world_model.state_arguments(t)
+        world_model.shared_answer_values(self)  # after speak, which settles the seeds
         show_readings(self.ops, self.services)
         for r in self.resources:
             self.services[r.service].tables.append(tables[r.qualified])

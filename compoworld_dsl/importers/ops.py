@@ -19,14 +19,16 @@ IDENTITY = ("name", "title", "summary", "subject", "display_name", "full_name", 
 ITEM_WRAPPERS = ("data", "result", "item", "resource", "record", "object", "entity")
 LIST_WRAPPERS = ("data", "items", "results", "records", "value", "values", "list", "entries", "elements", "resources", "content")
 SEARCH_WORDS = ("search", "find", "query", "filter", "list")
-DETAIL_WORDS = ("details", "detail", "info")
+DETAIL_WORDS = ("details", "detail", "info", "status")
 # the parents Google's resource names open with (`projects/{p}/locations/{l}/...`): in a method id
 # (`projects.locations.capacityCommitments.split`) a scope, not the call's object
 GOOGLE_SCOPES = frozenset({"projects", "locations", "organizations", "folders"})
 # request plumbing, not part of what an operation means: never a parameter of a tool
 TRANSPORT = {"xgafv", "alt", "apiversion", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
 # what signs a request in a form body as a query's `key` does (TRANSPORT): never an argument
-CREDENTIALS = {"apikey", "accesstoken", "oauthtoken", "authtoken", "authorization"}
+CREDENTIALS = {"apikey", "apisecret", "accesstoken", "oauthtoken", "authtoken", "authorization"}
+SIGNATURES = {"hmac", "signature"}  # a signed request's signature, with what it signs (`SIGNED_WITH`)
+SIGNED_WITH = {"ts", "timestamp", "clientid"}
 PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction",
           # AWS's and Azure's names for a page's place and size
           "marker", "nextmarker", "maxitems", "maxrecords", "continuationtoken", "nextcontinuationtoken", "skiptoken", "paginationtoken", "startingtoken"}
@@ -148,12 +150,22 @@ def constant(p: "Param") -> bool:
 _FOR_EXAMPLE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as)[:,]?\s*(.*)", re.I | re.S)
 
 
-def example_not_enum(shape: Shape, description: str) -> None:
+def example_not_enum(shape: Shape, description: str, name: str = "") -> None:
     """A one-value enum the description gives as one example of many is an example: WMATA's
     `RouteID` allows `["70"]` and says "Bus route variant, e.g.: 70, 10A, 10Av1". Read as a
     constant the call always sends, no route but route 70 could be asked about (and the parameter
     was dropped). Changes `shape` in place."""
-    if not isinstance(shape.enum, list) or len(shape.enum) != 1 or not description:
+    if not isinstance(shape.enum, list) or len(shape.enum) != 1:
+        return
+    if name and re.search(r"(id|code|key|number)$", norm(name)) and norm(name) not in ("key", "apikey") and shape.default == shape.enum[0]:
+        # an identifier whose one value is its default too: an example the spec's exporter
+        # (Azure API Management's) wrote as an enum. WMATA's `StopID` "7-digit regional stop ID"
+        # allows `["1001195"]`, default "1001195": read as a constant, no stop's schedule but
+        # that one's could be asked for, and the parameter was dropped
+        shape.example = shape.example if shape.example is not None else shape.enum[0]
+        shape.enum = None
+        return
+    if not description:
         return
     m = _FOR_EXAMPLE.search(description)
     value = str(shape.enum[0])

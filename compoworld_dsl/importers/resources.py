@@ -240,18 +240,45 @@ def response_example(imp: "OpenAPIImporter", raw: dict) -> Any:
         if isinstance(r.get("schema"), dict):
             medias.append({"schema": r["schema"]})
         for m in medias:
-            if (got := json_example(m.get("example"))) is not None:
-                return got
-            exs = m.get("examples")
-            if isinstance(exs, dict):
-                for e in exs.values():
-                    e = imp.reader.resolve(e)
-                    if isinstance(e, dict) and (got := json_example(e.get("value"))) is not None:
-                        return got
-            sch = imp.reader.resolve(m.get("schema")) if isinstance(m.get("schema"), dict) else None
-            if isinstance(sch, dict) and (got := json_example(sch.get("example"))) is not None:
+            if (got := media_example(imp, m)) is not None:
                 return got
     return None
+
+
+def media_example(imp: "OpenAPIImporter", media: Any) -> Any:
+    """The example one media object shows: its `example`, its first `examples.*.value`, or its
+    schema's `example`; JSON text read as JSON (`json_example`)."""
+    if not isinstance(media, dict):
+        return None
+    if (got := json_example(media.get("example"))) is not None:
+        return got
+    exs = media.get("examples")
+    if isinstance(exs, dict):
+        for e in exs.values():
+            e = imp.reader.resolve(e)
+            if isinstance(e, dict) and (got := json_example(e.get("value"))) is not None:
+                return got
+    sch = imp.reader.resolve(media.get("schema")) if isinstance(media.get("schema"), dict) else None
+    if isinstance(sch, dict) and (got := json_example(sch.get("example"))) is not None:
+        return got
+    return None
+
+
+def body_from_example(imp: "OpenAPIImporter", body: Shape, media: Any, at: Any) -> Shape:
+    """A JSON request body whose schema declares no properties (Clubhouse's `{type: object}`)
+    but whose example shows them (`{"club_id": 1, "user_id": 2}`): the example's shape, as a
+    response's (`fill_from_examples`). Else the body as it was."""
+    if not (body.kind == "opaque" or body.kind == "object" and not body.props):
+        return body
+    ex = media_example(imp, media)
+    if not isinstance(ex, dict) or not ex:
+        return body
+    imp.budget.spend(1, "#")
+    s = shape_from_example(ex, at)
+    if s.kind != "object" or not s.props:
+        return body
+    s.notes = ["read from the request's example (the schema declares no properties)"]
+    return s
 
 
 def fill_from_examples(imp: "OpenAPIImporter") -> None:

@@ -412,4 +412,13 @@ class SchemaReader:
                 enum = [v for e in enums for v in e] if all(enums) else None
                 return Shape("scalar", base.type, base.format if len({p.format for p in parts}) == 1 else "", enum, nullable=nullable, notes=[f"{key} of {len(parts)} {base.type} variants"])
             return Shape("scalar", "string", nullable=nullable, notes=[f"{key} of the types {', '.join(sorted(types))}, kept as text"])
+        if all(p.kind == "object" for p in parts):
+            # variants of one object (intellifi's item placed `{location}` or `{location_id}`):
+            # one object with every field any variant has, each optional. Opaque, an `allOf` that
+            # held it could not merge, and the items were no table (issue 30)
+            u = Shape("object", nullable=nullable, notes=[f"{key} of {len(parts)} object variants, merged"])
+            for p in parts:
+                for n, ps in p.props.items():
+                    u.props.setdefault(n, ps)
+            return u
         return opaque(f"a {key} of {len(parts)} different shapes")

@@ -17,7 +17,7 @@ from typing import Any
 from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
 from .ops import MAX_FIELDS, flattened, is_param, page_token, pattern, pname
-from .common import ROW, VAGUE_KEYS, clean_schema_name, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
+from .common import ROW, VAGUE_KEYS, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 
 WRITES = ("post", "put", "patch", "delete")
 KEYLESS_WRITES = ("put", "patch", "delete")  # writes by their method alone: a batch write on a collection
@@ -588,6 +588,47 @@ def require_named_answers(imp: Any) -> None:
             break
 
 
+# the names of a value that picks out one thing wherever it is asked for or answered
+_PICKS_ONE = re.compile(r"(id|code|key|uuid|arn|number|slug|symbol|isbn|ticker)$")
+
+
+def shared_answer_values(imp: Any) -> None:
+    """Seed a field that two or more tables of answers hold under one name (`RouteID`, `companyId`:
+    what a list of routes answers and what the route's schedule is asked for) from one set of
+    values: the answers then name the same routes, and a task can carry a route id from the list
+    to the schedule (D62). Each table seeded its own (`B30` in one, `RI-4120` in another, `10A`
+    in a third), so no value one read gave was one another read answered for: WMATA's bus routes,
+    Roaring's companies and the Open Data Network's entities gave no task. Only names that pick
+    out one thing (`_PICKS_ONE`: not a date, a query or a latitude, which a person states), text
+    the seeds draw from a list or a numbered format, and a set of values no smaller than a table
+    that wants its rows distinct by the field. Run after `speak`, which settles the seeds."""
+    groups: dict[str, list[tuple[TableIR, str, str]]] = {}
+    for s in imp.services.values():
+        for t in s.tables:
+            if f"{s.name}.{t.name}" not in imp.answer_seeds:
+                continue
+            for f in t.record.fields:
+                n = _norm(f.name)
+                gen = t.seed.get(f.name)
+                if f.key or f.ref or f.json or f.base != "text" or n == "id" or not _PICKS_ONE.search(n) or gen is None:
+                    continue
+                if gen.startswith(("pick([", "format(")):
+                    groups.setdefault(n, []).append((t, f.name, gen))
+    for n, members in groups.items():
+        if len({id(t) for t, _, _ in members}) < 2:
+            continue
+        gen = next((g for _, _, g in members if g.startswith("pick([")), members[0][2])
+        values = drawn_values(gen, members[0][1], n=8)
+        if len(values) < 4:
+            continue
+        most = max((int(m.group(1)) for t, name, _ in members if name in t.distinct and (m := re.search(r"(\d+)$", t.rows))), default=0)
+        if most > len(values):
+            continue
+        shared = "pick([" + ", ".join(lit(v) for v in values) + "])"
+        for t, name, _ in members:
+            t.seed[name] = shared
+
+
 def answer_shape(imp: Any, o: Any, r: Any = None, info: dict | None = None) -> tuple[Any, bool | str] | None:
     """(the object, whether a list of them; or the scalar, `VALUE`) a read answers, when the world model can look it up
     (`answered`): a `GET`, or a `POST` named as a read (RPC APIs post their reads and
@@ -689,6 +730,8 @@ def _answer_noun(shape: Any, tool: str, summary: str = "") -> str:
     said = [w.lower() for w in re.findall(r"[A-Za-z]+", summary or "")]
     if len(toks) == 1 and len(tool) > 12 and 2 <= len(said) <= 5 and said[0] in READ_WORDS and "".join(said) == tool.lower():
         toks = said
+    if len(toks) > 2 and toks[0] in ("post", "put") and toks[1] in READ_WORDS:
+        toks = toks[1:]  # Clubhouse's `POST /get_profile`: "profile", not "post get profile"
     toks = toks[1:] if len(toks) > 1 and toks[0] in READ_WORDS else toks
     if len(toks) > 2 and toks[-2] == "by" and toks[-1] in ("id", "ids", "identifier", "uuid", "key"):
         toks = toks[:-2]  # `get_transcript_by_id`: a transcript, not a "transcript by id"

@@ -1,0 +1,219 @@
+"""Keys and rows the importer finds where a spec names them loosely (issue 30, D62): an RPC path
+whose one id-like field names the item, answers that share a key's values, summaries with a value
+of their own, keys named by the noun's last words, object variants, one-value enums that are
+examples. Each test is a spec shape a corpus spec had, and what a person reading it would see."""
+
+from __future__ import annotations
+
+import json
+
+import compoworld_dsl.sample.walk as walk
+from compoworld_dsl.importers.normalize import sole_key
+from compoworld_dsl.sample.run import Job, run as sample
+from import_specs import arr, body, obj, ok, pparam, ref, run, s, spec
+
+
+def tool(model, name: str):
+    return next(t for t in model.tools() if t.name == name)
+
+
+def post(op: str, b: dict, resp: dict) -> dict:
+    return {"post": {"operationId": op, "requestBody": body(b), "responses": ok(resp)}}
+
+
+def members_spec(dashboards: bool = True) -> dict:
+    """Inspector2's members: `POST /members/get {accountId}` and friends, AWS's REST-JSON style."""
+    member = obj({"accountId": s(), "relationshipStatus": s(enum=["ENABLED", "DISABLED", "INVITED"]), "email": s(format="email"), "updatedAt": s(format="date-time")})
+    paths = {
+        "/members/get": post("GetMember", obj({"accountId": s()}, ["accountId"]), obj({"member": ref("Member")})),
+        "/members/list": post("ListMembers", obj({"onlyAssociated": s("boolean")}), obj({"members": arr(ref("Member"))})),
+        "/members/associate": post("AssociateMember", obj({"accountId": s()}, ["accountId"]), obj({"accountId": s()})),
+        "/members/disassociate": post("DisassociateMember", obj({"accountId": s()}, ["accountId"]), obj({"accountId": s()})),
+    }
+    schemas = {"Member": member}
+    if dashboards:
+        paths |= {
+            "/widgets/list": post("ListWidgets", obj({"dashboardId": s()}), obj({"widgets": arr(ref("Widget"))})),
+            "/widgets/update": post("UpdateWidget", obj({"dashboardId": s(), "title": s()}, ["dashboardId"]), obj({"widget": ref("Widget")})),
+            "/dashboards/get": post("GetDashboard", obj({"dashboardId": s()}, ["dashboardId"]), obj({"dashboard": ref("Dashboard")})),
+        }
+        schemas |= {"Widget": obj({"widgetId": s(), "dashboardId": s(), "title": s()}), "Dashboard": obj({"dashboardId": s(), "name": s()})}
+    return spec(paths, schemas)
+
+
+def test_an_rpc_get_whose_one_id_like_field_names_the_item_gets_it(tmp_path):
+    _, ops, model, _ = run(tmp_path, members_spec())
+    # read as a list before (`members` is plural), so no member could be got or acted on
+    assert ops["POST /members/get"][0] == "get" and "GET /members/{accountId}" in ops["POST /members/get"][1]
+    assert str(dict(tool(model, "get_member").params)["account_id"]) == "MemberId"
+    assert str(dict(tool(model, "disassociate_member").params)["account_id"]) == "MemberId"
+    # a widget's update names the dashboard it is on, which is another collection: not a key
+    # of widgets (the widget table stays keyed by its own id)
+    assert ops["POST /widgets/update"][0] != "update"
+    assert str(dict(tool(model, "update_widget").params)["dashboard_id"]) == "DashboardId"
+
+
+def test_sole_key_needs_exactly_one_id_like_required_field_naming_no_other_collection():
+    class Op:  # the fields `fields_of` reads
+        def __init__(self, props: dict, required: set):
+            from compoworld_dsl.importers.schema import Shape
+
+            self.body = Shape("object", props={k: Shape("scalar", v) for k, v in props.items()}, required=required)
+            self.params = []
+
+    assert sole_key(Op({"accountId": "string"}, {"accountId"}), set()) == [((0, 4, 0), "accountId", "body")]
+    assert sole_key(Op({"accountId": "string", "teamId": "string"}, {"accountId", "teamId"}), set()) == []  # which one?
+    assert sole_key(Op({"accountId": "string"}, set()), set()) == []  # optional: a filter
+    assert sole_key(Op({"dashboardId": "string"}, {"dashboardId"}), {"dashboards"}) == []  # another collection's
+
+
+def test_a_walk_never_undoes_its_own_recorded_action(tmp_path, monkeypatch):
+    _, _, _, wf = run(tmp_path, members_spec(dashboards=False))
+
+    def plans(out: str) -> list[list[tuple]]:
+        rep = sample(Job(str(wf), 3, 4, 3, max_attempts=200), tmp_path / out)
+        lines = (tmp_path / out).read_text().splitlines() if rep.emitted else []
+        return [[(st["tool"].split(".")[1], st["arguments"].get("account_id")) for st in json.loads(x)["reference_plan"]] for x in lines]
+
+    def undone(plan: list[tuple]) -> bool:
+        return any(a[0] == "associate_member" and b[0] == "disassociate_member" or a[0] == "disassociate_member" and b[0] == "associate_member" for a in plan for b in plan if a[1] == b[1])
+
+    # the only 3-step walk this world has associates a member and disassociates it again ...
+    monkeypatch.setattr(walk, "_undoes", lambda a, b: False)
+    assert any(undone(p) for p in plans("without.jsonl"))
+    # ... which asks for nothing that lasts: turned down
+    monkeypatch.undo()
+    assert not any(undone(p) for p in plans("with.jsonl"))
+    assert walk._undoes("associate_member", "disassociate_member") and walk._undoes("stop_job", "start_job") and walk._undoes("lock_device", "unlock_device")
+    assert not walk._undoes("get_member", "delete_member") and not walk._undoes("enable_alarm", "disable_rule")
+
+
+def test_answers_that_share_a_key_name_share_its_values(tmp_path):
+    # WMATA: the routes list answers RouteIDs, the route's schedule is asked for by one
+    route = obj({"RouteID": s(example="10A"), "Name": s(), "LineDescription": s()})
+    sched = obj({"RouteID": s(), "TripHeadsign": s(), "StartTime": s(format="date-time")})
+    q = {"name": "RouteID", "in": "query", "required": True, "schema": {"type": "string"}}
+    doc = spec(
+        {
+            "/jRoutes": {"get": {"operationId": "Routes", "responses": ok(obj({"Routes": arr(ref("Route"))}))}},
+            "/jRouteSchedule": {"get": {"operationId": "RouteSchedule", "parameters": [q], "responses": ok(ref("Schedule"))}},
+        },
+        {"Route": route, "Schedule": sched},
+    )
+    result, ops, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    seeds = [line.strip() for line in text.splitlines() if line.strip().startswith("route_id: pick(")]
+    assert len(seeds) == 2 and seeds[0] == seeds[1], seeds
+
+
+def test_a_summary_with_a_value_of_its_own_is_still_a_summary(tmp_path):
+    # DLM: the policy summaries add a `PolicyType` the policy itself does not hold
+    policy = obj({"PolicyId": s(), "Description": s(), "State": s(enum=["ENABLED", "DISABLED"]), "ExecutionRoleArn": s(), "DateCreated": s(format="date-time")})
+    summary = obj({"PolicyId": s(), "Description": s(), "State": s(enum=["ENABLED", "DISABLED"]), "PolicyType": s()})
+    doc = spec(
+        {
+            "/policies": {"get": {"operationId": "GetLifecyclePolicies", "responses": ok(obj({"Policies": arr(ref("LifecyclePolicySummary"))}))}},
+            "/policies/{policyId}": {"get": {"operationId": "GetLifecyclePolicy", "parameters": [pparam("policyId")], "responses": ok(obj({"Policy": ref("LifecyclePolicy")}))}},
+        },
+        {"LifecyclePolicy": policy, "LifecyclePolicySummary": summary},
+    )
+    _, _, model, _ = run(tmp_path, doc)
+    # a view of the rows (what both hold), so the get that shows the rest is a step of its own
+    assert str(tool(model, "get_lifecycle_policies").result) == "list[LifecyclePolicySummary]"
+    assert str(tool(model, "get_lifecycle_policy").result) == "LifecyclePolicy"
+
+
+def test_a_key_named_after_the_nouns_last_words_is_referred_to(tmp_path):
+    # Cost Explorer: anomaly monitors are keyed by `MonitorArn`, which an anomaly names
+    monitor = obj({"MonitorArn": s(), "MonitorName": s(), "MonitorType": s(enum=["DIMENSIONAL", "CUSTOM"])})
+    anomaly = obj({"AnomalyId": s(), "MonitorArn": s(), "Feedback": s(enum=["YES", "NO"])})
+    doc = spec(
+        {
+            "/anomalyMonitors": {"get": {"operationId": "GetAnomalyMonitors", "responses": ok(obj({"AnomalyMonitors": arr(ref("AnomalyMonitor"))}))}},
+            "/anomalyMonitors/{MonitorArn}": {"delete": {"operationId": "DeleteAnomalyMonitor", "parameters": [pparam("MonitorArn")], "responses": ok(obj({}))}},
+            "/anomalies": {"get": {"operationId": "GetAnomalies", "responses": ok(obj({"Anomalies": arr(ref("Anomaly"))}))}},
+            "/anomalies/{AnomalyId}": {"get": {"operationId": "GetAnomaly", "parameters": [pparam("AnomalyId")], "responses": ok(ref("Anomaly"))}},
+        },
+        {"AnomalyMonitor": monitor, "Anomaly": anomaly},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    rec = "\n".join(result.files.values()).split("record Anomaly ")[1].split("\n  }")[0]
+    assert "monitor_arn: AnomalyMonitorId" in rec, rec
+
+
+def test_an_identifier_parameter_takes_the_nouns_arn(tmp_path):
+    # Payment Cryptography: `{KeyIdentifier}` names a key by its `KeyArn`
+    key = obj({"KeyArn": s(), "KeyState": s(enum=["CREATE_COMPLETE", "DELETE_PENDING"]), "Enabled": s("boolean")})
+    doc = spec(
+        {
+            "/keys": {"get": {"operationId": "ListKeys", "responses": ok(obj({"Keys": arr(ref("Key"))}))}},
+            "/keys/{KeyIdentifier}": {"get": {"operationId": "GetKey", "parameters": [pparam("KeyIdentifier")], "responses": ok(obj({"Key": ref("Key")}))}},
+        },
+        {"Key": key},
+    )
+    result, ops, _, _ = run(tmp_path, doc)
+    rec = "\n".join(result.files.values()).split("record Key ")[1].split("\n  }")[0]
+    assert "key key_arn: KeyId" in rec, rec
+
+
+def test_a_one_value_enum_identifier_whose_default_it_is_is_an_example(tmp_path):
+    # WMATA's `StopID`: enum ["1001195"], default "1001195", "7-digit regional stop ID"
+    p = {"name": "StopID", "in": "query", "required": True, "description": "7-digit regional stop ID.", "schema": {"type": "string", "enum": ["1001195"], "default": "1001195"}}
+    act = {"name": "Action", "in": "query", "required": True, "schema": {"type": "string", "enum": ["Describe"]}}
+    doc = spec({"/jStopSchedule": {"get": {"operationId": "StopSchedule", "parameters": [p, act], "responses": ok(obj({"StopName": s(), "Arrivals": s("integer")}))}}})
+    _, _, model, _ = run(tmp_path, doc)
+    params = dict(tool(model, "stop_schedule").params)
+    assert "stop_id" in params  # kept: any stop's schedule can be asked for
+    assert "action" not in params  # a constant the call always sends
+
+
+def test_object_variants_merge_and_a_signed_body_keeps_only_what_it_asks(tmp_path):
+    item = obj({"id": s(), "label": s(), "where": {"oneOf": [obj({"location": s()}), obj({"location_id": s()})]}})
+    signed = obj({"orgid": s(), "hmac": s(), "ts": s(), "clientid": s()}, ["orgid", "hmac", "ts", "clientid"])
+    doc = spec(
+        {
+            "/items": {"get": {"operationId": "listItems", "responses": ok(arr(ref("Item")))}},
+            "/items/{id}": {"get": {"operationId": "getItem", "parameters": [pparam("id")], "responses": ok(ref("Item"))}},
+            "/doctypes": {"post": {"operationId": "pullDoctypes", "requestBody": body(signed), "responses": ok(obj({"doctypes": arr(obj({"doctype": s(), "description": s()}))}))}},
+            "/search": {"get": {"operationId": "verifySearch", "parameters": [{"name": "api_secret", "in": "query", "required": True, "schema": {"type": "string"}}, {"name": "request_id", "in": "query", "schema": {"type": "string"}}], "responses": ok(obj({"status": s(), "number": s()}))}},
+        },
+        {"Item": item},
+    )
+    result, _, model, _ = run(tmp_path, doc)
+    rec = "\n".join(result.files.values()).split("record Item ")[1].split("\n  }")[0]
+    assert "where_location: text" in rec and "where_location_id: text" in rec, rec
+    assert set(dict(tool(model, "pull_doctypes").params)) == {"orgid"}
+    assert "api_secret" not in dict(tool(model, "verify_search").params)  # Nexmo's: no task states a secret
+
+
+def test_a_request_body_with_only_an_example_takes_the_examples_fields(tmp_path):
+    # Clubhouse: `POST /follow` with `{type: object}` and the fields only in its example
+    user = obj({"user_id": s("integer"), "name": s(), "username": s()})
+    follow = {"content": {"application/json": {"schema": {"type": "object"}, "examples": {"one": {"value": {"user_id": 2350087, "source": 4}}}}}}
+    doc = spec(
+        {
+            "/users": {"get": {"operationId": "listUsers", "responses": ok(arr(ref("User")))}},
+            "/users/{user_id}": {"get": {"operationId": "getUser", "parameters": [pparam("user_id")], "responses": ok(ref("User"))}},
+            "/follow": {"post": {"operationId": "follow", "requestBody": follow, "responses": ok(obj({"success": s("boolean")}))}},
+        },
+        {"User": user},
+    )
+    _, _, model, _ = run(tmp_path, doc)
+    params = dict(tool(model, "follow").params)
+    assert str(params["user_id"]) == "UserId", params  # the user it follows, a key a list gives
+
+
+def test_a_status_view_of_an_item_names_the_rows_by_their_path(tmp_path):
+    # Codat: `GET /syncs/{syncId}/status` answers a `CompanySyncStatus` holding the sync's id
+    status = obj({"syncId": s(), "syncStatus": s(), "syncUtc": s(format="date-time"), "errorMessage": s()})
+    doc = spec(
+        {
+            "/companies/{companyId}/syncs/{syncId}/status": {"get": {"operationId": "get-sync-by-id", "parameters": [pparam("companyId"), pparam("syncId")], "responses": ok(ref("CompanySyncStatus"))}},
+            "/companies/{companyId}/syncs/{syncId}/transactions": {"get": {"operationId": "list-sync-transactions", "parameters": [pparam("companyId"), pparam("syncId")], "responses": ok(arr(obj({"transactionId": s(), "status": s()})))}},
+        },
+        {"CompanySyncStatus": status},
+    )
+    result, ops, model, _ = run(tmp_path, doc)
+    assert ops["GET /companies/{companyId}/syncs/{syncId}/status"][0] == "get"
+    assert "record Sync " in "\n".join(result.files.values())
+    assert str(dict(tool(model, "list_sync_transactions").params)["sync_id"]) == "SyncId"
