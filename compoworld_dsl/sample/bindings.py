@@ -101,6 +101,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
                 return f"no sensible value for {n}"
             if v is _NO_DRAW:
                 break
+            v = _another_member(facts, rng, state, tool, given, n, t, v)
             chosen[n] = defaults[n] if v is _LEFT else v
         else:
             derived = _derived(facts, rng, state, tool, free, {**given, **chosen})
@@ -234,6 +235,24 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
                 out[n] = v
                 break
     return out
+
+
+def _another_member(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, given: dict, n: str, t: T.Type, v: Any) -> Any:
+    """An update's enum member other than the one the record holds, where the draw gave that one:
+    "update the lifecycle policy with ... state enabled, ..., new state enabled" asked to set
+    what the policy held (a blind round of stop 61). Only where the key the call names is given
+    and the record is there; otherwise the draw as it was."""
+    b = T.base_of(t)
+    upd = facts.update_args.get(tool.qualified, {}).get(n)
+    if upd is None or not isinstance(b, T.EnumT):
+        return v
+    table, key, f = upd
+    row = state.tables.get(table, {}).get(given.get(key))
+    if row is None or row.get(f) != v:
+        return v
+    none = placeholder_members(b.members)
+    others = [m for m in b.members if m not in none and m != v]
+    return rng.choice(others) if others else v
 
 
 def _moved(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, given: dict, free: list) -> dict:
