@@ -94,7 +94,15 @@ SAME_NOUNS = frozenset("series species news".split())
 # Latin plurals (Vectara lists `corpora` and creates a `corpus`: read as "corpora" and "corpus",
 # the two were two collections, `/v1/corporas` and `/v1/corpuses`, and neither had a task)
 LATIN = {"corpora": "corpus", "criteria": "criterion", "phenomena": "phenomenon", "indices": "index", "vertices": "vertex", "matrices": "matrix", "appendices": "appendix"}
-LATIN_PLURAL = {"corpus": "corpora", "criterion": "criteria", "phenomenon": "phenomena"}
+# the plurals `plural` gives so (an index, a vertex are "indexes", "vertexes" in the APIs' words)
+LATIN_PLURAL = {one: many for many, one in LATIN.items() if many.endswith("a")}
+
+
+def _last_as(word: str, last: str, new: str) -> str:
+    """`word` with its last word `last` (as `_last_word` gives it, lower case) made `new`, its
+    first letter's case kept (`Corpora` → `Corpus`)."""
+    head = word[: len(word) - len(last)]
+    return head + (new.capitalize() if word[len(head)].isupper() else new)
 
 
 def _last_word(word: str) -> str:
@@ -106,8 +114,7 @@ def singular(word: str) -> str:
     w = word
     last = _last_word(w)
     if last in LATIN:
-        one = LATIN[last]
-        return w[: len(w) - len(last)] + (one.capitalize() if w[len(w) - len(last)].isupper() else one)
+        return _last_as(w, last, LATIN[last])
     if last in S_NOUNS or last in SAME_NOUNS:
         return w
     if last.endswith("es") and last[:-2] in S_NOUNS:
@@ -126,8 +133,7 @@ def plural(word: str) -> str:
     """The plural of a noun's last word ("policy" → "policies")."""
     last = _last_word(word)
     if last in LATIN_PLURAL:
-        many = LATIN_PLURAL[last]
-        return word[: len(word) - len(last)] + (many.capitalize() if word[len(word) - len(last)].isupper() else many)
+        return _last_as(word, last, LATIN_PLURAL[last])
     if last in S_NOUNS:
         return word + "es"
     if last in SAME_NOUNS:

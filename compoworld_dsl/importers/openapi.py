@@ -1144,8 +1144,10 @@ class OpenAPIImporter(TypeMapper):
             k = norm(other.key_prop)
             # the noun's last words name it too: Cost Explorer's anomaly monitors are keyed by a
             # `MonitorArn`, which an anomaly's `MonitorArn` names (issue 30)
-            tails = [norm("".join(ws[i:])) for ws in [singular(other.table).split("_")] for i in range(1, len(ws))]
-            own = [c for c in (norm(singular(other.table)), norm(other.name), *tails) if c and k.startswith(c) and len(k) > len(c) and (c in (norm(singular(other.table)), norm(other.name)) or len(c) >= 4 and k[len(c):] in ("id", "arn", "name", "key"))]
+            noun, ws = norm(singular(other.table)), singular(other.table).split("_")
+            whole = [c for c in (noun, norm(other.name)) if c and k.startswith(c) and len(k) > len(c)]
+            tails = [c for c in (norm("".join(ws[i:])) for i in range(1, len(ws))) if len(c) >= 4 and k.startswith(c) and k[len(c) :] in ("id", "arn", "name", "key")]
+            own = whole + tails
             named_keys |= {k} if own else set()
             # an ARN names a resource wherever it appears (`sinkArn`), whatever the resource's key is called
             # and by its collection's word (`/albums` holds `AlbumBase`s: `album.id` names one)
@@ -1153,7 +1155,7 @@ class OpenAPIImporter(TypeMapper):
             names = {norm(singular(other.table)) + "id", norm(other.name) + "id", norm(singular(other.table)) + "arn", norm(other.name) + "arn", word + "id"} | ({k} if own else set())
             if k == "name":  # keyed by its name (Google's resource names): `rulesetName` names a ruleset
                 names |= {norm(singular(other.table)) + "name", norm(other.name) + "name", word + "name"}
-            if own and k.startswith(norm(singular(other.table))) and k[len(norm(singular(other.table))) :] in ("name", "arn", "id"):
+            if own and k.startswith(noun) and k[len(noun) :] in ("name", "arn", "id"):
                 # a field named as the noun itself holds its key where the key is named after
                 # it: a readiness check's `ResourceSet` is a resource set's `ResourceSetName`
                 names.add(norm(singular(other.table)))
