@@ -111,6 +111,8 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     signing,
     page_token,
     split_path,
+    root_collection,
+    under_root,
     is_param,
     pname,
     pattern,
@@ -560,6 +562,7 @@ class OpenAPIImporter(TypeMapper):
 
     def read_ops(self) -> None:
         count = 0
+        root = root_collection(self.doc)
         for path, item in self.doc["paths"].items():
             if not isinstance(path, str) or not isinstance(item, dict):
                 continue
@@ -567,7 +570,7 @@ class OpenAPIImporter(TypeMapper):
             if not isinstance(item, dict):
                 continue
             common = item.get("parameters") if isinstance(item.get("parameters"), list) else []
-            segs = split_path(path)
+            segs = under_root(split_path(path), root)
             for method, op in item.items():
                 if method.lower() not in METHODS or not isinstance(op, dict):
                     continue
@@ -827,6 +830,11 @@ class OpenAPIImporter(TypeMapper):
             if s.kind == "array" and s.items is not None and s.items.kind == "scalar" and s.items.type == "string":
                 one = norm(singular(snake(name))) if name else ""
                 if (s.items.name and norm(s.items.name) == key) or one and one in (key, noun + key):
+                    return True
+                if d == 0 or one and key.startswith(one) and key[len(one):] in ("id", "name", "arn"):
+                    # a bare array of strings from the collection's own list (`GET /gen/clients`
+                    # of `/gen/clients/{language}`), or keys named by the noun with the key's
+                    # suffix (`ConfigurationSets` of `ConfigurationSetName`, resources.key_only)
                     return True
             elif s.kind == "object":
                 todo.extend((v, k, d + 1) for k, v in s.props.items() if v.kind in ("object", "array"))

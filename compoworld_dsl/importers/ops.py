@@ -205,6 +205,9 @@ def split_path(path: str) -> list[str]:
     # a format chosen by extension (`/v1/{id}.{output_format}`): the segment names the item,
     # the extension is how it is rendered
     path = re.sub(r"(\{[^{}]+\})\.\{[^{}]+\}(?=/|$)", r"\1", path)
+    # and one glued to a word (`/divisions.{format}`, Buffer's `/profiles{mediaTypeExtension}`):
+    # the collection, rendered one way or another, not a segment named `pending{...}`
+    path = re.sub(r"(?<=[^/{])\.?\{[^{}]*(?:format|extension|ext)\}(?=/|$)", "", path, flags=re.I)
     out = []
     for seg in path.split("/"):
         if not seg:
@@ -222,6 +225,42 @@ def split_path(path: str) -> list[str]:
 
 
 _FORMAT_EXT = re.compile(r"\.(?:json|xml)$", re.I)
+
+
+def root_collection(doc: dict) -> str | None:
+    """The collection a spec's server URL names when its paths start at the collection's root:
+    Transavia's airports are served at `https://api.transavia.com/v2/airports`, listed by `GET /`
+    and read by `GET /{id}`; Nexmo's applications at `.../v1/applications`, Presalytics' stories at
+    `/story`. Read as they stand, `GET /` and `/{id}` name no collection, so no table held their
+    rows. The word is the URL's last path segment (a word, not a version or `api`), and only where
+    some operation's path is `/` or `/{x}` exactly: a spec whose paths merely start with a
+    parameter (`/{format}/Players`, sportsdata's) names its collections itself."""
+    paths = doc.get("paths") if isinstance(doc.get("paths"), dict) else {}
+    if not any(isinstance(p, str) and re.fullmatch(r"/?|/\{[^{}/]+\}/?", p) for p in paths):
+        return None
+    servers = doc.get("servers")
+    if isinstance(servers, list) and servers and isinstance(servers[0], dict):
+        url = str(servers[0].get("url") or "")
+    else:
+        url = str(doc.get("basePath") or "")
+    url = re.sub(r"^[a-z][\w+.-]*://[^/]*", "", url)  # the path of an absolute URL
+    segs = [x for x in url.split("/") if x]
+    word = segs[-1] if segs else ""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z_-]*[A-Za-z]", word) or _NOT_A_COLLECTION.fullmatch(word):
+        return None
+    return word
+
+
+_NOT_A_COLLECTION = re.compile(r"v\d.*|api|apis|rest|services?|ws|web|public|private|latest|beta|alpha|prod|production|sandbox|test", re.I)
+
+
+def under_root(segs: list[str], word: str | None) -> list[str]:
+    """A path's segments under its root collection (`root_collection`): `/` is `/airports`,
+    `/{id}/sessions` `/airports/{id}/sessions`; a path that starts with a word of its own
+    (`/nearest`) is left as it is."""
+    if word and (not segs or is_param(segs[0])):
+        return [word, *segs]
+    return segs
 
 
 def is_param(seg: str) -> bool:

@@ -383,7 +383,60 @@ def more_resources(imp: "OpenAPIImporter", by_coll: dict, item_ops: dict) -> Non
         by_coll[pat].owner = owner  # type: ignore[attr-defined]  # what its other operations work on (openapi.make_tools)
         if shape.name:
             named.add(shape.name)
+    key_only(imp, by_coll)
     singletons(imp, by_coll)
+
+
+def key_only(imp: "OpenAPIImporter", by_coll: dict) -> None:
+    """A collection whose rows are their keys alone: `GET C` lists bare keys (`{ConfigurationSets:
+    [string]}`, or a bare array of strings) and operations work on `C/{x}` or under it, but no
+    response shows a row's fields. AWS Pinpoint SMS Voice's configuration sets are listed so,
+    created by `POST C {ConfigurationSetName}`, deleted by `DELETE C/{ConfigurationSetName}`, and
+    hold event destinations at `C/{ConfigurationSetName}/event-destinations`. Unread, the sets
+    were no table, and the destinations' `{ConfigurationSetName}` one made-up scope value: no task
+    could list the sets and follow one. Read, the table holds the key and nothing else; its list is
+    D58's view of the keys, the row is known by its key (D60) where the key is a name."""
+    for o in imp.ops:
+        if o.method != "get" or not o.segs or is_param(o.segs[-1]) or o.segs[-1].startswith(":"):
+            continue
+        pat, n = pattern(o.segs), len(o.segs)
+        if pat in by_coll:
+            continue
+        below = next((x for x in imp.ops if len(x.segs) > n and is_param(x.segs[n]) and pattern(x.segs[:n]) == pat), None)
+        if below is None:
+            continue
+        param = pname(below.segs[n])
+        # (a spec that declares no response at all, Fisheye's `/admin/groups` and
+        # `/admin/groups/{name}`, was read so too and tried: its tables gave no task, as its
+        # actions name nothing but the group, so the rule stays with lists that show keys)
+        if not _lists_keys(imp, o.response, param, o.segs[-1]):
+            continue
+        key = Shape("scalar", "string", description=f"the {words(singular(snake(o.segs[-1])))}'s {words(snake(param))}")
+        shape = Shape("object", props={param: key}, required={param})
+        getter = next((x for x in imp.ops if x.method == "get" and len(x.segs) == n + 1 and pattern(x.segs) == pat + "/{}"), None)
+        by_coll[pat] = Resource(list(o.segs), param, shape, param, f"GET {o.path} lists the keys {{{param}}} of the rows {below.label} works on, and no response shows a row's fields: a table of the keys alone", getter=getter)
+
+
+def _lists_keys(imp: "OpenAPIImporter", shape: Shape | None, param: str, word: str) -> bool:
+    """Does a list response hold the keys `{param}` names, bare: an array of strings at the top,
+    or (at most three envelopes down) one named as the keys (`ConfigurationSets` of
+    `{ConfigurationSetName}`, `DetectorIds` of `{detectorId}`), and no array of objects?"""
+    if shape is None or imp.arrays_of_objects(shape):
+        return False
+    if shape.kind == "array":
+        return shape.items is not None and shape.items.kind == "scalar" and shape.items.type == "string"
+    key = norm(param)
+    todo = [(shape, 0)]
+    while todo:
+        s, d = todo.pop()
+        for name, v in s.props.items():
+            if v.kind == "array" and v.items is not None and v.items.kind == "scalar" and v.items.type == "string":
+                one = norm(singular(snake(name)))
+                if one == key or key.startswith(one) and key[len(one):] in ("id", "name", "arn", "key", "code"):
+                    return True
+            elif v.kind == "object" and d < 3:
+                todo.append((v, d + 1))
+    return False
 
 
 def _singular_beside(imp: "OpenAPIImporter", o: "Op", shape: Shape, by_coll: dict) -> bool:
@@ -547,7 +600,7 @@ def scope_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
     for it in imp.listed(o.response):
         if not it.name:
             continue
-        for r in imp.resources_named({it.name}):
+        for r in imp.resources_named({it.name}) or _listed_as(imp).get(it.name, []):
             parents = {p for p, _ in r.parents}
             if all(p in parents for p in params):
                 return r
@@ -559,6 +612,24 @@ def scope_list(imp: "OpenAPIImporter", o: "Op") -> "Resource | None":
     if found is None and (found := search_list(imp, o)) is not None:
         o._searched = True  # type: ignore[attr-defined]  # its objects are a view of the rows (openapi.summary_fields)
     return found
+
+
+def _listed_as(imp: "OpenAPIImporter") -> dict[str, list["Resource"]]:
+    """{schema name: the resources whose own list (`GET C`) shows objects of it}: a list
+    elsewhere that shows the same objects lists the same rows. Transavia's airports are read by
+    `GET /{id}` as `AirportDetailsDto` and listed by `GET /` as `AirportDto`, as is `GET
+    /countrycode/{countryCode}`, the airports of one country. Once per import."""
+    got = getattr(imp, "_listed_as", None)
+    if got is None:
+        got = {}
+        lists = {pattern(x.segs): x for x in imp.ops if x.method == "get" and x.segs and not is_param(x.segs[-1])}
+        for r in imp.resources:
+            x = lists.get(r.coll)
+            shown = imp.list_of(x.response, r) if x is not None else None
+            if shown is not None and shown.name and shown.name != r.shape.name:
+                got.setdefault(shown.name, []).append(r)
+        imp._listed_as = got  # type: ignore[attr-defined]
+    return got
 
 
 # path words that say a GET finds objects of the collection named after them (`/search/series`)

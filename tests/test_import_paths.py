@@ -1,0 +1,121 @@
+"""Path shapes the importer reads as a person would (issue 30): a collection served at the root
+of its server URL. Each test is a spec shape a corpus spec had."""
+
+from __future__ import annotations
+
+from compoworld_dsl.importers.ops import root_collection, under_root
+from import_specs import arr, body, obj, ok, pparam, ref, run, s, spec
+
+
+def airports(url: str | None, swagger_base: bool = False) -> dict:
+    """Transavia's airports: served at `.../v2/airports`, listed by `GET /`, read by `GET /{id}`."""
+    place = {"city": s(), "country": obj({"code": s(), "name": s()}), "geoCoordinates": obj({"latitude": s("number"), "longitude": s("number")}), "id": s(), "name": s()}
+    airport = obj(place | {"self": obj({"href": s()})})
+    details = obj(place | {"inboundRoutes": obj({"href": s()}), "outboundRoutes": obj({"href": s()})})
+    doc = spec(
+        {
+            "/": {"get": {"operationId": "listAirports", "responses": ok(arr(ref("Airport")))}, "post": {"operationId": "addAirport", "requestBody": body(obj({"name": s(), "city": s()}, ["name"])), "responses": ok(ref("AirportDetails"))}},
+            "/countrycode/{countryCode}": {"get": {"operationId": "byCountry", "parameters": [pparam("countryCode")], "responses": ok(arr(ref("Airport")))}},
+            "/{id}": {
+                "get": {"operationId": "getAirport", "parameters": [pparam("id")], "responses": ok(ref("AirportDetails"))},
+                "delete": {"operationId": "deleteAirport", "parameters": [pparam("id")], "responses": {"204": {"description": "gone"}}},
+            },
+            "/nearest": {"get": {"operationId": "nearest", "responses": ok(arr(obj({"id": s(), "name": s(), "distanceInKm": s("number")})))}},
+        },
+        {"Airport": airport, "AirportDetails": details},
+    )
+    if url is not None:
+        doc["servers"] = [{"url": url}]
+    if swagger_base:
+        doc.pop("servers", None)
+        doc["basePath"] = url
+    return doc
+
+
+def test_a_collection_served_at_the_root_of_its_server_url_is_a_table(tmp_path):
+    result, ops, model, _ = run(tmp_path, airports("https://api.transavia.com/v2/airports"))
+    assert ops["GET /"][0] == "list" and ops["GET /{id}"][0] == "get" and ops["DELETE /{id}"][0] == "delete" and ops["POST /"][0] == "create"
+    assert any("airports" in svc.state for svc in model.services.values())
+    # a path with a word of its own keeps it
+    assert ops["GET /nearest"][0] != "get"
+    # a list elsewhere that shows what the airports' own list shows (`Airport`, where a get
+    # shows `AirportDetails`) lists airports, here those of one country
+    assert ops["GET /countrycode/{countryCode}"][0] == "list"
+    by_country = next(t for t in model.tools() if t.name == "by_country")
+    assert str(dict(by_country.params)["country_code"]) == "text" and str(by_country.result).startswith("list[")
+
+
+def test_without_a_word_in_the_server_url_the_root_names_no_collection(tmp_path):
+    # the reading before: `GET /` and `/{id}` had no collection word, so no table held airports
+    _, ops, _, _ = run(tmp_path, airports("https://api.transavia.com/v2"))
+    assert ops["GET /{id}"][0] not in ("get", "list", "delete")
+
+
+def test_the_root_word_is_read_from_swagger_base_path_and_relative_urls():
+    assert root_collection(airports("/v1/applications", swagger_base=True)) == "applications"
+    assert root_collection(airports("/story")) == "story"
+    for url in ("https://example.com/api", "https://example.com/v3", "https://example.com", "/rest/"):
+        assert root_collection(airports(url)) is None, url
+
+
+def test_paths_that_merely_start_with_a_parameter_keep_their_own_words():
+    # sportsdata's `/{format}/Players` under `.../v3/nba/stats`: no `/` or `/{x}` path, so the
+    # server's last word (`stats`) is no collection
+    doc = spec({"/{format}/Players": {"get": {"operationId": "players", "parameters": [pparam("format")], "responses": ok(arr(obj({"PlayerID": s("integer")})))}}})
+    doc["servers"] = [{"url": "https://api.sportsdata.io/v3/nba/stats"}]
+    assert root_collection(doc) is None
+    assert under_root(["{id}", "sessions"], "story") == ["story", "{id}", "sessions"]
+    assert under_root(["nearest"], "airports") == ["nearest"]
+    assert under_root([], "airports") == ["airports"]
+
+
+def config_sets(listed: dict) -> dict:
+    """AWS Pinpoint SMS Voice: configuration sets listed as bare names, created by name, deleted
+    by name, holding event destinations."""
+    name = {"name": "ConfigurationSetName", "in": "path", "required": True, "schema": {"type": "string"}}
+    dest = obj({"Name": s(), "Enabled": s("boolean"), "MatchingEventTypes": arr(s(enum=["ANSWERED", "FAILED"]))})
+    return spec(
+        {
+            "/v1/sms-voice/configuration-sets": {
+                "get": {"operationId": "ListConfigurationSets", "responses": ok(listed)},
+                "post": {"operationId": "CreateConfigurationSet", "requestBody": body(obj({"ConfigurationSetName": s()})), "responses": ok(obj({}))},
+            },
+            "/v1/sms-voice/configuration-sets/{ConfigurationSetName}": {"delete": {"operationId": "DeleteConfigurationSet", "parameters": [name], "responses": ok(obj({}))}},
+            "/v1/sms-voice/configuration-sets/{ConfigurationSetName}/event-destinations": {
+                "get": {"operationId": "GetConfigurationSetEventDestinations", "parameters": [name], "responses": ok(obj({"EventDestinations": arr(ref("EventDestination"))}))},
+                "post": {"operationId": "CreateConfigurationSetEventDestination", "parameters": [name], "requestBody": body(obj({"EventDestinationName": s(), "EventDestination": ref("EventDestination")})), "responses": ok(obj({}))},
+            },
+        },
+        {"EventDestination": dest},
+    )
+
+
+def test_a_collection_listed_as_bare_keys_is_a_table_of_its_keys(tmp_path):
+    _, ops, model, _ = run(tmp_path, config_sets(obj({"ConfigurationSets": arr(s()), "NextToken": s()})))
+    assert ops["GET /v1/sms-voice/configuration-sets"][0] == "list"
+    assert ops["POST /v1/sms-voice/configuration-sets"][0] == "create"
+    assert ops["DELETE /v1/sms-voice/configuration-sets/{ConfigurationSetName}"][0] == "delete"
+    # the destinations hang under a set the world holds, not under one made-up scope value
+    lst = next(t for t in model.tools() if t.name == "get_configuration_set_event_destinations")
+    assert str(dict(lst.params)["configuration_set_name"]) == "ConfigurationSetId"
+
+
+def test_keys_listed_under_another_name_make_no_table(tmp_path):
+    # an array of strings named for something else (`Regions`) lists no configuration set
+    _, ops, _, _ = run(tmp_path, config_sets(obj({"Regions": arr(s())})))
+    assert ops["GET /v1/sms-voice/configuration-sets"][0] != "list"
+    assert ops["DELETE /v1/sms-voice/configuration-sets/{ConfigurationSetName}"][0] != "delete"
+
+
+def test_a_format_glued_to_a_segment_is_no_part_of_its_name():
+    from compoworld_dsl.importers.ops import split_path
+
+    # Buffer's `/profiles{mediaTypeExtension}` was a collection named "profiles{...}", and its
+    # `/profiles/{id}/updates/pending{...}` an item keyed by `pending`
+    assert split_path("/profiles{mediaTypeExtension}") == ["profiles"]
+    assert split_path("/updates/{id}{mediaTypeExtension}") == ["updates", "{id}"]
+    assert split_path("/profiles/{id}/updates/pending{mediaTypeExtension}") == ["profiles", "{id}", "updates", "pending"]
+    assert split_path("/divisions.{format}") == ["divisions"]
+    # a format that is a segment of its own, or two parameters that are not a format, stay
+    assert split_path("/v1/{format}/x") == ["v1", "{format}", "x"]
+    assert split_path("/x/{a}{b}") == ["x", "{a}{b}"]
