@@ -217,3 +217,21 @@ def test_a_status_view_of_an_item_names_the_rows_by_their_path(tmp_path):
     assert ops["GET /companies/{companyId}/syncs/{syncId}/status"][0] == "get"
     assert "record Sync " in "\n".join(result.files.values())
     assert str(dict(tool(model, "list_sync_transactions").params)["sync_id"]) == "SyncId"
+
+
+def books_spec() -> dict:
+    """ISBNdb: books by ISBN, publishers by their name; a book names its publisher."""
+    return spec(
+        {
+            "/book/{isbn}": {"get": {"operationId": "getBook", "parameters": [pparam("isbn")], "responses": ok(obj({"book": ref("Book")}))}},
+            "/publisher/{name}": {"get": {"operationId": "getPublisher", "parameters": [pparam("name")], "responses": ok(obj({"publisher": ref("Publisher")}))}},
+        },
+        {"Book": obj({"isbn": s(), "title": s(), "publisher": s(), "pages": s("integer")}), "Publisher": obj({"name": s(), "country": s()})},
+    )
+
+
+def test_a_field_named_as_a_noun_whose_rows_are_keyed_by_name_holds_that_name(tmp_path):
+    result, _, _, _ = run(tmp_path, books_spec())
+    text = "\n".join(result.files.values())
+    # read as text before: a book's publisher was a made-up name no publisher row held
+    assert "publisher: PublisherId" in text and "publisher: ref " in text

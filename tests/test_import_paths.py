@@ -119,3 +119,54 @@ def test_a_format_glued_to_a_segment_is_no_part_of_its_name():
     # a format that is a segment of its own, or two parameters that are not a format, stay
     assert split_path("/v1/{format}/x") == ["v1", "{format}", "x"]
     assert split_path("/x/{a}{b}") == ["x", "{a}{b}"]
+
+
+def browse(extra: dict) -> dict:
+    """eBay Browse: items read by `GET /item/{item_id}`, found by `GET /item_summary/search`,
+    whose page holds the summaries beside `warnings` and other page notes."""
+    summary = obj({"itemId": s(), "title": s(), "price": s("number")})
+    item = obj({"itemId": s(), "title": s(), "price": s("number"), "description": s(), "brand": s()})
+    page = obj({"href": s(), "total": s("integer"), "itemSummaries": arr(ref("ItemSummary"))} | extra)
+    return spec(
+        {
+            "/item/{item_id}": {"get": {"operationId": "getItem", "parameters": [pparam("item_id")], "responses": ok(ref("Item"))}},
+            "/item_summary/search": {"get": {"operationId": "search", "parameters": [{"name": "q", "in": "query", "schema": s()}], "responses": ok(page)}},
+        },
+        {"Item": item, "ItemSummary": summary, "Error": obj({"errorId": s("integer"), "message": s()})},
+    )
+
+
+def test_a_search_page_with_notes_beside_its_summaries_lists_the_items(tmp_path):
+    _, ops, model, _ = run(tmp_path, browse({"warnings": arr(ref("Error"))}))
+    assert ops["GET /item_summary/search"][0] == "list"
+    search = next(t for t in model.tools() if t.name == "search")
+    assert str(search.result) == "list[ItemSummary]"
+
+
+def test_two_lists_of_rows_on_one_page_are_not_told_apart_by_name_alone(tmp_path):
+    # a second array that is no note (`relatedItems`) leaves the page as it was read before
+    _, ops, _, _ = run(tmp_path, browse({"relatedItems": arr(ref("ItemSummary"))}))
+    assert ops["GET /item_summary/search"][0] != "list"
+
+
+def test_path_words_of_state_and_of_verbs_are_read_as_such(tmp_path):
+    """Buffer: `/profiles/{id}/updates/pending` lists pending updates (not "pendings"), and
+    `POST /profiles/{id}/updates/reorder`, with no operation id or summary, reorders updates (not
+    "post updates reorder")."""
+    update = {"type": "object", "properties": {"id": s(), "text": s(), "due_at": s("integer")}}
+    profile = obj({"id": s(), "service": s(), "formatted_username": s()})
+    doc = spec(
+        {
+            "/profiles": {"get": {"operationId": "listProfiles", "responses": ok(arr(ref("Profile")))}},
+            "/profiles/{id}": {"get": {"operationId": "getProfile", "parameters": [pparam("id")], "responses": ok(ref("Profile"))}},
+            "/profiles/{id}/updates/pending": {"get": {"parameters": [pparam("id")], "responses": ok(obj({"total": s("integer"), "updates": arr(update)}))}},
+            "/profiles/{id}/updates/reorder": {"post": {"description": "Edit the order at which statuses for the specified social media profile will be sent out of the buffer.", "parameters": [pparam("id")], "responses": ok(obj({"success": s("boolean")}))}},
+        },
+        {"Profile": profile},
+    )
+    result, ops, model, _ = run(tmp_path, doc)
+    pending = next(t for t in model.tools() if t.name.startswith("list_pending"))
+    assert str(pending.result) == "list[PendingUpdate]"
+    says = [ln.strip() for text in result.files.values() for ln in text.splitlines() if ln.strip().startswith("say ")]
+    assert any("pending updates" in x for x in says) and not any("pendings" in x for x in says), says
+    assert any(x.startswith('say "reorder updates') for x in says), says

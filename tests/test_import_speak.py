@@ -478,6 +478,9 @@ def test_summaries_and_nouns_read_as_a_person_writes_them():
     assert [_imperative(w) for w in ("Synchronizes", "Authorizes", "Buzzes", "Fixes", "Searches")] == ["synchronize", "authorize", "buzz", "fix", "search"]
     assert summary_phrase("Adapter - Add an adapter") == ("add an adapter", False)
     assert summary_phrase("Users – Get a user") == ("get a user", True)
+    # a topic before a colon, as Presalytics titles its operations ("id outline post of story ..." before)
+    assert summary_phrase("Story: Post Story Outline") == ("post story outline", False)
+    assert summary_phrase("Sessions: Create a Session") == ("create a session", False)
     assert summary_phrase("Get well-known items") == ("get well-known items", True)
     # an adverb before the verb: hetras' "Partially updates the room" read "partially updates ..."
     assert summary_phrase("Partially updates the room") == ("partially update the room", False)

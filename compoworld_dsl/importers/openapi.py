@@ -84,6 +84,7 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     IDENTITY,
     ITEM_WRAPPERS,
     LIST_WRAPPERS,
+    PAGE_NOTES,
     SEARCH_WORDS,
     DETAIL_WORDS,
     GOOGLE_SCOPES,
@@ -924,6 +925,9 @@ class OpenAPIImporter(TypeMapper):
                 return s.items
         if len(arrays) == 1:
             return arrays[0][1].items
+        rows = [s for p, s in arrays if norm(p) not in PAGE_NOTES]
+        if len(rows) == 1 and len(arrays) > 1:
+            return rows[0].items
         shape = _enveloped(shape)
         for p, s in shape.props.items():
             # not into one record the envelope holds (`{isError, result: Package}`): a package's
@@ -998,6 +1002,11 @@ class OpenAPIImporter(TypeMapper):
         taken_tables: dict[str, int] = {}
         for r in self.resources:
             word = r.coll_segs[-1]
+            if not r.shape.name and word.lower() in STATE_WORDS and len(r.coll_segs) > 1 and not is_param(r.coll_segs[-2]):
+                # a list named by the state of its rows (Buffer's `/profiles/{id}/updates/pending`
+                # and `.../sent`): pending updates, not "pendings" ("the via of the sent ...
+                # among the sents of that profile", a task said)
+                word = f"{word}_{r.coll_segs[-2]}"
             base = r.shape.name or singular(word)
             rec = pascal(clean_schema_name(base)) if r.shape.name else pascal(singular(snake(word)))
             if r.shape.name and _role_tail(norm(r.shape.name), norm(singular(snake(word)))) is not None and norm(rec) != norm(singular(snake(word))):
@@ -1163,7 +1172,9 @@ class OpenAPIImporter(TypeMapper):
             names = {norm(singular(other.table)) + "id", norm(other.name) + "id", norm(singular(other.table)) + "arn", norm(other.name) + "arn", word + "id"} | ({k} if own else set())
             if k == "name":  # keyed by its name (Google's resource names): `rulesetName` names a ruleset
                 names |= {norm(singular(other.table)) + "name", norm(other.name) + "name", word + "name"}
-            if own and k.startswith(noun) and k[len(noun) :] in ("name", "arn", "id"):
+            if (own and k.startswith(noun) and k[len(noun) :] in ("name", "arn", "id")) or (k == "name" and len(noun) >= 4 and not self.names_items()):
+                # (and where a row is keyed by its name, not a Google resource name: ISBNdb's
+                # publishers at `/publisher/{name}`, a book's `publisher` is that name)
                 # a field named as the noun itself holds its key where the key is named after
                 # it: a readiness check's `ResourceSet` is a resource set's `ResourceSetName`
                 names.add(norm(singular(other.table)))
@@ -2413,7 +2424,12 @@ class OpenAPIImporter(TypeMapper):
             return " ".join(kept).strip() or o.method
         statics = [t for seg in o.segs[len(r.coll_segs) if r else 0 :] if not is_param(seg) for t in snake(seg).split("_") if t and seg.strip(":")]
         verb = {"get": "get", "post": "post", "put": "put", "patch": "update", "delete": "delete"}[o.method]
-        return " ".join([verb] + [t for t in statics if t not in drop]).strip()
+        words_ = [t for t in statics if t not in drop]
+        if o.method != "get" and len(words_) > 1 and (words_[-1] in world_model.WRITE_VERBS or words_[-1] == "shuffle"):
+            # a path that ends in its verb (Buffer's `POST /profiles/{id}/updates/reorder`):
+            # "reorder updates of profile ...", not "post updates reorder of profile ..."
+            return " ".join([words_[-1], *words_[:-1]])
+        return " ".join([verb] + words_).strip()
 
     def fallback_name(self, o: Op, r: Resource | None) -> str:
         statics = [s for s in o.segs[len(r.coll_segs) if r is not None else 0 :] if not is_param(s)]
@@ -2690,6 +2706,10 @@ def _role_tail(schema: str, noun: str) -> str | None:
             return None
         rest = rest[len(word) :]
     return tail
+
+
+# path words that name the state of the rows a list holds, not a collection of their own
+STATE_WORDS = frozenset("pending sent scheduled archived active inactive draft drafts deleted published unpublished completed failed open closed expired upcoming past recent starred".split())
 
 
 def _owner_word(segs: list[str]) -> str | None:

@@ -18,6 +18,9 @@ MONEY_WORDS = {"amount", "price", "total", "cost", "fee", "fees", "balance", "su
 IDENTITY = ("name", "title", "summary", "subject", "display_name", "full_name", "label", "email", "username", "number", "reference", "code", "path", "rule", "description", "text")
 ITEM_WRAPPERS = ("data", "result", "item", "resource", "record", "object", "entity")
 LIST_WRAPPERS = ("data", "items", "results", "records", "value", "values", "list", "entries", "elements", "resources", "content")
+# arrays of objects a page carries beside its list: what went wrong or was corrected, not rows
+# (eBay's search page: `{itemSummaries: [...], warnings: [Error], ...}`)
+PAGE_NOTES = ("warnings", "errors", "messages", "notices", "notifications", "alerts")
 SEARCH_WORDS = ("search", "find", "query", "filter", "list")
 DETAIL_WORDS = ("details", "detail", "info", "status")
 # the parents Google's resource names open with (`projects/{p}/locations/{l}/...`): in a method id

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..vocab import norm
 from .common import ROW, FieldIR, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, safe, singular, snake, stable_hash, unique, words
-from .ops import DETAIL_WORDS, ENVELOPE_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, is_param, pattern, pname
+from .ops import DETAIL_WORDS, ENVELOPE_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, is_param, pattern, pname, split_path
 from .schema import Shape, opaque
 
 # `imp: OpenAPIImporter` in the signatures below names openapi.py's importer, which calls these
@@ -642,10 +642,16 @@ def _searched(imp: "OpenAPIImporter", o: "Op", shape: Shape, resources) -> "Reso
     property, and most of their other properties are its). TheTVDB's `GET /search/series?name=`
     lists `SeriesSearchResult`s, series seen in part: read as a table of its own, its rows were
     no series, and a series, which has no other list, could never be found by its name (no task
-    in the API). Path parameters must be the resource's parents, as for any list of it."""
-    if len(o.segs) < 2 or is_param(o.segs[-1]) or o.segs[-2].lower() not in _FINDS:
+    in the API). Path parameters must be the resource's parents, as for any list of it.
+    The other order, `GET <noun>_summary/search` (eBay's `/item_summary/search`, summaries of
+    `/item/{item_id}`'s items), finds them too."""
+    raw = split_path(o.path)
+    if len(raw) >= 2 and raw[-1].lower() in _FINDS and re.fullmatch(r"\w+_summary", raw[-2], re.I):
+        word = norm(singular(snake(raw[-2][: -len("_summary")])))
+    elif len(o.segs) < 2 or is_param(o.segs[-1]) or o.segs[-2].lower() not in _FINDS:
         return None
-    word = norm(singular(snake(o.segs[-1])))
+    else:
+        word = norm(singular(snake(o.segs[-1])))
     params = {pname(s) for s in o.segs if is_param(s)}
     props = imp.prop_names(shape)
     for r in resources:

@@ -519,6 +519,9 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # a topic before a dash ("Adapter - Add an adapter", "Users – Get a user"): the summary is
     # what follows it
     text = re.sub(r"^[A-Za-z][\w ]{0,40}?\s[-–]\s(?=[A-Za-z])", "", text)
+    # or before a colon ("Story: Post Story Outline", "Sessions: Create a Session", Presalytics:
+    # said "id outline post of story ..." from the operation id before)
+    text = re.sub(r"^[A-Za-z][\w ]{0,40}?:\s+(?=[A-Za-z])", "", text)
     # a lead-in before the verb ("Used to update multiple cards in a batch", "Allows you to
     # ..."): the verb is what follows it; bunq's tasks said "used to update ... for that user"
     text = _LEAD_IN.sub("", text)
