@@ -58,6 +58,9 @@ def main(argv: list[str]) -> int:
         pairs = argv[2:]
         if not pairs or len(pairs) % 2:
             raise SystemExit("play new DIR WORLD TASKS.jsonl [WORLD TASKS.jsonl ...]")
+        for f in pairs:
+            if not Path(f).is_file():
+                raise SystemExit(f"play: no file {f}")
         (d / "logs").mkdir(parents=True, exist_ok=True)
         (d / "scores").mkdir(exist_ok=True)
         n, out = 0, []

@@ -126,7 +126,10 @@ class Gateway:
                 self.names[agent_name(s, t, counts[t] > 1)] = f"{s}.{t}"
 
     def list_services(self) -> dict:
-        return _ok({"services": list(self.services)})
+        # a mounted service with no tools (an imported API's "operations of no resource" whose
+        # one operation moved to a resource, kept for a result record) gives an agent nothing to
+        # call: listed, a blind player took it for a decoy (round 33)
+        return _ok({"services": [s for s in self.services if self.world.services[s].tools]})
 
     def list_tools(self, service: Any) -> dict:
         if not isinstance(service, str) or service not in self.services:

@@ -370,3 +370,18 @@ def test_a_tool_named_with_its_service_is_told_the_name_to_use():
     got = gw.dispatch("describe_tool", {"tool": f"{service}.no_such_tool"})
     assert got["error"]["message"].endswith("; call list_tools")
     assert gw.dispatch("describe_tool", {"tool": name})["success"] is True
+
+
+def test_a_service_with_no_tools_is_not_listed(legal):
+    # an imported API's service that holds a result record and no tool (its one operation moved
+    # to a resource): listed, a blind player took it for a decoy (round 33)
+    import copy
+
+    world = copy.copy(legal.world)
+    world.services = dict(world.services)
+    empty = copy.copy(world.services["billing"])
+    empty.tools = {}
+    world.services["results"] = empty
+    gw = Gateway(world, ["matters", "results"], world.initial_state(0))
+    assert gw.list_services()["data"]["services"] == ["matters"]
+    assert gw.list_tools("results")["data"]["tools"] == []

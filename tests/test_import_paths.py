@@ -170,3 +170,20 @@ def test_path_words_of_state_and_of_verbs_are_read_as_such(tmp_path):
     says = [ln.strip() for text in result.files.values() for ln in text.splitlines() if ln.strip().startswith("say ")]
     assert any("pending updates" in x for x in says) and not any("pendings" in x for x in says), says
     assert any(x.startswith('say "reorder updates') for x in says), says
+
+
+def test_no_report_asks_for_a_value_an_earlier_step_was_given_under_its_name():
+    """Transavia: the nearest airport's country code lists the airports of that country, and the
+    task asked for "the country code of the airport ... among the airports of the country code of
+    ...", which the list was asked for (blind round 33: "the question answers itself").
+    `reports` leaves such a field out of the ones it may ask for (`_echoed`)."""
+    from types import SimpleNamespace
+
+    from compoworld_dsl.sample.reports import _echoed
+
+    facts = SimpleNamespace(world=SimpleNamespace(types=SimpleNamespace(to_json=lambda t, v: v)), people=SimpleNamespace(fields={"airports": {"country_code": "text", "city": "text"}}))
+    plan = [{"tool": "airports.list_nearest", "arguments": {}}, {"tool": "airports.by_country", "arguments": {"country_code": "AU"}}]
+    assert _echoed(facts, plan, "airports", "country_code", "AU")
+    assert not _echoed(facts, plan, "airports", "country_code", "GB")  # another value
+    assert not _echoed(facts, plan, "airports", "city", "AU")  # another name
+    assert not _echoed(facts, plan[:1], "airports", "country_code", "AU")  # no step was given it

@@ -530,6 +530,9 @@ def test_a_description_is_its_first_sentence_even_without_a_space_after_it():
     from compoworld_dsl.importers.common import one_line
 
     assert one_line("Deletes an existing custom dashboard.This method requires the monitoring.dashboards.delete permission") == "Deletes an existing custom dashboard"
+    # a description written as a quoted string (Buffer): the quotes are no part of it
+    assert one_line("\"Set the posting schedules for the specified social media profile.\"") == "Set the posting schedules for the specified social media profile"
+    assert one_line("Say \"hi\" to the user") == "Say \"hi\" to the user"
     assert one_line("Reads the monitoring.dashboards list. Then more") == "Reads the monitoring.dashboards list"
     assert one_line("Short.This") == "Short.This"  # too short to be a sentence of its own
 

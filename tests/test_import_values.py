@@ -62,6 +62,16 @@ def test_a_version_in_the_path_is_the_apis_major_version(tmp_path):
     assert {r["version"] for r in areas.values()} == {"1"}, areas
 
 
+def test_a_web_address_is_a_url_and_an_e_mail_address_an_email():
+    from compoworld_dsl.importers.common import text_seed
+
+    # LetMC's branch `WebAddress` was "3 Mill Close", its `EMailAddress` "90 Park Avenue" (round 33)
+    assert "https://" in text_seed("web_address", "branch")
+    assert '"{}@{}"' in text_seed("e_mail_address", "branch")
+    # a postal address stays one
+    assert "Street" in text_seed("mailing_address", "branch") and "Street" in text_seed("address", "branch")
+
+
 def test_an_amount_typed_as_text_is_a_figure():
     from compoworld_dsl.importers.common import text_seed
 

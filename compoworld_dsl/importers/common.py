@@ -264,6 +264,10 @@ def one_line(text: str | None, limit: int = 140) -> str:
     t = t.replace("{", "(").replace("}", ")")
     paras = [p for p in re.split(r"\n\s*\n", t) if p.strip()]
     t = printable(" ".join((paras[0] if paras else t).split()))
+    if t.startswith('"') and (t.count('"') == 1 or t.endswith('"') and t.count('"') == 2):
+        # a description written as a quoted string (Buffer's `"Set the posting schedules ..."`):
+        # the quotes are no part of it (a blind player met the stray `"`, round 33)
+        t = t.strip('"').strip()
     # a sentence also ends where the next begins with no space ("... dashboard.This method
     # requires ...", as Google's discovery documents join them)
     m = re.match(r"(.+?[.!?])(?:\s|$|(?<=[a-z][.!?])(?=[A-Z][a-z]))", t)
@@ -797,6 +801,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return text_seed("name", noun, example, identity)
     ex = [example] if isinstance(example, str) and example.strip() and len(example) <= 120 else []
     person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}
+    if last in ("address", "addr") and set(toks) & {"web", "website", "site", "www"}:
+        last = "url"  # LetMC's `WebAddress` was "3 Mill Close" (blind round 33)
+    if last in ("address", "addr") and "e" in toks and "mail" in toks:
+        toks = [*toks, "email"]  # and its `EMailAddress` "90 Park Avenue"
     if last in ("url", "uri", "link", "href", "website", "homepage", "icon", "avatar", "image", "picture", "photo", "thumbnail"):
         return _pick(ex + [f"https://{d}/{noun.replace(' ', '-')}/{i}" for i, d in enumerate(DOMAINS, 1)])
     if "phone" in toks or "mobile" in toks or "fax" in toks:

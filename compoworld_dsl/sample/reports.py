@@ -113,6 +113,9 @@ def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Sta
             fields = [f for f in fields if isinstance(now, dict) and now.get(f) == value[f] and not _stale_count(facts, state0, final, table, f)]
             if not fields:
                 raise Rejected("changed_by_task", f"step {j + 1} {step.tool.qualified}: the task's own writes change every value it could report")
+            fields = [f for f in fields if not _echoed(facts, plan[:j], table, f, value[f])]
+            if not fields:
+                raise Rejected("guessable_answer", f"step {j + 1} {step.tool.qualified}: every value it could report is one an earlier step was given under its name")
             f = rng.choice(fields)
             out.append({"step": j, "field": f, "aggregate": None, "type": facts.people.fields[table][f], "element": step.pick, "value": value[f], "table": table})
         else:
@@ -127,6 +130,16 @@ def reports(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: Sta
     if len(islands) > 1:  # two lookups whose results are only read out: chores, not a task
         raise Rejected("step_not_needed", f"steps {', '.join(str(j + 1) for j in islands)}: lookups whose results nothing uses but a report")
     return out
+
+
+def _echoed(facts: WorldFacts, earlier: list[dict], table: str, field: str, value: Any) -> bool:
+    """Was an earlier step given this value under the field's name? Then the report asks for
+    what the walk already held before the read: "tell me the country code of the airport "Harbor
+    airport" among the airports of the country code of ..." (Transavia, blind round 33: "the
+    question answers itself"), the list having been asked for that very code."""
+    v = facts.world.types.to_json(facts.people.fields[table][field], value)
+    n = norm(field)
+    return any(norm(a) == n and x == v for call in earlier for a, x in call.get("arguments", {}).items())
 
 
 def _from_another_service(facts: WorldFacts, attempt: Attempt, rng: random.Random, state0: State, final: State, steps: list[Step], plan: list[dict], results: list, out: list[dict]) -> list[dict]:
