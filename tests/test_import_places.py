@@ -60,3 +60,19 @@ def test_a_new_customer_takes_one_place(tmp_path):
                 made += 1
                 assert (args["country"], args["postal_code"]) == PLACE[args["city"]], args
     assert made, "no task made a customer with a city"
+
+
+def test_a_countrys_name_is_the_name_of_its_code(tmp_path):
+    # Transavia's airport `country: {code, name}`: the name was "Beacon country" beside "GB"
+    # (blind round 33)
+    from compoworld_dsl.importers.common import COUNTRY_NAMES
+
+    doc = _doc()
+    doc["components"]["schemas"]["Customer"]["properties"]["country"] = obj({"code": s(), "name": s()})
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert '{ city: "London", country_code: "GB", country_name: "United Kingdom"' in text, text
+    _, state = world_of(model, wf)
+    rows = next(rows for t, rows in state.tables.items() if t.endswith(".customers")).values()
+    names = dict(zip(COUNTRIES, COUNTRY_NAMES))
+    assert rows and all(r["country_name"] == names[r["country_code"]] for r in rows)

@@ -622,6 +622,7 @@ DOMAINS = ["example.com", "northwind.example", "meridian.example", "atlasrobotic
 MAILBOXES = ["amara", "dbrennan", "p.raman", "tkowalski", "grace.w", "ktanaka", "lmoreno", "hello"]
 CITIES = ["London", "Lagos", "Toronto", "Berlin", "Osaka", "Lisbon", "Chicago", "Melbourne"]
 COUNTRIES = ["GB", "NG", "CA", "DE", "JP", "PT", "US", "AU"]
+COUNTRY_NAMES = ["United Kingdom", "Nigeria", "Canada", "Germany", "Japan", "Portugal", "United States", "Australia"]
 REGIONS = ["England", "Lagos", "Ontario", "Berlin", "Osaka", "Lisboa", "Illinois", "Victoria"]
 STREETS = ["12 Harbour Street", "48 Market Road", "7 Station Lane", "221 King Street", "3 Mill Close", "90 Park Avenue"]
 POSTCODES = ["EC1A 1BB", "100001", "M5V 2T6", "10115", "530-0001", "1100-148", "60601", "3000"]
@@ -822,6 +823,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     # name is not "Amara Kowalski")
     if last in person_words - {"display", "full", "user"} or last == "name" and (set(toks) & (person_words - {"display", "full"}) or personal and set(toks) & {"display", "full"}) or name in ("name",) and personal or last == "name" and personal and " ".join(toks[:-1]) == noun.lower():
         return _pick(ex + PEOPLE)  # (a patient's `patient_name` is a person's, Slicebox's DICOM)
+    if toks[-2:] == ["country", "name"]:
+        # a country's name, not "Beacon country" beside its code "GB" (Transavia's
+        # `country.name`, blind round 33); one place with the code (`place_seeds`)
+        return _pick(ex + COUNTRY_NAMES)
     if last in ("company", "organization", "organisation", "employer", "business") or name in ("company_name", "organization_name", "account_name"):
         return _pick(ex + COMPANIES)
     if last in ("name", "alias", "nickname"):
@@ -1093,8 +1098,8 @@ def person_seeds(table: TableIR) -> list[str]:
     return changed
 
 
-# the place pools are one list of places, index by index: London, GB, England, EC1A 1BB; ...
-_PLACES = (("city", CITIES), ("country", COUNTRIES), ("region", REGIONS), ("postcode", POSTCODES))
+# the place pools are one list of places, index by index: London, GB, United Kingdom, England, EC1A 1BB; ...
+_PLACES = (("city", CITIES), ("country", COUNTRIES), ("country name", COUNTRY_NAMES), ("region", REGIONS), ("postcode", POSTCODES))
 
 
 def place_seeds(table: TableIR, service: str) -> list[str]:
