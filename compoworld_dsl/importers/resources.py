@@ -396,28 +396,33 @@ def key_only(imp: "OpenAPIImporter", by_coll: dict) -> None:
     were no table, and the destinations' `{ConfigurationSetName}` one made-up scope value: no task
     could list the sets and follow one. Read, the table holds the key and nothing else; its list is
     D58's view of the keys, the row is known by its key (D60) where the key is a name."""
+    below: dict[str, "Op"] = {}  # a path pattern → the first operation on an item under it (`C/{x}...`)
+    getters: dict[str, "Op"] = {}  # an item's pattern → its GET
+    for x in imp.ops:
+        for i, seg in enumerate(x.segs):
+            if is_param(seg):
+                below.setdefault(pattern(x.segs[:i]), x)
+        if x.method == "get" and x.segs and is_param(x.segs[-1]):
+            getters.setdefault(pattern(x.segs), x)
     for o in imp.ops:
         if o.method != "get" or not o.segs or is_param(o.segs[-1]) or o.segs[-1].startswith(":"):
             continue
         pat, n = pattern(o.segs), len(o.segs)
-        if pat in by_coll:
+        if pat in by_coll or pat not in below:
             continue
-        below = next((x for x in imp.ops if len(x.segs) > n and is_param(x.segs[n]) and pattern(x.segs[:n]) == pat), None)
-        if below is None:
-            continue
-        param = pname(below.segs[n])
+        item = below[pat]
+        param = pname(item.segs[n])
         # (a spec that declares no response at all, Fisheye's `/admin/groups` and
         # `/admin/groups/{name}`, was read so too and tried: its tables gave no task, as its
         # actions name nothing but the group, so the rule stays with lists that show keys)
-        if not _lists_keys(imp, o.response, param, o.segs[-1]):
+        if not _lists_keys(imp, o.response, param):
             continue
         key = Shape("scalar", "string", description=f"the {words(singular(snake(o.segs[-1])))}'s {words(snake(param))}")
         shape = Shape("object", props={param: key}, required={param})
-        getter = next((x for x in imp.ops if x.method == "get" and len(x.segs) == n + 1 and pattern(x.segs) == pat + "/{}"), None)
-        by_coll[pat] = Resource(list(o.segs), param, shape, param, f"GET {o.path} lists the keys {{{param}}} of the rows {below.label} works on, and no response shows a row's fields: a table of the keys alone", getter=getter)
+        by_coll[pat] = Resource(list(o.segs), param, shape, param, f"GET {o.path} lists the keys {{{param}}} of the rows {item.label} works on, and no response shows a row's fields: a table of the keys alone", getter=getters.get(pat + "/{}"))
 
 
-def _lists_keys(imp: "OpenAPIImporter", shape: Shape | None, param: str, word: str) -> bool:
+def _lists_keys(imp: "OpenAPIImporter", shape: Shape | None, param: str) -> bool:
     """Does a list response hold the keys `{param}` names, bare: an array of strings at the top,
     or (at most three envelopes down) one named as the keys (`ConfigurationSets` of
     `{ConfigurationSetName}`, `DetectorIds` of `{detectorId}`), and no array of objects?"""
