@@ -1,5 +1,8 @@
-"""Path shapes the importer reads as a person would (issue 30): a collection served at the root
-of its server URL. Each test is a spec shape a corpus spec had."""
+"""Collections a spec places apart, read as a person would (issue 30, D63): a collection served
+at the root of its server URL, one listed as bare keys, a list elsewhere of the same objects, a
+format glued to a segment, a search page with notes beside its rows, path words of state and of
+verbs; and the report that would echo an earlier step's argument. Each test is a spec shape a
+corpus spec had."""
 
 from __future__ import annotations
 

@@ -556,6 +556,7 @@ class OpenAPIImporter(TypeMapper):
         self._names_items: bool | None = None
         self._key_types: frozenset[str] | None = None  # key_types, once the resources are known
         self._items: dict[int, Shape | None] = {}
+        self._listed_as: dict[str, list[Resource]] | None = None  # resources._listed_as, once the resources are known
         self._prop_names: dict[int, set[str]] = {}
         self._kept: list[Shape] = []
 
@@ -819,9 +820,20 @@ class OpenAPIImporter(TypeMapper):
         key, or the array named as the keys (`DetectorIds`, `replicationSetArns` of a replication
         set keyed by `arn`), says so. Such a list is a view of the rows that shows their keys
         (D58): the agent looks each one up to find the row it is after."""
-        if shape is None or not r.key_prop or r.key_field is None or self.arrays_of_objects(shape):
+        if not r.key_prop or r.key_field is None:
             return False
-        key, noun = norm(r.key_prop), norm(r.noun)
+        return self.lists_keys(shape, norm(r.key_prop), norm(r.noun), ("id", "name", "arn"))
+
+    def lists_keys(self, shape: Shape | None, key: str, noun: str = "", suffixes: tuple = ("id", "name", "arn", "key", "code")) -> bool:
+        """Does `shape` hold, at most three envelopes down and with no array of objects anywhere,
+        an array of strings that lists `key`s (normalized): a bare one at the top (`GET
+        /gen/clients` of `/gen/clients/{language}`), one whose items' schema is named as the key,
+        or one named as the keys: `DetectorIds` of `detectorid`, `replicationSetArns` of a
+        replication set (`noun`) keyed by `arn`, `ConfigurationSets` of `configurationsetname`
+        (the noun and one of `suffixes`). `key_list` asks it of a resource,
+        `resources.key_only` of a collection no table holds yet."""
+        if shape is None or self.arrays_of_objects(shape):
+            return False
         todo, seen = deque([(shape, "", 0)]), set()
         while todo:
             s, name, d = todo.popleft()
@@ -830,12 +842,7 @@ class OpenAPIImporter(TypeMapper):
             seen.add(id(s))
             if s.kind == "array" and s.items is not None and s.items.kind == "scalar" and s.items.type == "string":
                 one = norm(singular(snake(name))) if name else ""
-                if (s.items.name and norm(s.items.name) == key) or one and one in (key, noun + key):
-                    return True
-                if d == 0 or one and key.startswith(one) and key[len(one):] in ("id", "name", "arn"):
-                    # a bare array of strings from the collection's own list (`GET /gen/clients`
-                    # of `/gen/clients/{language}`), or keys named by the noun with the key's
-                    # suffix (`ConfigurationSets` of `ConfigurationSetName`, resources.key_only)
+                if d == 0 or (s.items.name and norm(s.items.name) == key) or one and (one in (key, noun + key) or key.startswith(one) and key[len(one) :] in suffixes):
                     return True
             elif s.kind == "object":
                 todo.extend((v, k, d + 1) for k, v in s.props.items() if v.kind in ("object", "array"))
@@ -2425,7 +2432,7 @@ class OpenAPIImporter(TypeMapper):
         statics = [t for seg in o.segs[len(r.coll_segs) if r else 0 :] if not is_param(seg) for t in snake(seg).split("_") if t and seg.strip(":")]
         verb = {"get": "get", "post": "post", "put": "put", "patch": "update", "delete": "delete"}[o.method]
         words_ = [t for t in statics if t not in drop]
-        if o.method != "get" and len(words_) > 1 and (words_[-1] in world_model.WRITE_VERBS or words_[-1] == "shuffle"):
+        if o.method != "get" and len(words_) > 1 and words_[-1] in world_model.WRITE_VERBS:
             # a path that ends in its verb (Buffer's `POST /profiles/{id}/updates/reorder`):
             # "reorder updates of profile ...", not "post updates reorder of profile ..."
             return " ".join([words_[-1], *words_[:-1]])

@@ -415,33 +415,11 @@ def key_only(imp: "OpenAPIImporter", by_coll: dict) -> None:
         # (a spec that declares no response at all, Fisheye's `/admin/groups` and
         # `/admin/groups/{name}`, was read so too and tried: its tables gave no task, as its
         # actions name nothing but the group, so the rule stays with lists that show keys)
-        if not _lists_keys(imp, o.response, param):
+        if not imp.lists_keys(o.response, norm(param)):
             continue
         key = Shape("scalar", "string", description=f"the {words(singular(snake(o.segs[-1])))}'s {words(snake(param))}")
         shape = Shape("object", props={param: key}, required={param})
         by_coll[pat] = Resource(list(o.segs), param, shape, param, f"GET {o.path} lists the keys {{{param}}} of the rows {item.label} works on, and no response shows a row's fields: a table of the keys alone", getter=getters.get(pat + "/{}"))
-
-
-def _lists_keys(imp: "OpenAPIImporter", shape: Shape | None, param: str) -> bool:
-    """Does a list response hold the keys `{param}` names, bare: an array of strings at the top,
-    or (at most three envelopes down) one named as the keys (`ConfigurationSets` of
-    `{ConfigurationSetName}`, `DetectorIds` of `{detectorId}`), and no array of objects?"""
-    if shape is None or imp.arrays_of_objects(shape):
-        return False
-    if shape.kind == "array":
-        return shape.items is not None and shape.items.kind == "scalar" and shape.items.type == "string"
-    key = norm(param)
-    todo = [(shape, 0)]
-    while todo:
-        s, d = todo.pop()
-        for name, v in s.props.items():
-            if v.kind == "array" and v.items is not None and v.items.kind == "scalar" and v.items.type == "string":
-                one = norm(singular(snake(name)))
-                if one == key or key.startswith(one) and key[len(one):] in ("id", "name", "arn", "key", "code"):
-                    return True
-            elif v.kind == "object" and d < 3:
-                todo.append((v, d + 1))
-    return False
 
 
 def _singular_beside(imp: "OpenAPIImporter", o: "Op", shape: Shape, by_coll: dict) -> bool:
@@ -624,7 +602,7 @@ def _listed_as(imp: "OpenAPIImporter") -> dict[str, list["Resource"]]:
     elsewhere that shows the same objects lists the same rows. Transavia's airports are read by
     `GET /{id}` as `AirportDetailsDto` and listed by `GET /` as `AirportDto`, as is `GET
     /countrycode/{countryCode}`, the airports of one country. Once per import."""
-    got = getattr(imp, "_listed_as", None)
+    got = imp._listed_as
     if got is None:
         got = {}
         lists = {pattern(x.segs): x for x in imp.ops if x.method == "get" and x.segs and not is_param(x.segs[-1])}
@@ -633,7 +611,7 @@ def _listed_as(imp: "OpenAPIImporter") -> dict[str, list["Resource"]]:
             shown = imp.list_of(x.response, r) if x is not None else None
             if shown is not None and shown.name and shown.name != r.shape.name:
                 got.setdefault(shown.name, []).append(r)
-        imp._listed_as = got  # type: ignore[attr-defined]
+        imp._listed_as = got
     return got
 
 

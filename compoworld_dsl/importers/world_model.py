@@ -38,7 +38,7 @@ WRITE_VERBS = frozenset("""
     start stop restart pause resume suspend unsuspend terminate reboot shutdown reset retry rotate renew extend regenerate
     enable disable activate deactivate register unregister deregister enroll unenroll subscribe unsubscribe
     upload import attach detach assign unassign associate disassociate link unlink share unshare invite join leave
-    approve reject accept decline confirm complete close reopen acknowledge ack resolve capture amend reorder abort append
+    approve reject accept decline confirm complete close reopen acknowledge ack resolve capture amend reorder abort append shuffle
     archive unarchive restore lock unlock block unblock ban unban mute unmute follow unfollow like unlike star unstar
     pin unpin favorite unfavorite vote rate review comment
     grant allocate deallocate release reserve book order pay charge refund transfer schedule reschedule
