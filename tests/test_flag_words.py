@@ -76,6 +76,14 @@ def test_a_scope_said_once_leaves_no_dangling_with():
     flagged = 'Update the automation "C" (the one with resource group name "R"), with description "D.", with resource group name "R" and not marked as enabled.'
     said = _said_once(flagged, ['resource group name "R"'])
     assert said == 'Update the automation "C" (the one with resource group name "R"), with description "D.", not marked as enabled.', said
+    # a goal the sentence lists next is no value of the "with" either, though it reads like a
+    # bare one (no "that", no quotes): "lock the product subscription with invoke rotate
+    # secrets action" (a fresh draw's Azure task, stop 63)
+    goals = 'For the deployment "S" with subscription ID "S", lock the product subscription with subscription ID "S" and invoke rotate secrets action with subscription ID "S".'
+    said = _said_once(goals, ['subscription ID "S"'], ['invoke rotate secrets action with subscription ID "S"'])
+    assert said == 'For the deployment "S" with subscription ID "S", lock the product subscription and invoke rotate secrets action.', said
+    # (told of no goals, the same words read as a value, as a flag-like enum member does)
+    assert _said_once(goals, ['subscription ID "S"']).endswith("subscription with invoke rotate secrets action.")
 
 
 def test_a_label_in_capitals_is_said_the_same():

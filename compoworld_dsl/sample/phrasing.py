@@ -974,7 +974,7 @@ class Phraser:
             return _said_once(f"for {head}, {clauses[0]}{end}", stated)
         sep = "; " if any(", " in c or " and " in c for c in clauses) else ", "
         listed = clauses[0] + (" and " if sep == ", " else ", and ") + clauses[1] if len(clauses) == 2 else sep.join(clauses[:-1]) + sep.rstrip() + " and " + clauses[-1]
-        return _said_once(f"for {head}, {listed}{end}", stated)
+        return _said_once(f"for {head}, {listed}{end}", stated, clauses[1:])
 
     def _condition(self, j: int, field: str, t: str | None, equals: Any) -> str:
         """"the latest memorandum of ... is archived", "the status of ... is closed"."""
@@ -1075,12 +1075,17 @@ def _set_apart(arg: str, labels: list[str] | None = None) -> str:
 _NEW_THING = re.compile(r"^((?:add|create|open|register|invite|make)\b(?: an?| the)? [^{}]*?[a-z]) \{(\w+)\}")
 
 
-def _said_once(text: str, stated: list[str]) -> str:
+def _said_once(text: str, stated: list[str], clauses: list[str] = ()) -> str:
     """`text` with a stated argument that it says twice said once: the description of a record
     the sentence names says its scope ("the contact of the conversation "Chris" with account ID
     "AI-2520""), and the write takes the same scope as an argument of its own (imported APIs
     scope every call by an account, a subscription, a resource group). The later mention goes,
-    with what joins it to the sentence."""
+    with what joins it to the sentence. `clauses`: the goals the sentence lists after its first
+    (`_joined`), which no "with" takes in as values."""
+    # (a goal is no value: 'lock the product subscription with subscription ID "SI-7922" and
+    # invoke rotate secrets action' read "lock the product subscription with invoke rotate
+    # secrets action", a fresh draw's Azure task, stop 63)
+    starts = [" ".join(c.split()[:2]) for c in clauses if c.split()]
     for said in dict.fromkeys(stated):
         # a label may be cased otherwise where the `say` phrase names it ("ID"); a whole label
         # only: an `id` "SI-7922" is no "subscription ID "SI-7922"" (it went unsaid, and a blind
@@ -1099,7 +1104,7 @@ def _said_once(text: str, stated: list[str]) -> str:
                 # flags follow the values, not the "with" ("…, with X and marked as enabled" loses
                 # X: "…, marked as enabled", not "…, with marked as enabled", met in round 23)
                 tail = ", " + rest
-            elif "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with ") and (_LISTED.match(rest) or tail.startswith(" and ") and _LISTED_BARE.match(rest)):
+            elif "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with ") and not any(rest.startswith(c) for c in starts) and (_LISTED.match(rest) or tail.startswith(" and ") and _LISTED_BARE.match(rest)):
                 # "…, with X, Y and Z" loses X: "…, with Y and Z"; not where what follows is
                 # another clause ("…, with X and update that ...": "…, with and update", met in an
                 # imported task whose scope the sentence had said)
