@@ -489,6 +489,12 @@ def test_summaries_and_nouns_read_as_a_person_writes_them():
     # locations of instance ...", its id's words, round 17)
     assert summary_phrase("Revert an existing instance's file system to a specified snapshot") == ("revert an existing instance's file system to a specified snapshot", False)
     assert summary_phrase("Returns the list of every one of the things this endpoint can give back to a caller") is None
+    # "an" where the corpus dropped a vendor's name after it (AWS Cloud9's "to an Cloud9
+    # development environment", a fresh draw's task, stop 63), kept before a vowel's sound
+    assert summary_phrase("Adds an environment member to an Cloud9 development environment") == ("add an environment member to a cloud9 development environment", False)
+    assert summary_phrase("Sends an SMS message") == ("send an SMS message", False)
+    assert summary_phrase("Creates an hourly report") == ("create an hourly report", False)
+    assert summary_phrase("Creates an x509 certificate") == ("create an x509 certificate", False)
     assert spoken_noun("io t spaces description") == "IoT spaces description"
     assert spoken_noun("o auth client") == "OAuth client"
     assert spoken_noun("radio t") == "radio t"  # not inside a word

@@ -558,6 +558,10 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # "Get Transcript By Id" was "the transcript by id of job ..." in a task
     while len(rest) > 2 and rest[-2] == "by" and rest[-1].lower() in ("id", "ids", "identifier", "uuid", "key"):
         rest = rest[:-2]
+    # "an" before a word a vendor's name stood before ("Adds an environment member to an Cloud9
+    # development environment": the corpus's AWS summaries lost their "AWS"), not before a
+    # letter said as a vowel ("an SMS", "an hour", "an x509 certificate")
+    rest = ["a" if w == "an" and i + 1 < len(rest) and re.match(r"[bcdfgjklmnpqrstvwyz][a-z0-9]", rest[i + 1]) else w for i, w in enumerate(rest)]
     return " ".join(adverb + [verb] + rest), verb in _READ_VERBS
 
 
