@@ -141,6 +141,53 @@ def test_a_key_named_after_the_nouns_last_words_is_referred_to(tmp_path):
     assert "monitor_arn: AnomalyMonitorId" in rec, rec
 
 
+def test_an_id_named_by_the_last_words_of_a_noun_that_names_the_record_refers_to_it(tmp_path):
+    # Google Transcoder: a job's `templateId` names a job template (keyed by its resource
+    # name); a report's `templateId` names no job template, nor a call's `sessionId` a room
+    # session (Telnyx, read so for a while)
+    paths = {
+        "/v1/jobTemplates": {"get": {"operationId": "jobTemplates.list", "responses": ok(obj({"jobTemplates": arr(ref("JobTemplate"))}))}},
+        "/v1/jobTemplates/{name}": {"get": {"operationId": "jobTemplates.get", "parameters": [pparam("name")], "responses": ok(ref("JobTemplate"))}},
+        "/v1/jobs": {
+            "get": {"operationId": "jobs.list", "responses": ok(obj({"jobs": arr(ref("Job"))}))},
+            "post": {"operationId": "jobs.create", "requestBody": body(ref("Job")), "responses": ok(ref("Job"))},
+        },
+        "/v1/jobs/{name}": {"get": {"operationId": "jobs.get", "parameters": [pparam("name")], "responses": ok(ref("Job"))}},
+        "/v1/reports": {"get": {"operationId": "reports.list", "responses": ok(obj({"reports": arr(ref("Report"))}))}},
+        "/v1/reports/{name}": {"get": {"operationId": "reports.get", "parameters": [pparam("name")], "responses": ok(ref("Report"))}},
+    }
+    schemas = {"JobTemplate": obj({"name": s(), "config": s()}), "Job": obj({"name": s(), "inputUri": s(), "templateId": s(), "state": s(enum=["PENDING", "RUNNING"])}), "Report": obj({"name": s(), "title": s(), "templateId": s()})}
+    result, _, _, _ = run(tmp_path, spec(paths, schemas))
+    text = "\n".join(result.files.values())
+    job = text.split("record Job ")[1].split("\n  }")[0]
+    report = text.split("record Report ")[1].split("\n  }")[0]
+    assert "template_id: JobTemplateId" in job, job
+    assert "template_id: text" in report, report
+
+
+def test_a_body_property_naming_a_resource_sets_the_field_that_refers_to_it(tmp_path):
+    # AWS SSM Contacts: `CreateRotationOverride {RotationId, ...}` creates an override whose
+    # record holds the rotation as `RotationArn`; with no field of the body's name, the override
+    # was made for no rotation
+    rotation = obj({"RotationArn": s(), "Name": s(), "TimeZoneId": s()})
+    override = obj({"RotationOverrideId": s(), "RotationArn": s(), "StartTime": s(format="date-time"), "EndTime": s(format="date-time")})
+    doc = spec(
+        {
+            "/rotations": {"get": {"operationId": "ListRotations", "responses": ok(obj({"Rotations": arr(ref("Rotation"))}))}},
+            "/rotations/{RotationArn}": {"get": {"operationId": "GetRotation", "parameters": [pparam("RotationArn")], "responses": ok(ref("Rotation"))}},
+            "/overrides": {
+                "get": {"operationId": "ListOverrides", "responses": ok(obj({"Overrides": arr(ref("Override"))}))},
+                "post": {"operationId": "CreateOverride", "requestBody": body(obj({"RotationId": s(), "StartTime": s(format="date-time"), "EndTime": s(format="date-time")}, ["RotationId", "StartTime", "EndTime"])), "responses": ok(obj({"RotationOverrideId": s()}))},
+            },
+            "/overrides/{RotationOverrideId}": {"get": {"operationId": "GetOverride", "parameters": [pparam("RotationOverrideId")], "responses": ok(ref("Override"))}},
+        },
+        {"Rotation": rotation, "Override": override},
+    )
+    _, _, model, _ = run(tmp_path, doc)
+    create = next(t for t in model.tools() if t.name == "create_override")
+    assert str(dict(create.params)["rotation_arn"]) == "RotationId", create.params
+
+
 def test_an_identifier_parameter_takes_the_nouns_arn(tmp_path):
     # Payment Cryptography: `{KeyIdentifier}` names a key by its `KeyArn`
     key = obj({"KeyArn": s(), "KeyState": s(enum=["CREATE_COMPLETE", "DELETE_PENDING"]), "Enabled": s("boolean")})

@@ -1198,7 +1198,7 @@ class OpenAPIImporter(TypeMapper):
                 if f.key or f.ref or f.base not in ("text", "int") or f.json:
                     continue
                 n = ref_name(f.src) if f.src else norm(f.name)
-                for i in self.ref_candidates(n):
+                for i in self.ref_candidates(n) or self.own_kind(r, n):
                     other = self.resources[i]
                     if other is r and not n.startswith("parent"):
                         # a row's own `<noun>Id` beside its key is another id of the same row
@@ -1216,6 +1216,22 @@ class OpenAPIImporter(TypeMapper):
                     # row's parent now: the tools type it as the key the field holds
                     r.parents = [(p, other if parent is None and r.parent_fields.get(p) == f.name else parent) for p, parent in r.parents]
                     break
+
+    def own_kind(self, r: Resource, n: str) -> list[int]:
+        """The resource a field of `r` named by the last words of its noun and `Id` refers to
+        where the words before them name `r` itself: a job's `templateId` is its job template
+        (Google Transcoder), a log event's `operationId` a log operation. Only so: a call's
+        `sessionId` is no room session, a box event's no upload session."""
+        if not n.endswith("id") or len(n) < 8:
+            return []
+        mine = singular(r.table).split("_")
+        hits = []
+        for i, other in enumerate(self.resources):
+            ws = singular(other.table).split("_")
+            for k in range(1, len(ws)):
+                if norm("".join(ws[k:])) + "id" == n and ws[:k] == mine[:k] and other is not r:
+                    hits.append(i)
+        return hits if len(hits) == 1 else []
 
     def ref_candidates(self, n: str) -> list[int]:
         """The resources (indices, in order) a name (normalized) may refer to, by its ending
@@ -2061,6 +2077,15 @@ class OpenAPIImporter(TypeMapper):
             # AWS's `CreateLoadBalancer {Name, ...}` names what its record calls `LoadBalancerName`:
             # left out, a task added "a load balancer" with no name (a fresh draw, stop 56)
             by_src["name"] = own
+        for prop in body.props:
+            # a body property that names another resource holds the key a field of the record
+            # refers to by another name: AWS's `CreateRotationOverride {RotationId}` sets what
+            # the override's record calls `RotationArn` (left out, the tool made overrides of no
+            # rotation: a fresh draw, stop 63)
+            if norm(prop) not in by_src and (other := self.resource_named(prop)) is not None and other is not r:
+                holds = [f for f in r.record.fields if f.ref == other.qualified and not f.key and f.name not in exclude]
+                if len(holds) == 1 and norm(holds[0].src or holds[0].name) not in {norm(p) for p in body.props}:
+                    by_src[norm(prop)] = holds[0]
         resources.through_wrappers(r, body, by_src)
         body = resources.unwrap_body(body, by_src, {norm(r.name), norm(r.shape.name or ""), norm(singular(r.table))} - {""})
         chosen, left = [], []
