@@ -562,6 +562,10 @@ def test_a_reference_by_a_name_key_and_a_messages_ends_say_what_they_are():
     assert same_as('add a message "X", sender the sender of the message "Y"') == 'add a message "X", the same sender as the message "Y"'
     assert same_as('with message subject the message subject of that message') == "with the same message subject as that message"
     assert same_as("with owner the manager of that team") == "with owner the manager of that team"
+    # only a whole label: "start date the date of birth of ..." was "start the same date as birth
+    # of ..." (an imported Xero task, stop 63)
+    assert same_as("with end date 2025-01-02 and start date the date of birth of that employee") == "with end date 2025-01-02 and start date the date of birth of that employee"
+    assert same_as("with pay run period start date the start date of that employee") == "with pay run period start date the start date of that employee"
 
 
 def test_a_summary_that_is_no_verb_phrase_is_no_say():
