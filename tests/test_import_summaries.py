@@ -94,6 +94,24 @@ def test_a_listing_of_a_read_views_properties_lists_its_rows_and_the_read_word_i
     assert cards["success"], cards
 
 
+def test_a_schema_named_for_its_properties_or_a_request_names_its_row_without_the_word(tmp_path):
+    # AWS Comprehend's `EndpointProperties` ("the endpoint properties "..."" in a task) and
+    # VTEX's tasks, answered as `NewTaskRequest`s ("the new task request "Maple""): fresh draws
+    from compoworld_dsl.importers.common import clean_schema_name
+
+    assert [clean_schema_name(n) for n in ("EndpointProperties", "NewTaskRequest", "CreateUserRequest", "NewsArticle", "Properties", "Request")] == ["Endpoint", "Task", "User", "NewsArticle", "Properties", "Request"]
+    doc = spec(
+        {
+            "/tasks": {"get": {"operationId": "ListTasks", "responses": ok(arr(ref("NewTaskRequest")))}},
+            "/tasks/{taskId}": {"get": {"operationId": "GetTask", "parameters": [pparam("taskId")], "responses": ok(ref("NewTaskRequest"))}},
+        },
+        {"NewTaskRequest": obj({"id": s(), "name": s(), "status": s(enum=["open", "closed"])})},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "record Task " in text and "record NewTaskRequest" not in text, text
+
+
 def test_an_argument_named_by_a_resources_collection_word_names_its_row(tmp_path):
     # Highways England: `/sites` holds `SiteResult`s; a quality report takes `site_id`
     site = obj({"Id": s(), "Name": s(), "Description": s()})

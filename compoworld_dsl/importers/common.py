@@ -1341,10 +1341,13 @@ def clean_schema_name(name: str | None) -> str:
     # ("the google cloud billing skugroupskus v1beta SKU group SKUs" before)
     n = re.sub(r"^Google[A-Za-z0-9]*?V\d+(?:p\d+)?(?:alpha|beta)?\d*(?=[A-Z][a-z])", "", n)
     for _ in range(3):
-        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|VO|Vo|Bean|Model|Object|Schema|Entity|Read|Output)$", n)
+        # (AWS Comprehend's `EndpointProperties`, `EntitiesDetectionJobProperties`: "the entities
+        # detection job properties "Northwind job"" in a task; VTEX's `NewTaskRequest`, "the new
+        # task request "Maple"", a task listed by `GET /tasks`: fresh draws, stop 63)
+        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|VO|Vo|Bean|Model|Object|Schema|Entity|Read|Output|Properties|Request)$", n)
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
-    n = re.sub(r"^(Get|Create|Update|Describe)(?=[A-Z])", "", n)
+    n = re.sub(r"^(Get|Create|Update|Describe|New)(?=[A-Z])", "", n)
     # API Gateway's exports name an array's items after the list and the property
     # (`PodcastListPodcastsItem`: an item of `PodcastList.podcasts`, a podcast) and a wrapped
     # object after the wrapper (`SinglePodcastPodcast`): "the podcast list podcasts item" before
