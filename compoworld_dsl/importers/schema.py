@@ -104,6 +104,27 @@ def _a_kind_of(name: str, base: str) -> bool:
 STRUCTURAL = frozenset("$ref type const enum properties items format pattern minLength maxLength minimum maximum additionalProperties required allOf oneOf anyOf".split())
 
 
+# a .NET JSON date, milliseconds since 1970 ("/Date(322560000000+0000)/"): Xero's payroll and
+# accounting APIs mark theirs `x-is-msdate`
+_MS_DATE = re.compile(r"/Date\((-?\d+)(?:[+-]\d{4})?\)/")
+
+
+def _ms_date(s: Shape, d: dict) -> Shape:
+    """A text property that holds a .NET JSON date is a date, or a time where its example has
+    one: Xero's pay runs were seeded with the one example for every date (a pay run's period
+    started, ended and was paid on "/Date(322560000000+0000)/", a fresh draw's task)."""
+    m = _MS_DATE.fullmatch(s.example) if isinstance(s.example, str) else None
+    if s.kind != "scalar" or s.type != "string" or s.format or not (m or d.get("x-is-msdate") is True):
+        return s
+    if m is None:
+        return replace(s, format="date-time")
+    import datetime as dt
+
+    when = dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=int(m.group(1)))
+    day = when.time() == dt.time(0) or "YYYY-MM-DD" in s.description
+    return replace(s, format="date" if day else "date-time", example=when.strftime("%Y-%m-%d" if day else "%Y-%m-%dT%H:%M:%S"))
+
+
 class SchemaReader:
     def __init__(self, root: Any, budget: Budget | None = None):
         self.root = root
@@ -271,7 +292,7 @@ class SchemaReader:
         s.writeonly = s.writeonly or bool(d.get("writeOnly"))
         if "default" in d and s.default is None:
             s.default = d["default"]
-        return s
+        return _ms_date(s, d)
 
     def _plain(self, d: dict, seen: tuple, depth: int, at: Any = "#") -> Shape:
         t = d.get("type")
