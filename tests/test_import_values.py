@@ -486,3 +486,26 @@ def test_an_after_and_a_before_of_one_range_are_in_order():
     t = ToolIR("bulk_restore", [ParamIR("soft_deleted_after_time", "datetime", "2025-01-01T00:00"), ParamIR("soft_deleted_before_time", "datetime", "2025-01-01T00:00")], None, "", "")
     [rule] = ordered_ranges(t)
     assert "soft_deleted_after_time <= soft_deleted_before_time" in rule, rule
+
+
+def test_a_dotnet_json_date_is_a_date_seeded_as_dates(tmp_path):
+    """Xero payroll writes its dates as .NET JSON dates (`/Date(322560000000+0000)/`, marked
+    `x-is-msdate`): seeded from that one example, a pay run started, ended and was paid on the
+    same "/Date(...)/" text in a fresh draw's task (stop 63). Each is a date now, drawn as dates."""
+    ms = lambda ex: {"type": "string", "example": ex, "x-is-msdate": True, "description": "Period start date (YYYY-MM-DD)"}
+    run_ = obj({"PayRunID": s(), "PayRunPeriodStartDate": ms("/Date(322560000000+0000)/"), "PaymentDate": ms("/Date(322560000000+0000)/"), "UpdatedDateUTC": {"type": "string", "x-is-msdate": True}, "Created": s(example="/Date(1573755038314)/")})
+    doc = spec(
+        {
+            "/PayRuns": {"get": {"operationId": "getPayRuns", "responses": ok(obj({"PayRuns": arr(ref("PayRun"))}))}},
+            "/PayRuns/{PayRunID}": {"get": {"operationId": "getPayRun", "parameters": [pparam("PayRunID")], "responses": ok(obj({"PayRuns": arr(ref("PayRun"))}))}},
+        },
+        {"PayRun": run_},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    rec = "\n".join(result.files.values()).split("record PayRun ")[1].split("\n  }")[0]
+    assert "pay_run_period_start_date: date" in rec and "payment_date: date" in rec, rec
+    assert "updated_date_utc: datetime" in rec and "created: datetime" in rec, rec
+    w, st = world_of(model, wf)
+    rows = list(next(t for q, t in st.tables.items() if q.endswith(".pay_runs")).values())
+    assert len({str(r["pay_run_period_start_date"]) for r in rows}) > 1, rows
+    assert not any("/Date(" in str(v) for r in rows for v in r.values()), rows
