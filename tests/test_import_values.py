@@ -509,3 +509,21 @@ def test_a_dotnet_json_date_is_a_date_seeded_as_dates(tmp_path):
     rows = list(next(t for q, t in st.tables.items() if q.endswith(".pay_runs")).values())
     assert len({str(r["pay_run_period_start_date"]) for r in rows}) > 1, rows
     assert not any("/Date(" in str(v) for r in rows for v in r.values()), rows
+
+
+def test_a_date_of_birth_is_decades_back(tmp_path):
+    """A Xero employee seeded as born in 2025 had a timesheet end on that date in a fresh draw's
+    task (stop 63): a birth date is drawn from decades back, other dates as before."""
+    person = obj({"EmployeeID": s(), "FirstName": s(), "LastName": s(), "DateOfBirth": s(format="date"), "StartDate": s(format="date")})
+    doc = spec(
+        {
+            "/Employees": {"get": {"operationId": "getEmployees", "responses": ok(obj({"Employees": arr(ref("Employee"))}))}},
+            "/Employees/{EmployeeID}": {"get": {"operationId": "getEmployee", "parameters": [pparam("EmployeeID")], "responses": ok(ref("Employee"))}},
+        },
+        {"Employee": person},
+    )
+    _, _, model, wf = run(tmp_path, doc)
+    w, st = world_of(model, wf)
+    rows = list(next(t for q, t in st.tables.items() if q.endswith(".employees")).values())
+    # (a date is held as days since 1970: 2004-01-01 is day 12,418, 2025-01-01 day 20,089)
+    assert rows and all(r["date_of_birth"] < 12418 and r["start_date"] >= 20089 for r in rows), rows

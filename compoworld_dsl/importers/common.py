@@ -1233,6 +1233,10 @@ def seed_for(f: FieldIR, noun: str, members: list[str] | None = None, example=No
         return decimal_seed(f.name, b == "money")
     if b == "bool":
         return bool_seed(f.name)
+    if b in ("date", "datetime") and set(re.findall(r"[a-z]+", f.name.lower())) & {"birthday", "birthdate", "dob", "birth"}:
+        # a person's birth is decades back: a Xero employee "born" 2025-03-01 had a timesheet
+        # end on it in a fresh draw's task (stop 63)
+        return "1961-01-01..2003-12-31" if b == "date" else "1961-01-01T00:00..2003-12-31T00:00"
     if b == "date":
         return "2025-01-06..2025-03-28"
     if b == "datetime":
