@@ -25,6 +25,12 @@ def test_same_meaning():
     assert _same_meaning("list_price", "money", None, "suggested_price")
     assert _same_meaning("due", "date", "deadline", "due_date")  # by the field's label
     assert not _same_meaning("born", "date", "joined", "")
+    # a birth is no other day, though the names share "date" (a timesheet ended on its
+    # employee's date of birth: an imported Xero task, stop 63); a birth still feeds a birth
+    assert not _same_meaning("end_date", "date", "date_of_birth", "date_of_birth")
+    assert not _same_meaning("date_of_birth", "date", "start_date", "start_date")
+    assert _same_meaning("born", "date", "born", "date_of_birth")
+    assert _same_meaning("end_date", "date", "start_date", "start_date")
 
 
 @pytest.fixture(scope="module")

@@ -79,7 +79,16 @@ def _same_meaning(param: str, t: str, field: str | None, said: str = "", same_su
     amount disbursed from that matter; a department's variance is no book's price."""
     if t.startswith("alias:") or t == "email" or (field is None and same_subject):
         return True
+    # a birth is no other day: a timesheet ended on its employee's date of birth, which shares
+    # the word "date" with the end date (an imported Xero task, stop 63)
+    if field is not None and _born(param) != (_born(field) or _born(said)):
+        return False
     return any(share_a_word(param, n) for n in (field, said) if n)
+
+
+def _born(name: str) -> bool:
+    """Does a name (words joined by `_`) say a birth (`date_of_birth`, `birthday`, `dob`, `born_on`)?"""
+    return bool(set(name.lower().split("_")) & {"birth", "birthday", "birthdate", "dob", "born"})
 
 
 def _short(value) -> bool:
