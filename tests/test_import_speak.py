@@ -372,6 +372,38 @@ def test_the_proposed_rule_decides_sampled_tasks(tmp_path):
     assert "House rules: Hands off tickets whose status is closed or archived" in decided[0]["instruction"]
 
 
+def test_an_action_the_world_model_records_on_a_protected_row_breaks_its_rule(tmp_path):
+    """Amazon ML's `DeleteRealtimeEndpoint {MLModelId}` is recorded (what it does to the model is
+    not modelled); a task asked to delete the endpoint of a model trained on a deleted data
+    source, under "hands off ... and so do their ml models", and the reference passed the rule
+    (blind round 35). A recorded call on such a row, or on what belongs to it, is a touch."""
+    from compoworld_dsl.codegen.python import load_world
+    from compoworld_dsl.check import check_paths
+    from compoworld_dsl.sample.checker import _constraint_holds
+
+    doc = desk()
+    flag = {"type": "object", "properties": {"ticketId": {"type": "string"}, "reason": {"type": "string"}}, "required": ["ticketId"]}
+    note = {"type": "object", "properties": {"commentId": {"type": "string"}}, "required": ["commentId"]}
+    doc["paths"]["/flagTicket"] = {"post": {"operationId": "flag_ticket", "summary": "Flags a ticket", "requestBody": {"content": {"application/json": {"schema": flag}}}, "responses": {"204": {"description": "done"}}}}
+    doc["paths"]["/pinComment"] = {"post": {"operationId": "pin_comment", "summary": "Pins a comment", "requestBody": {"content": {"application/json": {"schema": note}}}, "responses": {"204": {"description": "done"}}}}
+    result, module, world_file = imported(tmp_path, doc)
+    rule = module[module.index("constraint hands_off_closed_tickets") :]
+    rule = rule[: rule.index("\n  }\n")]
+    assert re.search(r"untouched (\w+\.)?flag_ticket_calls where ticket_id == r_\.id", rule), rule
+    assert re.search(r"forall k_ in \w+\.comments where k_\.ticket_id == r_\.id \{\s*untouched (\w+\.)?pin_comment_calls where comment_id == k_\.id", rule), rule
+    program = check_paths([world_file])
+    w = load_world(program.model, str(world_file))
+    st = w.initial_state(3)
+    tickets = next(t for q, t in st.tables.items() if q.endswith(".tickets"))
+    closed = next(k for k, r in tickets.items() if str(r["status"]) == "closed")
+    flag_tool = next(t.qualified for t in program.model.tools() if t.name == "flag_ticket")
+    name = next(c for c in w.constraints if c.endswith("hands_off_closed_tickets"))
+    got = w.call(st, flag_tool, {"ticket_id": closed})
+    assert got["success"], got
+    held, why = _constraint_holds(w, name, w.initial_state(3), st)
+    assert not held and "flag_ticket_calls" in why, why
+
+
 def test_no_rule_where_no_tool_can_change_the_rows(tmp_path):
     paths = {
         "/tickets": {"get": {"operationId": "list_tickets", "responses": many("Ticket")}},

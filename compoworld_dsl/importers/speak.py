@@ -844,6 +844,7 @@ def propose_rules(resources, services: dict[str, ServiceIR], tables: dict[str, T
         for f in r.record.fields:
             if f.ref and f.ref != r.qualified:
                 children.setdefault(f.ref, []).append((r, f))
+    recorded = _recorded_on(resources, services)
     for r in resources:
         svc = services.get(r.service)
         table = tables.get(r.qualified)
@@ -860,7 +861,8 @@ def propose_rules(resources, services: dict[str, ServiceIR], tables: dict[str, T
                 writers[child.qualified] = _writers(csvc, child.table)
             if writers[child.qualified]:
                 kids.append((child, f, writers[child.qualified]))
-        if not conds or not (changers or kids):
+        calls = recorded.get(r.qualified, [])
+        if not conds or not (changers or kids or calls):
             continue
         cond = " or ".join(f"({c})" if " or " in c and len(conds) > 1 else c for c, _, _, _ in conds)
         said = " or ".join(s for _, s, _, _ in conds)
@@ -873,13 +875,22 @@ def propose_rules(resources, services: dict[str, ServiceIR], tables: dict[str, T
         bare = f"{ROW} in {r.table} where {_qualify(cond, r.record)}" if clash else f"{r.table} where {cond}"
         clauses = [f"untouched {bare}"] if changers else []
         kid_nouns = []
-        if kids:
+        # an action the world model records about such a row (or about what belongs to it) is a
+        # touch too: a task had an agent delete the real-time endpoint of an ML model trained on
+        # a deleted data source, "hands off ... and so do their ml models" (blind round 35)
+        kid_calls = [(child, f, recorded.get(child.qualified, [])) for child, f, _ in kids]
+        if kids or calls:
             row_cond = _qualify(cond, r.record)
-            inner = []
+            inner = [f"untouched {_there(r.service, cs, ct)} where {cf} == {ROW}.{r.record.key.name}" for cs, ct, cf in calls]
             for child, f, _ in kids:
                 where = child.table if child.service == r.service else f"{child.service}.{child.table}"
                 inner.append(f"untouched {where} where {f.name} == {ROW}.{r.record.key.name}")
                 kid_nouns.append(plural(child.noun))
+            for child, f, cc in kid_calls:
+                if cc:
+                    inner.append(f"forall {_KID} in {_there(r.service, child.service, child.table)} where {_KID}.{f.name} == {ROW}.{r.record.key.name} {{")
+                    inner.extend(f"  untouched {_there(r.service, cs, ct)} where {cf} == {_KID}.{child.record.key.name}" for cs, ct, cf in cc)
+                    inner.append("}")
             clauses.append(f"forall {ROW} in {r.table} where {row_cond} {{")
             clauses.extend("  " + c for c in inner)
             clauses.append("}")
@@ -896,6 +907,30 @@ def propose_rules(resources, services: dict[str, ServiceIR], tables: dict[str, T
         ]
         svc.constraints.append(ConstraintIR(name, description, clauses, comment))
         out.append(ProposedRule(name, r.service, description, why))
+    return out
+
+
+_KID = "k_"  # the row variable of what belongs to a protected row (`ROW`'s own is `r_`)
+
+
+def _there(here: str, service: str, table: str) -> str:
+    """A table named from a constraint of service `here`."""
+    return table if service == here else f"{service}.{table}"
+
+
+def _recorded_on(resources, services: dict[str, ServiceIR]) -> dict[str, list[tuple[str, str, str]]]:
+    """Resource (`service.table`) → the tables of recorded calls that take one of its keys, as
+    (service, table, field): the world model's record of an action on such a row
+    (`world_model._recorded_tool`)."""
+    by_alias = {r.alias: r.qualified for r in resources if r.alias}
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    for name, svc in services.items():
+        for t in svc.tables:
+            if not any(c.startswith("a call of ") for c in t.record.comments):
+                continue
+            for f in t.record.fields:
+                if not f.key and f.type in by_alias:
+                    out.setdefault(by_alias[f.type], []).append((name, t.name, f.name))
     return out
 
 
