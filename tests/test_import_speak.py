@@ -662,6 +662,26 @@ def test_two_posts_of_one_phrase_are_told_apart_by_their_names_words(tmp_path):
     assert "(allow data loss) for ticket {" in lossy and "loss" not in plain, says
 
 
+def test_twins_that_do_one_thing_keep_their_phrase():
+    """Azure Migrate's PUT ("Create or update project") and PATCH of a project were both read as
+    the same update, told apart as "... customer workspace ID {..} (update)" and "(create)",
+    which a fresh draw's task read as a value (stop 63). Twins of one body and one signature do
+    one thing: either does what the phrase says. Twins that differ are still told apart."""
+    from compoworld_dsl.importers.common import ParamIR, ServiceIR, ToolIR
+    from compoworld_dsl.importers.speak import tell_twins_apart
+
+    def twin(name: str, body: list[str]) -> ToolIR:
+        return ToolIR(name, [ParamIR("project_name", "ProjectId"), ParamIR("location", "text", '""')], "Project", "Update project", "update project {project_name} with location {location}", None, body)
+
+    same = ["update projects[project_name] { location: location }", "return projects[project_name]"]
+    svc = ServiceIR("migrate", "", tools=[twin("projects_update", same), twin("projects_create", list(same))])
+    tell_twins_apart({"migrate": svc}, {"migrate.projects_update": "PATCH", "migrate.projects_create": "PUT"})
+    assert [t.say for t in svc.tools] == ["update project {project_name} with location {location}"] * 2
+    other = ServiceIR("migrate", "", tools=[twin("projects_update", same), twin("projects_create", ["insert create_calls { location: location }"])])
+    tell_twins_apart({"migrate": other}, {"migrate.projects_update": "POST", "migrate.projects_create": "POST"})
+    assert [t.say for t in other.tools] == ["update project {project_name} with location {location} (update)", "update project {project_name} with location {location} (create)"], [t.say for t in other.tools]
+
+
 def test_a_word_said_twice_is_said_once_where_the_better_label_is_taken():
     """ConfigCat's product has `organization.name` (labelled "organization") and
     `organization.organizationId`, a reference that would be "the organization" too: it was

@@ -1044,8 +1044,17 @@ def tell_twins_apart(services: dict[str, ServiceIR], methods: dict[str, str]) ->
                     t.say = f"{verb} {t.say[len('update '):]}"
                 t.description = f"{t.description.rstrip('.')} ({does})" if t.description else does.capitalize()
         for group in alike.values():
-            if len(group) > 1 and len({t.say for t in group}) == 1:
+            if len(group) > 1 and len({t.say for t in group}) == 1 and not _same_action(group):
                 _named_apart(group)
+
+
+def _same_action(group: list[ToolIR]) -> bool:
+    """Do these tools do one thing: the same parameters, the same body (Azure Migrate's PUT and
+    PATCH of a project, both read as an update)? Either does what their phrase says, so neither
+    is told apart: "... customer workspace ID "CWI-3962" (update)" read as a value in a fresh
+    draw's task (stop 63)."""
+    first = group[0]
+    return all(t.body == first.body and [(p.name, p.type, p.default) for p in t.params] == [(p.name, p.type, p.default) for p in first.params] for t in group)
 
 
 def _named_apart(group: list[ToolIR]) -> None:
