@@ -125,3 +125,26 @@ def test_a_bare_name_is_the_name_of_its_tables_thing(tmp_path):
     assert params and all(v.endswith(" parameter") for v in params), params
     assert acls and all(v.endswith(" acl") for v in acls), acls
 
+
+
+def test_saying_a_steps_arguments_to_compare_them_names_no_record():
+    """`Phraser._stated` says a step's arguments to find those a sentence says twice; saying
+    them marked their records as named, and an Azure Migrate task's group, an argument its
+    sentence left out, became "delete that group" in a later goal (blind round 36)."""
+    from types import SimpleNamespace
+
+    from compoworld_dsl.sample.phrasing import Phraser
+
+    class Stub(SimpleNamespace):
+        def _param_label(self, j, n):
+            return n.replace("_", " ")
+
+        def arg(self, j, n):
+            self._said.add(("groups", repr("G")))
+            self._mentioned.setdefault("group", {})[("groups", repr("G"))] = ("groups", {})
+            return '"G"'
+
+    step = SimpleNamespace(tool=SimpleNamespace(params=[("group_name", "GroupId")]), sources={"group_name": ("user", None)})
+    stub = Stub(steps=[step], values={(0, "group_name"): "G"}, left=set(), _said=set(), _mentioned={})
+    assert Phraser._stated(stub, 0) == ['group name "G"']
+    assert stub._said == set() and stub._mentioned == {}

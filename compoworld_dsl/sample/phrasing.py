@@ -553,8 +553,14 @@ class Phraser:
         return text
 
     def _stated(self, j: int) -> list[str]:
-        """Step j's stated arguments as a sentence says them ("account ID "AI-2520"")."""
-        return [f"{self._param_label(j, n)} {self.arg(j, n)}" for n, _ in self.steps[j].tool.params if self.steps[j].sources.get(n, ("", None))[0] == "user" and (j, n) in self.values and (j, n) not in self.left]
+        """Step j's stated arguments as a sentence says them ("account ID "AI-2520""). Saying
+        them here names no record in the text: an Azure Migrate task's group, an argument the
+        sentence left out, was "that group" in a later goal, never named (blind round 36)."""
+        said, mentioned = set(self._said), {noun: dict(m) for noun, m in self._mentioned.items()}
+        try:
+            return [f"{self._param_label(j, n)} {self.arg(j, n)}" for n, _ in self.steps[j].tool.params if self.steps[j].sources.get(n, ("", None))[0] == "user" and (j, n) in self.values and (j, n) not in self.left]
+        finally:
+            self._said, self._mentioned = said, mentioned
 
     def _implied(self, j: int, name: str) -> bool:
         """Is step j's key argument `name` only where the call looks (no field is set to it), and
