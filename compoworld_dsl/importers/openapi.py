@@ -546,6 +546,7 @@ class OpenAPIImporter(TypeMapper):
         self.answer_seeds: set[str] = set()  # every table of seeded answers the world model made, by qualified name
         # what references are named (`link_references`): ending → resources, the endings' lengths, keys named after their noun
         self._ref_index: tuple[dict[str, list[int]], list[int], set[str]] = ({}, [], set())
+        self._tail_ids: dict[str, list[tuple[int, list[str]]]] = {}  # `link_references`, for `own_kind`
         self.scope_values: dict[str, str] = {}  # a scope path parameter (norm) → its one seeded value (resources.scope_seeds)
         self._nouns: set[str] | None = None
         self._by_shape_name: dict[str | None, list[int]] | None = None
@@ -1190,6 +1191,12 @@ class OpenAPIImporter(TypeMapper):
                 by_name.setdefault(c, []).append(i)
         lengths = sorted({len(c) for c in by_name})
         self._ref_index = (by_name, lengths, named_keys)
+        # a noun's last words and `id` → (resource, the words before them), for `own_kind`
+        self._tail_ids = {}
+        for i, other in enumerate(self.resources):
+            ws = singular(other.table).split("_")
+            for k in range(1, len(ws)):
+                self._tail_ids.setdefault(norm("".join(ws[k:])) + "id", []).append((i, ws[:k]))
         for r in self.resources:
             # the field of a path parameter names no resource whose own path runs through that
             # parameter (link_parents: Azure's `{subscriptionId}` is not an API subscription)
@@ -1218,19 +1225,15 @@ class OpenAPIImporter(TypeMapper):
                     break
 
     def own_kind(self, r: Resource, n: str) -> list[int]:
-        """The resource a field of `r` named by the last words of its noun and `Id` refers to
-        where the words before them name `r` itself: a job's `templateId` is its job template
-        (Google Transcoder), a log event's `operationId` a log operation. Only so: a call's
-        `sessionId` is no room session, a box event's no upload session."""
-        if not n.endswith("id") or len(n) < 8:
+        """The resource a field of `r` named by the last words of a noun and `Id` refers to
+        where the words before them name `r` itself (D64): a job's `templateId` is its job
+        template (Google Transcoder), a video's `channelId` a video channel (PeerTube). Only
+        so: a call's `sessionId` is no room session, a box event's no upload session. Looked up
+        in the index `link_references` builds, not by asking every resource."""
+        if len(n) < 8:
             return []
         mine = singular(r.table).split("_")
-        hits = []
-        for i, other in enumerate(self.resources):
-            ws = singular(other.table).split("_")
-            for k in range(1, len(ws)):
-                if norm("".join(ws[k:])) + "id" == n and ws[:k] == mine[:k] and other is not r:
-                    hits.append(i)
+        hits = [i for i, head in self._tail_ids.get(n, ()) if head == mine[: len(head)] and self.resources[i] is not r]
         return hits if len(hits) == 1 else []
 
     def ref_candidates(self, n: str) -> list[int]:
