@@ -13,6 +13,7 @@ read in time linear in its size; the budget's steps, depth and pointers bound th
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from dataclasses import dataclass, field, replace
@@ -118,8 +119,6 @@ def _ms_date(s: Shape, d: dict) -> Shape:
         return s
     if m is None:
         return replace(s, format="date-time")
-    import datetime as dt
-
     when = dt.datetime(1970, 1, 1) + dt.timedelta(milliseconds=int(m.group(1)))
     day = when.time() == dt.time(0) or "YYYY-MM-DD" in s.description
     return replace(s, format="date" if day else "date-time", example=when.strftime("%Y-%m-%d" if day else "%Y-%m-%dT%H:%M:%S"))

@@ -881,15 +881,14 @@ def propose_rules(resources, services: dict[str, ServiceIR], tables: dict[str, T
         kid_calls = [(child, f, recorded.get(child.qualified, [])) for child, f, _ in kids]
         if kids or calls:
             row_cond = _qualify(cond, r.record)
-            inner = [f"untouched {_there(r.service, cs, ct)} where {cf} == {ROW}.{r.record.key.name}" for cs, ct, cf in calls]
+            inner = [f"untouched {_there(r.service, cs, ct)} where {cf} == {ROW}.{r.record.key.name}" for cs, ct, cf, _ in calls]
             for child, f, _ in kids:
-                where = child.table if child.service == r.service else f"{child.service}.{child.table}"
-                inner.append(f"untouched {where} where {f.name} == {ROW}.{r.record.key.name}")
+                inner.append(f"untouched {_there(r.service, child.service, child.table)} where {f.name} == {ROW}.{r.record.key.name}")
                 kid_nouns.append(plural(child.noun))
             for child, f, cc in kid_calls:
                 if cc:
                     inner.append(f"forall {_KID} in {_there(r.service, child.service, child.table)} where {_KID}.{f.name} == {ROW}.{r.record.key.name} {{")
-                    inner.extend(f"  untouched {_there(r.service, cs, ct)} where {cf} == {_KID}.{child.record.key.name}" for cs, ct, cf in cc)
+                    inner.extend(f"  untouched {_there(r.service, cs, ct)} where {cf} == {_KID}.{child.record.key.name}" for cs, ct, cf, _ in cc)
                     inner.append("}")
             clauses.append(f"forall {ROW} in {r.table} where {row_cond} {{")
             clauses.extend("  " + c for c in inner)
@@ -900,7 +899,7 @@ def propose_rules(resources, services: dict[str, ServiceIR], tables: dict[str, T
             also = ", and so do their " + (kn[0] if len(kn) == 1 else ", ".join(kn[:-1]) + " and " + kn[-1] if len(kn) <= 3 else ", ".join(kn[:3]) + " and the rest of what belongs to them")
         description = f"Hands off {noun} {said}: they stay as they are{also}"
         why = "; ".join(w for _, _, w, _ in conds)
-        tools = changers + [t for _, _, ts in kids for t in ts]
+        tools = changers + [t for _, _, ts in kids for t in ts] + [t for *_, t in calls] + [t for _, _, cc in kid_calls for *_, t in cc]
         comment = [
             f"proposed by `worldc import openapi`, a proposal to keep, change or drop: {why}",
             f"{', '.join(dict.fromkeys(tools))} can change such {noun}" + (" or what belongs to them" if kids else ""),
@@ -918,19 +917,20 @@ def _there(here: str, service: str, table: str) -> str:
     return table if service == here else f"{service}.{table}"
 
 
-def _recorded_on(resources, services: dict[str, ServiceIR]) -> dict[str, list[tuple[str, str, str]]]:
+def _recorded_on(resources, services: dict[str, ServiceIR]) -> dict[str, list[tuple[str, str, str, str]]]:
     """Resource (`service.table`) → the tables of recorded calls that take one of its keys, as
-    (service, table, field): the world model's record of an action on such a row
-    (`world_model._recorded_tool`)."""
+    (service, table, field, the tool that records them): the world model's record of an action
+    on such a row (`world_model._recorded_tool`)."""
     by_alias = {r.alias: r.qualified for r in resources if r.alias}
-    out: dict[str, list[tuple[str, str, str]]] = {}
+    out: dict[str, list[tuple[str, str, str, str]]] = {}
     for name, svc in services.items():
         for t in svc.tables:
             if not any(c.startswith("a call of ") for c in t.record.comments):
                 continue
+            tool = next((x.name for x in svc.tools if any(re.search(rf"\binsert {t.name} ", line) for line in x.body)), t.name)
             for f in t.record.fields:
                 if not f.key and f.type in by_alias:
-                    out.setdefault(by_alias[f.type], []).append((name, t.name, f.name))
+                    out.setdefault(by_alias[f.type], []).append((name, t.name, f.name, tool))
     return out
 
 
