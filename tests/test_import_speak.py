@@ -391,6 +391,9 @@ def test_an_action_the_world_model_records_on_a_protected_row_breaks_its_rule(tm
     rule = rule[: rule.index("\n  }\n")]
     assert re.search(r"untouched (\w+\.)?flag_ticket_calls where ticket_id == r_\.id", rule), rule
     assert re.search(r"forall k_ in \w+\.comments where k_\.ticket_id == r_\.id \{\s*untouched (\w+\.)?pin_comment_calls where comment_id == k_\.id", rule), rule
+    # the rule's comment names the tools that record such calls among those that can break it
+    said = module[: module.index("constraint hands_off_closed_tickets")].splitlines()[-2]
+    assert "flag_ticket" in said and "pin_comment" in said, said
     program = check_paths([world_file])
     w = load_world(program.model, str(world_file))
     st = w.initial_state(3)
