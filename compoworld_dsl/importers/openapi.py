@@ -2080,6 +2080,7 @@ class OpenAPIImporter(TypeMapper):
             # AWS's `CreateLoadBalancer {Name, ...}` names what its record calls `LoadBalancerName`:
             # left out, a task added "a load balancer" with no name (a fresh draw, stop 56)
             by_src["name"] = own
+        named = {norm(p) for p in body.props}
         for prop in body.props:
             # a body property that names another resource holds the key a field of the record
             # refers to by another name: AWS's `CreateRotationOverride {RotationId}` sets what
@@ -2087,7 +2088,7 @@ class OpenAPIImporter(TypeMapper):
             # rotation: a fresh draw, stop 63)
             if norm(prop) not in by_src and (other := self.resource_named(prop)) is not None and other is not r:
                 holds = [f for f in r.record.fields if f.ref == other.qualified and not f.key and f.name not in exclude]
-                if len(holds) == 1 and norm(holds[0].src or holds[0].name) not in {norm(p) for p in body.props}:
+                if len(holds) == 1 and norm(holds[0].src or holds[0].name) not in named:
                     by_src[norm(prop)] = holds[0]
         resources.through_wrappers(r, body, by_src)
         body = resources.unwrap_body(body, by_src, {norm(r.name), norm(r.shape.name or ""), norm(singular(r.table))} - {""})
