@@ -86,6 +86,20 @@ def test_a_scope_said_once_leaves_no_dangling_with():
     assert _said_once(goals, ['subscription ID "S"']).endswith("subscription with invoke rotate secrets action.")
 
 
+def test_a_description_that_tells_a_record_apart_keeps_words_the_request_says_too():
+    """A description's part that tells its record apart (`Phraser._telling`) is not a scope said
+    twice: "the queue with description "X" and type system" lost its description to a new job
+    template's same description and read "the queue and type system" (a MediaConvert task)."""
+    from compoworld_dsl.sample.phrasing import _said_once
+
+    text = 'Add a template "T" with description "X", with the queue with description "X" and type system.'
+    assert _said_once(text, ['description "X"']) == 'Add a template "T" with description "X", with the queue with type system.'
+    assert _said_once(text, ['description "X"'], telling=frozenset({'description "X"'})) == text
+    # a scope every row shares still goes
+    scoped = 'Update the vault with subscription ID "S", with new name "N", with subscription ID "S".'
+    assert _said_once(scoped, ['subscription ID "S"'], telling=frozenset({'description "X"'})).count('subscription ID "S"') == 1
+
+
 def test_a_label_in_capitals_is_said_the_same():
     from compoworld_dsl.sample.phrasing import same_as
 

@@ -298,3 +298,68 @@ def test_a_flag_alone_is_said_after_the_step_not_in_a_with_list(tmp_path):
     for text in flagged:
         assert "marked as urgent" in text and "with marked as" not in text, text
 
+
+
+QUEUES = """
+type QueueId = id
+type TemplateId = id
+enum QueueType { system, custom }
+service q "queues" {
+  record Queue known by description {
+    key id: QueueId
+    description: text = ""
+    type: QueueType = system
+    paused: bool = false
+  }
+  state queues: table[Queue]
+  seed queues: 6 rows {
+    description: pick(["Please review before Friday.", "Second reminder sent.", "Waiting for approval from finance."])
+    type: pick([system, custom])
+    paused: pick([true, false])
+  }
+  tool list_queues() -> list[Queue] say "list the queues" gives "the queues" {
+    return filter(r in queues where true)
+  }
+}
+service t "templates" {
+  record Template known by name {
+    key name: TemplateId
+    description: text = ""
+    queue: QueueId = ""
+    priority: int = 0
+    encrypted: bool = false
+  }
+  state templates: table[Template]
+  tool create_template(name: TemplateId, description: text, queue: QueueId = "", priority: int = 0, encrypted: bool = false) -> Template
+    say "add a template {name} with description {description}" {
+    require not name in templates else conflict "template {name} exists already"
+    insert templates { name: name, description: description, queue: queue, priority: priority, encrypted: encrypted }
+    return templates[name]
+  }
+}
+world w "probe" { }
+"""
+
+
+def test_a_record_named_by_a_description_comes_after_a_requests_values(tmp_path):
+    """A record a write is given, named by a description that runs on ("the queue with
+    description "X" and type system"), comes after the values and flags the write sets, which
+    would read as more of the description: an imported MediaConvert task said "..., the queue
+    with description "X" and status update interval seconds 180", an Azure one "... the same
+    value as the variable with creation time ... and marked as encrypted". And a description
+    that says the same words as a value of the request keeps them: "the queue and type system",
+    its description dropped as said twice, fitted several queues."""
+    world = tmp_path / "queues.world"
+    world.write_text(QUEUES)
+    sampler = load_sampler(str(world))
+    tasks = [t for t in sampled(sampler, 3, 2, range(40)) if t["reference_plan"][-1]["tool"].endswith("create_template")]
+    assert len(tasks) >= 5, len(tasks)
+    coincide = 0
+    for t in tasks:
+        text, args = t["instruction"], t["reference_plan"][-1]["arguments"]
+        at = text.index("the queue with ")
+        assert "marked as" not in text[at:] and "priority" not in text[at:], text
+        m = re.search(r'the queue with description "([^"]*)"', text)
+        assert m is not None, text
+        coincide += m.group(1) == args["description"]
+    assert coincide, [t["instruction"] for t in tasks]  # the draw holds a description said twice

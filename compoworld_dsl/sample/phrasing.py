@@ -456,7 +456,18 @@ class Phraser:
             extra_names.append(name)
         if places and not extra and not flags:
             extra, extra_names, places = places, place_names, []  # alone it is said as before: "..., with that return"
+        # a record named by a description comes after the values: "..., with priority 18, the
+        # queue with description "X" and status update interval seconds 120" read as a queue
+        # with that interval (a fresh draw's MediaConvert task, stop 64)
+        order = sorted(range(len(extra)), key=lambda i: _described(extra[i]))
+        extra, extra_names = [extra[i] for i in order], [extra_names[i] for i in order]
         text, extra = self._locators_first(j, template, text, extra, extra_names)
+        if extra and flags and _described(extra[-1]):
+            # and the flags before them: "..., marked as encrypted, with ... and the same value
+            # as the variable with creation time ...", not "... with creation time ... and
+            # marked as encrypted", which reads as the variable's (an imported Azure task)
+            text = f"{text}, " + " and ".join(flags)
+            flags = []
         if extra:
             text = f"{text}, with " + (extra[0] if len(extra) == 1 else ", ".join(extra[:-1]) + " and " + extra[-1])
         if flags:
@@ -465,7 +476,7 @@ class Phraser:
             text = f"{text}{' and ' if extra else ', '}" + " and ".join(flags)
         if places:
             text = f"{text}, for " + " and ".join(places)
-        return same_as(_said_once(self._new_values(j, text), self._stated(j)))
+        return same_as(_said_once(self._new_values(j, text), self._stated(j), telling=self._telling()))
 
     def _locators_first(self, j: int, template: str, text: str, extra: list[str], names: list[str]) -> tuple[str, list[str]]:
         """An update's arguments that only find the record (an Azure resource group) said before
@@ -561,6 +572,22 @@ class Phraser:
             return [f"{self._param_label(j, n)} {self.arg(j, n)}" for n, _ in self.steps[j].tool.params if self.steps[j].sources.get(n, ("", None))[0] == "user" and (j, n) in self.values and (j, n) not in self.left]
         finally:
             self._said, self._mentioned = said, mentioned
+
+    def _telling(self) -> frozenset[str]:
+        """The parts of the task's record descriptions ('description "Please review before
+        Friday."') that tell a record apart: a field whose value differs between the seeded
+        rows of its table. A scope every row shares (an Azure subscription) tells nothing, and
+        `_said_once` may say it once."""
+        out = set()
+        for i, step in enumerate(self.steps):
+            if step.how is None or step.how.get("by") != "description":
+                continue
+            table = step.how["table"]
+            rows = self.state0.tables.get(table, {}).values()
+            for f, v in self._description(i).items():
+                if len({repr(r.get(f)) for r in rows}) > 1:
+                    out.add(self.people.part(self.state0, table, f, v))
+        return frozenset(out)
 
     def _implied(self, j: int, name: str) -> bool:
         """Is step j's key argument `name` only where the call looks (no field is set to it), and
@@ -895,7 +922,7 @@ class Phraser:
         # a scope every row holds (an Azure subscription and resource group) is said once: the
         # calls after the first are in the same one ("... of that asset with subscription ID
         # "SI-7922", resource group name "Atlas resource group" and account name ..." again)
-        out = word_once(_said_once(" ".join(sentences), self._scopes()))
+        out = word_once(_said_once(" ".join(sentences), self._scopes(), telling=self._telling()))
         if constraints:
             out += "\nHouse rules: " + " ".join(f"{c['description'] or c['name']}." for c in constraints)
         return out
@@ -977,10 +1004,10 @@ class Phraser:
         # the second reset's expiry went unsaid, and a blind player, rightly, gave it none)
         stated = [said for j in topics[k] for said in self._stated(j) if said.lower() in head.lower()]
         if len(clauses) == 1:
-            return _said_once(f"for {head}, {clauses[0]}{end}", stated)
+            return _said_once(f"for {head}, {clauses[0]}{end}", stated, telling=self._telling())
         sep = "; " if any(", " in c or " and " in c for c in clauses) else ", "
         listed = clauses[0] + (" and " if sep == ", " else ", and ") + clauses[1] if len(clauses) == 2 else sep.join(clauses[:-1]) + sep.rstrip() + " and " + clauses[-1]
-        return _said_once(f"for {head}, {listed}{end}", stated, clauses[1:])
+        return _said_once(f"for {head}, {listed}{end}", stated, clauses[1:], self._telling())
 
     def _condition(self, j: int, field: str, t: str | None, equals: Any) -> str:
         """"the latest memorandum of ... is archived", "the status of ... is closed"."""
@@ -1068,6 +1095,14 @@ def _apart_from(arg: str, labels: list[str]) -> str:
     return _set_apart(arg, labels)
 
 
+def _described(arg: str) -> bool:
+    """Does an argument name a record by a description that runs on ('the queue with description
+    "X" and type system'), not set apart in parentheses? What follows it in a list reads as
+    more of the description."""
+    bare = re.sub(r'"[^"]*"', '""', arg)
+    return " with " in bare and "(the one with " not in bare
+
+
 def _set_apart(arg: str, labels: list[str] | None = None) -> str:
     """'the source of the record "Beacon" with creation time ...' → '... "Beacon" (the one with
     creation time ...)': the description after the first quoted name, where it holds no
@@ -1083,18 +1118,25 @@ def _set_apart(arg: str, labels: list[str] | None = None) -> str:
 _NEW_THING = re.compile(r"^((?:add|create|open|register|invite|make)\b(?: an?| the)? [^{}]*?[a-z]) \{(\w+)\}")
 
 
-def _said_once(text: str, stated: list[str], clauses: list[str] = ()) -> str:
+def _said_once(text: str, stated: list[str], clauses: list[str] = (), telling: frozenset[str] = frozenset()) -> str:
     """`text` with a stated argument that it says twice said once: the description of a record
     the sentence names says its scope ("the contact of the conversation "Chris" with account ID
     "AI-2520""), and the write takes the same scope as an argument of its own (imported APIs
     scope every call by an account, a subscription, a resource group). The later mention goes,
     with what joins it to the sentence. `clauses`: the goals the sentence lists after its first
-    (`_joined`), which no "with" takes in as values."""
+    (`_joined`), which no "with" takes in as values. `telling`: the parts of the task's
+    record descriptions that tell a record apart (`Phraser._telling`), which stay where they
+    are: a new job template's description "Please review before Friday." is no reason to drop
+    the same words from 'the queue with description "Please review before Friday." and type
+    system', which then read "the queue and type system" (a fresh draw's MediaConvert task)."""
     # (a goal is no value: 'lock the product subscription with subscription ID "SI-7922" and
     # invoke rotate secrets action' read "lock the product subscription with invoke rotate
     # secrets action", a fresh draw's Azure task, stop 63)
     starts = [" ".join(c.split()[:2]) for c in clauses if c.split()]
+    kept = {t.lower() for t in telling}
     for said in dict.fromkeys(stated):
+        if said.lower() in kept:
+            continue
         # a label may be cased otherwise where the `say` phrase names it ("ID"); a whole label
         # only: an `id` "SI-7922" is no "subscription ID "SI-7922"" (it went unsaid, and a blind
         # player, told nothing of it, failed an Azure task)
