@@ -137,3 +137,58 @@ def test_a_changed_own_field_takes_no_flowed_value():
         if call["tool"] == tool
     ]
     assert changed and all(src == "instruction" for src in changed), changed
+
+
+NAMED = """
+type ClientId = id
+type MatterId = id
+service c "clients" {
+  record Client known by name {
+    key id: ClientId
+    name: text = ""
+    referrer: ClientId = ""
+  }
+  state clients: table[Client]
+  seed clients: 3 rows distinct by name { name: pick(["Atlas client", "Orion client", "Cedar client"]) }
+  record Matter known by title {
+    key id: MatterId
+    title: text = ""
+    client: ClientId
+  }
+  state matters: table[Matter]
+  seed matters: 3 rows { title: pick(["Lease dispute", "Estate of R. Okafor", "Trademark opposition"])  client: ref clients }
+  tool add_client(name: text, referrer: ClientId) -> ClientId say "add a client {name} referred by {referrer}" {
+    require len(trim(name)) > 0 else invalid "a client needs a name"
+    require referrer in clients else not_found "no client"
+    let new_ = insert clients { name: name, referrer: referrer }
+    return new_.id
+  }
+  tool list_matters() -> list[Matter] say "list the matters" gives "the matters" {
+    return filter(m in matters where true)
+  }
+}
+world w "probe" { }
+"""
+
+
+def test_a_new_record_is_never_named_as_one_the_state_holds(tmp_path):
+    """Where a table's rows are known by their name alone and every name its seed draws is
+    taken, a new row has no name of its own: the call is given up, not made with an old row's
+    name, which then names two records ("that client "Orion client""). Before, the draw fell
+    back on the names the state holds."""
+    from compoworld_dsl.gateway import Episode
+    from test_scripted_agents import sampled
+
+    (tmp_path / "w.world").write_text(NAMED)
+    sampler = load_sampler(str(tmp_path / "w.world"))
+    tasks = sampled(sampler, 3, 2, range(40))
+    made = 0
+    for t in tasks:
+        ep = Episode(sampler.world)
+        ep.reset(t)
+        held = {r["name"] for r in ep.initial.tables["c.clients"].values()}
+        for step in t["reference_plan"]:
+            if step["tool"] == "c.add_client":
+                made += 1
+                assert step["arguments"]["name"] not in held, (t["instruction"], held)
+    assert made >= 3, made

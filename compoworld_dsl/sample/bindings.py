@@ -35,6 +35,10 @@ SIGNED = frozenset({"change", "delta", "adjustment", "difference"})  # int param
 _NO_DRAW = object()  # a parameter type no draw covers
 _NO_VALUE = object()  # no value a person would write: the candidate step fails
 _LEFT = object()  # an optional text no field of its meaning holds: left at its default, unsaid
+# draws of a new record's name, where its table's rows are known by that name alone, before the
+# call is given up as having no new name left (`_fresh`): the first 8 are those every field's
+# fresh value gets, so a name found in them is drawn as before
+_NAME_TRIES = 48
 _EMPTY_JSON = frozenset({"{}", "[]", "null"})
 _NUMBERED = re.compile(r"([a-z][a-z ]*) \d{1,3}")
 
@@ -89,6 +93,8 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
             pairs, options = profiles[0]
             pick = rng.choice(options)
             profiled.update({n: pick[f] for n, f in pairs})
+        if (taken := next((n for n, v in profiled.items() if v is _NO_VALUE), None)) is not None:
+            return f"no new name for {taken}: every name its table's seed draws is taken"
         chosen = dict(profiled)
         for n, t in free:
             if n in profiled:
@@ -225,7 +231,7 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
         held = None  # (made only for a field its seed draws fresh: most give None at once)
         # a name the rows are known by alone is new too (a client another client's name is a copy)
         named = tuple(facts.people.known_by.get(table, ())) == (f,)
-        for _ in range(8):
+        for i in range(_NAME_TRIES if named else 8):
             v = facts.world.fresh_value(table, f, rng, name=named)
             if v is None or optional.get(n) == "" and isinstance(v, str) and _numbered_words(v, f):
                 break  # an optional text the seed only numbers is left blank (`_draw`)
@@ -234,6 +240,11 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
             if v not in held:
                 out[n] = v
                 break
+            if i == _NAME_TRIES - 1:
+                # every name the seed draws is taken: a new record named as an old one makes the
+                # instruction's "that API version set contract "Summit ..."" fit two records (a
+                # fresh draw's Azure task deleted the old one; an agent could fairly take the new)
+                out[n] = _NO_VALUE
     return out
 
 
