@@ -282,3 +282,77 @@ def test_a_field_named_as_a_noun_whose_rows_are_keyed_by_name_holds_that_name(tm
     text = "\n".join(result.files.values())
     # read as text before: a book's publisher was a made-up name no publisher row held
     assert "publisher: PublisherId" in text and "publisher: ref " in text
+
+
+def scheduler_spec() -> dict:
+    """AWS EventBridge Scheduler's shape: schedules and schedule groups at `/schedules/{Name}`
+    and `/schedule-groups/{Name}`, the bare `{Name}` "The name of the schedule ...", and a
+    schedule's `GroupName` "The name of the schedule group associated with this schedule"."""
+    def named(thing: str) -> dict:
+        return {**pparam("Name"), "description": f"The name of the {thing} to retrieve."}
+
+    def item(thing: str, schema: str) -> dict:
+        return {
+            "get": {"operationId": f"Get{schema}", "parameters": [named(thing)], "responses": ok(ref(f"Get{schema}Output"))},
+            "post": {"operationId": f"Create{schema}", "parameters": [named(thing)], "requestBody": body(ref(f"Create{schema}Input")), "responses": ok(obj({"Arn": s()}))},
+            "delete": {"operationId": f"Delete{schema}", "parameters": [named(thing)], "responses": ok()},
+        }
+
+    paths = {
+        "/schedules": {"get": {"operationId": "ListSchedules", "responses": ok(obj({"Schedules": arr(ref("GetScheduleOutput"))}))}},
+        "/schedules/{Name}": item("schedule", "Schedule"),
+        "/schedule-groups": {"get": {"operationId": "ListScheduleGroups", "responses": ok(obj({"ScheduleGroups": arr(ref("GetScheduleGroupOutput"))}))}},
+        "/schedule-groups/{Name}": item("schedule group", "ScheduleGroup"),
+    }
+    group_name = s(description="The name of the schedule group associated with this schedule.")
+    schemas = {
+        "GetScheduleOutput": obj({"Name": s(), "Arn": s(), "GroupName": group_name, "Description": s(), "State": s(enum=["ENABLED", "DISABLED"]), "CreationDate": s(format="date-time")}),
+        "CreateScheduleInput": obj({"GroupName": group_name, "Description": s(), "State": s(enum=["ENABLED", "DISABLED"])}),
+        "GetScheduleGroupOutput": obj({"Name": s(), "Arn": s(), "State": s(enum=["ACTIVE", "DELETING"]), "CreationDate": s(format="date-time")}),
+        "CreateScheduleGroupInput": obj({"ClientToken": s()}),
+    }
+    return spec(paths, schemas)
+
+
+def test_a_bare_name_parameter_that_says_it_takes_the_rows_name_keys_the_row_by_its_name(tmp_path):
+    """A bare `{Name}` after `/schedules` that says "The name of the schedule" is the name a
+    person gives the schedule (`Resource.said_key`), as `{ScheduleName}` would be; the row is
+    known by it. Before, schedules were keyed by made-up ids and known by their `GroupName`
+    (its description says "The name of the schedule group ...": `speak._names_another`), so a
+    task updated 'the schedule "Cedar group"'. And that `GroupName` names the schedule group
+    (`own_kind`, of a row keyed by its name): a schedule is made in a group a walk can find."""
+    result, _, _, _ = run(tmp_path, scheduler_spec())
+    text = "\n".join(result.files.values())
+    schedule = text.split("record Schedule ")[1].split("\n  }")[0]
+    assert schedule.startswith("known by name {"), schedule
+    assert "group_name: ScheduleGroupId" in schedule, schedule
+    assert "record ScheduleGroup known by name {" in text
+    # Google's `/v1/{name}` says "The name of the operation resource": no collection word names it
+    from types import SimpleNamespace
+
+    from compoworld_dsl.importers.ops import Resource
+    from compoworld_dsl.importers.schema import Shape
+
+    def resource(segs: list[str], said: str) -> Resource:
+        getter = SimpleNamespace(param=lambda name: SimpleNamespace(description=said))
+        return Resource(segs, "Name", Shape("object"), "Name", "", getter=getter)
+
+    assert not resource(["v1"], "The name of the operation resource.").said_key
+    assert not resource(["operations"], "The name of the operation resource.").said_key
+    assert resource(["schedules"], "The name of the schedule to delete.").said_key
+
+
+def test_a_record_named_by_its_noun_is_not_labelled_again(tmp_path):
+    """A create's argument that names a record by a noun ending in the argument's label says
+    the label already: "..., state enabled and the schedule group with creation date ...", not
+    "... and group the schedule group with ..." (EventBridge Scheduler, once its schedules
+    referred to their groups)."""
+    from import_specs import sample_tasks
+
+    _, _, _, world_file = run(tmp_path, scheduler_spec())
+    _, tasks = sample_tasks(world_file, tmp_path, 2, 12, 1, 400)
+    made = [t["instruction"] for t in tasks if any(s["tool"].endswith("create_schedule") and s["arguments"].get("group_name") for s in t["reference_plan"])]
+    assert made, [t["instruction"] for t in tasks]
+    for text in made:
+        assert "group the schedule group" not in text, text
+    assert any("the schedule group" in text for text in made), made

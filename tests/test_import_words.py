@@ -1013,6 +1013,32 @@ def test_a_summary_that_opens_with_its_methods_name_is_said_from_its_verb():
     assert summary_phrase("Register of certificate action callback") is None
 
 
+def test_a_name_in_code_in_a_summary_is_said_in_words_and_a_brand_is_kept():
+    """A summary that names a property or a type as code is said as a person says it: "Updates
+    the DataSourceName of a DataSource" was "update the DataSourceName of a DataSource" in a
+    task. A brand or product of one or two parts is a name, and stays as it is written."""
+    from compoworld_dsl.importers.speak import summary_phrase
+
+    assert summary_phrase("Updates the DataSourceName of a DataSource") == ("update the data source name of a data source", False)
+    assert summary_phrase("Returns all the seat maps of a given flightOffer.") == ("get all the seat maps of a given flight offer", True)
+    assert summary_phrase("Update an invoiceItem") == ("update an invoice item", False)
+    for summary, brand in (("Lists the GitHub repositories", "GitHub"), ("Get the JavaScript SDK of an app", "JavaScript"), ("Create an order in the eCommerce store", "eCommerce"), ("Create a DynamoDB table", "DynamoDB")):
+        phrase, _ = summary_phrase(summary)
+        assert brand in phrase.split(), phrase
+
+
+def test_a_name_of_another_named_thing_names_no_row():
+    """A field that is another thing's name names that thing, not the row: a schedule's
+    `group_name` (its schedule group), a task's `project_name`; a row's own kind of name does
+    (a schedule group's `group_name`, a `display_name`)."""
+    from compoworld_dsl.importers.speak import _names_another
+
+    assert _names_another("group_name", "schedule") and _names_another("project_name", "task")
+    assert _names_another("queue", "job") and _names_another("ssl_policy", "listener")
+    assert not _names_another("group_name", "schedule group") and not _names_another("display_name", "schedule")
+    assert not _names_another("name", "schedule") and not _names_another("title", "report")
+
+
 def test_a_state_is_a_stage_unless_its_row_has_a_place_and_examples_are_values():
     """Apigee's API versions were in "Victoria" and "Illinois" (a bare `state` read as a region),
     where its description lists the stages: 'e.g., "CONCEPT", "DESIGN", ...'. EMR's release label

@@ -1191,12 +1191,16 @@ class OpenAPIImporter(TypeMapper):
                 by_name.setdefault(c, []).append(i)
         lengths = sorted({len(c) for c in by_name})
         self._ref_index = (by_name, lengths, named_keys)
-        # a noun's last words and `id` → (resource, the words before them), for `own_kind`
+        # a noun's last words and `id` → (resource, the words before them), for `own_kind`; and
+        # `name` where the rows are keyed by the name a person gives them (`Resource.said_key`):
+        # an EventBridge schedule's `GroupName` is its schedule group's `Name`
         self._tail_ids = {}
         for i, other in enumerate(self.resources):
             ws = singular(other.table).split("_")
+            ends = ("id", "name") if other.said_key else ("id",)
             for k in range(1, len(ws)):
-                self._tail_ids.setdefault(norm("".join(ws[k:])) + "id", []).append((i, ws[:k]))
+                for end in ends:
+                    self._tail_ids.setdefault(norm("".join(ws[k:])) + end, []).append((i, ws[:k]))
         for r in self.resources:
             # the field of a path parameter names no resource whose own path runs through that
             # parameter (link_parents: Azure's `{subscriptionId}` is not an API subscription)
@@ -1225,7 +1229,8 @@ class OpenAPIImporter(TypeMapper):
                     break
 
     def own_kind(self, r: Resource, n: str) -> list[int]:
-        """The resource a field of `r` named by the last words of a noun and `Id` refers to
+        """The resource a field of `r` named by the last words of a noun and `Id` (or `Name`, of
+        a row keyed by its name) refers to
         where the words before them name `r` itself (D64): a job's `templateId` is its job
         template (Google Transcoder), a video's `channelId` a video channel (PeerTube). Only
         so: a call's `sessionId` is no room session, a box event's no upload session. Looked up

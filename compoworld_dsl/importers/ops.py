@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..vocab import norm, singular
+from ..vocab import norm, singular, words
 from .common import KEY_NAMES, WRAPPERS, RecordIR, snake  # noqa: F401  (KEY_NAMES: read here by the importer)
 from .schema import Shape
 
@@ -331,7 +331,16 @@ class Resource:
         p, noun = norm(self.item_param), norm(singular(self.coll_segs[-1]))
         # (AWS Budgets' `BudgetName`, the key of a budget, is as much its name: it was known by
         # its limit, 'the budget "548.00"')
-        return norm(self.key_prop) in ("name", noun + "name") and (said_name_param(p, noun, (self.item_param, self.coll_segs[-1])) or p == noun)
+        return norm(self.key_prop) in ("name", noun + "name") and (said_name_param(p, noun, (self.item_param, self.coll_segs[-1])) or p == noun or p == "name" and self._named_by_name())
+
+    def _named_by_name(self) -> bool:
+        """Does a bare `{Name}` after the collection say it takes the row's name, "The name of the
+        schedule to retrieve" (AWS EventBridge Scheduler's `/schedules/{Name}`)? Then a person
+        names the row by it. Not Google's `/v1/{name}`, "The name of the operation resource",
+        a path after no collection word: the words must name the collection's thing."""
+        got = self.getter.param(self.item_param) if self.getter is not None else None
+        thing = words(singular(snake(self.coll_segs[-1])))
+        return got is not None and thing != "" and re.search(rf"\bname of (?:the|an?) {re.escape(thing)}\b(?! (?:resource|path)\b)", got.description or "", re.I) is not None
 
     @property
     def item(self) -> str:

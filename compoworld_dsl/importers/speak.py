@@ -511,6 +511,20 @@ _LEAD_IN = re.compile(r"^(?:(?:is |are )?used to|(?:you can )?use this (?:api |e
 _THIRD_VERBS = frozenset("adds creates updates deletes removes returns gets lists sets replaces modifies retrieves inserts changes edits cancels".split())
 
 
+def _identifier(word: str, code: bool = False) -> bool:
+    """Is a word of a summary written as a name in code, which a person says in words? A
+    property in camel case ("Returns all the seat maps of a given flightOffer", "Update an
+    invoiceItem"), or a type of three parts or more ("Updates the DataSourceName of a
+    DataSource" is one of two: a task said "update the DataSourceName ..."); not a brand of
+    one or two ("GitHub", "MasterCard", "JavaScript"), nor one with a letter before its
+    word ("eCommerce", "vCenter", "iPhone") or a run of capitals ("DynamoDB"). `code`: the
+    summary names another thing so, and any such word of two parts is one too."""
+    parts = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", word)
+    if len(parts) < 2 or "".join(parts) != word or any(len(p) < 2 or p.isupper() for p in parts):
+        return False
+    return word[0].islower() or len(parts) >= 3 or code and len(parts) == 2
+
+
 def summary_phrase(description: str) -> tuple[str, bool] | None:
     """(the summary as an instruction, whether it is a read) or None when the summary is no
     short verb phrase: "Lists the tags of a collection" → ("list the tags of a collection",
@@ -547,7 +561,9 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
         return None
     if len(ws) > 1 and ws[1].lower() == "of" and verb not in _READ_VERBS:
         return None  # a noun before "of" ("Register of certificate action callback": a task said so)
-    rest = [w if (w.isupper() and len(w) > 1) or re.search(r"[a-z][A-Z]", w) else w.lower() for w in ws[1:]]
+    # (a summary that names one thing as code names the others so too: "of a DataSource")
+    code = any(_identifier(w) for w in ws[1:])
+    rest = [w if (w.isupper() and len(w) > 1) or re.search(r"[a-z][A-Z]", w) and not _identifier(w, code) else words(w) for w in ws[1:]]
     # a second verb after "or" as the first is said ("Update the developer record or adds the
     # developer if it doesn't exist": openchannel's summary, said so in a task of round 22)
     # (after "and" only where the summary's own verb was so said, "Creates and updates ...":
@@ -1132,9 +1148,12 @@ _OWN_NAMED = NAMED_THINGS | _ALSO_NAMED  # things with names of their own
 
 def _names_another(field: str, noun: str) -> bool:
     """Does a field name a thing of another kind than the row (a listener's `ssl_policy`, a
-    job's `queue`): its last word is a thing with a name of its own, not the row's noun?"""
-    last = (_tokens(field) or [""])[-1]
-    return last in _OWN_NAMED and last != (noun.lower().split() or [""])[-1]
+    job's `queue`, a schedule's `group_name`): its last word, or the word before a last "name"
+    or "title", is a thing with a name of its own, not the row's noun?"""
+    toks = _tokens(field) or [""]
+    if len(toks) > 1 and toks[-1] in ("name", "title"):
+        toks = toks[:-1]
+    return toks[-1] in _OWN_NAMED and toks[-1] != (noun.lower().split() or [""])[-1]
 
 
 def may_name(field: str) -> bool:
@@ -1214,7 +1233,9 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         # ("A developer-facing, human-readable error message" names nothing, and "The resource
         # name of the selected DPC in the format customers/..." is a path: a provisioning
         # configuration was 'add a configuration "/images/logo.png"')
-        first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id" and may_name(f.name) and not path_like(f)), None)
+        # (not another thing's name: an EventBridge schedule's `group_name`, "The name of the
+        # schedule group associated with this schedule", was 'the schedule "Cedar group"')
+        first = next((f for f in top if _NAMING.search(getattr(getattr(f, "_shape", None), "description", "") or "") and f.base != "id" and may_name(f.name) and not path_like(f) and not _names_another(f.name, noun)), None)
     if first is None:
         # the row's own (`track_name` on a track, not the `album_name` before it), else the first;
         # never a name inside another object the row holds (a support case comment was "the
@@ -1222,7 +1243,7 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         own = "_".join(noun.lower().split()[-1:])
         for want in names:
             ends = [f for f in mine if f.name.endswith("_" + want) and f.base != "id"]
-            first = next((f for f in ends if own and _tokens(f.name)[-2:-1] == [own]), None) or (ends[0] if ends else None)
+            first = next((f for f in ends if own and _tokens(f.name)[-2:-1] == [own]), None) or next((f for f in ends if not _names_another(f.name, noun)), None)
             if first is not None:
                 break
     if first is None:

@@ -451,8 +451,9 @@ class Phraser:
                 place_names.append(name)
                 continue
             # a record named by its noun says its label already: "server the server "Cedar
-            # server"" (an imported Azure create-or-update) is "the server "Cedar server""
-            extra.append(arg if re.match(rf"(?:the|that) {re.escape(label)}\b(?! of\b)", arg) else f"{label} {arg}")
+            # server"" (an imported Azure create-or-update) is "the server "Cedar server"", and
+            # "group the schedule group with ..." (EventBridge Scheduler) "the schedule group ..."
+            extra.append(arg if re.match(rf"(?:the|that) (?:new )?(?:[a-z]+ ){{0,3}}{re.escape(label)}\b(?! of\b)", arg) else f"{label} {arg}")
             extra_names.append(name)
         if places and not extra and not flags:
             extra, extra_names, places = places, place_names, []  # alone it is said as before: "..., with that return"
