@@ -242,6 +242,32 @@ def test_a_create_bodys_name_is_the_records_noun_name(tmp_path):
     assert "edge-lb" in {r["load_balancer_name"] for r in table(st, "loadbalancers").values()}
 
 
+def test_a_create_bodys_noun_name_is_the_records_name(tmp_path):
+    """And the other way round: AWS Inspector's `CreateAssessmentTemplate
+    {assessmentTemplateName, rulesPackageArns, ...}` names what its record calls `name`. Left
+    out, a task added 'an assessment template "arn:...:rules-package/rules-package-31"', named
+    by its first other value."""
+    template = obj({"arn": s(), "name": s(), "rulesPackageArns": s(), "durationInSeconds": s("integer")})
+    doc = spec(
+        {
+            "/assessmenttemplates": {
+                "get": {"operationId": "ListAssessmentTemplates", "responses": ok(obj({"assessmentTemplates": {"type": "array", "items": ref("AssessmentTemplate")}}))},
+                "post": {"operationId": "CreateAssessmentTemplate", "requestBody": body(obj({"assessmentTemplateName": s(), "rulesPackageArns": s(), "durationInSeconds": s("integer")}, ["assessmentTemplateName"])), "responses": ok(obj({"assessmentTemplateArn": s()}))},
+            },
+            "/assessmenttemplates/{assessmentTemplateArn}": {"delete": {"operationId": "DeleteAssessmentTemplate", "parameters": [pparam("assessmentTemplateArn")], "responses": ok(obj({}))}},
+        },
+        {"AssessmentTemplate": template},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    create = tool(model, "create_assessment_template")
+    assert "name" in dict(create.params), create.params
+    assert create.decl.say.startswith("add an assessment template {name}"), create.decl.say
+    w, st = world_of(model, wf)
+    got = w.call(st, create.qualified, {"name": "Weekly scan", "rules_package_arns": "arn:aws:inspector:rp/1", "duration_in_seconds": 3600})
+    assert got["success"], got
+    assert "Weekly scan" in {r["name"] for r in table(st, "assessmenttemplates").values()}
+
+
 # ─── references: an embedded object's key, a `<noun>Name` ───
 
 

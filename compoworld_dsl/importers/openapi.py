@@ -2085,6 +2085,12 @@ class OpenAPIImporter(TypeMapper):
             # AWS's `CreateLoadBalancer {Name, ...}` names what its record calls `LoadBalancerName`:
             # left out, a task added "a load balancer" with no name (a fresh draw, stop 56)
             by_src["name"] = own
+        elif (own := by_src.get("name")) is not None:
+            # and the other way round: AWS Inspector's `CreateAssessmentTemplate
+            # {assessmentTemplateName, ...}` names what its record calls `name` (left out, a task
+            # added 'an assessment template "arn:...:rules-package/..."', named by another field)
+            for said in (norm(r.name) + "name", norm(singular(r.table)) + "name"):
+                by_src.setdefault(said, own)
         named = {norm(p) for p in body.props}
         for prop in body.props:
             # a body property that names another resource holds the key a field of the record
