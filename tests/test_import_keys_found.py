@@ -356,3 +356,39 @@ def test_a_record_named_by_its_noun_is_not_labelled_again(tmp_path):
     for text in made:
         assert "group the schedule group" not in text, text
     assert any("the schedule group" in text for text in made), made
+
+
+def test_a_field_whose_description_gives_a_resource_names_form_refers_to_that_resource(tmp_path):
+    # Google Spanner: a backup's `database` "Values are of the form
+    # `projects//instances//databases/`" (the corpus's braces left out) names a database; a
+    # list of such names, and a form whose last word no resource has, name none. An object the
+    # service fills ("Output only") sets nothing: a backup was made "with encryption information
+    # encryption status message ..." (a fresh draw's task, stop 64)
+    paths = {
+        "/v1/{parent}/databases": {
+            "get": {"operationId": "databases.list", "parameters": [pparam("parent")], "responses": ok(obj({"databases": arr(ref("Database"))}))},
+            "post": {"operationId": "databases.create", "parameters": [pparam("parent")], "requestBody": body(ref("Database")), "responses": ok(ref("Database"))},
+        },
+        "/v1/{parent}/backups": {
+            "get": {"operationId": "backups.list", "parameters": [pparam("parent")], "responses": ok(obj({"backups": arr(ref("Backup"))}))},
+            "post": {"operationId": "backups.create", "parameters": [pparam("parent")], "requestBody": body(ref("Backup")), "responses": ok(ref("Backup"))},
+        },
+        "/v1/{name}": {"delete": {"operationId": "operations.delete", "parameters": [pparam("name")], "responses": ok(obj({}))}},
+    }
+    form = "Values are of the form `projects//instances//databases/`."
+    schemas = {
+        "Database": obj({"name": s(), "state": s(enum=["CREATING", "READY"])}),
+        "Backup": obj({
+            "name": s(), "database": s(description="Name of the database from which this backup was created. " + form),
+            "referencingDatabases": arr(s(description=form)), "kmsKey": s(description="Format: projects//locations//keyRings//cryptoKeys/"),
+            "expireTime": s(format="date-time"),
+            "encryptionInfo": obj({"encryptionStatus": s(), "kmsKeyVersion": s()}) | {"description": "Output only. The encryption information for the backup."},
+        }),
+    }
+    result, _, model, _ = run(tmp_path, spec(paths, schemas))
+    text = "\n".join(result.files.values())
+    backup = text.split("record Backup ")[1].split("\n  }")[0]
+    assert "database: DatabaseId" in backup, backup
+    assert "referencing_databases: text" in backup and "kms_key: text" in backup, backup
+    create = next(t for t in model.tools() if t.name == "backups_create")
+    assert "database" in dict(create.params) and not any(n.startswith("encryption_info") for n, _ in create.params), create.params

@@ -499,6 +499,17 @@ def _query_action_twin(item: dict, get: dict) -> bool:
 _TRAILING_VERBS = frozenset("get list create update delete replace patch put set register cancel renew revoke reissue verify validate download upload send resend search reset enable disable start stop retrieve remove add".split())
 
 
+# a resource name's form in a field's description, as Google writes it ("of the form
+# `projects/{project}/instances/{instance}/databases/{database}`"; the corpus's conversion left
+# the braces out: "projects//instances//databases/")
+_RESOURCE_FORM = re.compile(r"\b(?:projects|organizations|folders|billingAccounts|accounts|users|locations)/[\w{}*\-/]*[A-Za-z]+/[\w{}*\-]*")
+
+
+def _output_only(shape: Shape) -> bool:
+    """Does the service fill this property, never the caller (read-only, "Output only")?"""
+    return shape.readonly or re.match(r"\s*(output only|read[- ]only)", shape.description or "", re.I) is not None
+
+
 class OpenAPIImporter(TypeMapper):
     def __init__(self, doc: Any, source: str, name: str | None = None, lists: bool = False, budget: Budget | None = None, taken: set[str] | None = None):
         """`taken`: names other specs of the same library already use (one namespace for
@@ -1209,7 +1220,7 @@ class OpenAPIImporter(TypeMapper):
                 if f.key or f.ref or f.base not in ("text", "int") or f.json:
                     continue
                 n = ref_name(f.src) if f.src else norm(f.name)
-                for i in self.ref_candidates(n) or self.own_kind(r, n):
+                for i in self.ref_candidates(n) or self.own_kind(r, n) or self.named_in_form(f):
                     other = self.resources[i]
                     if other is r and not n.startswith("parent"):
                         # a row's own `<noun>Id` beside its key is another id of the same row
@@ -1227,6 +1238,25 @@ class OpenAPIImporter(TypeMapper):
                     # row's parent now: the tools type it as the key the field holds
                     r.parents = [(p, other if parent is None and r.parent_fields.get(p) == f.name else parent) for p, parent in r.parents]
                     break
+
+    def named_in_form(self, f: FieldIR) -> list[int]:
+        """The resource a text field holds the resource name of, where its description gives
+        the name's form and the API addresses items by resource names (Google): a Spanner
+        backup's `database`, "Values are of the form `projects/<p>/instances/<i>/databases/<d>`",
+        names a database. The form's last collection word must be one resource's, and only one.
+        Read as text before, a backup was made for database "Atlas backup", a value of another
+        field (a fresh draw's task, stop 64)."""
+        shape = getattr(f, "_shape", None)
+        if f.base != "text" or not self.names_items() or getattr(shape, "items", None) is not None:
+            return []  # (a list of names kept as text holds several: no one key)
+        said = getattr(shape, "description", "") or ""
+        form = _RESOURCE_FORM.search(said)
+        if form is None:
+            return []
+        words = [w for w in form.group(0).split("/") if re.fullmatch(r"[A-Za-z]+", w)]
+        last = norm(singular(snake(words[-1]))) if len(words) > 1 else ""
+        hits = [i for i, other in enumerate(self.resources) if last and norm(singular(snake(other.coll_segs[-1]))) == last]
+        return hits if len(hits) == 1 else []
 
     def own_kind(self, r: Resource, n: str) -> list[int]:
         """The resource a field of `r` named by the last words of a noun and `Id` (or `Name`, of
@@ -2110,7 +2140,7 @@ class OpenAPIImporter(TypeMapper):
             """A body property a caller sets: not the service's own (read-only, bookkeeping such
             as a creation time, "Output only"), and a single value a person states (not a
             list, nor an object kept as JSON text: "with tags "{}"" asks for nothing)."""
-            return f is not None and not (ps.readonly or f.readonly or norm(prop) in BOOKKEEPING or re.match(r"\s*(output only|read[- ]only)", ps.description, re.I) or f.base == "list" or update and f.json)
+            return f is not None and not (_output_only(ps) or f.readonly or norm(prop) in BOOKKEEPING or f.base == "list" or update and f.json)
 
         def nested(path: str, ps, depth: int) -> None:
             """A nested object whose fields were flattened (Azure's `properties`, and its
@@ -2118,6 +2148,8 @@ class OpenAPIImporter(TypeMapper):
             caller sets, as deep as the record flattened them."""
             for sub, sps in ps.props.items():
                 g = by_src.get(norm(f"{path}.{sub}"))
+                if g is None and sps.kind == "object" and _output_only(sps):
+                    continue
                 if g is not None and g not in chosen and settable(sub, sps, g):
                     g._body_required = sub in ps.required  # type: ignore[attr-defined]
                     chosen.append(g)
@@ -2129,7 +2161,11 @@ class OpenAPIImporter(TypeMapper):
         for prop, ps in body.props.items():
             f = by_src.get(norm(prop))
             if f is None and ps.kind == "object":
-                nested(prop, ps, 1)
+                if not _output_only(ps):
+                    # (an object the service fills holds nothing a caller sets: Spanner's
+                    # backup `encryptionInfo`, "Output only", was asked for as "encryption
+                    # information encryption status message ...", a fresh draw's task)
+                    nested(prop, ps, 1)
                 continue
             if not settable(prop, ps, f):
                 left.append(prop)
