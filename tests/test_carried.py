@@ -31,6 +31,15 @@ def test_same_meaning():
     assert not _same_meaning("date_of_birth", "date", "start_date", "start_date")
     assert _same_meaning("born", "date", "born", "date_of_birth")
     assert _same_meaning("end_date", "date", "start_date", "start_date")
+    # a day shares more than the word "date" or "time" with what it is taken from: a purchase
+    # order was created on a subscription's expiration date, a backup's version time was a
+    # database's create time (fresh draws' tasks, stop 64); a span's bounds still meet
+    assert not _same_meaning("create_date_time", "datetime", "expiration_date", "expiration_date")
+    assert not _same_meaning("version_time", "datetime", "create_time", "creation_time")
+    assert not _same_meaning("date", "date", "created_date_time", "creation_time")
+    assert _same_meaning("create_date_time", "datetime", "create_date_time", "creation_time")
+    assert _same_meaning("valid_until", "datetime", "end_time", "end_time")
+    assert _same_meaning("due", "date", "deadline", "due_date")
 
 
 @pytest.fixture(scope="module")

@@ -83,7 +83,27 @@ def _same_meaning(param: str, t: str, field: str | None, said: str = "", same_su
     # the word "date" with the end date (an imported Xero task, stop 63)
     if field is not None and _born(param) != (_born(field) or _born(said)):
         return False
+    if t in ("date", "datetime") and field is not None:
+        # a day or a time shares more than the word that says it is one: a purchase order was
+        # created on "the expiration date of that subscription", and a backup's version time
+        # was "the create time of that database" (fresh draws' tasks, stop 64)
+        # (or both bound a span: a new contract may end on the day another starts)
+        return any(share_a_word(_undated(param), _undated(n)) or _spans(param) and _spans(n) for n in (field, said) if n)
     return any(share_a_word(param, n) for n in (field, said) if n)
+
+
+def _spans(name: str) -> bool:
+    """Does a name say where a span of time begins or ends (`start_date`, `ends_at`, `valid_until`)?"""
+    return bool(set(name.lower().split("_")) & {"start", "starts", "end", "ends", "begin", "begins", "finish", "from", "until", "till"})
+
+
+def _undated(name: str) -> str:
+    """A name (words joined by `_`) without the words that say it is a day or a time."""
+    return "_".join(w for w in name.lower().split("_") if w not in _DAY_WORDS)
+
+
+# the words that say a value is a day or a time, which two dates of different meaning share
+_DAY_WORDS = frozenset({"date", "time", "datetime", "timestamp", "day", "at", "on", "dt", "utc"})
 
 
 def _born(name: str) -> bool:
