@@ -333,13 +333,15 @@ def test_a_bare_name_parameter_that_says_it_takes_the_rows_name_keys_the_row_by_
     from compoworld_dsl.importers.ops import Resource
     from compoworld_dsl.importers.schema import Shape
 
-    def resource(segs: list[str], said: str) -> Resource:
-        getter = SimpleNamespace(param=lambda name: SimpleNamespace(description=said))
-        return Resource(segs, "Name", Shape("object"), "Name", "", getter=getter)
+    def resource(coll: list[str], path: list[str], said: str) -> Resource:
+        getter = SimpleNamespace(path="/" + "/".join(path), param=lambda name: SimpleNamespace(description=said))
+        return Resource(coll, "Name", Shape("object"), "Name", "", getter=getter)
 
-    assert not resource(["v1"], "The name of the operation resource.").said_key
-    assert not resource(["operations"], "The name of the operation resource.").said_key
-    assert resource(["schedules"], "The name of the schedule to delete.").said_key
+    assert not resource(["operations"], ["operations", "{Name}"], "The name of the operation resource.").said_key
+    assert resource(["schedules"], ["schedules", "{Name}"], "The name of the schedule to delete.").said_key
+    # Google's books at `/v1/{name}`, "The name of the book to retrieve": a resource name
+    # (libraryagent, read as said keys for a while)
+    assert not resource(["v1", "books"], ["v1", "{Name}"], "Required. The name of the book to retrieve.").said_key
 
 
 def test_a_record_named_by_its_noun_is_not_labelled_again(tmp_path):
