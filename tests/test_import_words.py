@@ -1164,6 +1164,26 @@ def test_a_summarys_quantifier_is_not_what_a_read_gives():
     assert t.gives.startswith("the interview records"), t.gives
 
 
+def test_a_keys_label_names_its_thing_where_the_summary_does():
+    """AWS MediaStore's "Removes an object lifecycle policy from a container" with the generated
+    "... with container name {container_name}" was said "remove an object lifecycle policy from
+    a container with the container with creation time ..." in a task: the summary's "a
+    container" is the key's thing, before the word for the key."""
+    from compoworld_dsl.importers.common import ParamIR, ToolIR
+    from compoworld_dsl.importers.speak import phrase_tool
+
+    t = ToolIR("delete_lifecycle_policy", [ParamIR("container_name", "ContainerId")], None, "Removes an object lifecycle policy from a container", "delete lifecycle policy with container name {container_name}", None)
+    assert phrase_tool(t)
+    assert t.say == "remove an object lifecycle policy from container {container_name}", t.say
+    t = ToolIR("get_metric_policy", [ParamIR("container_name", "ContainerId")], None, "Returns the metric policy for the specified container", "get metric policy with container name {container_name}", None)
+    assert phrase_tool(t)
+    assert t.say == "get the metric policy for container {container_name}", t.say
+    # a label whose thing the summary does not name stays as it was
+    t = ToolIR("put_cors_policy", [ParamIR("container_name", "ContainerId")], None, "Put cors policy", "put cors policy with container name {container_name}", None)
+    phrase_tool(t)
+    assert t.say == "put cors policy with container name {container_name}", t.say
+
+
 def test_a_phrasal_verbs_preposition_and_a_by_id_are_not_what_a_read_gives():
     """Fresh imported tasks of stop 56: aviationdata's "Search for airports by location" gave
     "the for airports by location ...", rev.ai's "Get Transcript By Id" "the transcript by id of

@@ -640,9 +640,20 @@ def phrase_tool(t: ToolIR) -> bool:
     kept = []
     for item in re.split(r", | and ", items) if items else []:
         im = re.fullmatch(r"(.*?)(\w+) \{(\w+)\}", item)
-        hit = _naming(im.group(2), phrase) if im else None
+        noun = im.group(2) if im else ""
+        hit = _naming(noun, phrase) if im else None
+        if im and hit is None and noun in ("name", "id", "arn", "key") and (lead := im.group(1).split()[-2:]):
+            # a key's label names its thing before the word for the key ("with container name
+            # {container_name}"), which the summary names ("remove an object lifecycle policy from
+            # a container"): "... from container {container_name}", not "... from a container with
+            # container name ...", said "from a container with the container with creation time"
+            # (AWS MediaStore, a fresh draw's task, stop 64)
+            for n in (" ".join(lead), lead[-1]):
+                if (hit := _naming(n, phrase)) is not None:
+                    noun = n
+                    break
         if hit is not None and "{" not in phrase[hit.start() : hit.end()]:
-            phrase = phrase[: hit.start()] + f"{im.group(2)} {{{im.group(3)}}}" + phrase[hit.end() :]
+            phrase = phrase[: hit.start()] + f"{noun} {{{im.group(3)}}}" + phrase[hit.end() :]
         else:
             kept.append(item)
     say = phrase + (" with " + (kept[0] if len(kept) == 1 else ", ".join(kept[:-1]) + " and " + kept[-1]) if kept else "")
