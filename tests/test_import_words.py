@@ -1039,6 +1039,15 @@ def test_a_name_of_another_named_thing_names_no_row():
     assert not _names_another("name", "schedule") and not _names_another("title", "report")
 
 
+def test_a_culture_is_a_locale():
+    """.NET calls a locale a culture: Azure LUIS apps were added with culture "culture 18"."""
+    from compoworld_dsl.importers.common import LOCALES, text_seed
+
+    for name in ("culture", "culture_code", "locale", "language"):
+        assert text_seed(name, "application", None) == text_seed("locale", "application", None), name
+    assert all(f'"{v}"' in text_seed("culture", "application", None) for v in LOCALES[:3])
+
+
 def test_a_state_is_a_stage_unless_its_row_has_a_place_and_examples_are_values():
     """Apigee's API versions were in "Victoria" and "Illinois" (a bare `state` read as a region),
     where its description lists the stages: 'e.g., "CONCEPT", "DESIGN", ...'. EMR's release label

@@ -889,7 +889,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + ZONES)
     if last in ("color", "colour") or "color" in toks:
         return _pick(ex + COLORS)
-    if last in ("language", "locale", "lang") or last == "code" and set(toks) & {"language", "locale", "lang"}:
+    # (.NET calls a locale a culture: LUIS apps were added with culture "culture 18")
+    if last in ("language", "locale", "lang", "culture") or last == "code" and set(toks) & {"language", "locale", "lang", "culture"}:
         return _pick(ex + LOCALES)
     if last in ("tag", "tags", "labels", "category", "categories", "keywords", "topic"):
         return _pick(ex + TAGS)
