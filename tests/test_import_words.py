@@ -705,7 +705,7 @@ def test_a_rows_own_reference_to_its_parent_and_its_full_name_agree_with_it(tmp_
     and a full or display name is the row's name."""
     vault_ref = {"type": "object", "properties": {"id": STR}}
     item = {"type": "object", "properties": {"id": STR, "title": STR, "vault": vault_ref}}
-    pool = {"type": "object", "properties": {"id": STR, "name": STR, "properties": {"type": "object", "properties": {"fullName": STR}}}}
+    pool = {"type": "object", "properties": {"id": STR, "name": STR, "properties": {"type": "object", "properties": {"fullName": STR, "name": STR}}}}
     v = _in_path("vaultUuid")
     spec = _spec("Vaults", {
         "/vaults": {"get": {"operationId": "getVaults", "responses": _ok({"type": "array", "items": {"type": "object", "properties": {"id": STR, "name": STR}}})}},
@@ -718,6 +718,10 @@ def test_a_rows_own_reference_to_its_parent_and_its_full_name_agree_with_it(tmp_
     text = "\n".join(p.read_text() for p in out.glob("*.world"))
     assert "vault_id: same(vault_uuid)" in text, [line for line in text.splitlines() if "vault" in line]
     assert "properties_full_name: same(name)" in text, [line for line in text.splitlines() if "full" in line]
+    # and so is the name an Azure resource's `properties` hold again (an autoscale setting's
+    # `properties.name` was another setting's name: 'the autoscale setting "Northwind ..."'
+    # fitted two, blind round 38)
+    assert "properties_name: same(name)" in text, [line for line in text.splitlines() if "properties_name" in line]
     # and named by the noun's last word: groov's tags, listed under a data store device, name it
     # `deviceId` (a fresh draw of stop 56: a tag of one device said another was its device)
     tag = {"type": "object", "properties": {"id": {"type": "integer"}, "name": STR, "deviceId": {"type": "integer"}}}
@@ -1037,6 +1041,16 @@ def test_a_name_of_another_named_thing_names_no_row():
     assert _names_another("queue", "job") and _names_another("ssl_policy", "listener")
     assert not _names_another("group_name", "schedule group") and not _names_another("display_name", "schedule")
     assert not _names_another("name", "schedule") and not _names_another("title", "report")
+
+
+def test_a_deadline_is_a_time_and_names_no_row():
+    """Enode's vehicles were known by their smart charging policy's `deadline`, seeded as a
+    name: "the vehicle "Northwind vehicle"" (blind round 38)."""
+    from compoworld_dsl.importers.common import TEXT_TIME, text_seed
+    from compoworld_dsl.importers.speak import may_name
+
+    assert text_seed("smart_charging_policy_deadline", "vehicle", None) == TEXT_TIME
+    assert not may_name("smart_charging_policy_deadline") and not may_name("deadline")
 
 
 def test_a_culture_is_a_locale():

@@ -925,7 +925,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return f"format({lit(prefix + '-{}')}, 1000..9999)"
     if ex and not identity:
         return _pick((variants(ex[0]) if "version" not in toks else []) or ex)
-    if last in ("date", "time", "timestamp", "datetime") or last in ("at", "on") and len(toks) > 1:
+    if last in ("date", "time", "timestamp", "datetime", "deadline") or last in ("at", "on") and len(toks) > 1:
         # a time typed as text, even the one a row is known by when it has nothing else
         # (Qualtrics' distributions: their `created_date` was "Atlas distribution")
         return _pick(ex) if ex else TEXT_TIME

@@ -1379,13 +1379,16 @@ class OpenAPIImporter(TypeMapper):
                         same = next((f"same({g.name})" for g in rec.fields if g is not f and g.ref == f.ref and seed.get(g.name, "").startswith("ref ") and _said_as(g) == _said_as(f)), None)
                     seed[f.name] = same or f"ref {f.ref}"
                     continue
-                if f.base == "text" and identity and f.name != identity and (_plain_words(f.name) in (["full", "name"], ["display", "name"], ["friendly", "name"]) or _plain_words(f.name)[:1] == ["name"] and set(_plain_words(f.name)[1:]) <= _NAME_FORMS and len(_plain_words(f.name)) > 1) and (ident_base == "text" or identity == r.key_field):
+                if f.base == "text" and identity and f.name != identity and (_plain_words(f.name) in (["full", "name"], ["display", "name"], ["friendly", "name"], ["name"]) or _plain_words(f.name)[:1] == ["name"] and set(_plain_words(f.name)[1:]) <= _NAME_FORMS and len(_plain_words(f.name)) > 1) and (ident_base == "text" or identity == r.key_field):
                     # a resource pool's full name is its name: drawn apart, another pool's name
                     # ("Harbor resource pool") was this one's full name, and a blind player could
                     # not tell which pool the task named. Only the row's own: a comment's
                     # `creator_display_name` is its creator's ("with creator "Customer asked for
                     # a call back."", the comment's body, in a review's sampled task). So are the
-                    # forms of it UK Parliament gives a member (`nameDisplayAs`, `nameListAs`)
+                    # forms of it UK Parliament gives a member (`nameDisplayAs`, `nameListAs`),
+                    # and the name an Azure resource's `properties` hold again: an autoscale
+                    # setting's `properties.name` was another setting's name, and 'the autoscale
+                    # setting "Northwind ..."' fitted two (blind round 38)
                     seed[f.name] = f"same({identity})"
                     continue
                 gen = self.field_seed(f, r.noun, f.name == identity)

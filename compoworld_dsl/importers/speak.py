@@ -1122,6 +1122,9 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               # a time typed as text (Qualtrics' distributions were "the distribution "Atlas
               # distribution"" drawn as their `created_date`)
               "date", "time", "timestamp", "datetime", "created", "updated", "modified", "at",
+              # (and a deadline: Enode's vehicles were known by their smart charging policy's
+              # `deadline`, "the vehicle "Northwind vehicle"", blind round 38)
+              "deadline",
               # how a thing works, not what it is called (an EC2 capacity reservation fleet was
               # 'add a capacity reservation fleet "Atlas capacity reservation fleet"', its
               # `allocation_strategy`; a Greengrass core device was known by its `architecture`)
