@@ -578,7 +578,11 @@ class Phraser:
         """The parts of the task's record descriptions ('description "Please review before
         Friday."') that tell a record apart: a field whose value differs between the seeded
         rows of its table. A scope every row shares (an Azure subscription) tells nothing, and
-        `_said_once` may say it once."""
+        `_said_once` may say it once. Worked out once per instruction (the steps and the seeded
+        state do not change while it is phrased)."""
+        got = self.__dict__.get("_telling_parts")
+        if got is not None:
+            return got
         out = set()
         for i, step in enumerate(self.steps):
             if step.how is None or step.how.get("by") != "description":
@@ -588,7 +592,8 @@ class Phraser:
             for f, v in self._description(i).items():
                 if len({repr(r.get(f)) for r in rows}) > 1:
                     out.add(self.people.part(self.state0, table, f, v))
-        return frozenset(out)
+        self._telling_parts = frozenset(out)
+        return self._telling_parts
 
     def _implied(self, j: int, name: str) -> bool:
         """Is step j's key argument `name` only where the call looks (no field is set to it), and
