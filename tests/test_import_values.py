@@ -511,6 +511,29 @@ def test_a_dotnet_json_date_is_a_date_seeded_as_dates(tmp_path):
     assert not any("/Date(" in str(v) for r in rows for v in r.values()), rows
 
 
+def test_an_integer_counted_from_1970_is_a_time(tmp_path):
+    """CloudWatch Logs counts its times in milliseconds from 1970, as integers (`Timestamp`, its
+    description beside the `$ref`): a fresh draw's task found "the log group with creation time
+    93" (stop 64). An integer whose description says so is a time; other integers stay."""
+    stamp = {"type": "integer", "minimum": 0}
+    group = obj({
+        "logGroupName": s(), "retentionInDays": s("integer"),
+        "creationTime": {"allOf": [ref("Timestamp"), {"description": "The creation time of the log group, expressed as the number of milliseconds after Jan 1, 1970 00:00:00 UTC."}]},
+        "lastIngested": {"type": "integer", "description": "Unix epoch time in seconds of the last event."},
+    })
+    doc = spec(
+        {
+            "/loggroups": {"get": {"operationId": "DescribeLogGroups", "responses": ok(obj({"logGroups": arr(ref("LogGroup"))}))}},
+            "/loggroups/{logGroupName}": {"get": {"operationId": "GetLogGroup", "parameters": [pparam("logGroupName")], "responses": ok(ref("LogGroup"))}},
+        },
+        {"LogGroup": group, "Timestamp": stamp},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    rec = "\n".join(result.files.values()).split("record LogGroup ")[1].split("\n  }")[0]
+    assert "creation_time: datetime" in rec and "last_ingested: datetime" in rec, rec
+    assert "retention_in_days: int" in rec, rec
+
+
 def test_a_date_of_birth_is_decades_back(tmp_path):
     """A Xero employee seeded as born in 2025 had a timesheet end on that date in a fresh draw's
     task (stop 63): a birth date is drawn from decades back, other dates as before."""

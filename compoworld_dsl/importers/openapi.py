@@ -295,6 +295,10 @@ class TypeMapper:
         if s.type == "integer":
             if s.enum:
                 notes.append(f"an integer enum in the API: {', '.join(map(str, s.enum[:12]))}")
+            elif _EPOCH.search(s.description) or _EPOCH.search(s.aside or ""):
+                # a time the API counts from 1970 is a time: CloudWatch Logs' log groups were
+                # "the log group with creation time 93" (a fresh draw's task, stop 64)
+                return "datetime", "datetime", ["a time the API sends as a count since 1970, to the minute"], None
             return "int", "int", notes, None
         if s.type == "number":
             if set(fname.split("_")) & MONEY_WORDS:
@@ -504,6 +508,10 @@ _TRAILING_VERBS = frozenset("get list create update delete replace patch put set
 # the braces out: "projects//instances//databases/")
 _RESOURCE_FORM = re.compile(r"\b(?:projects|organizations|folders|billingAccounts|accounts|users|locations)/[\w{}*\-/]*[A-Za-z]+/[\w{}*\-]*")
 
+
+# an integer's description that says it counts time from 1970 ("the number of milliseconds after
+# Jan 1, 1970 00:00:00 UTC", "Unix epoch time in seconds", "a Unix timestamp")
+_EPOCH = re.compile(r"(?:milli)?seconds (?:after|since|from) (?:the )?(?:jan(?:uary)? 1,? 1970|(?:unix )?epoch)|\bepoch (?:time|milliseconds|seconds)|\bunix (?:time|timestamp|epoch)", re.I)
 
 def _output_only(shape: Shape) -> bool:
     """Does the service fill this property, never the caller (read-only, "Output only")?"""
