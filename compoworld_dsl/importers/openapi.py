@@ -295,7 +295,7 @@ class TypeMapper:
         if s.type == "integer":
             if s.enum:
                 notes.append(f"an integer enum in the API: {', '.join(map(str, s.enum[:12]))}")
-            elif _EPOCH.search(s.description) or _EPOCH.search(s.aside or ""):
+            elif _EPOCH.search(f"{s.description} {s.aside or ''}"):
                 # a time the API counts from 1970 is a time: CloudWatch Logs' log groups were
                 # "the log group with creation time 93" (a fresh draw's task, stop 64)
                 return "datetime", "datetime", ["a time the API sends as a count since 1970, to the minute"], None
@@ -512,6 +512,7 @@ _RESOURCE_FORM = re.compile(r"\b(?:projects|organizations|folders|billingAccount
 # an integer's description that says it counts time from 1970 ("the number of milliseconds after
 # Jan 1, 1970 00:00:00 UTC", "Unix epoch time in seconds", "a Unix timestamp")
 _EPOCH = re.compile(r"(?:milli)?seconds (?:after|since|from) (?:the )?(?:jan(?:uary)? 1,? 1970|(?:unix )?epoch)|\bepoch (?:time|milliseconds|seconds)|\bunix (?:time|timestamp|epoch)", re.I)
+
 
 def _output_only(shape: Shape) -> bool:
     """Does the service fill this property, never the caller (read-only, "Output only")?"""
@@ -1261,8 +1262,8 @@ class OpenAPIImporter(TypeMapper):
         form = _RESOURCE_FORM.search(said)
         if form is None:
             return []
-        words = [w for w in form.group(0).split("/") if re.fullmatch(r"[A-Za-z]+", w)]
-        last = norm(singular(snake(words[-1]))) if len(words) > 1 else ""
+        colls = [w for w in form.group(0).split("/") if re.fullmatch(r"[A-Za-z]+", w)]
+        last = norm(singular(snake(colls[-1]))) if len(colls) > 1 else ""
         hits = [i for i, other in enumerate(self.resources) if last and norm(singular(snake(other.coll_segs[-1]))) == last]
         return hits if len(hits) == 1 else []
 

@@ -338,13 +338,16 @@ class Resource:
         schedule to retrieve" (AWS EventBridge Scheduler's `/schedules/{Name}`)? Then a person
         names the row by it. Not Google's `/v1/{name}`, "The name of the operation resource",
         a path after no collection word: the words must name the collection's thing."""
-        got = self.getter.param(self.item_param) if self.getter is not None else None
-        # (the getter's own path names the collection before it: Google's `/v1/{name}` of a
-        # book, "The name of the book to retrieve", is a resource name all the same)
-        segs = [seg for seg in (getattr(self.getter, "path", "") or "").split("/") if seg]  # (as the spec writes it: `segs` holds the collection the import read in)
+        if self.getter is None:
+            return False
+        # (the getter's own path, as the spec writes it, names the collection before it: Google's
+        # `/v1/{name}` of a book, "The name of the book to retrieve", is a resource name all the
+        # same; the getter's `segs` hold the collection the import read in)
+        segs = split_path(self.getter.path)
         at = next((i for i, seg in enumerate(segs) if is_param(seg) and pname(seg) == self.item_param), 0)
         if at == 0 or norm(segs[at - 1]) != norm(self.coll_segs[-1]):
             return False
+        got = self.getter.param(self.item_param)
         thing = words(singular(snake(self.coll_segs[-1])))
         return got is not None and thing != "" and re.search(rf"\bname of (?:the|an?) {re.escape(thing)}\b(?! (?:resource|path)\b)", got.description or "", re.I) is not None
 

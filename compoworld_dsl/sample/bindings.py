@@ -231,7 +231,7 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
         held = None  # (made only for a field its seed draws fresh: most give None at once)
         # a name the rows are known by alone is new too (a client another client's name is a copy)
         named = tuple(facts.people.known_by.get(table, ())) == (f,)
-        for i in range(_NAME_TRIES if named else 8):
+        for _ in range(_NAME_TRIES if named else 8):
             v = facts.world.fresh_value(table, f, rng, name=named)
             if v is None or optional.get(n) == "" and isinstance(v, str) and _numbered_words(v, f):
                 break  # an optional text the seed only numbers is left blank (`_draw`)
@@ -240,10 +240,11 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
             if v not in held:
                 out[n] = v
                 break
-            if i == _NAME_TRIES - 1:
+        else:
+            if named:
                 # every name the seed draws is taken: a new record named as an old one makes the
-                # instruction's "that API version set contract "Summit ..."" fit two records (a
-                # fresh draw's Azure task deleted the old one; an agent could fairly take the new)
+                # instruction's "that client "Orion client"" fit two records (an agent could
+                # fairly take the new one for the old)
                 out[n] = _NO_VALUE
     return out
 

@@ -78,6 +78,7 @@ class Phraser:
         self.named_alone: dict[tuple[str, Any], tuple[str, ...]] = {}
         self._pathed: set[tuple[str, Any]] = set()  # records the text also names through a step's field
         self._read_for: set[int] = set()  # steps whose output the instruction asks for (reports, a branch)
+        self._telling_parts: frozenset[str] | None = None  # `_telling`, worked out at its first use
 
     # ─────────────────────────── noun phrases ───────────────────────────
 
@@ -580,9 +581,8 @@ class Phraser:
         rows of its table. A scope every row shares (an Azure subscription) tells nothing, and
         `_said_once` may say it once. Worked out once per instruction (the steps and the seeded
         state do not change while it is phrased)."""
-        got = self.__dict__.get("_telling_parts")
-        if got is not None:
-            return got
+        if self._telling_parts is not None:
+            return self._telling_parts
         out = set()
         for i, step in enumerate(self.steps):
             if step.how is None or step.how.get("by") != "description":
