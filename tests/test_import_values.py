@@ -173,9 +173,27 @@ def test_a_name_of_another_thing_is_that_things_name():
 
 
 def test_a_scope_parameter_takes_the_specs_default_or_first_member(tmp_path):
-    """sportsdata's `/{format}/Teams` (`enum: [xml, json]`, `default: xml`) was stated as format
-    "format 3"; the one value every row shares is the spec's own default."""
-    fmt = {"name": "format", "in": "path", "required": True, "schema": {"type": "string", "enum": ["xml", "json"], "default": "xml"}}
+    """A path scope with an enum (`/{league}/Teams`, `enum: [nfl, nba]`, `default: nba`) was
+    stated as "league 3"; the one value every row shares is the spec's own default."""
+    league = {"name": "league", "in": "path", "required": True, "schema": {"type": "string", "enum": ["nfl", "nba"], "default": "nba"}}
+    doc = spec(
+        {
+            "/{league}/Teams": {"get": {"operationId": "Teams", "parameters": [league], "responses": ok(arr(ref("Team")))}},
+            "/{league}/Team/{teamId}": {"get": {"operationId": "Team", "parameters": [league, pparam("teamId")], "responses": ok(ref("Team"))}},
+        },
+        {"Team": obj({"TeamId": s(), "Name": s()})},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    w, st = world_of(model, wf)
+    teams = next(t for q, t in st.tables.items() if q.endswith(".teams"))
+    assert teams and {r["league"] for r in teams.values()} == {"nba"}, teams
+
+
+def test_a_response_format_is_no_argument(tmp_path):
+    """SportsData's `/{format}/Teams` (`enum: [XML, JSON]`, "Desired response format") chooses how
+    the answer is written: no argument, no field, no scope. A golf task said "the tournament
+    "Atlas tournament" with format "XML"" (a fresh draw, stop 65)."""
+    fmt = {"name": "format", "in": "path", "required": True, "description": "Desired response format.", "schema": {"type": "string", "enum": ["XML", "JSON"]}}
     doc = spec(
         {
             "/{format}/Teams": {"get": {"operationId": "Teams", "parameters": [fmt], "responses": ok(arr(ref("Team")))}},
@@ -186,7 +204,9 @@ def test_a_scope_parameter_takes_the_specs_default_or_first_member(tmp_path):
     result, _, model, wf = run(tmp_path, doc)
     w, st = world_of(model, wf)
     teams = next(t for q, t in st.tables.items() if q.endswith(".teams"))
-    assert teams and {r["format"] for r in teams.values()} == {"xml"}, teams
+    assert teams and all("format" not in r for r in teams.values()), teams
+    params = {t.name: [n for n, _ in t.params] for t in model.tools()}
+    assert {"teams", "team"} <= set(params) and not any("format" in ps for ps in params.values()), params
 
 
 def test_an_entity_tag_is_no_label(tmp_path):

@@ -866,7 +866,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + CITIES)  # a location drawn from the noun's names read as the row's name
     if "country" in toks:
         return _pick(ex + COUNTRIES)
-    if last in ("region", "province", "county") or name == "address_state" or name == "state" and set(noun.lower().split()) & _PLACED:
+    if last in ("region", "province", "county") or toks[-2:] == ["address", "state"] or name == "state" and set(noun.lower().split()) & _PLACED:
         return _pick(ex + REGIONS)
     if last in ("postcode", "zip", "postal") or "postal" in toks or "zip" in toks:
         return _pick(ex + POSTCODES)
@@ -1353,6 +1353,10 @@ def clean_schema_name(name: str | None) -> str:
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
     n = re.sub(r"^(Get|Create|Update|Describe|New)(?=[A-Z])", "", n)
+    # a version number glued to a word (SchoolDigger's `School20`, `District12`): the schema's
+    # revision, not the thing's name ("the school20 ..."); a short word keeps its digits (`Ipv4`,
+    # `Oauth2`, `Base64`)
+    n = re.sub(r"([A-Z][a-z]{5,})\d+(?=[A-Z]|$)", r"\1", n)
     # API Gateway's exports name an array's items after the list and the property
     # (`PodcastListPodcastsItem`: an item of `PodcastList.podcasts`, a podcast) and a wrapped
     # object after the wrapper (`SinglePodcastPodcast`): "the podcast list podcasts item" before

@@ -101,6 +101,7 @@ class Op:
     wire_method: str = ""  # the spec's method when normalize.py read the operation as another
     read_as: str = ""  # what normalize.py read an RPC-style operation as (a comment, the report)
     signed: list[str] = field(default_factory=list)  # the request-signing parameters left out (`signing`)
+    rendered: list[str] = field(default_factory=list)  # the response-format parameters left out (`renders`)
 
     @property
     def label(self) -> str:
@@ -141,6 +142,22 @@ def signing(params: list["Param"]) -> list["Param"]:
     if not any(p.where != "path" and norm(p.name) in SIGNING for p in params):
         return []
     return [p for p in params if p.where != "path" and norm(p.name) in SIGNING | SIGNED_TIME]
+
+
+# the renderings a response-format parameter chooses among (`/{format}/Injuries`, "Desired
+# response format. Valid entries are XML or JSON": SportsData's 35 specs)
+RENDERINGS = frozenset("json xml csv tsv yaml yml html txt text rss atom jsonp geojson kml protobuf".split())
+
+
+def renders(p: "Param") -> bool:
+    """A parameter that chooses how the answer is written, not what it holds: named for a format
+    (or said to be the response's format), every value it allows a rendering. Read as an
+    argument, a golf tournament was "the tournament "Atlas tournament" with format "XML"", the
+    path parameter a scope every row was under (a fresh draw's task, stop 65)."""
+    values = p.shape.enum if isinstance(p.shape.enum, list) else []
+    if not values or not all(isinstance(v, str) and v.strip().lower() in RENDERINGS for v in values):
+        return False
+    return "format" in norm(p.name) or re.search(r"\b(?:response|output|result|return) format\b|\bformat of the (?:response|output|result)", p.description, re.I) is not None
 
 
 def constant(p: "Param") -> bool:
