@@ -168,3 +168,54 @@ def test_a_resource_id_and_a_page_link_are_not_set_by_a_write(tmp_path):
     assert "location" in made and not {"id", "properties_next_link", "next_link"} & set(made), params
     changed = next(ps for name, ps in params.items() if name.endswith("update") and "create" not in name)
     assert "id" not in changed, params
+
+
+def test_an_aws_stream_service_names_its_consumers_and_takes_each_row_by_one_name(tmp_path):
+    """Kinesis, as a fresh draw met it (stop 65): `RegisterStreamConsumer {StreamARN, ConsumerName}`
+    chooses the consumer's name (its key: the create had left it out); `ConsumerDescription`s at
+    `/stream_consumers` are stream consumers, not "consumer descriptions"; `UpdateShardCount
+    {StreamName, StreamARN, ...}` names the stream by its key, and its other name, drawn from the
+    state, had named another stream; `ShardLevelMetrics`, a list of an enum, takes a member, not
+    another field's ARN; `DescribeStreamSummary` gives "the summary of" the stream."""
+    from test_import_rpc import aws_action, described, imported, ops_by_label, spec_file
+
+    T = "Kinesis_20131202"
+    paths: dict = {}
+    for name in ("ListStreams", "DescribeStream", "RegisterStreamConsumer", "ListStreamConsumers", "UpdateShardCount", "DisableEnhancedMonitoring", "DescribeStreamSummary", "DescribeStreamConsumer"):
+        paths.update(aws_action(T, name))
+    stream = {"type": "object", "properties": {"StreamName": {"type": "string"}, "StreamARN": {"type": "string"}, "StreamStatus": {"type": "string", "enum": ["CREATING", "ACTIVE"]}, "RetentionPeriodHours": {"type": "integer"}}}
+    consumer = {"type": "object", "properties": {"ConsumerName": {"type": "string"}, "ConsumerARN": {"type": "string"}, "ConsumerStatus": {"type": "string", "enum": ["CREATING", "ACTIVE"]}}}
+    metrics = {"type": "array", "items": {"type": "string", "enum": ["IncomingBytes", "IncomingRecords", "OutgoingBytes", "ALL"]}}
+    schemas = {
+        "ListStreamsRequest": {"type": "object", "properties": {"Limit": {"type": "integer"}}},
+        "ListStreamsResponse": {"type": "object", "properties": {"StreamNames": {"type": "array", "items": {"type": "string"}}}},
+        "DescribeStreamRequest": {"type": "object", "required": ["StreamName"], "properties": {"StreamName": {"type": "string"}}},
+        "DescribeStreamResponse": {"type": "object", "properties": {"StreamDescription": described("StreamDescription", "The stream.")}},
+        "StreamDescription": stream,
+        "RegisterStreamConsumerRequest": {"type": "object", "required": ["StreamARN", "ConsumerName"], "properties": {"StreamARN": {"type": "string"}, "ConsumerName": {"type": "string"}}},
+        "RegisterStreamConsumerResponse": {"type": "object", "properties": {"Consumer": described("ConsumerDescription", "The consumer.")}},
+        "ListStreamConsumersRequest": {"type": "object", "required": ["StreamARN"], "properties": {"StreamARN": {"type": "string"}}},
+        "ListStreamConsumersResponse": {"type": "object", "properties": {"Consumers": {"type": "array", "items": ref("ConsumerDescription")}}},
+        "ConsumerDescription": consumer,
+        "DescribeStreamConsumerRequest": {"type": "object", "properties": {"StreamARN": {"type": "string"}, "ConsumerName": {"type": "string"}, "ConsumerARN": {"type": "string"}}},
+        "DescribeStreamConsumerResponse": {"type": "object", "required": ["ConsumerDescription"], "properties": {"ConsumerDescription": described("ConsumerDescription", "The consumer.")}},
+        "UpdateShardCountRequest": {"type": "object", "required": ["TargetShardCount"], "properties": {"StreamName": {"type": "string"}, "StreamARN": {"type": "string"}, "TargetShardCount": {"type": "integer"}}},
+        "UpdateShardCountResponse": {"type": "object", "properties": {"StreamName": {"type": "string"}, "TargetShardCount": {"type": "integer"}}},
+        "DisableEnhancedMonitoringRequest": {"type": "object", "required": ["ShardLevelMetrics"], "properties": {"StreamName": {"type": "string"}, "StreamARN": {"type": "string"}, "ShardLevelMetrics": metrics}},
+        "DisableEnhancedMonitoringResponse": {"type": "object", "properties": {"StreamName": {"type": "string"}}},
+        "DescribeStreamSummaryRequest": {"type": "object", "properties": {"StreamName": {"type": "string"}, "StreamARN": {"type": "string"}}},
+        "DescribeStreamSummaryResponse": {"type": "object", "properties": {"StreamDescriptionSummary": described("StreamDescription", "The summary.")}},
+    }
+    result = imported(tmp_path, spec_file(tmp_path, paths, schemas, title="Amazon Kinesis"))
+    ops = ops_by_label(result)
+    text = "\n".join(result.files.values())
+    register = ops[f"POST /#X-Amz-Target={T}.RegisterStreamConsumer"]
+    assert "create under the key the caller chooses" in text and re.search(r"tool register_stream_consumer\([^)]*consumer_name: \w+Id\b", text), register.why
+    assert re.search(r"^  record StreamConsumer\b", text, re.M) and "consumer description" not in text.lower().replace("consumerdescription", ""), text
+    for tool in ("update_shard_count", "disable_enhanced_monitoring"):
+        sig = re.search(rf"tool {tool}\(([^)]*)\)", text)
+        assert sig and "stream_name: StreamId" in sig.group(1) and "stream_arn" not in sig.group(1), sig and sig.group(0)
+    pool = re.search(r"^pool \w*disable_enhanced_monitoring_shard_level_metrics = \[(.*)\]$", text, re.M)
+    assert pool and '"IncomingBytes"' in pool.group(1) and "arn:" not in pool.group(1), pool and pool.group(0)
+    summary = re.search(r'tool describe_stream_summary\b.*?\n    gives "([^"]*)"', text, re.S)
+    assert summary and summary.group(1).startswith("the summary of"), summary and summary.group(1)

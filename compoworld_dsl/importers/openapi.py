@@ -1101,6 +1101,20 @@ class OpenAPIImporter(TypeMapper):
                 # `ServiceResponseBase`s at `/services` services ("regenerate service keys for
                 # the service response base ...", a fresh draw's task)
                 rec = pascal(singular(snake(word)))
+            elif r.shape.name and (stem := re.sub(r"Description$", "", rec)) != rec and len(stem) >= 4:
+                # what AWS's `DescribeX` answers, `XDescription`, at a path that names the thing
+                # with a word more: Lookout for Vision's `ModelPackagingDescription`s at
+                # `/modelpackagingjobs` are model packaging jobs, Kinesis' `ConsumerDescription`s
+                # at `/stream_consumers` stream consumers ("add a model packaging description", a
+                # fresh draw's task, stop 65)
+                path_word, at = norm(singular(snake(word))), norm(stem)
+                i = path_word.find(at)
+                if i >= 0 and path_word != at:
+                    before, after = path_word[:i], path_word[i + len(at) :]
+                    if "_" in snake(word):
+                        rec = pascal(singular(snake(word)))
+                    elif re.fullmatch(r"[a-z]{0,12}", before) and re.fullmatch(r"[a-z]{0,12}", after):
+                        rec = before.capitalize() + stem + after.capitalize()
             if rec in self.type_names and (owner := _owner_word(r.coll_segs)) and not rec.lower().startswith(owner.lower()):
                 # a second `Contributor` (under /asset/{assetId}/contributor) is an asset's:
                 # `AssetContributor` ("the asset contributors of asset ..."), not `Contributor_2`
@@ -2537,7 +2551,7 @@ class OpenAPIImporter(TypeMapper):
             say += " with " + (", ".join(ph[:-1]) + " and " + ph[-1] if len(ph) > 1 else ph[0])
         gives = None
         if o.method == "get" and result:
-            what = verb.split(" ", 1)[1] if verb.split(" ")[0] in ("get", "list", "read", "fetch", "search", "find", "query", "show") and " " in verb else verb
+            what = verb.split(" ", 1)[1] if verb.split(" ")[0] in ("get", "list", "read", "fetch", "search", "find", "query", "show", "describe", "retrieve", "view", "lookup") and " " in verb else verb
             gives = f"the {what}" + (f" of {key_ph[0]}" if key_ph else "")
         comments = [f"{o.label}: simulated ({effect})"]
         if o.op_id is None:
@@ -2808,10 +2822,15 @@ class OpenAPIImporter(TypeMapper):
                         continue  # a field that ends in its last word holds it (`new_folder`: a `parent_folder`)
                     shape = shapes.get(p.name)
                     example = self.example_text(shape.example, FieldIR(p.name, "text", "text")) if shape is not None and shape.example is not None else None
+                    # a list of an enum's members kept as text (Kinesis' `ShardLevelMetrics`, a
+                    # list of `MetricsName`) takes a member: drawn from other fields, a task
+                    # disabled "shard level metrics "arn:...:stream/Juniper stream"" (stop 65)
+                    members = shape.items.enum if shape is not None and shape.kind == "array" and shape.items is not None else shape.enum if shape is not None else None
+                    said = [v for v in members if isinstance(v, str) and v.strip()][:12] if isinstance(members, list) else []
                     gen = text_seed(p.name, noun, example)
-                    if gen.startswith("format(") and gen.endswith(", 1..40)"):
+                    if gen.startswith("format(") and gen.endswith(", 1..40)") and len(said) < 2:
                         continue  # its words numbered ("reader 16"), which say nothing a person would: left to the sampler
-                    values = drawn_values(gen, p.name)
+                    values = said if len(said) >= 2 else drawn_values(gen, p.name)
                     if len(values) < 2:
                         continue
                     name = f"{s.name}_{t.name}_{p.name}"

@@ -1069,7 +1069,10 @@ def body_key(o: "Op", r: "Resource") -> str | None:
     # a natural key (a name, a number, a code) is the caller's to choose; an `id` in a create's
     # body is the server's, whatever the spec says of it (YouTube's inserts)
     # (AWS's `DBClusterIdentifier`, which the caller chooses, "stored as a lowercase string")
-    natural = norm(r.key_prop) in ("name", "number", "code", "slug") or norm(r.key_prop) == noun + "identifier" or r.said_key
+    # (and a key named as a name, Kinesis' `ConsumerName` of a stream consumer, which
+    # `RegisterStreamConsumer {StreamARN, ConsumerName}` chooses: left out of the create, the
+    # consumer was "added" with a made-up key and no name, a fresh draw's task, stop 65)
+    natural = norm(r.key_prop) in ("name", "number", "code", "slug") or norm(r.key_prop) == noun + "identifier" or r.said_key or norm(r.key_prop).endswith("name") and len(norm(r.key_prop)) > 4
     # (`{SecretId}` "the ARN or name of the secret" names it by its name too: `_said_key`)
     # (AWS Evidently's `/projects/{project}/experiments/{experiment}`: "the name of the
     # experiment", and `CreateExperiment {name, ...}` names it: `Resource.said_key`)

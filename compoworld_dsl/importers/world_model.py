@@ -436,7 +436,16 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str], set
             notes.append(f"{p.name}: a list of {p.type.removeprefix('list[').removesuffix(']')} in the API, kept as comma-separated text")
             p = ParamIR(p.name, "text", None if p.default is None else '""', p.comment)
         params.append(p)
-        fields.append(FieldIR(p.name, p.type, "text"))
+    # a row's other name, which the API takes instead of its key (Kinesis takes a `StreamName`
+    # or a `StreamARN`): the key names the row, and the other, drawn from the state, named
+    # another and was written on the row ("update shard count for the stream "Juniper stream",
+    # with stream arn ".../stream/Northwind stream"", a fresh draw's task, stop 65)
+    for named in [x for x in imp.resources if x.record is not None and any(p.type == x.alias for p in params)]:
+        others = {_norm(f.name) for f in named.record.fields if not f.key and re.search(r"(?:arn|id|identifier)$", _norm(f.name))}
+        dropped = [p for p in params if p.type == "text" and p.default is not None and _norm(p.name) in others]
+        params = [p for p in params if p not in dropped]
+        notes += [f"{p.name}: the {named.noun}'s other name, which the API takes instead of its key: left out" for p in dropped]
+    fields += [FieldIR(p.name, p.type, "text") for p in params]
     # tool names are unique, so `<tool>_calls` can only meet a resource's table or a parameter
     table = unique(f"{sim.name}_calls", Names((p.name for p in params), reserved=imp.reserved))
     imp.reserved.add(table)  # no later parameter may hide it
