@@ -363,3 +363,63 @@ def test_a_record_named_by_a_description_comes_after_a_requests_values(tmp_path)
         assert m is not None, text
         coincide += m.group(1) == args["description"]
     assert coincide, [t["instruction"] for t in tasks]  # the draw holds a description said twice
+
+
+PLANS = """
+type PlanId = id
+service p "plans" {
+  record Plan known by name {
+    key id: PlanId
+    name: text = ""
+    created_at: datetime = 2025-01-01T00:00
+    units: int = 0
+    description: text = ""
+  }
+  state plans: table[Plan]
+  seed plans: 6 rows {
+    name: pick(["Cedar plan", "Maple plan"])
+    created_at: 2025-01-06T08:00..2025-03-28T17:30
+    units: 1..50
+    description: pick(["Please review before Friday.", "Second reminder sent."])
+  }
+  tool list_plans() -> list[Plan] say "list the plans" gives "the plans" {
+    return filter(r in plans where true)
+  }
+  tool update_plan(id: PlanId, units: int, name: text = "", description: text = "") -> Plan
+    say "update plan {id} with units {units}, name {name} and description {description}" {
+    require id in plans else not_found "no plan {id}"
+    update plans[id] { units: units, name: if name == "" then plans[id].name else name, description: if description == "" then plans[id].description else description }
+    return plans[id]
+  }
+  tool get_plan(id: PlanId) -> Plan say "look up plan {id}" gives "plan {id}" {
+    require id in plans else not_found "no plan {id}"
+    return plans[id]
+  }
+}
+world w "probe" { }
+"""
+
+
+def test_an_update_never_restates_what_its_record_holds_and_its_record_stands_apart(tmp_path):
+    """An imported Kendra task said 'Update the rescore execution plan "Cedar ..." with ..., name
+    "Cedar ..."', a rename to its own name: an optional value the record holds already is left
+    out. And the record found by its name and a time, followed by the request's own "with",
+    stands apart: '... "Maple plan" (the one with creation time ...) with units 43', not '...
+    "Maple plan" with created at ..., with units 43' (the same draw, stop 65)."""
+    world = tmp_path / "plans.world"
+    world.write_text(PLANS)
+    sampler = load_sampler(str(world))
+    tasks = sampled(sampler, 5, 2, range(60))
+    updates = [(t, i) for t in tasks for i, s in enumerate(t["reference_plan"]) if s["tool"] == "p.update_plan"]
+    assert len(updates) >= 5, [t["instruction"] for t in tasks]
+    apart = 0
+    for t, i in updates:
+        args = t["reference_plan"][i]["arguments"]
+        state = sampler.world.initial_state(t["initial_state"]["seed"])
+        before = state.tables["p.plans"][args["id"]]
+        assert args["name"] != before["name"] and args["description"] != before["description"], (t["instruction"], args, before)
+        described = re.search(r'plan "(Cedar|Maple) plan" (\(the one with [^)]*\),? )?with units', t["instruction"])
+        if re.search(r'plan "(?:Cedar|Maple) plan" with created at', t["instruction"]):
+            raise AssertionError(t["instruction"])
+        apart += bool(described and described.group(2))
+    assert apart, [t["instruction"] for t, _ in updates]

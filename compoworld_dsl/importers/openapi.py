@@ -354,6 +354,12 @@ class TypeMapper:
         self.budget.spend(len(shape.props), shape.at)
         for prop, ps in shape.props.items():
             name = snake(prefix + "_" + prop if prefix else prop)
+            wrapper, inner = snake(src.rsplit(".", 1)[-1]) if src else "", snake(prop)
+            if prefix and wrapper and prefix.endswith(wrapper) and inner != wrapper and (inner.startswith(wrapper + "_") or inner.endswith("_" + wrapper)):
+                # an inner name that says its wrapper's words again (Kendra's `CapacityUnits.
+                # RescoreCapacityUnits`, an `address.addressLine1`): said once, "rescore capacity
+                # units", not "capacity units rescore capacity units" (a fresh draw's task, stop 65)
+                name = snake(prefix[: len(prefix) - len(wrapper)] + inner).strip("_")
             if prefix and prop.lower() == "value" and len(shape.props) == 1:
                 # an object that only wraps its value (Slicebox's DICOM attributes, `patientName:
                 # {value}`) is that value: `patient_name`, not `patient_name_value`, which no

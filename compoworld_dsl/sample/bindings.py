@@ -253,15 +253,20 @@ def _another_member(facts: WorldFacts, rng: random.Random, state: State, tool: T
     """An update's enum member other than the one the record holds, where the draw gave that one:
     "update the lifecycle policy with ... state enabled, ..., new state enabled" asked to set
     what the policy held (a blind round of stop 61). Only where the key the call names is given
-    and the record is there; otherwise the draw as it was."""
+    and the record is there; otherwise the draw as it was. Any other value the record holds
+    already is left out where the argument may be left out (`_LEFT`): "update the rescore
+    execution plan "Cedar rescore execution plan" with ..., name "Cedar rescore execution plan""
+    asked to rename it to its own name (a fresh draw's task, stop 65)."""
     b = T.base_of(t)
     upd = facts.update_args.get(tool.qualified, {}).get(n)
-    if upd is None or not isinstance(b, T.EnumT):
+    if upd is None:
         return v
     table, key, f = upd
     row = state.tables.get(table, {}).get(given.get(key))
     if row is None or row.get(f) != v:
         return v
+    if not isinstance(b, T.EnumT):
+        return _LEFT if n in facts.world.tools[tool.qualified].defaults else v
     none = placeholder_members(b.members)
     others = [m for m in b.members if m not in none and m != v]
     return rng.choice(others) if others else v

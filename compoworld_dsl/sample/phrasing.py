@@ -413,7 +413,7 @@ class Phraser:
         # (the labels of what the phrase leaves to the values said after it: a record the phrase
         # names by a description that says one of them is set apart, `_apart_from`)
         after = [self._param_label(j, n) for n, _ in tool.params if n not in named and n in self.steps[j].sources] if tool.qualified in self.facts.mutating else []
-        text = _heavy_last(self.fill(j, template, apart=after), template)
+        text = _heavy_last(self.fill(j, template, apart=after, request=tool.qualified in self.facts.mutating), template)
         if new is not None:
             self._mention(*new)
         self._note_changes(j)
@@ -833,11 +833,19 @@ class Phraser:
                 return f"the {self.people.part(self.state0, table, field, desc[field])} of {describe(self.people, self.state0, table, rest)}{subject[len(text):]}"
         return None
 
-    def fill(self, k: int, template: str, base: bool = False, apart: list[str] = ()) -> str:
+    def fill(self, k: int, template: str, base: bool = False, apart: list[str] = (), request: bool = False) -> str:
+        """`apart`: the labels of values said after the phrase (`_apart_from`); `request`: the
+        phrase is a write's, whose own "with" may follow a record it names."""
         step = self.steps[k]
 
         def arg(name: str) -> str:
             text = _apart_from(self.arg(k, name, base), apart) if apart else self.arg(k, name, base)
+            if request and re.search(r"\{" + re.escape(name) + r"\},? with ", template):
+                # the request's own "with" right after the record: 'update the rescore execution
+                # plan "Maple ..." (the one with creation time ...) with rescore capacity units
+                # 43', not '... "Maple ..." with creation time ..., with rescore capacity units
+                # 43', one list of what finds it and what it is given (a fresh draw, stop 65)
+                text = _set_apart(text)
             # "add {name} ({email}) as a lead": a stated address reads well in brackets, a phrase
             # for where it comes from does not ("Rahul Reyes (the recipient of the quote ...)"
             # reads as if he were the recipient): the phrase says what it is
