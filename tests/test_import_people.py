@@ -43,9 +43,11 @@ def test_a_users_whole_name_handle_and_email_are_made_of_its_names(tmp_path):
         "email": s(format="email"),
     })
     text, rows = _rows(tmp_path, doc)
-    assert 'display_name: format("{} {}", same(name_given_name), same(name_family_name))' in text, text
+    # (`name.givenName` is `given_name`: an inner name that says its wrapper's word again is
+    # said once)
+    assert 'display_name: format("{} {}", same(given_name), same(family_name))' in text, text
     for r in rows:
-        assert r["display_name"] == f"{r['name_given_name']} {r['name_family_name']}", r
+        assert r["display_name"] == f"{r['given_name']} {r['family_name']}", r
         assert r["user_name"] == _slug(r["display_name"]), r
         local, _, domain = r["email"].partition("@")
         assert local == _slug(r["display_name"]) and "." in domain, r

@@ -219,3 +219,22 @@ def test_an_aws_stream_service_names_its_consumers_and_takes_each_row_by_one_nam
     assert pool and '"IncomingBytes"' in pool.group(1) and "arn:" not in pool.group(1), pool and pool.group(0)
     summary = re.search(r'tool describe_stream_summary\b.*?\n    gives "([^"]*)"', text, re.S)
     assert summary and summary.group(1).startswith("the summary of"), summary and summary.group(1)
+
+
+def test_a_schema_two_collections_hold_is_named_by_each_ones_path(tmp_path):
+    """PeerTube's accounts and video channels are both `Actor`s: the second was "actor 2" ("delete
+    channel banner for the actor 2 ...", a fresh draw's task, stop 65); its path names it, a video
+    channel. A path that names no collection of its own keeps the numbered name."""
+    actor = obj({"id": s("integer"), "name": s(), "displayName": s()})
+    doc = spec(
+        {
+            "/api/v1/accounts": {"get": {"operationId": "getAccounts", "responses": ok(arr(ref("Actor")))}},
+            "/api/v1/accounts/{name}": {"get": {"operationId": "getAccount", "parameters": [pparam("name")], "responses": ok(ref("Actor"))}},
+            "/api/v1/video-channels": {"get": {"operationId": "getVideoChannels", "responses": ok(arr(ref("Actor")))}},
+            "/api/v1/video-channels/{channelHandle}": {"get": {"operationId": "getVideoChannel", "parameters": [pparam("channelHandle")], "responses": ok(ref("Actor"))}},
+        },
+        {"Actor": actor},
+    )
+    result, *_ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert re.search(r"^  record VideoChannel\b", text, re.M) and not re.search(r"actor 2|Actor_2", text), text

@@ -1121,7 +1121,12 @@ class OpenAPIImporter(TypeMapper):
                         rec = pascal(singular(snake(word)))
                     elif re.fullmatch(r"[a-z]{0,12}", before) and re.fullmatch(r"[a-z]{0,12}", after):
                         rec = before.capitalize() + stem + after.capitalize()
-            if rec in self.type_names and (owner := _owner_word(r.coll_segs)) and not rec.lower().startswith(owner.lower()):
+            if rec in self.type_names and (own := pascal(singular(snake(word)))) not in self.type_names and norm(own) != norm(rec) and not is_param(word) and not re.fullmatch(r"v\d+\w*|api|apis|rest", word):
+                # a schema another collection holds already, at a path that names its own
+                # collection: PeerTube's `Actor`s at `/video-channels` are video channels, not
+                # "actor 2s" ("delete channel banner for the actor 2 ...", a fresh draw, stop 65)
+                rec = own
+            elif rec in self.type_names and (owner := _owner_word(r.coll_segs)) and not rec.lower().startswith(owner.lower()):
                 # a second `Contributor` (under /asset/{assetId}/contributor) is an asset's:
                 # `AssetContributor` ("the asset contributors of asset ..."), not `Contributor_2`
                 # ("contributor 2s"), which blind play met as a word no person says
