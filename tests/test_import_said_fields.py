@@ -238,3 +238,14 @@ def test_a_schema_two_collections_hold_is_named_by_each_ones_path(tmp_path):
     result, *_ = run(tmp_path, doc)
     text = "\n".join(result.files.values())
     assert re.search(r"^  record VideoChannel\b", text, re.M) and not re.search(r"actor 2|Actor_2", text), text
+
+
+def test_a_row_known_by_its_url_has_a_url_of_its_own():
+    """aiception's face tasks are known by their image's URL: four URLs among up to twelve rows
+    told none apart, and no new task could be made ("every name its table's seed draws is taken",
+    stop 65). Known by it, the URL is drawn from many; a URL that names nothing keeps the four."""
+    from compoworld_dsl.importers.common import drawn_values, text_seed
+
+    known = text_seed("image_url", "face", identity=True)
+    assert known.startswith('format("https://') and "1..999" in known, known
+    assert len(drawn_values(text_seed("image_url", "face"), "image_url")) == 4

@@ -423,3 +423,62 @@ def test_an_update_never_restates_what_its_record_holds_and_its_record_stands_ap
             raise AssertionError(t["instruction"])
         apart += bool(described and described.group(2))
     assert apart, [t["instruction"] for t, _ in updates]
+
+
+SNAPSHOTS = """
+type NamespaceId = id
+type SnapshotId = id
+service n "namespaces" {
+  record Namespace known by name {
+    key name: NamespaceId
+    admin: text = ""
+  }
+  state namespaces: table[Namespace]
+  seed namespaces: 4 rows {
+    name: pick(["Atlas namespace", "Orion namespace", "Cedar namespace", "Maple namespace"])
+    admin: pick(["amara.o", "praman", "tkowalski"])
+  }
+  tool update_namespace(namespace_name: NamespaceId, admin: text) -> Namespace
+    say "update namespace {namespace_name} with admin {admin}" {
+    require namespace_name in namespaces else not_found "no namespace {namespace_name}"
+    update namespaces[namespace_name] { admin: admin }
+    return namespaces[namespace_name]
+  }
+}
+service s "snapshots" {
+  record Snapshot known by label {
+    key id: SnapshotId
+    label: text = ""
+    namespace_name: NamespaceId = ""
+    elapsed: int = 0
+  }
+  state snapshots: table[Snapshot]
+  seed snapshots: 6 rows {
+    label: pick(["nightly", "weekly", "before upgrade", "after migration", "quarter end", "audit"])
+    namespace_name: ref n.namespaces
+    elapsed: 1..5000
+  }
+  tool list_snapshots() -> list[Snapshot] say "list the snapshots" gives "the snapshots" {
+    return filter(r in snapshots where true)
+  }
+  tool delete_snapshot(id: SnapshotId) say "delete snapshot {id}" {
+    require id in snapshots else not_found "no snapshot {id}"
+    delete snapshots[id]
+  }
+}
+world w "probe" { }
+"""
+
+
+def test_a_reference_named_as_its_key_is_said_as_its_record(tmp_path):
+    """A snapshot's `namespace_name` names its namespace: "update the namespace of the snapshot
+    ...", where "update the namespace name of the snapshot ..." read as a change of the name (an
+    imported Redshift Serverless task; PeerTube's "the video channel id of the video playlist",
+    fresh draws of stop 65)."""
+    world = tmp_path / "snapshots.world"
+    world.write_text(SNAPSHOTS)
+    tasks = sampled(load_sampler(str(world)), 3, 2, range(40))
+    through = [t["instruction"] for t in tasks if "of the snapshot" in t["instruction"] or "of that snapshot" in t["instruction"]]
+    assert through, [t["instruction"] for t in tasks]
+    for text in through:
+        assert "namespace name of" not in text and re.search(r"the namespace of (?:the|that) snapshot", text), text

@@ -807,6 +807,11 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     if last in ("address", "addr") and "e" in toks and "mail" in toks:
         toks = [*toks, "email"]  # and its `EMailAddress` "90 Park Avenue"
     if last in ("url", "uri", "link", "href", "website", "homepage", "icon", "avatar", "image", "picture", "photo", "thumbnail"):
+        if identity and not ex:
+            # a row known by its URL (aiception's face tasks, by the image's): one per row, or
+            # the four below repeat among a table's rows, no row is told apart by it, and no new
+            # one can be made ("every name its table's seed draws is taken": stop 65)
+            return f'format("https://{DOMAINS[0]}/{noun.replace(" ", "-")}/{{}}", 1..999)'
         return _pick(ex + [f"https://{d}/{noun.replace(' ', '-')}/{i}" for i, d in enumerate(DOMAINS, 1)])
     if "phone" in toks or "mobile" in toks or "fax" in toks:
         return _pick(ex + PHONES)

@@ -797,6 +797,10 @@ class Phraser:
             lead = self._lead(j, table, field, subject)
             if lead is not None:
                 return lead
+            # a reference named as its key is the record: "the namespace of the snapshot ...",
+            # not "update the namespace name of the snapshot ..." (read as a change of the name),
+            # "the video channel of ...", not "the video channel id of ..." (fresh draws, stop 65)
+            return f"the {_record_words(self.people.label(table, field))} of {subject}"
         return f"the {self.people.label(table, field)} of {subject}"
 
     def _lead(self, j: int, table: str, field: str, subject: str) -> str | None:
@@ -1107,6 +1111,13 @@ def _apart_from(arg: str, labels: list[str]) -> str:
     imported Zoom task, stop 56). Only an argument's own text: the sentence's first "with" may
     be the request's (a first version set apart a new link's values, a fresh draw's task)."""
     return _set_apart(arg, labels)
+
+
+def _record_words(label: str) -> str:
+    """A reference field's label as the record it names: `namespace name` → "namespace", `video
+    channel id` → "video channel"; a label without such an ending as it is ("client")."""
+    bare = re.sub(r"\s+(?:id|ids|name|arn|identifier|key|handle)$", "", label, flags=re.I)
+    return bare if bare.strip() else label
 
 
 def _described(arg: str) -> bool:
