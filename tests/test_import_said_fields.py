@@ -249,3 +249,43 @@ def test_a_row_known_by_its_url_has_a_url_of_its_own():
     known = text_seed("image_url", "face", identity=True)
     assert known.startswith('format("https://') and "1..999" in known, known
     assert len(drawn_values(text_seed("image_url", "face"), "image_url")) == 4
+
+
+def test_an_order_search_is_no_list_of_pages_nor_of_lists(tmp_path):
+    """VTEX's order search, `POST /api/orders/extendsearch/orders {f_creationDate, page, per_page, q}` (all but `q`
+    required), answers `{"list": [...]}`: a task found "the order of the list "Maple call center
+    operator" with f creation date ..., page 96 and per page 81". The page and its size are no
+    arguments, the rows are orders (not "lists"), and a row is not known by the name of the person
+    in a role (its call center operator), nor by a currency code."""
+    row = obj({"orderId": s(), "clientName": s(), "callCenterOperatorName": s(), "currencyCode": s(), "statusDescription": s(), "totalValue": s("integer")})
+    search = obj({"f_creationDate": s(), "page": s("integer"), "per_page": s("integer"), "q": s()}, required=["f_creationDate", "page", "per_page"])
+    doc = spec(
+        {"/api/orders/extendsearch/orders": {"post": {"operationId": "ListOrders2", "summary": "List orders", "requestBody": body(search), "responses": ok(obj({"list": arr(obj(row["properties"]))}))}}},
+        {},
+    )
+    result, ops, model, _ = run(tmp_path, doc)
+    params = _params(model)
+    assert "list_orders2" in params and not {"page", "per_page"} & set(params["list_orders2"]) and "f_creation_date" in params["list_orders2"], (params, ops)
+    text = "\n".join(result.files.values())
+    record = re.search(r'^  record (\w+)(?: "([^"]*)")? known by (\w+)', text, re.M)
+    assert record and "list" not in record.group(1).lower() and (record.group(2) or "").lower() in ("", "order"), record and record.group(0)
+    assert record.group(3) not in ("call_center_operator_name", "currency_code"), record.group(0)
+
+
+def test_a_google_create_time_is_the_services_own(tmp_path):
+    """Resource Manager's lien `createTime`, "The creation time of this Lien." (no "Output only"):
+    a lien was created "with the same create time as that tag value" (stop 65)."""
+    lien = obj({"name": s(), "reason": s(), "origin": s(), "createTime": s(format="date-time")})
+    doc = spec(
+        {
+            "/v3/liens": {
+                "get": {"operationId": "liens.list", "responses": ok(obj({"liens": arr(ref("Lien"))}))},
+                "post": {"operationId": "liens.create", "requestBody": body(ref("Lien")), "responses": ok(ref("Lien"))},
+            },
+            "/v3/{name}": {"get": {"operationId": "liens.get", "parameters": [pparam("name")], "responses": ok(ref("Lien"))}},
+        },
+        {"Lien": lien},
+    )
+    _, _, model, _ = run(tmp_path, doc)
+    create = _params(model)["liens_create"]
+    assert "reason" in create and "create_time" not in create, create

@@ -40,7 +40,9 @@ BOOKKEEPING = {"etag", "kind", "selflink", "created", "updated", "createdat", "u
                # the service's own stamps under other names (AWS Cost Explorer's anomaly monitors were
                # created with a `creation_date` and a `last_updated_date` the caller gave)
                "creationdate", "creationtime", "createddate", "createdon", "updateddate", "updatedon", "lastupdated", "lastupdatedat",
-               "lastupdateddate", "lastupdatedtime", "lastmodifieddate", "lastmodifiedtime", "modifieddate", "modifiedtime", "modifiedon"}
+               "lastupdateddate", "lastupdatedtime", "lastmodifieddate", "lastmodifiedtime", "modifieddate", "modifiedtime", "modifiedon",
+               # Google's (a lien was created "with the same create time as that tag value": stop 65)
+               "createtime", "updatetime", "deletetime", "creationtimestamp"}
 # `date-time` and the names specs give it (Google's `google-datetime`, RFC 1123 and 2822 stamps)
 DATETIME_FORMATS = {"datetime", "googledatetime", "datetimerfc1123", "datetimerfc2822", "rfc3339", "iso8601", "timestamp"}
 # what an envelope holds beside its item or list: a status, a message, a count, paging
@@ -117,6 +119,12 @@ class Op:
 # a fan of AWS Price List). Narrower than PAGING: a body's `count` or `order` may mean something.
 PAGE_TOKENS = {"nexttoken", "pagetoken", "nextpagetoken", "maxresults", "maxitems", "maxrecords", "marker", "nextmarker", "continuationtoken",
                "nextcontinuationtoken", "skiptoken", "paginationtoken", "startingtoken", "cursor", "nextcursor", "pagesize", "perpage", "nextlink", "nextpagelink"}
+
+
+# a page's place and size, as a read's request body names them too (VTEX's order search `{page,
+# per_page, q}`, all required): never what the read asks. Narrower than PAGING: a body's `sort`,
+# `count` or `after` may say what is asked.
+PAGE_PLACES = frozenset({"page", "perpage", "pagesize", "pagenumber", "offset", "limit", "skip", "top", "startindex"} | PAGE_TOKENS)
 
 
 def page_token(name: str) -> bool:

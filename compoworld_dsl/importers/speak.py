@@ -1165,9 +1165,20 @@ def _names_another(field: str, noun: str) -> bool:
     job's `queue`, a schedule's `group_name`): its last word, or the word before a last "name"
     or "title", is a thing with a name of its own, not the row's noun?"""
     toks = _tokens(field) or [""]
-    if len(toks) > 1 and toks[-1] in ("name", "title"):
+    named = len(toks) > 1 and toks[-1] in ("name", "title")
+    if named:
         toks = toks[:-1]
-    return toks[-1] in _OWN_NAMED and toks[-1] != (noun.lower().split() or [""])[-1]
+    own = (noun.lower().split() or [""])[-1]
+    if named and toks[-1] in _PERSON_ROLES and toks[-1] != own:
+        # the name of the person in a role (VTEX's orders were 'the order "Northwind call
+        # center operator"', by `callCenterOperatorName`; an OpenSearch VPC endpoint "Amara
+        # Kowalski", by its owner's: stop 65)
+        return True
+    return toks[-1] in _OWN_NAMED and toks[-1] != own
+
+
+# the roles a person plays towards a row: their name is the person's, not the row's
+_PERSON_ROLES = frozenset("operator owner creator author assignee agent reporter requester requestor approver reviewer sender recipient buyer seller editor organizer organiser submitter modifier updater".split())
 
 
 def may_name(field: str) -> bool:
@@ -1256,7 +1267,7 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         # comment "Tomasz Moreno"", its creator's display name), only in a wrapper (`properties`)
         own = "_".join(noun.lower().split()[-1:])
         for want in names:
-            ends = [f for f in mine if f.name.endswith("_" + want) and f.base != "id"]
+            ends = [f for f in mine if f.name.endswith("_" + want) and f.base != "id" and may_name(f.name)]  # (a `currency_code` is a currency's)
             first = next((f for f in ends if own and _tokens(f.name)[-2:-1] == [own]), None) or next((f for f in ends if not _names_another(f.name, noun)), None)
             if first is not None:
                 break
@@ -1271,6 +1282,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     when = next((f for f in fields if not f.key and f.base in ("date", "datetime") and not set(_tokens(f.name)) & _CLOCKS), None)
     if ref is not None:
         return [ref.name] + ([when.name] if when is not None else [])
+    # with nothing else, a name of the person in a role tells the row better than a code would
+    # (VTEX's order summaries: by their call center operator, not 'the order "AUD"')
+    role = next((f for f in mine if len(_tokens(f.name)) > 1 and _tokens(f.name)[-1] == "name" and _tokens(f.name)[-2] in _PERSON_ROLES and not path_like(f)), None)
+    if role is not None:
+        return [role.name]
     unsaid = [f for f in texts if not f.name.endswith(("id", "ids")) and not flag_like(f.name)]  # a file system known by its "subnet ids 11"
     first = next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None) or next(iter(unsaid), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
     return [first.name] if first is not None else []

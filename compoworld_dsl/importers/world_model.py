@@ -728,14 +728,24 @@ def _rows_of(imp: Any, shape: Any) -> Any:
     return named[0] if len(named) == 1 and named[0].record is not None else None
 
 
+# names a list's elements take from the envelope they came in (VTEX's order search answers
+# `{"list": [...]}` by example: its orders were "the list "Maple call center operator"", stop 65)
+_GENERIC_NAMES = frozenset("list lists item items data result results value values entry entries record records element elements content contents object objects row rows response body payload".split())
+
+
+def _generic_name(name: str) -> bool:
+    """Is a schema's name only the word of the envelope it came in (`list`, `items`, `data`)?"""
+    return _norm(name) in _GENERIC_NAMES
+
+
 def _answer_noun(shape: Any, tool: str, summary: str = "") -> str:
     """What one answer is called: the schema's name, else the tool's name less its read verb
     (`list_holidays` → holiday); a name run together (Qualtrics' `Retrievedistributionlinks`,
     "the retrievedistributionlink ...") is read from the summary instead ("Retrieve distribution
     links" → distribution link)."""
-    if shape.name:
+    if shape.name and not _generic_name(shape.name):
         return words(clean_schema_name(shape.name) or shape.name)
-    toks = tool.split("_")
+    toks = [re.sub(r"(?<=[a-z]{3})\d+$", "", t) or t for t in tool.split("_")]  # `list_orders2`: orders
     said = [w.lower() for w in re.findall(r"[A-Za-z]+", summary or "")]
     if len(toks) == 1 and len(tool) > 12 and 2 <= len(said) <= 5 and said[0] in READ_WORDS and "".join(said) == tool.lower():
         toks = said
@@ -774,7 +784,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         noun, record = f"{words(sim.name)} answer", imp.type_name(pascal(f"{sim.name}_answer"))
     else:
         noun = _answer_noun(shape, sim.name, o.summary)
-        record = imp.type_name(pascal(clean_schema_name(shape.name) or shape.name) if shape.name else f"{noun}_answer")
+        record = imp.type_name(pascal(clean_schema_name(shape.name) or shape.name) if shape.name and not _generic_name(shape.name) else f"{noun}_answer")
     fields: list[FieldIR] = []
     taken = Names()
     if value:
