@@ -289,3 +289,36 @@ def test_a_google_create_time_is_the_services_own(tmp_path):
     _, _, model, _ = run(tmp_path, doc)
     create = _params(model)["liens_create"]
     assert "reason" in create and "create_time" not in create, create
+
+
+def test_an_arn_by_its_description_and_a_jwt_and_etags_are_what_they_are(tmp_path):
+    """CodeStar Notifications' `TargetAddress` is "The Amazon Resource Name (ARN) of the Chatbot
+    topic" (in AWS's `allOf` aside): seeded as a street, and `unsubscribe` was given a rule's
+    `created_by`, "Kenji Lindqvist", the targets' table being another service's. CIS Automotive's
+    `jwt` query parameter is a credential ("with jwt "jwt 27""), and Google Licensing's `etags`
+    the service's own ("new etags "E-5774"")."""
+    arn = {"allOf": [{"$ref": "#/components/schemas/TargetAddress"}, {"description": "The Amazon Resource Name (ARN) of the Chatbot topic or Chatbot client."}]}
+    doc = spec(
+        {
+            "/targets": {"get": {"operationId": "listTargets", "parameters": [{"name": "jwt", "in": "query", "required": True, "schema": {"type": "string"}}], "responses": ok(obj({"Targets": arr(ref("TargetSummary"))}))}},
+            "/rules": {"get": {"operationId": "listRules", "responses": ok(obj({"Rules": arr(ref("Rule"))}))}},
+            "/rules/{arn}": {
+                "get": {"operationId": "getRule", "parameters": [pparam("arn")], "responses": ok(ref("Rule"))},
+                "patch": {"operationId": "updateRule", "parameters": [pparam("arn")], "requestBody": body(obj({"name": s(), "etags": s()})), "responses": ok(ref("Rule"))},
+            },
+            "/rules/{arn}/unsubscribe": {"post": {"operationId": "unsubscribe", "parameters": [pparam("arn")], "requestBody": body(obj({"TargetAddress": arn}, required=["TargetAddress"])), "responses": ok(obj({"Arn": s()}))}},
+        },
+        {
+            "TargetAddress": {"type": "string", "minLength": 1, "format": "password"},
+            "TargetSummary": obj({"TargetAddress": arn, "TargetType": s()}),
+            "Rule": obj({"arn": s(), "name": s(), "createdBy": s(), "etags": s()}),
+        },
+    )
+    result, _, model, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    seeded = re.search(r"^\s*target_address: (?!text\b)(.*)$", text, re.M)
+    assert seeded and "arn:aws:" in seeded.group(1), seeded and seeded.group(0)
+    pool = re.search(r"^pool \w*unsubscribe_target_address = \[(.*)\]$", text, re.M)
+    assert pool and '"arn:aws:' in pool.group(1), text
+    params = _params(model)
+    assert "jwt" not in params["list_targets"] and "etags" not in params["update_rule"] and "name" in params["update_rule"], params

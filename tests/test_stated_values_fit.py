@@ -192,3 +192,66 @@ def test_a_new_record_is_never_named_as_one_the_state_holds(tmp_path):
                 made += 1
                 assert step["arguments"]["name"] not in held, (t["instruction"], held)
     assert made >= 3, made
+
+
+TARGETS = """
+type PolicyId = id
+type TargetId = id
+service p "policies" {
+  record Policy known by name {
+    key id: PolicyId
+    name: text = ""
+  }
+  state policies: table[Policy]
+  seed policies: 2 rows {
+    name: pick(["Atlas policy", "Orion policy"])
+  }
+  tool list_policies() -> list[Policy] say "list the policies" gives "the policies" {
+    return filter(r in policies where true)
+  }
+}
+service t "targets" {
+  record Target known by friendly_name, policy {
+    key id: TargetId
+    friendly_name: text = ""
+    policy: PolicyId = ""
+    priority: int = 0
+  }
+  state targets: table[Target]
+  seed targets: 8 rows {
+    friendly_name: pick(["Harbor target", "Cedar target", "Maple target"])
+    policy: ref p.policies
+    priority: 1..100
+  }
+  tool add_target(policy: PolicyId, friendly_name: text, priority: int) -> Target
+    say "add a target {friendly_name} to policy {policy}, with priority {priority}" {
+    let new_ = insert targets { policy: policy, friendly_name: friendly_name, priority: priority }
+    return targets[new_.id]
+  }
+}
+world w "probe" { }
+"""
+
+
+def test_a_new_name_is_new_among_its_owners_rows(tmp_path):
+    """Rows known by a name and the record they belong to (Twilio's connection policy targets, by
+    friendly name and policy): a new one takes a name no row of that owner holds. A fresh draw's
+    task added two targets "Harbor connection policy target" to one policy, and "that connection
+    policy target" fitted both (stop 65). Names may repeat under other owners."""
+    from test_scripted_agents import sampled
+
+    world = tmp_path / "targets.world"
+    world.write_text(TARGETS)
+    sampler = load_sampler(str(world))
+    tasks = sampled(sampler, 3, 3, range(40))
+    adds = 0
+    for t in tasks:
+        state = sampler.world.task_state(t["initial_state"])
+        for call in t["reference_plan"]:
+            if call["tool"] == "t.add_target":
+                a = call["arguments"]
+                held = {r["friendly_name"] for r in state.tables["t.targets"].values() if r["policy"] == a["policy"]}
+                assert a["friendly_name"] not in held, (t["instruction"], a, held)
+                adds += 1
+            sampler.world.call(state, call["tool"], call["arguments"])
+    assert adds >= 5, [t["instruction"] for t in tasks]

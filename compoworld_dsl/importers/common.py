@@ -784,6 +784,20 @@ def flag_like(field: str) -> bool:
     return bool(set(toks) & {"is", "has"}) or toks[-1:] in (["enabled"], ["disabled"])
 
 
+def said_as_kind(name: str, description: str | None) -> str:
+    """The name a text field is seeded as where its description says what its own name does not:
+    "An IPv4 or IPv6 address" (Service Directory's endpoint `address`: "48 Market Road" before) is
+    an IP (`ip_address`); "The ARN of the SNS topic ..." (CodeStar Notifications' `TargetAddress`:
+    'unsubscribe with target address "7 Station Lane"', stop 65) an ARN (`target_address_arn`).
+    Else the name as it is."""
+    said = description or ""
+    if re.search(r"(?:^|_)addr(?:ess)?$", name) and re.search(r"\bIP(?:v[46])?\b", said):
+        return "ip_" + name
+    if not re.search(r"arns?$", name) and re.match(r"\W*(?:the\s+)?(?:ARN|Amazon Resource Name)\b", said, re.I):
+        return name + "_arn"
+    return name
+
+
 def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str:
     """A generator for a text field, from its name (a name, a title, a city) and the spec's
     example: plausible values a person would recognise. `identity`: the field names the row

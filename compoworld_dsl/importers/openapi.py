@@ -59,6 +59,7 @@ from .common import (
     seed_for,
     singular,
     snake,
+    said_as_kind,
     text_seed,
     time_lit,
     unique,
@@ -1582,10 +1583,8 @@ class OpenAPIImporter(TypeMapper):
             # a duration Google writes in seconds with an "s" ("3.5s"): a migration token's ttl
             # had been "26", a bare number an agent would send as is (a fresh draw, stop 65)
             gen = 'pick(["30s", "300s", "3600s", "86400s", "604800s"])'
-        elif shape is not None and f.base == "text" and shape.example is None and re.search(r"(?:^|_)addr(?:ess)?$", f.name) and re.search(r"\bIP(?:v[46])?\b", shape.description or ""):
-            # "An IPv4 or IPv6 address" (Service Directory's endpoints): an IP, not a street (the
-            # endpoints were "48 Market Road": a fresh draw, stop 65)
-            gen = text_seed("ip_" + f.name, noun)
+        elif shape is not None and f.base == "text" and shape.example is None and (said := said_as_kind(f.name, shape.description or shape.aside)) != f.name:
+            gen = text_seed(said, noun)
         return gen
 
     @staticmethod
@@ -2816,12 +2815,17 @@ class OpenAPIImporter(TypeMapper):
         # (a world model's seeded answers hold the values their reads were asked with, but a walk
         # seeds only the tables its tools touch: a recorded delete of a record set took another
         # field's "SI-7922" as its relative record set name, Azure's private DNS)
-        seeded = {f for s in services for t in s.tables if f"{s.name}.{t.name}" not in self.answer_seeds for f in t.seed}
+        # (a field of its name in another service's table is no help: a walk seeds only the
+        # tables its tools touch, and CodeStar's `unsubscribe` was given a target address drawn
+        # from a rule's `created_by`, "Kenji Lindqvist", the target summaries' ARNs unseeded:
+        # stop 65)
+        seeded_in = {s.name: {f for t in s.tables if f"{s.name}.{t.name}" not in self.answer_seeds for f in t.seed} for s in services}
         by_tool = {o.tool: o for o in self.ops if getattr(o, "tool", None)}
         taken = set(self.service_names) | set(self.type_names) | set(self.enums) | {self.api, f"{self.api}_world"}
         out = []
         for s in services:
             noun = next((t.record.noun or words(t.record.name).lower() for t in s.tables), "") or words(s.name)
+            seeded = seeded_in[s.name]
             for t in s.tools:
                 o = by_tool.get(f"{s.name}.{t.name}")
                 if o is None:
@@ -2842,7 +2846,13 @@ class OpenAPIImporter(TypeMapper):
                     # disabled "shard level metrics "arn:...:stream/Juniper stream"" (stop 65)
                     members = shape.items.enum if shape is not None and shape.kind == "array" and shape.items is not None else shape.enum if shape is not None else None
                     said = [v for v in members if isinstance(v, str) and v.strip()][:12] if isinstance(members, list) else []
-                    gen = text_seed(p.name, noun, example)
+                    kind = said_as_kind(p.name, (shape.description or shape.aside) if shape is not None else None) if example is None else p.name
+                    gen = text_seed(kind, noun, example)
+                    if kind.endswith("_arn") and not p.name.endswith(("arn", "arns")):
+                        # an ARN by its description (CodeStar's `TargetAddress`, "The ARN of the
+                        # Chatbot topic"), as `speak.reseed` writes a field's
+                        word = p.name.replace("_", "-")
+                        said = [f"arn:aws:{re.sub(r'[^a-z0-9]', '', self.api.lower()) or 'service'}:eu-west-1:123456789012:{word}/{word}-{i}" for i in (3, 7, 12, 18, 25)]
                     if gen.startswith("format(") and gen.endswith(", 1..40)") and len(said) < 2:
                         continue  # its words numbered ("reader 16"), which say nothing a person would: left to the sampler
                     values = said if len(said) >= 2 else drawn_values(gen, p.name)

@@ -29,7 +29,7 @@ GOOGLE_SCOPES = frozenset({"projects", "locations", "organizations", "folders"})
 # request plumbing, not part of what an operation means: never a parameter of a tool
 TRANSPORT = {"xgafv", "alt", "apiversion", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
 # what signs a request in a form body as a query's `key` does (TRANSPORT): never an argument
-CREDENTIALS = {"apikey", "apisecret", "accesstoken", "oauthtoken", "authtoken", "authorization"}
+CREDENTIALS = {"apikey", "apisecret", "accesstoken", "oauthtoken", "authtoken", "authorization", "jwt"}  # (CIS Automotive's `jwt`: "with jwt "jwt 27"", stop 65)
 SIGNATURES = {"hmac", "signature"}  # a signed request's signature, with what it signs (`SIGNED_WITH`)
 SIGNED_WITH = {"ts", "timestamp", "clientid"}
 PAGING = {"page", "perpage", "pagesize", "limit", "offset", "cursor", "pagetoken", "nextpagetoken", "maxresults", "count", "after", "before", "nexttoken", "synctoken", "skip", "top", "start", "pagenumber", "startindex", "sort", "sortby", "orderby", "order", "direction",
@@ -42,7 +42,9 @@ BOOKKEEPING = {"etag", "kind", "selflink", "created", "updated", "createdat", "u
                "creationdate", "creationtime", "createddate", "createdon", "updateddate", "updatedon", "lastupdated", "lastupdatedat",
                "lastupdateddate", "lastupdatedtime", "lastmodifieddate", "lastmodifiedtime", "modifieddate", "modifiedtime", "modifiedon",
                # Google's (a lien was created "with the same create time as that tag value": stop 65)
-               "createtime", "updatetime", "deletetime", "creationtimestamp"}
+               "createtime", "updatetime", "deletetime", "creationtimestamp",
+               # and a list of them (Google Licensing's `etags`: a license assignment "with etags "E-6981"")
+               "etags"}
 # `date-time` and the names specs give it (Google's `google-datetime`, RFC 1123 and 2822 stamps)
 DATETIME_FORMATS = {"datetime", "googledatetime", "datetimerfc1123", "datetimerfc2822", "rfc3339", "iso8601", "timestamp"}
 # what an envelope holds beside its item or list: a status, a message, a count, paging

@@ -16,6 +16,7 @@ from ..vocab import word_once
 from . import world_model
 from .common import (
     flag_like,
+    said_as_kind,
     _ALSO_NAMED,
     ADJECTIVES,
     CITIES,
@@ -400,7 +401,9 @@ def reseed(table: TableIR, noun: str, service: str = "") -> list[str]:
         if pool is None and shape is not None and shape.items is not None:
             pool = _FORMAT_POOLS.get((shape.items.format or "").lower())
         if pool is None:
-            toks = _tokens(f.name)
+            # (what the description says it is: "The ARN of the Chatbot topic", CodeStar's
+            # `TargetAddress`, is an ARN, not "7 Station Lane": `said_as_kind`)
+            toks = _tokens(said_as_kind(f.name, (shape.description or shape.aside) if shape is not None else None))
             pool = _NAME_POOLS.get(toks[-1] if toks else "")
             if pool is None and set(toks) & {"birthday", "birthdate", "dob", "birth", "anniversary"}:
                 pool = ["1984-03-12", "1990-07-25", "1976-11-02", "1995-01-30", "1988-09-14"]

@@ -86,7 +86,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     profiles: list = []  # `_from_profile`, worked out at the first draw: every draw has the same
     for d in range(draws):
         attempt.deadline.check()
-        profiled = {**_fresh(facts, rng, state, tool, free), **_moved(facts, rng, state, tool, given, free), **_from_row(facts, rng, state, tool, given, free)}
+        profiled = {**_fresh(facts, rng, state, tool, free, given), **_moved(facts, rng, state, tool, given, free), **_from_row(facts, rng, state, tool, given, free)}
         if not profiles:
             profiles.append(_from_profile(facts, state, tool, free, about))
         if profiles[0] is not None:
@@ -208,14 +208,19 @@ def _from_profile(facts: WorldFacts, state: State, tool: Tool, free: list, about
 NEW_NAMES = ("east", "west", "main", "backup", "staging", "archive", "primary", "spring", "pilot", "blue", "green", "north")
 
 
-def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list) -> dict:
+def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free: list, given: dict | None = None) -> dict:
     """A new row's codes, drawn as its table's seed draws them and held by no row yet: a new
     price-list entry's supplier part number, not one another entry has ("HM-64743" twice under
     one supplier, met by an agent playing a 16-hop task); and its name where its table's rows are
     known by that name alone ("add a client "Summit client"" beside a Summit client, blind play);
     and its key where the caller chooses it ("channel-east": `WalkGraph.param_kind`).
-    `CompiledWorld.fresh_value`."""
+    `CompiledWorld.fresh_value`. With `given` (the arguments bound already), a name its rows are
+    known by with the record they belong to is new among that record's rows: two connection
+    policy targets "Harbor connection policy target" of one policy were added (a fresh draw's
+    Twilio task, stop 65)."""
     kinds = dict(free)
+    given = given or {}
+    by_field = {f: n for n, (_, f) in facts.insert_args.get(tool.qualified, {}).items()}
     optional = facts.world.tools[tool.qualified].defaults
     out = {}
     for n, (table, f) in sorted(facts.insert_args.get(tool.qualified, {}).items()):
@@ -229,14 +234,17 @@ def _fresh(facts: WorldFacts, rng: random.Random, state: State, tool: Tool, free
                 out[n] = rng.choice(options)
             continue
         held = None  # (made only for a field its seed draws fresh: most give None at once)
-        # a name the rows are known by alone is new too (a client another client's name is a copy)
-        named = tuple(facts.people.known_by.get(table, ())) == (f,)
+        # a name the rows are known by alone is new too (a client another client's name is a copy),
+        # and so is one they are known by with their owner, among the owner's rows
+        kb = tuple(facts.people.known_by.get(table, ()))
+        scope = {g: given[by_field[g]] for g in kb[1:] if g in by_field and by_field[g] in given and facts.people.ref_table(facts.people.fields.get(table, {}).get(g, "")) is not None}
+        named = kb == (f,) or bool(kb) and kb[0] == f and len(scope) == len(kb) - 1 > 0
         for _ in range(_NAME_TRIES if named else 8):
             v = facts.world.fresh_value(table, f, rng, name=named)
             if v is None or optional.get(n) == "" and isinstance(v, str) and _numbered_words(v, f):
                 break  # an optional text the seed only numbers is left blank (`_draw`)
             if held is None:
-                held = {r[f] for r in state.tables.get(table, {}).values()}
+                held = {r[f] for r in state.tables.get(table, {}).values() if all(r.get(g) == x for g, x in scope.items())}
             if v not in held:
                 out[n] = v
                 break
