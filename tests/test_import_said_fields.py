@@ -322,3 +322,47 @@ def test_an_arn_by_its_description_and_a_jwt_and_etags_are_what_they_are(tmp_pat
     assert pool and '"arn:aws:' in pool.group(1), text
     params = _params(model)
     assert "jwt" not in params["list_targets"] and "etags" not in params["update_rule"] and "name" in params["update_rule"], params
+
+
+def test_a_recorded_cancel_moves_the_rows_status(tmp_path):
+    """AWS Marketplace Catalog's `PATCH /CancelChangeSet?catalog=&changeSetId=` is recorded on the
+    change set it names; its status stayed "preparing", and a blind player asked for the status
+    after the cancel could not tell which answer was meant (round 40, stop 65). The verb leads to
+    the status enum's `CANCELLED`, as an action on an item's path does."""
+    change = obj({"ChangeSetId": s(), "ChangeSetName": s(), "Status": s(enum=["PREPARING", "APPLYING", "SUCCEEDED", "CANCELLED", "FAILED"])})
+    q = lambda n: {"name": n, "in": "query", "required": True, "schema": {"type": "string"}}  # noqa: E731
+    doc = spec(
+        {
+            "/ListChangeSets": {"post": {"operationId": "ListChangeSets", "responses": ok(obj({"ChangeSetSummaryList": arr(ref("ChangeSetSummary"))}))}},
+            "/DescribeChangeSet": {"get": {"operationId": "DescribeChangeSet", "parameters": [q("catalog"), q("changeSetId")], "responses": ok(ref("ChangeSetSummary"))}},
+            "/CancelChangeSet": {"patch": {"operationId": "CancelChangeSet", "summary": "Used to cancel an open change request", "parameters": [q("catalog"), q("changeSetId")], "responses": ok(obj({"ChangeSetId": s()}))}},
+        },
+        {"ChangeSetSummary": change},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    tool = re.search(r"tool cancel_change_set\((.*?)\n  \}", text, re.S)
+    assert tool and re.search(r"update \w+\[change_set_id\] \{ status: cancelled \}", tool.group(0)), (ops, tool and tool.group(0))
+
+
+def test_a_posted_retrieval_gives_what_it_names_and_is_no_other_row(tmp_path):
+    """Stream Analytics' `POST .../functions/{functionName}/retrieveDefaultDefinition` answers a
+    `Function`: read as other functions of the table, a task deleted "the function what you find
+    when you retrieve the default definition ..."; now an answer of its own, which gives "the
+    default definition ..." (a fresh draw, stop 65)."""
+    fn = obj({"id": s(), "name": s(), "properties": obj({"type": s()})})
+    item = "/jobs/{jobName}/functions/{functionName}"
+    ps = [pparam("jobName"), pparam("functionName")]
+    doc = spec(
+        {
+            "/jobs/{jobName}/functions": {"get": {"operationId": "Functions_ListByStreamingJob", "parameters": [pparam("jobName")], "responses": ok(obj({"value": arr(ref("Function"))}))}},
+            item: {"get": {"operationId": "Functions_Get", "parameters": ps, "responses": ok(ref("Function"))}, "delete": {"operationId": "Functions_Delete", "parameters": ps, "responses": {"200": {"description": "ok"}}}},
+            item + "/retrieveDefaultDefinition": {"post": {"operationId": "Functions_RetrieveDefaultDefinition", "summary": "Retrieves the default definition of a function", "parameters": ps, "responses": ok(ref("Function"))}},
+        },
+        {"Function": fn},
+    )
+    result, ops, model, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    tool = re.search(r"tool functions_retrieve_default_definition\((.*?)\n  \}", text, re.S)
+    assert tool and "-> Function\n" not in tool.group(0) and "_answers" in tool.group(0), tool and tool.group(0)
+    assert re.search(r'gives "the default definition', tool.group(0)), tool.group(0)

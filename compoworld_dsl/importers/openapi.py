@@ -2564,9 +2564,12 @@ class OpenAPIImporter(TypeMapper):
             ph = [f"{words(spoken.get(p.name, p.name))} {{{p.name}}}" for p in reqs[:3]]
             say += " with " + (", ".join(ph[:-1]) + " and " + ph[-1] if len(ph) > 1 else ph[0])
         gives = None
-        if o.method == "get" and result:
-            what = verb.split(" ", 1)[1] if verb.split(" ")[0] in ("get", "list", "read", "fetch", "search", "find", "query", "show", "describe", "retrieve", "view", "lookup") and " " in verb else verb
-            gives = f"the {what}" + (f" of {key_ph[0]}" if key_ph else "")
+        nouned = verb.split(" ")[0] in ("get", "list", "read", "fetch", "search", "find", "query", "show", "describe", "retrieve", "view", "lookup") and " " in verb
+        if (result or answer is not None) and (o.method == "get" or nouned):
+            # (a POST that retrieves gives what it names too: Stream Analytics' "retrieve the
+            # default definition of a function ..." was "what you find when you retrieve ...")
+            what = re.sub(r"^(?:the|a|an) ", "", verb.split(" ", 1)[1]) if nouned else verb
+            gives = f"the {what}" + (f" of {key_ph[0]}" if key_ph and f" of {key_ph[0]}" not in what else "")
         comments = [f"{o.label}: simulated ({effect})"]
         if o.op_id is None:
             comments.append("the spec gives no operationId: the name comes from the path")

@@ -758,7 +758,16 @@ def action_of(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> tuple[Any, str,
     own = set(snake(r.name).split("_")) | set(snake(r.table).split("_")) | {singular(t) for t in snake(r.table).split("_")}
     if any(t not in own for t in toks[1:]):
         return None  # `cancel_subscription_item` on an order: not the row's own status
-    verb = toks[0]
+    return status_member(imp, r, toks[0])
+
+
+def status_member(imp: "OpenAPIImporter", r: "Resource", verb: str) -> tuple[Any, str, str] | None:
+    """(field, value, verb): the member of `r`'s status enum the verb leads to (`cancel` →
+    `cancelled`), or the flag it sets (`archive` → `archived: true`); None when the record has
+    neither. Shared by the actions on an item's path (`action_of`) and the recorded calls that
+    name a row (world_model: an RPC `CancelChangeSet {ChangeSetId}`)."""
+    if r.record is None or verb not in STATUS_VERBS and verb not in FLAG_VERBS:
+        return None
     wanted = [norm(m) for m in STATUS_VERBS.get(verb, ())]
     # a status-like enum only (`status`, `state`, `order_status`): `approve` on a review does not set its `closed_reason`
     fields = [f for f in r.record.fields if f.base == "enum" and f.enum in imp.enums and not f.key and re.search(r"(^|_)(status|state|phase|stage)$", f.name)]

@@ -18,6 +18,7 @@ from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
 from .ops import MAX_FIELDS, flattened, is_param, page_token, pattern, pname
 from .common import ROW, VAGUE_KEYS, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
+from . import resources
 
 WRITES = ("post", "put", "patch", "delete")
 KEYLESS_WRITES = ("put", "patch", "delete")  # writes by their method alone: a batch write on a collection
@@ -459,13 +460,21 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str], set
     body = [*checks, f"let {ROW_NAME} = insert {table} {{ {assigns} }}" if answers else f"insert {table} {{ {assigns} }}"]
     by = {p.name: p for p in params}
     patched = [(a, f) for a, f in (sets[1] if sets else ()) if a in by and by[a].type == next(x.type for x in sim.params if x.name == a)]
-    if patched:
+    # and the status its verb leads to (`CancelChangeSet {ChangeSetId}` → the change set's
+    # status `cancelled`): recorded alone, the change set stayed "preparing", and a blind player
+    # asked for its status after the cancel could not tell which was meant (round 40, stop 65)
+    moved = resources.status_member(imp, r, first_verb(o)) if sets and r is not None and sets[0] in by else None
+    if moved is not None and any(f == moved[0].name for _, f in patched):
+        moved = None
+    if patched or moved:
         row = f"{r.table}[{sets[0]}]"
-        body.append(f"update {row} {{ " + ", ".join(f"{f}: if {a} == \"\" then {row}.{f} else {a}" if by[a].type == "text" else f"{f}: {a}" for a, f in patched) + " }")
+        parts = [f"{f}: if {a} == \"\" then {row}.{f} else {a}" if by[a].type == "text" else f"{f}: {a}" for a, f in patched]
+        parts += [f"{moved[0].name}: {moved[1]}"] if moved else []
+        body.append(f"update {row} {{ " + ", ".join(parts) + " }")
     if r is None:
         what = "it names no record the importer found, and what it does is not modelled"
-    elif patched:
-        what = f"it sets the {r.noun}'s " + ", ".join(f for _, f in patched) + " as the call gives them (a blank text keeps the field); what else it does is not modelled"
+    elif patched or moved:
+        what = f"it sets the {r.noun}'s " + ", ".join([f for _, f in patched] + ([f"{moved[0].name} to {moved[1]} (the verb {moved[2]!r} leads to it)"] if moved else [])) + (" as the call gives them (a blank text keeps the field)" if patched else "") + "; what else it does is not modelled"
     elif checks:
         what = f"what it does to the {r.noun} is not modelled"
     else:
@@ -775,6 +784,12 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     shape, how = answer
     value, many = how == VALUE, how is True
     rows_of = None if value else _rows_of(imp, shape)
+    if rows_of is not None and rows_of is r and not many and (o.wire_method or o.method) != "get" and any(res is r and t == r.alias for _, t, res in info.values()):
+        # one object of the row's own kind that an action on the row posts back (Stream
+        # Analytics' `functions/{name}/retrieveDefaultDefinition`) is no other row: read as
+        # one, a task deleted "the function what you find when you retrieve the default
+        # definition ..." (a fresh draw, stop 65). A GET of another row (a user's manager) is.
+        rows_of = None
     home = rows_of or r  # an association lives with the rows it names: the tool reads their table
     if rows_of is not None:
         o.home = rows_of
