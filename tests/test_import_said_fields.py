@@ -366,3 +366,15 @@ def test_a_posted_retrieval_gives_what_it_names_and_is_no_other_row(tmp_path):
     tool = re.search(r"tool functions_retrieve_default_definition\((.*?)\n  \}", text, re.S)
     assert tool and "-> Function\n" not in tool.group(0) and "_answers" in tool.group(0), tool and tool.group(0)
     assert re.search(r'gives "the default definition', tool.group(0)), tool.group(0)
+
+
+def test_a_json_api_relationship_is_said_as_what_it_names():
+    """ExaVault's resources refer to their share by `relationships.share.data.id`: a task said
+    "delete the relationships share data of the resource ..." (blind round 40, stop 65)."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import label_for
+
+    f = FieldIR("relationships_share_data_id", "ShareId", "id", src="relationships.share.data.id", ref="exa.shares")
+    assert label_for(f, "share") == "share"
+    g = FieldIR("relationships_owner_user_data_id", "UserId", "id", src="relationships.ownerUser.data.id", ref="exa.users")
+    assert label_for(g, "user") == "owner user"

@@ -203,6 +203,10 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
         # a customer, `customer_guid_2` beside the API's own, said "the customer guid 2 of the
         # address", a sampled task)
         toks = toks[:-1] if len(toks) > 1 and toks[-1].isdigit() else toks
+        if len(toks) > 3 and toks[0] == "relationships" and toks[-2] == "data":
+            # JSON:API's `relationships.share.data.id` is the share ("delete the relationships
+            # share data of the resource ...", ExaVault: blind round 40, stop 65)
+            toks = toks[1:-2] + toks[-1:]
         rest = toks[:-1] if toks[-1:] in (["id"], ["ids"], ["uid"], ["uuid"], ["guid"], ["key"], ["name"], ["arn"]) and len(toks) > 1 else toks
         got = " ".join(_SPELLED.get(t, t) if t in ("url", "uri", "api") else t for t in rest) or ref_noun
     elif f.base in ("datetime", "date", "time"):
