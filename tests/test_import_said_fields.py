@@ -378,3 +378,26 @@ def test_a_json_api_relationship_is_said_as_what_it_names():
     assert label_for(f, "share") == "share"
     g = FieldIR("relationships_owner_user_data_id", "UserId", "id", src="relationships.ownerUser.data.id", ref="exa.users")
     assert label_for(g, "user") == "owner user"
+
+
+def test_an_azure_scope_is_a_resource_path(tmp_path):
+    """Azure's `{scope}` before `/providers/Microsoft...` (role assignments) and a view's
+    `properties.scope` ("This includes 'subscriptions/{subscriptionId}' ...") are resource paths:
+    a role definition was "with scope "read"", an OAuth scope (stop 65)."""
+    from compoworld_dsl.importers.common import said_as_kind, text_seed
+
+    kind = said_as_kind("properties_scope", "Cost Management scope to save the view on. This includes 'subscriptions/{subscriptionId}' for subscription scope")
+    assert '"/subscriptions/SI-7922"' in text_seed(kind, "view")
+    assert said_as_kind("scope", "The scope of the OAuth token.") == "scope"
+    sc = {"name": "scope", "in": "path", "required": True, "description": "The scope of the role assignment.", "schema": {"type": "string"}}
+    base = "/{scope}/providers/Microsoft.Authorization/roleAssignments"
+    doc = spec(
+        {
+            base: {"get": {"operationId": "RoleAssignments_ListForScope", "parameters": [sc], "responses": ok(obj({"value": arr(ref("RoleAssignment"))}))}},
+            base + "/{roleAssignmentName}": {"get": {"operationId": "RoleAssignments_Get", "parameters": [sc, pparam("roleAssignmentName")], "responses": ok(ref("RoleAssignment"))}},
+        },
+        {"RoleAssignment": obj({"id": s(), "name": s(), "principalId": s()})},
+    )
+    result, *_ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert re.search(r'^\s*scope: "/subscriptions/SI-7922', text, re.M), text

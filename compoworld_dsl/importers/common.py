@@ -795,6 +795,10 @@ def said_as_kind(name: str, description: str | None) -> str:
         return "ip_" + name
     if not re.search(r"arns?$", name) and re.match(r"\W*(?:the\s+)?(?:ARN|Amazon Resource Name)\b", said, re.I):
         return name + "_arn"
+    if re.search(r"(?:^|_)scope$", name) and re.search(r"subscriptions/|resourceGroups|/providers/", said):
+        # Azure's scope is a resource path ("'subscriptions/{subscriptionId}' for subscription
+        # scope, ..."): a role definition was "with scope "read"", an OAuth scope (stop 65)
+        return "azure_resource_scope"
     return name
 
 
@@ -802,6 +806,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     """A generator for a text field, from its name (a name, a title, a city) and the spec's
     example: plausible values a person would recognise. `identity`: the field names the row
     (its first `known by` field), so its values should seldom repeat."""
+    if name == "azure_resource_scope":
+        return _pick(["/subscriptions/SI-7922", "/subscriptions/SI-7922/resourceGroups/Atlas resource group"])
     toks = _tokens(name)
     if (bare := unwrapped(toks)) != toks:
         toks, name = bare, "_".join(bare)  # Azure's `properties_active_deployment_name`: the wrapper says nothing

@@ -29,7 +29,7 @@ import re
 from typing import Any
 
 from ..vocab import norm
-from .common import ROW, FieldIR, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, safe, singular, snake, stable_hash, unique, words
+from .common import ROW, FieldIR, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, safe, said_as_kind, singular, snake, stable_hash, text_seed, unique, words
 from .ops import DETAIL_WORDS, ENVELOPE_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, is_param, pattern, pname, split_path
 from .schema import Shape, opaque
 
@@ -993,10 +993,18 @@ def scope_seeds(imp: "OpenAPIImporter", tables: dict) -> None:
                     # (met in a Highways England task)
                     m = re.match(r"\s*v?(\d+)", imp.version)
                     example = m.group(1) if m else "1"
+                said = _param_description(imp, p) + (" /providers/" if any(f"{{{p}}}/providers/" in o.path for o in imp.ops) else "")
+                if example is None and (kind := said_as_kind(snake(p), said)) != snake(p):
+                    seed[f.name] = text_seed(kind, r.noun)  # (Azure's `{scope}`, a resource path)
                 values[n] = one_value(seed[f.name], p, example)
             seed[f.name] = values[n]
             if not any(c.startswith("one value") for c in f.comments):
                 f.comments.append("one value for every row: a scope no resource of the spec owns (the world is one tenant)")
+
+
+def _param_description(imp: "OpenAPIImporter", p: str) -> str:
+    """What the spec says of a path parameter (its first operation's description of it)."""
+    return next((got.description for o in imp.ops if (got := o.param(p)) is not None and got.where == "path" and got.description), "")
 
 
 def _param_example(imp: "OpenAPIImporter", p: str) -> str | None:
