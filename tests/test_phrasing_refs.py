@@ -482,3 +482,43 @@ def test_a_reference_named_as_its_key_is_said_as_its_record(tmp_path):
     assert through, [t["instruction"] for t in tasks]
     for text in through:
         assert "namespace name of" not in text and re.search(r"the namespace of (?:the|that) snapshot", text), text
+
+
+PLAYERS = """
+type PlayerId = id
+service s "players" {
+  record Player known by first_name, last_name {
+    key id: PlayerId
+    first_name: text = ""
+    last_name: text = ""
+    birth_city: text = ""
+  }
+  state players: table[Player]
+  seed players: 6 rows {
+    first_name: pick(["Hannah", "Oluwaseun", "Kenji"])
+    last_name: pick(["Moreno", "Tanaka", "Okafor"])
+    birth_city: pick(["Berlin", "London", "Lagos", "Osaka"])
+  }
+  tool list_players() -> list[Player] say "list the players" gives "the players" {
+    return filter(r in players where true)
+  }
+  tool set_city(id: PlayerId, birth_city: text) -> Player say "set the birth city of player {id} to {birth_city}" {
+    require id in players else not_found "no player {id}"
+    update players[id] { birth_city: birth_city }
+    return players[id]
+  }
+}
+world w "probe" { }
+"""
+
+
+def test_a_person_known_by_first_and_last_name_is_said_by_both(tmp_path):
+    """An imported SportsData player, known by `first_name, last_name`, was 'the player "Hannah"
+    with last name "Moreno"' (a fresh draw, stop 65): said 'the player "Hannah Moreno"'."""
+    world = tmp_path / "players.world"
+    world.write_text(PLAYERS)
+    tasks = sampled(load_sampler(str(world)), 3, 2, range(30))
+    said = [t["instruction"] for t in tasks if 'the player "' in t["instruction"]]
+    assert said, [t["instruction"] for t in tasks]
+    for text in said:
+        assert re.search(r'the player "(?:Hannah|Oluwaseun|Kenji) (?:Moreno|Tanaka|Okafor)"', text) and "with last name" not in text, text

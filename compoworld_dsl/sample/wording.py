@@ -46,9 +46,30 @@ def describe(people, state: State, table: str, desc: dict[str, Any], formerly: s
         parts = [part(f) for f in names]
         return f"the {people.noun[table]} with " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
     shown = people.value_text(people.fields[table][kb[0]], desc[kb[0]])
+    whole = _whole_name(kb, desc, formerly)
+    if whole is not None:
+        # a person known by a first and a last name is said by both: 'the player "Hannah
+        # Moreno"', not 'the player "Hannah" with last name "Moreno"' (an imported SportsData
+        # task, stop 65)
+        shown, names = people.value_text(people.fields[table][kb[0]], whole), [f for f in names if f != kb[1]]
     head = f"the {people.noun[table]} {'formerly ' if kb[0] in formerly else ''}{shown}"
     rest = [part(f) for f in names[1:]]
     return head if not rest else f"{head} with " + (", ".join(rest[:-1]) + " and " + rest[-1] if len(rest) > 1 else rest[0])
+
+
+_FIRST = re.compile(r"(?:^|_)(?:first|given)_?name$")
+_LAST = re.compile(r"(?:^|_)(?:last|family|sur)_?name$|(?:^|_)surname$")
+
+
+def _whole_name(kb: tuple, desc: dict[str, Any], formerly: set) -> str | None:
+    """"Hannah Moreno" where a record is known by a first and a last name (in that order) and the
+    description holds both as text; else None."""
+    if len(kb) < 2 or kb[0] is None or not (_FIRST.search(kb[0]) and _LAST.search(kb[1] or "")):
+        return None
+    first, last = desc.get(kb[0]), desc.get(kb[1])
+    if not (isinstance(first, str) and isinstance(last, str) and first and last) or kb[0] in formerly or kb[1] in formerly:
+        return None
+    return f"{first} {last}"
 
 
 def fill(people, template: str, types: dict, arg) -> str:
