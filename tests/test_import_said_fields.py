@@ -401,3 +401,21 @@ def test_an_azure_scope_is_a_resource_path(tmp_path):
     result, *_ = run(tmp_path, doc)
     text = "\n".join(result.files.values())
     assert re.search(r'^\s*scope: "/subscriptions/SI-7922', text, re.M), text
+
+
+def test_a_person_in_a_role_names_a_row_only_where_nothing_else_does():
+    """VTEX's order summaries were 'the order "Northwind call center operator"', by
+    `callCenterOperatorName`, and an OpenSearch VPC endpoint "Amara Kowalski", by its owner: the
+    person's name, not the row's. A row with nothing else (Conjur's resources, an alert beside its
+    `alertId`) is still known by it; a `currency_code` never names one."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import identity
+
+    op = FieldIR("call_center_operator_name", "text", "text", default="", src="callCenterOperatorName")
+    client = FieldIR("status_description", "text", "text", default="", src="statusDescription")
+    code = FieldIR("currency_code", "text", "text", default="", src="currencyCode")
+    assert identity([op, code, client], ("name", "title", "code"), "order") == ["status_description"]
+    owner = FieldIR("owner", "text", "text", default="", src="owner")
+    policy = FieldIR("endpoint_policy", "text", "text", default="", src="endpointPolicy")
+    assert identity([owner, FieldIR("vpc_endpoint_label", "text", "text", default="", src="label")], ("name", "title"), "vpc endpoint") == ["vpc_endpoint_label"]
+    assert identity([owner, policy], ("name", "title"), "resource") == ["owner"]

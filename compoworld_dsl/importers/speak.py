@@ -1176,12 +1176,21 @@ def _names_another(field: str, noun: str) -> bool:
     if named:
         toks = toks[:-1]
     own = (noun.lower().split() or [""])[-1]
-    if named and toks[-1] in _PERSON_ROLES and toks[-1] != own:
+    if _person_role(field) not in (None, own):
         # the name of the person in a role (VTEX's orders were 'the order "Northwind call
         # center operator"', by `callCenterOperatorName`; an OpenSearch VPC endpoint "Amara
         # Kowalski", by its owner's: stop 65)
         return True
     return toks[-1] in _OWN_NAMED and toks[-1] != own
+
+
+def _person_role(field: str) -> str | None:
+    """The role a field names a person by (`call_center_operator_name`, `owner`): its last word,
+    or the word before a last "name"; None where that is no person's role."""
+    toks = _tokens(field) or [""]
+    if len(toks) > 1 and toks[-1] == "name":
+        toks = toks[:-1]
+    return toks[-1] if toks[-1] in _PERSON_ROLES else None
 
 
 # the roles a person plays towards a row: their name is the person's, not the row's
@@ -1285,15 +1294,16 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         first = next((f for pool in (mine, texts) for f in pool if may_name(f.name) and not path_like(f) and not _names_another(f.name, noun)), None)
     if first is not None:
         return [first.name]
+    # with no name of its own, the name of the person in a role tells the row (an alert's
+    # `metadata.assignee` beside its `alertId`: Alert Center lost its task when it was known by
+    # the reference and a time), better than a code would
+    role = next((f for pool in (mine, texts) for f in pool if _person_role(f.name) and not path_like(f)), None)
+    if role is not None:
+        return [role.name]
     ref = next((f for f in fields if f.ref and not f.key), None)
     when = next((f for f in fields if not f.key and f.base in ("date", "datetime") and not set(_tokens(f.name)) & _CLOCKS), None)
     if ref is not None:
         return [ref.name] + ([when.name] if when is not None else [])
-    # with nothing else, a name of the person in a role tells the row better than a code would
-    # (VTEX's order summaries: by their call center operator, not 'the order "AUD"')
-    role = next((f for f in mine if len(_tokens(f.name)) > 1 and _tokens(f.name)[-1] == "name" and _tokens(f.name)[-2] in _PERSON_ROLES and not path_like(f)), None)
-    if role is not None:
-        return [role.name]
     unsaid = [f for f in texts if not f.name.endswith(("id", "ids")) and not flag_like(f.name)]  # a file system known by its "subnet ids 11"
     first = next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None) or next(iter(unsaid), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
     return [first.name] if first is not None else []
