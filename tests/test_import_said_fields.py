@@ -343,6 +343,11 @@ def test_a_recorded_cancel_moves_the_rows_status(tmp_path):
     text = "\n".join(result.files.values())
     tool = re.search(r"tool cancel_change_set\((.*?)\n  \}", text, re.S)
     assert tool and re.search(r"update \w+\[change_set_id\] \{ status: cancelled \}", tool.group(0)), (ops, tool and tool.group(0))
+    # the proposed hands-off rule guards cancelled change sets, and not the cancel's own calls:
+    # after a cancel the row is cancelled and its call recorded, and every walk through it
+    # broke the rule (the world lost its tasks)
+    rule = re.search(r"constraint hands_off_cancelled_\w+ .*?\n  \}", text, re.S)
+    assert rule and "untouched change_sets where status == cancelled" in rule.group(0) and "cancel_change_set_calls" not in rule.group(0), rule and rule.group(0)
 
 
 def test_a_posted_retrieval_gives_what_it_names_and_is_no_other_row(tmp_path):

@@ -896,6 +896,12 @@ def propose_rules(resources, services: dict[str, ServiceIR], tables: dict[str, T
             if writers[child.qualified]:
                 kids.append((child, f, writers[child.qualified]))
         calls = recorded.get(r.qualified, [])
+        # (not the calls of a tool that ends the row itself, as a recorded `CancelChangeSet`
+        # does: after it the row is cancelled and its call there, so every walk through it broke
+        # the rule, and the world lost its tasks; the row's own `untouched` still guards a row
+        # ended before: stop 65)
+        ended_by = {f for c, _, _, _ in conds for f in re.findall(r"\b(\w+)\b", c) if f in {x.name for x in r.record.fields}}
+        calls = [c for c in calls if not _ends_row(services.get(c[0]), c[3], r.table, ended_by)]
         if not conds or not (changers or kids or calls):
             continue
         cond = " or ".join(f"({c})" if " or " in c and len(conds) > 1 else c for c, _, _, _ in conds)
@@ -949,6 +955,13 @@ _KID = "k_"  # the row variable of what belongs to a protected row (`ROW`'s own 
 def _there(here: str, service: str, table: str) -> str:
     """A table named from a constraint of service `here`."""
     return table if service == here else f"{service}.{table}"
+
+
+def _ends_row(svc: ServiceIR | None, tool: str, table: str, fields: set[str]) -> bool:
+    """Does `tool` set one of `fields` of a row of `table` (a recorded call whose verb leads to
+    the status: `world_model._recorded_tool`)?"""
+    t = next((x for x in svc.tools if x.name == tool), None) if svc is not None else None
+    return t is not None and any(line.startswith(f"update {table}[") and any(re.search(rf"[{{,] {re.escape(f)}: ", line) for f in fields) for line in t.body)
 
 
 def _recorded_on(resources, services: dict[str, ServiceIR]) -> dict[str, list[tuple[str, str, str, str]]]:
