@@ -262,7 +262,7 @@ def _another_member(facts: WorldFacts, rng: random.Random, state: State, tool: T
     "update the lifecycle policy with ... state enabled, ..., new state enabled" asked to set
     what the policy held (a blind round of stop 61). Only where the key the call names is given
     and the record is there; otherwise the draw as it was. Any other value the record holds
-    already is left out where the argument may be left out (`_LEFT`): "update the rescore
+    already is left out where a blank argument keeps the field (`_LEFT`): "update the rescore
     execution plan "Cedar rescore execution plan" with ..., name "Cedar rescore execution plan""
     asked to rename it to its own name (a fresh draw's task, stop 65)."""
     b = T.base_of(t)
@@ -274,7 +274,8 @@ def _another_member(facts: WorldFacts, rng: random.Random, state: State, tool: T
     if row is None or row.get(f) != v:
         return v
     if not isinstance(b, T.EnumT):
-        return _LEFT if n in facts.world.tools[tool.qualified].defaults else v
+        # (only a text left blank keeps the field: another default would set it)
+        return _LEFT if facts.world.tools[tool.qualified].defaults.get(n, None) == "" else v
     none = placeholder_members(b.members)
     others = [m for m in b.members if m not in none and m != v]
     return rng.choice(others) if others else v
