@@ -260,6 +260,7 @@ def one_line(text: str | None, limit: int = 140) -> str:
     # from each opening character (quadratic in a description of many `[`)
     t = re.sub(r"<[^<>]+>", " ", text)  # HTML tags
     t = re.sub(r"\[([^\[\]]*)\]\([^()]*\)", r"\1", t)  # markdown links
+    t = re.sub(r"`+(?=['’]s\b)", "", t)  # "a `Registration`'s settings": "a Registration's", not "Registration 's"
     t = re.sub(r"[`*_#>|]+", " ", t)
     t = t.replace("{", "(").replace("}", ")")
     paras = [p for p in re.split(r"\n\s*\n", t) if p.strip()]
@@ -660,7 +661,22 @@ def unwrapped(toks: list[str]) -> list[str]:
 
 
 # the nouns of rows that are people: their `name`, `display_name` and `full_name` are a person's
-PERSON_NOUNS = frozenset("user person contact lead customer member employee people author owner agent tester student patient attendee participant recipient sender subscriber follower candidate applicant player athlete teacher instructor staff contributor reviewer assignee approver artist actor writer speaker volunteer driver guest passenger traveler doctor physician nurse coach".split())
+PERSON_NOUNS = frozenset("user person contact lead customer member employee people author owner agent tester student patient attendee participant recipient sender subscriber follower candidate applicant player athlete teacher instructor staff contributor collaborator reviewer assignee approver artist actor writer speaker volunteer driver guest passenger traveler doctor physician nurse coach".split())
+
+
+# nouns of people that name software too (Azure SQL's sync agent, a device driver): a person's
+# only alone or after a word of people's work ("sales agent", "bus driver")
+_SOFTWARE_TOO = frozenset({"agent", "driver"})
+_PEOPLES_WORK = frozenset("sales support service customer travel insurance estate delivery bus truck taxi field call human booking".split())
+
+
+def person_noun(noun: str) -> bool:
+    """Does a row's noun name a person (its names are people's)? A sync agent's names were
+    "Kenji Lindqvist" (a fresh draw, stop 66)."""
+    said = noun.lower().split()
+    if not said or said[-1] not in PERSON_NOUNS:
+        return False
+    return said[-1] not in _SOFTWARE_TOO or len(said) == 1 or said[-2] in _PEOPLES_WORK
 
 
 def _pick(values: list) -> str:
@@ -737,6 +753,7 @@ _KINDS_OF_TEXT: tuple[tuple[frozenset, object], ...] = (
 _CODE = re.compile(r"[A-Za-z0-9_#/:+-]{1,40}|\+?[0-9][0-9 ().-]{6,24}")
 _NOT_CODE = re.compile(r"\d{4}-\d{2}|\d:\d|^[\d.]*\.\d*$|^[vV]?\d+(\.\d+)+$")
 VARIANTS = 8  # values of a code's shape, its example among them
+_DIGEST = re.compile(r"([a-z0-9]+:)?([0-9a-f]{32,}|[0-9A-F]{32,})")
 
 
 def variants(example: str) -> list[str]:
@@ -747,6 +764,12 @@ def variants(example: str) -> list[str]:
     decimal or a version ("0.01", "2.1.0"), a value with no digits, a sentence. Before, every row
     held the one example (every SMS was sent from "+15017122661" with reference "CUST001"): rows
     a description could not tell apart, and no value worth carrying from one call to the next."""
+    if (digest := _DIGEST.fullmatch(example)) is not None:
+        # a hash ("sha256:16463e0c..."): others of its length and alphabet, not one for every row
+        # (Azure's registry digests, stop 66)
+        head, body = digest.group(1) or "", digest.group(2)
+        hexes = [hashlib.sha256(f"{example}/{i}".encode()).hexdigest() * 4 for i in range(1, VARIANTS)]
+        return [example, *(head + (h[: len(body)] if body.islower() or body.isdigit() else h[: len(body)].upper()) for h in hexes)]
     if not _CODE.fullmatch(example) or _NOT_CODE.search(example):
         return []
     runs = list(re.finditer(r"\d+", example))
@@ -799,7 +822,19 @@ def said_as_kind(name: str, description: str | None) -> str:
         # Azure's scope is a resource path ("'subscriptions/{subscriptionId}' for subscription
         # scope, ..."): a role definition was "with scope "read"", an OAuth scope (stop 65)
         return "azure_resource_scope"
+    person = re.match(r"\W*(?:the\s+)?(?:full\s+|display\s+)?name of (?:the|a|an|this)?\s*(?:new\s+|invited\s+)?(?:team\s+|group\s+|project\s+)?(\w+)\b", said, re.I)
+    if re.search(r"(?:^|_)name$", name) and person and person.group(1).lower() in PERSON_NOUNS - _SOFTWARE_TOO:
+        # "Name of the new team member" (Appwrite's membership `name`: "Beacon membership")
+        return f"{person.group(1).lower()}_name"
     return name
+
+
+def _shown(ex: list[str], toks: list[str]) -> list[str]:
+    """The values of a field the spec shows examples of: all of them where it shows several,
+    else codes shaped like its one (`variants`; a version's is no code)."""
+    if len(ex) > 1:
+        return ex
+    return (variants(ex[0]) if "version" not in toks else []) or ex
 
 
 def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str:
@@ -820,7 +855,9 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         # a form of the row's name (UK Parliament's `nameFullTitle`, `nameDisplayAs`: a member
         # was "Customer onboarding", a title, and "name display as 12"): a name
         return text_seed("name", noun, example, identity)
-    ex = [example] if isinstance(example, str) and example.strip() and len(example) <= 120 else []
+    # (a list: every value the spec shows, `schema.adopt_examples`: SportsData's teams "MIA", "PHI")
+    ex = [e for e in (example if isinstance(example, list) else [example]) if isinstance(e, str) and e.strip() and len(e) <= 120]
+    example = ex if len(ex) > 1 else (ex[0] if ex else None)
     person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}
     if last in ("address", "addr") and set(toks) & {"web", "website", "site", "www"}:
         last = "url"  # LetMC's `WebAddress` was "3 Mill Close" (blind round 33)
@@ -843,10 +880,13 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + FIRST)  # also a contact's `contact_first_name`
     if name_part(name) == "last":
         return _pick(ex + LAST)
-    personal = (noun.split() or [""])[-1] in PERSON_NOUNS
+    personal = person_noun(noun)
     # a display or full name is a person's only where the row is one (a SKU group's display
     # name is not "Amara Kowalski")
-    if last in person_words - {"display", "full", "user"} or last == "name" and (set(toks) & (person_words - {"display", "full"}) or personal and set(toks) & {"display", "full"}) or name in ("name",) and personal or last == "name" and personal and " ".join(toks[:-1]) == noun.lower():
+    # (the thing a `sync_agent_name` names is a sync agent: software, `person_noun`)
+    named = toks[:-1] if last == "name" else toks
+    software = bool(named) and named[-1] in _SOFTWARE_TOO and not person_noun(" ".join(named))
+    if not software and (last in person_words - {"display", "full", "user"} or last == "name" and (set(toks) & (person_words - {"display", "full"}) or personal and set(toks) & {"display", "full"}) or name in ("name",) and personal or last == "name" and personal and " ".join(toks[:-1]) == noun.lower()):
         return _pick(ex + PEOPLE)  # (a patient's `patient_name` is a person's, Slicebox's DICOM)
     if toks[-2:] == ["country", "name"]:
         # a country's name, not "Beacon country" beside its code "GB" (Transavia's
@@ -854,6 +894,12 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + COUNTRY_NAMES)
     if last in ("company", "organization", "organisation", "employer", "business") or name in ("company_name", "organization_name", "account_name"):
         return _pick(ex + COMPANIES)
+    if last == "name" and toks[-2:-1] in (["dns"], ["host"], ["hostname"], ["domain"]):
+        # a DNS name is a host's (an FSx file system was "Beacon dns", a fresh draw, stop 66)
+        slug = noun.replace(" ", "-") or "host"
+        if identity and not ex:
+            return f'format("{slug}-{{}}.{DOMAINS[1]}", 1..999)'  # one a row: the row is known by it
+        return _pick(ex + [f"{slug}-{i}.{d}" for i, d in enumerate(DOMAINS[1:], 1)])
     if last in ("name", "alias", "nickname"):
         # `resource_group_name` names a resource group, not the row ("Atlas resource group",
         # not "Atlas app"); `display_name`, `app_name` on an app, `key_name` on a server key:
@@ -866,6 +912,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
             # `vmServer.vmName` is the VM's name ("Northwind vm server vm" before)
             what = said[-1]
         own = not what or what == noun or f" {noun} ".endswith(f" {what} ")
+        if own and noun.split()[-1:] in (["place"], ["city"], ["town"], ["locality"]):
+            return _pick(ex + CITIES)  # a place found by name is a city ("the place "Summit place"": Meteosource, stop 66)
+        if own and noun.split()[-1:] == ["country"]:
+            return _pick(ex + COUNTRY_NAMES)  # (openfintech's "the hq in country "Maple country"", stop 66)
         return _pick(ex + [f"{a} {noun if own else what}" for a in ADJECTIVES])
     if last == "method" and not ex:
         # how it is paid, sent or called (Beanstream's "payment method "payment method 27"")
@@ -946,10 +996,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     if last in ("id", "uid", "guid", "uuid", "etag", "token", "number", "code", "ref", "reference", "key", "sku", "hash", "identifier", "serial") or last.endswith("id"):
         prefix = "".join(t[0] for t in toks if t)[:3].upper() or "X"
         if ex and not identity:
-            return _pick((variants(ex[0]) if "version" not in toks else []) or ex)
+            return _pick(_shown(ex, toks))
         return f"format({lit(prefix + '-{}')}, 1000..9999)"
     if ex and not identity:
-        return _pick((variants(ex[0]) if "version" not in toks else []) or ex)
+        return _pick(_shown(ex, toks))
     if last in ("date", "time", "timestamp", "datetime", "deadline") or last in ("at", "on") and len(toks) > 1:
         # a time typed as text, even the one a row is known by when it has nothing else
         # (Qualtrics' distributions: their `created_date` was "Atlas distribution")
@@ -977,6 +1027,17 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return text_seed("_".join([*toks[:-1], one]), noun, example, identity)
     # (a field flattened from `source.sourceData` says its wrapper once: "source data 34")
     return f"format({lit(word_once(words(name)) + ' {}')}, 1..40)"
+
+
+def beside_port(name: str, siblings: list[str]) -> bool:
+    """Is a text field an address a port goes with (`destination_address` beside
+    `destination_port`, `address` beside `port`)? Then it is a network address: Datastream's
+    routes led to "48 Market Road" on port 45 (a fresh draw, stop 66)."""
+    toks = _tokens(name)
+    if toks[-1:] not in (["address"], ["addr"], ["host"], ["ip"]):
+        return False
+    port = "_".join([*toks[:-1], "port"])
+    return any("_".join(_tokens(s)) == port for s in siblings)
 
 
 # a row's own names as a person: the whole name, and a handle made from it
@@ -1014,11 +1075,18 @@ def _range_pairs(types: dict[str, str]) -> list[tuple[str, str]]:
     """(start, end) for each two names of one type that differ only in a range's end word
     (`start_time`/`end_time`, `start`/`end`, `valid_from`/`valid_to`): `types` is name → type."""
     out = []
+    # (the words that say whether an end is in the range: QLDB's `inclusive_start_time` and
+    # `exclusive_end_time` were a stream's start a month after its end, a fresh draw, stop 66)
+    bare = {}
+    for name in types:
+        bare.setdefault("_".join(w for w in name.split("_") if w not in ("inclusive", "exclusive")), name)
     for name, t in types.items():
-        toks = name.split("_")
+        toks = [w for w in name.split("_") if w not in ("inclusive", "exclusive")]
         for lo, hi in _RANGE_ENDS:
             other = "_".join(hi if w == lo else w for w in toks)
-            if lo in toks and types.get(other) == t:
+            modified = len(toks) != name.count("_") + 1
+            other = bare.get(other, other) if modified or other not in types else other
+            if lo in toks and types.get(other) == t and other != name:
                 out.append((name, other))
     return out
 
@@ -1190,6 +1258,9 @@ def int_seed(name: str, minimum=None, maximum=None) -> str:
         lo, hi = 30, 3600
     elif last in ("count", "total", "quantity", "qty", "size", "number", "amount", "level", "sequence", "position", "index", "order"):
         lo, hi = 1, 50
+    elif last == "port" and not (isinstance(minimum, (int, float)) and minimum > 22 or isinstance(maximum, (int, float)) and maximum < 8443):
+        # a network port: a service's, not 16 or 45 (Datastream's routes, a fresh draw, stop 66)
+        return "pick([22, 80, 443, 1433, 3306, 5432, 6379, 8080, 8443, 27017])"
     if isinstance(minimum, (int, float)) and not isinstance(minimum, bool) and abs(minimum) < 10**9:
         lo = max(lo, int(minimum)) if lo >= minimum else int(minimum)
     if isinstance(maximum, (int, float)) and not isinstance(maximum, bool) and abs(maximum) < 10**9:
@@ -1252,7 +1323,7 @@ def seed_for(f: FieldIR, noun: str, members: list[str] | None = None, example=No
     if b in ("text", "id"):
         return text_seed(f.name, noun, example, identity)
     if b == "email":
-        return email_seed(example)
+        return email_seed(example[0] if isinstance(example, list) else example)
     if b == "int":
         return int_seed(f.name, minimum, maximum)
     if b in ("decimal", "money"):
@@ -1378,6 +1449,11 @@ def clean_schema_name(name: str | None) -> str:
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
     n = re.sub(r"^(Get|Create|Update|Describe|New)(?=[A-Z])", "", n)
+    # a search's answer named by the search (Meteosource's `FindPlaces` at `/find_places`: "the
+    # point with the find places "Summit find places"", a fresh draw, stop 66): the things found
+    found = re.fullmatch(r"(?:Find|Search|Fetch|Retrieve)((?:[A-Z][a-z0-9]*)*?)([A-Z][a-z]{2,})", n)
+    if found and found.group(2) not in ("Result", "Results", "Response", "Request", "Query", "Item", "Items", "Data", "Output"):
+        n = found.group(1) + singular(found.group(2).lower()).capitalize()
     # a version number glued to a word (SchoolDigger's `School20`, `District12`): the schema's
     # revision, not the thing's name ("the school20 ..."); a short word keeps its digits (`Ipv4`,
     # `Oauth2`, `Base64`)

@@ -16,6 +16,7 @@ result. `import_openapi` returns the files and a report; `cli.py` writes and che
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import deque
@@ -57,6 +58,10 @@ from .common import (
     render_module,
     safe,
     seed_for,
+    beside_port,
+    _tokens,
+    IPS,
+    STREETS,
     singular,
     snake,
     said_as_kind,
@@ -71,7 +76,7 @@ from .common import (
 )
 from ..vocab import prose_field
 from .normalize import VERSION, normalize_ops, show_readings
-from .schema import NO_PROPERTIES, SAYS_NOTHING, SchemaReader, Shape
+from .schema import NO_PROPERTIES, SAYS_NOTHING, SchemaReader, Shape, adopt_examples
 from .speak import identity, may_name, speak
 from . import resources, twins, world_model
 
@@ -696,8 +701,10 @@ class OpenAPIImporter(TypeMapper):
                 first = next(iter(p["content"].values()), {})
                 schema = first.get("schema", {}) if isinstance(first, dict) else {}
             shape = self.reader.shape(schema or {"type": "string"}, at=(p_at, "schema"))
-            if shape.example is None and "example" in p:
-                shape.example = p["example"]
+            if shape.example is None and ("example" in p or "examples" in p or p.get("description")):
+                # (a copy: a referenced schema's shape is shared by every use of it)
+                shape = replace(shape, example=p.get("example"))
+                adopt_examples(shape, str(p.get("description") or ""), p.get("examples"))
             example_not_enum(shape, str(p.get("description") or ""), str(p.get("name") or ""))
             params[(p["name"], where)] = Param(p["name"], where, shape, bool(p.get("required")) or where == "path", str(p.get("description") or ""))
         signed = signing(list(params.values()))
@@ -1420,6 +1427,48 @@ class OpenAPIImporter(TypeMapper):
                         out.setdefault(f.name, list(shape.enum))
         return out
 
+    def shown_by_params(self, r: Resource) -> dict[str, list[str]]:
+        """Field name → the examples a parameter of its name shows, on an operation under the
+        resource's collection (`GET /{format}/Players/{team}`: "Examples: MIA, PHI"), for the
+        text fields whose own schema shows none. The rows hold what the parameter is compared
+        with: SportsData's players were on team "Harbor team" while its 35 specs say a team is an
+        abbreviation such as "MIA" (a fresh draw, stop 66)."""
+        plain = {norm(f.src or f.name): f for f in r.record.fields if not f.key and not f.ref and f.base == "text" and not f.json}
+        word = next((singular(norm(seg)) for seg in reversed(r.coll_segs) if not is_param(seg)), None)
+        out: dict[str, list[str]] = {}
+        if word is None:
+            return out
+        for o in self.ops:
+            if word not in (singular(norm(seg)) for seg in o.segs if not is_param(seg)):
+                continue  # (`/Player/{playerid}` and `/Players/{team}` are one collection's)
+            for prm in o.params:
+                f = plain.get(norm(prm.name))
+                own = getattr(f, "_shape", None)
+                if f is None or prm.where not in ("path", "query") or len(prm.shape.examples) < 2 or own is not None and (own.enum or own.example is not None):
+                    continue
+                out.setdefault(f.name, list(prm.shape.examples))
+        return out
+
+    @functools.cached_property
+    def param_examples(self) -> dict[str, list[str]]:
+        """Normalised parameter name → the examples a path or query parameter of that name shows
+        anywhere in the API (`Shape.examples`), the first one's."""
+        out: dict[str, list[str]] = {}
+        for o in self.ops:
+            for prm in o.params:
+                if prm.where in ("path", "query") and prm.shape.examples:
+                    out.setdefault(norm(prm.name), list(prm.shape.examples))
+        return out
+
+    def examples_elsewhere(self, f: FieldIR, shape: Shape | None, identity: bool) -> list[str] | None:
+        """What a parameter of the field's name shows elsewhere in the API, for a text field
+        whose own schema shows nothing: what such a value looks like (Azure's registry `digest`
+        is "sha256:16463e0c...", and a tag's was "digest 24"). Not for a name or the row's
+        identity: a `name` parameter's example names one thing ("nanoserver"), not every one."""
+        if f.base != "text" or identity or shape is not None and (shape.enum or shape.example is not None) or _tokens(f.name)[-1] in ("name", "title", "label", "id"):
+            return None
+        return self.param_examples.get(norm((f.src or f.name).split(".")[-1]))
+
     def build_seeds(self) -> dict[str, TableIR]:
         tables = {}
         refs = {r.qualified: [f.ref for f in r.record.fields if f.ref and f.ref != r.qualified] for r in self.resources}
@@ -1433,6 +1482,7 @@ class OpenAPIImporter(TypeMapper):
             ref_of = {g.name: g.ref for g in rec.fields if g.ref}
             ident_base = next((g.base for g in rec.fields if g.name == identity), None)
             asked = self.request_enums(r)
+            shown = self.shown_by_params(r)
             for f in rec.fields:
                 if f.key and r.said_key:
                     # the names a person gives (drawn distinct: they are the keys)
@@ -1483,6 +1533,10 @@ class OpenAPIImporter(TypeMapper):
                     seed[f.name] = f"same({identity})"
                     continue
                 gen = self.field_seed(f, r.noun, f.name == identity)
+                if f.base == "text" and (gen or "").endswith(f"{lit(STREETS[-1])}])") and beside_port(f.name, [g.name for g in rec.fields]):
+                    gen = f"pick([{', '.join(lit(v) for v in IPS)}])"
+                if f.name in shown and f.name not in asked:
+                    gen = seed_for(f, r.noun, example=shown[f.name], identity=f.name == identity) or gen
                 if f.name in asked and f.name != identity:
                     vals = [v for v in (self.literal(v, f) for v in asked[f.name][:12]) if v is not None]
                     gen = "pick([" + ", ".join(dict.fromkeys(vals)) + "])" if vals else gen
@@ -1567,10 +1621,11 @@ class OpenAPIImporter(TypeMapper):
             return '"[]"' if getattr(f, "_json_array", False) else '"{}"'
         if f.base == "enum":
             return seed_for(f, noun, self.enums[f.enum].members if f.enum in self.enums else None)
+        elsewhere = self.examples_elsewhere(f, shape, identity)
         gen = seed_for(
             f,
             noun,
-            example=self.example_text(shape.example if shape is not None else None, f),
+            example=elsewhere if elsewhere is not None else self.example_text(shape.example if shape is not None else None, f) if shape is None or len(shape.examples) < 2 else [e for e in (self.example_text(v, f) for v in shape.examples) if e is not None],
             minimum=shape.minimum if shape is not None else None,
             maximum=shape.maximum if shape is not None else None,
             identity=identity,

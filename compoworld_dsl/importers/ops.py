@@ -217,11 +217,22 @@ TRIAL_RUNS = {"dryrun", "validateonly"}
 IDEMPOTENCY = {"clienttoken", "clientrequesttoken", "idempotencytoken", "idempotencykey"}
 
 
+# a query parameter whose description says it pages (Azure's registry `n`, "query parameter
+# for max number of items", and `last`, "the last item in previous query": the manifests listed
+# "with last "last 11" and image size 48", a fresh draw, stop 66)
+_PAGES = re.compile(
+    r"^\W*(?:the\s+)?(?:query\s+parameter\s+for\s+)?(?:the\s+)?(?:max(?:imum)?|number of|how many)\b[^.]{0,20}\b(?:items|results|entries|records|rows|elements|objects)\b(?!\s+(?:in|on|of)\s+(?:the|a|an|this|each)\s+(?!page|response|result|list|call|request|query))"
+    r"|\b(?:last|final) (?:item|entry|result|record) (?:in|of|from) (?:the\s+)?previous\b"
+    r"|\b(?:items|results|entries|records) (?:per|in (?:a|each|one)) page\b|\bpage (?:size|number|token|cursor)\b",
+    re.I,
+)
+
+
 def plumbing(p: "Param") -> bool:
-    """A request parameter that is plumbing (`alt`, `fields`, `prettyPrint`), paging, or a trial
-    run (`TRIAL_RUNS`)."""
+    """A request parameter that is plumbing (`alt`, `fields`, `prettyPrint`), paging (by its
+    name, or a query parameter by its description: `_PAGES`), or a trial run (`TRIAL_RUNS`)."""
     n = norm(p.name)
-    return n in TRANSPORT or n in PAGING or n in TRIAL_RUNS
+    return n in TRANSPORT or n in PAGING or n in TRIAL_RUNS or p.where == "query" and p.shape.type in ("integer", "string", "number") and not p.shape.enum and _PAGES.search(p.description or p.shape.description or "") is not None
 
 
 def split_path(path: str) -> list[str]:

@@ -37,6 +37,9 @@ class Shape:
     format: str = ""
     enum: list | None = None
     example: Any = None
+    # every example the spec gives (a parameter's `examples` map, the values its description
+    # shows after "e.g." or "Examples:"), `example` first; [] where it gives one or none
+    examples: list = field(default_factory=list)
     nullable: bool = False
     description: str = ""
     # the description an allOf's other part gives beside this one (AWS: `allOf: [{$ref: T},
@@ -107,6 +110,66 @@ STRUCTURAL = frozenset("$ref type const enum properties items format pattern min
 
 # a .NET JSON date, milliseconds since 1970 ("/Date(322560000000+0000)/"): Xero's payroll and
 # accounting APIs mark theirs `x-is-msdate`
+# how a description starts the values it shows: "e.g.", "for example", "Examples:" (SportsData:
+# 'Year of the season.<br>Examples: <code>2015</code>, <code>2016</code>.')
+_EXAMPLES_INTRO = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance)\s*[:,]?\s*|(?:^|(?<=[.>\n])\s*|(?<=<br>))examples?\s*:?\s*|\bexamples?(?: values?)?(?: include| are| is)?\s*:\s*", re.I)
+# one value it shows: in <code>, backticks or quotes, or a bare code ("C-00000307")
+_SHOWN = re.compile(r"<code>\s*([^<>]{1,60}?)\s*</code>|`([^`]{1,60})`|\"([^\"]{1,60})\"|(?<!\w)'([^'\s][^']{0,58})'(?!\w)|([A-Za-z0-9](?:[\w:/+@#-]|\.(?=\w))*)")
+_BETWEEN = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s*/\s*|\s*\|\s*)")
+_ETC = re.compile(r"etc\b|and so on|\.\.\.|…", re.I)
+_LIST_END = re.compile(r"(?:\s*,?\s*(?:etc\.?|and so on|\.\.\.|…))?\s*(?:[.;!?)\]]|<br|\n|$)")
+# a template, not a value: `projects/PROJECT_ID/topics/TOPIC_ID`, `{id}`, "XXXXXXXXX54321"
+_TEMPLATE = re.compile(r"[{}<>*]|XXX|/[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:/|$)|^[A-Z][A-Z0-9]*_[A-Z0-9_]*/|\.\.\.")
+
+
+def said_examples(description: str) -> list[str]:
+    """The values a description shows as examples of a text: `Examples: <code>MIA</code>,
+    <code>PHI</code>.` gives ["MIA", "PHI"], "e.g. C-00000307." gives ["C-00000307"]. Read as
+    a list and nothing else: each value in <code>, backticks or quotes, or a bare code without
+    spaces, joined by commas, "or" or "and", and the list must end the sentence (so "For example,
+    to update the left margin, set ..." shows nothing, nor "e.g. Data Steward"). Templates
+    (`projects/PROJECT_ID/...`) are no values. [] when it shows none.
+
+    Before, a field whose description showed its values was seeded from its name: SportsData's
+    teams, which its 35 specs say are "The abbreviation of the requested team. Examples: MIA,
+    PHI", were "Harbor team", and its seasons "season 40" (a fresh draw, stop 66)."""
+    text = description or ""
+    for m in _EXAMPLES_INTRO.finditer(text):
+        at, got, bare = m.end(), [], False
+        while (v := _SHOWN.match(text, at)) is not None:
+            bare = bare or v.group(5) is not None
+            got.append(next(g for g in v.groups() if g is not None).strip().strip('"').strip())
+            at = v.end()
+            sep = _BETWEEN.match(text, at)
+            if sep is None or sep.end() == at or _ETC.match(text, sep.end()) or _SHOWN.match(text, sep.end()) is None:
+                break
+            at = sep.end()
+        if not got or _LIST_END.match(text, at) is None:
+            continue  # no list, or one the sentence goes on after: not values shown
+        vals = list(dict.fromkeys(got))
+        if all(vals) and not any(_TEMPLATE.search(v) for v in vals):
+            return vals[:12]
+    return []
+
+
+def adopt_examples(s: Shape, description: str = "", shown: Any = None) -> None:
+    """Give a text scalar with no example of its own the ones the spec shows elsewhere: an
+    OpenAPI 3 parameter's `examples` map (`shown`: Azure's registry `digest` shows
+    "sha256:16463e0c..." there, and was "digest 18") or its description (`said_examples`).
+    Changes `s` in place; an enum, a non-text or an example of its own is left alone."""
+    if s.kind != "scalar" or s.type not in ("string", "") or s.enum or s.example is not None:
+        return
+    vals = []
+    if isinstance(shown, dict):
+        for ex in shown.values():
+            v = ex.get("value") if isinstance(ex, dict) else None
+            if isinstance(v, (str, int, float)) and not isinstance(v, bool) and str(v).strip():
+                vals.append(str(v))
+    vals = list(dict.fromkeys(vals)) or said_examples(description or s.description)
+    if vals:
+        s.example, s.examples = vals[0], vals[:12]
+
+
 _MS_DATE = re.compile(r"/Date\((-?\d+)(?:[+-]\d{4})?\)/")
 
 
@@ -287,6 +350,7 @@ class SchemaReader:
             s.example = d["example"]
         elif isinstance(d.get("examples"), list) and d["examples"] and s.example is None:
             s.example = d["examples"][0]
+        adopt_examples(s)
         s.readonly = s.readonly or bool(d.get("readOnly"))
         s.writeonly = s.writeonly or bool(d.get("writeOnly"))
         if "default" in d and s.default is None:

@@ -585,7 +585,11 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # development environment": the corpus's AWS summaries lost their "AWS"), not before a
     # letter said as a vowel ("an SMS", "an hour", "an x509 certificate")
     rest = ["a" if w == "an" and i + 1 < len(rest) and re.match(r"[bcdfgjklmnpqrstvwyz][a-z0-9]", rest[i + 1]) else w for i, w in enumerate(rest)]
-    return " ".join(adverb + [verb] + rest), verb in _READ_VERBS
+    # "for the specified meetingId" names the meeting by its id, as the key argument does: "for
+    # the specified meeting" (Chime's "stop transcription for the specified meeting id for meeting
+    # ...", a fresh draw, stop 66)
+    said = re.sub(r"\b((?:specified|given|provided)(?: [a-z]+){1,2}) (?:id|ids|identifier|arn)\b(?=$| (?:of|for|in|on|to|with|from|by|and)\b)", r"\1", " ".join(adverb + [verb] + rest))
+    return said, verb in _READ_VERBS
 
 
 def _naming(noun: str, phrase: str):
@@ -1104,6 +1108,10 @@ def _same_action(group: list[ToolIR]) -> bool:
     return all(t.body == first.body and [(p.name, p.type, p.default) for p in t.params] == [(p.name, p.type, p.default) for p in first.params] for t in group)
 
 
+# what a method does, where a tool's method is all that tells it from another of its phrase
+_METHOD_DOES = {"get": "check", "put": "set", "post": "add", "patch": "change", "delete": "remove", "head": "check"}
+
+
 def _named_apart(group: list[ToolIR]) -> None:
     """Tools of one phrase that are no PUT/PATCH pair, told apart by the words of their names
     the others lack: Azure's `Failover` and `FailoverAllowDataLoss` both said "fail over from the
@@ -1117,6 +1125,13 @@ def _named_apart(group: list[ToolIR]) -> None:
         others = {w for other in names if other is not toks for w in other}
         own = [w for w in toks if w not in others and not w.isdigit()]
         if not own:
+            continue
+        if len(own) == 1 and own[0] in _METHOD_DOES:
+            # only the HTTP method tells them apart (BBC's PUT and GET both "Favourite Track or
+            # Clip": a task said "favourite track or clip (put) for ...", a fresh draw, stop 66):
+            # what the method does goes before the phrase
+            t.say = f"{_METHOD_DOES[own[0]]} {t.say}"
+            t.description = f"{t.description.rstrip('.')} ({_METHOD_DOES[own[0]]})" if t.description else _METHOD_DOES[own[0]].capitalize()
             continue
         extra = " ".join(own)
         brace = t.say.find("{")
@@ -1304,9 +1319,13 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         # (not the name of another thing the row holds: an AWS listener's `ssl_policy` named
         # it "Orion listener", and a blind player had to guess that "add a listener "Orion
         # listener"" set its SSL policy; with no name the row is known by what it belongs to)
-        first = next((f for pool in (mine, texts) for f in pool if may_name(f.name) and not path_like(f) and not _names_another(f.name, noun)), None)
+        first = next((f for f in mine if may_name(f.name) and not path_like(f) and not _names_another(f.name, noun)), None)
     if first is not None:
         return [first.name]
+    # a name inside another object the row holds names that object, not the row (an FSx backup
+    # was 'the backup "Atlas directory information domain"', its directory's domain): the row
+    # is known by what it belongs to first (a fresh draw, stop 66)
+    nested = next((f for f in texts if f not in mine and may_name(f.name) and not path_like(f) and not _names_another(f.name, noun)), None)
     # with no name of its own, the name of the person in a role tells the row (an alert's
     # `metadata.assignee` beside its `alertId`: Alert Center lost its task when it was known by
     # the reference and a time), better than a code would
@@ -1317,6 +1336,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     when = next((f for f in fields if not f.key and f.base in ("date", "datetime") and not set(_tokens(f.name)) & _CLOCKS), None)
     if ref is not None:
         return [ref.name] + ([when.name] if when is not None else [])
+    if nested is not None:
+        return [nested.name]
     unsaid = [f for f in texts if not f.name.endswith(("id", "ids")) and not flag_like(f.name)]  # a file system known by its "subnet ids 11"
-    first = next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None) or next(iter(unsaid), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None)
+    # (a sentence last: a CloudFormation stack set operation was 'the stack set operation "Draft
+    # attached; comments welcome."', its `status_reason`, where its action and time tell it; a
+    # fresh draw, stop 66)
+    first = next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None) or next(iter(unsaid), None)
     return [first.name] if first is not None else []

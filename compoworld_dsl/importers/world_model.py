@@ -17,7 +17,7 @@ from typing import Any
 from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
 from .ops import MAX_FIELDS, flattened, is_param, page_token, pattern, pname
-from .common import ROW, VAGUE_KEYS, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
+from .common import ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 from . import resources
 
 WRITES = ("post", "put", "patch", "delete")
@@ -826,6 +826,10 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     scopes = {name: imp.scope_values[_norm(spec_name)] for spec_name, (name, t, res) in info.items() if res is None and t == "text" and _norm(spec_name) in imp.scope_values}
     scoped: dict[str, str] = {}  # answer field → its one value
     params = [_answer_param(imp, r, p, info) for p in sim.params]
+    # the fields that only hold an argument: no answer is known by one (Meteosource's hourly air
+    # quality was known by the latitude asked for, "the air quality point hourly data "48.8566"",
+    # not by its hour: a fresh draw, stop 66)
+    argued: list[FieldIR] = []
     for p in params:
         base = p.type if p.type in PRIMITIVES else "enum" if p.type in imp.enums else "id" if p.type in keys else None
         if base is None:
@@ -844,7 +848,12 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         if f is None:
             f = FieldIR(unique(p.name, taken), p.type, base, enum=p.type if base == "enum" else None, default='""' if base in ("text", "email") else None)
             f.comments = [f"the argument {p.name}: the rows answer for the value it holds"]
+            # seeded as the parameter's spec says (its examples: SportsData's seasons "2018PRE",
+            # not "season 2 38", a fresh draw, stop 66)
+            spec_name = next((sn for sn, (n, _, _) in info.items() if n == p.name), None)
+            f._shape = next((q.shape for q in o.params if q.name == spec_name), None)
             fields.append(f)
+            argued.append(f)
         if p.name in scopes and f.base == "text":
             scoped[f.name] = scopes[p.name]
         res = keys.get(p.type)
@@ -861,7 +870,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
             if f.name not in scoped:
                 distinct.append(f.name)  # one value for every row: distinct by it would leave one row
     key = FieldIR(unique("id", taken), "id", "id", key=True)
-    rec = RecordIR(record, [key, *fields], noun=noun if noun != words(record).lower() else "", known_by=imp.identity_of([f for f in fields if f.name not in scoped]), comments=[f"what {o.label} answers: one row an answer, with the arguments it answers (the world model's table, seeded)"])
+    rec = RecordIR(record, [key, *fields], noun=noun if noun != words(record).lower() else "", known_by=_known_by(imp, [f for f in fields if f.name not in scoped], argued), comments=[f"what {o.label} answers: one row an answer, with the arguments it answers (the world model's table, seeded)"])
     table = unique(f"{sim.name}_answers", Names((p.name for p in sim.params), reserved=imp.reserved))
     imp.reserved.add(table)
     seed = {}
@@ -942,6 +951,22 @@ def _int_key(x: Any) -> bool:
     integer argument named as that key (`gameId: int`) names one of its rows."""
     shape = x.shape.props.get(x.key_prop) if x.shape is not None and x.shape.kind == "object" else None
     return shape is not None and shape.kind == "scalar" and shape.type == "integer"
+
+
+def _known_by(imp, fields: list[FieldIR], argued: list[FieldIR]) -> list[str]:
+    """An answer's `known by`: what it holds before the argument it answers for, where what it
+    holds names it (a time, or a name or a title): Meteosource's hourly air quality by its hour,
+    not by the latitude asked ("the air quality point hourly data "48.8566"", every row of one
+    call alike: a fresh draw, stop 66). Where it holds only tokens and sentences (SQS messages:
+    a receipt handle, a body), the argument still tells the answers apart, as before."""
+    every = imp.identity_of(fields)
+    if not set(every) & {f.name for f in argued}:
+        return every
+    own = imp.identity_of([f for f in fields if f not in argued])
+    first = next((f for f in fields if own and f.name == own[0]), None)
+    if first is not None and (first.base in ("date", "datetime") or _tokens(first.name)[-1:] in (["name"], ["title"], ["label"])):
+        return own
+    return every
 
 
 def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:

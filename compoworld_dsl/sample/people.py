@@ -91,7 +91,7 @@ class People:
                 self.table_of_key.setdefault(kt.split(":")[1], table)
             d = decls.get(rec)
             self.noun[table] = (d.noun if d is not None and d.noun else words(rec.split(".")[1]))
-            self.known_by[table] = tuple(d.known_by) if d is not None and d.known_by else self._default_known_by(table, decl["key"])
+            self.known_by[table] = tuple(d.known_by) if d is not None and d.known_by else self._default_known_by(table, decl["key"], (getattr(world, "seeds", None) or {}).get(table, {}).get("fields", {}))
             for f in (d.fields if d is not None else ()):
                 if f.label:
                     self.labels[(table, f.name)] = f.label
@@ -123,11 +123,13 @@ class People:
                 if parent is not None and parent != t:
                     self.children.setdefault(parent, []).append((t, f))
 
-    def _default_known_by(self, table: str, key: str) -> tuple[str, ...]:
+    def _default_known_by(self, table: str, key: str, seeded: dict) -> tuple[str, ...]:
         """A record without `known by` is known by its first text field that is not its key (a
-        title, a name): a world written before `known by`, or imported, still gets tasks."""
+        title, a name): a world written before `known by`, or imported, still gets tasks. Not by
+        one its seed gives every row alike (`embedded: "{}"`): that names no row (TVmaze's followed
+        shows were "the show follow "{}"", a fresh draw, stop 66)."""
         for f, t in self.fields[table].items():
-            if f != key and self.types.base(t) == "text":
+            if f != key and self.types.base(t) == "text" and (seeded.get(f) or ("",))[0] != "const":
                 return (f,)
         return ()
 
