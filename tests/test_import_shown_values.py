@@ -13,7 +13,7 @@ import re
 import pytest
 
 from compoworld_dsl.importers import common, schema
-from import_specs import arr, ok, pparam, ref, run, s, spec
+from import_specs import arr, body, ok, pparam, ref, run, s, spec
 from test_import_values import seed_line
 
 
@@ -299,3 +299,77 @@ def test_a_range_whose_ends_say_inclusive_and_exclusive_is_a_range():
 def test_a_country_found_by_name_is_a_country():
     """openfintech's headquarters country was "Maple country"."""
     assert "Nigeria" in common.text_seed("name", "hq in country") and "Maple country" not in common.text_seed("name", "hq in country")
+
+
+def test_a_country_is_one_country_in_every_field(tmp_path):
+    """openfintech's country "Nigeria" had capital "Kyiv" and alpha-3 code "UKR" (blind round 42):
+    drawn field by field. A row with place fields is one place, and its capital, three-letter
+    code, currency and time zone follow that place."""
+    country = {"id": s(), "name": s(), "capital": s(), "alpha3Code": s(), "currency": s(), "timezone": s()}
+    doc = spec(
+        {
+            "/countries": {"get": {"operationId": "ListCountries", "responses": ok(arr(ref("Country")))}},
+            "/countries/{id}": {"get": {"operationId": "GetCountry", "parameters": [pparam("id")], "responses": ok(ref("Country"))}},
+        },
+        {"Country": {"type": "object", "properties": country}},
+    )
+    result, _, model, world_file = run(tmp_path, doc)
+    from import_specs import world_of
+
+    _, state = world_of(model, world_file)
+    rows = list(next(t for name, t in state.tables.items() if name.endswith("countries")).values())
+    facts = {(r["name"], r["capital"], r["alpha3_code"], r["currency"], r["timezone"]) for r in rows}
+    known = {("Nigeria", "Abuja", "NGA", "NGN", "Africa/Lagos"), ("United Kingdom", "London", "GBR", "GBP", "Europe/London"), ("Canada", "Ottawa", "CAN", "CAD", "America/Toronto"), ("Germany", "Berlin", "DEU", "EUR", "Europe/Berlin"), ("Japan", "Tokyo", "JPN", "JPY", "Asia/Tokyo"), ("Portugal", "Lisbon", "PRT", "EUR", "Europe/Lisbon"), ("United States", "Washington", "USA", "USD", "America/Chicago"), ("Australia", "Canberra", "AUS", "AUD", "Australia/Melbourne")}
+    assert rows and facts <= known, facts
+
+
+def test_a_posted_reads_rendering_and_jsonp_callback_are_no_arguments(tmp_path):
+    """EPA's ECHO services post `output` ("Output Format Flag", JSONP, JSON or XML) and
+    `callback` ("JSONP Callback") in a form body beside the facility's `p_id`: tasks asked for
+    "callback "callback 12"". A `callback` that is a webhook's URL stays an argument."""
+    form = {
+        "type": "object",
+        "properties": {
+            "output": {"type": "string", "enum": ["JSONP", "JSON", "XML"], "description": "Output Format Flag. Enter one of the following keywords."},
+            "p_id": {"type": "string", "description": "The facility identifier."},
+            "callback": {"type": "string", "description": "JSONP Callback. Enter a name of the function in which to wrap the JSON response."},
+        },
+    }
+    hook = {"type": "object", "properties": {"url": s(), "callback": {"type": "string", "description": "The URL we call when the job is done."}}}
+    report = {"type": "object", "properties": {"Results": {"type": "object", "properties": {"Message": s(), "Quarters": s("integer")}}}}
+    doc = spec(
+        {
+            "/dfr_rest_services.get_air_compliance": {"post": {"operationId": "getAirCompliance", "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": form}}}, "responses": ok(report)}},
+            "/hooks": {"post": {"operationId": "createHook", "requestBody": body(hook), "responses": ok(report)}},
+        }
+    )
+    _, _, model, _ = run(tmp_path, doc)
+    args = {t.name: [n for n, _ in t.params] for t in model.tools()}
+    assert args["get_air_compliance"] == ["p_id"], args
+    assert "callback" in args["create_hook"], args
+
+
+def test_an_answers_copy_of_a_referenced_row_holds_that_rows_values(tmp_path):
+    """Lake Formation's effective permissions, answered from the world model, name an LF-tag by
+    its key inside `Resource.LFTag {TagKey, CatalogId}`: the catalog was drawn apart from the
+    tag's own, and a blind player could not tell which catalog to change (round 42). It is the
+    tag's, as a resource's table has it (`copied_from_refs`)."""
+    tag = {"TagKey": s(), "CatalogId": s(), "TagValues": s()}
+    permission = {"Principal": s(), "Permission": s(), "Resource": {"type": "object", "properties": {"LFTag": {"type": "object", "properties": {"TagKey": s(), "CatalogId": s()}}}}}
+    doc = spec(
+        {
+            "/lf_tags": {"get": {"operationId": "ListLFTags", "responses": ok(obj_of({"LFTags": arr(ref("LFTag"))}))}},
+            "/lf_tags/{TagKey}": {"get": {"operationId": "GetLFTag", "parameters": [pparam("TagKey")], "responses": ok(ref("LFTag"))}},
+            "/effective_permissions": {"get": {"operationId": "GetEffectivePermissionsForPath", "parameters": [{"name": "ResourceArn", "in": "query", "required": True, "schema": {"type": "string"}}], "responses": ok(obj_of({"Permissions": arr(ref("Permission"))}))}},
+        },
+        {"LFTag": {"type": "object", "properties": tag}, "Permission": {"type": "object", "properties": permission}},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    world = result.files[next(n for n in result.files if n != result.world_file and n.endswith(".world"))]
+    answers = next(m.group(1) for m in re.finditer(r"seed (\w+_answers): ", world))
+    assert seed_line(world, answers, "resource_lf_tag_tag_key").startswith("ref "), world
+    assert seed_line(world, answers, "resource_lf_tag_catalog_id") == "same(resource_lf_tag_tag_key.catalog_id)"
+
+
+def obj_of(props: dict) -> dict:
+    return {"type": "object", "properties": props}

@@ -59,3 +59,31 @@ def test_a_look_alikes_texts_spell_its_own_key_and_user_names_are_its_own():
     state = SimpleNamespace(tables={"hub.users": users})
     assert _namesakes(facts, state, "hub.users", dict(users["u1"]), set()) == {"user_name": "amara.adeyemi3"}
     assert _namesakes(facts, state, "hub.users", dict(users["u1"]), {"user_name"}) == {}
+
+
+def test_a_look_alike_never_takes_another_rows_text_that_spells_that_rows_key():
+    """`_vary` sets one free field to another row's value. A trust anchor's ARN spells its own
+    id (`format(".../trust-anchor/{}", same(id))`): taken from another anchor, the look-alike's
+    ARN named that anchor, and a blind player met two anchors whose ARNs were crossed (round 42).
+    Such a text is never the field varied; a plain text still is."""
+    import random
+    from types import SimpleNamespace
+
+    from compoworld_dsl.sample.lookalikes import _vary
+
+    class Types:
+        @staticmethod
+        def base(t):
+            return t
+
+    arn = "arn:aws:rolesanywhere:eu-west-1:1:trust-anchor/{}"
+    rows = {k: {"id": k, "arn": arn.format(k), "note": f"note of {n}"} for n, k in enumerate(["trustanchor-1", "trustanchor-2", "trustanchor-3"])}
+    facts = SimpleNamespace(
+        people=SimpleNamespace(key={"ra.anchors": "id"}, fields={"ra.anchors": {"id": "id", "arn": "text", "note": "text"}}, ref_table=lambda t: None),
+        rule_fields=set(),
+        world=SimpleNamespace(types=Types, volatile_fields={}),
+    )
+    state = SimpleNamespace(tables={"ra.anchors": rows})
+    varied = [_vary(facts, random.Random(seed), state, "ra.anchors", rows["trustanchor-1"], set(), 0) for seed in range(40)]
+    assert not any("arn" in v for v in varied), varied
+    assert any("note" in v for v in varied)

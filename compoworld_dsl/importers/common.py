@@ -625,6 +625,12 @@ CITIES = ["London", "Lagos", "Toronto", "Berlin", "Osaka", "Lisbon", "Chicago", 
 COUNTRIES = ["GB", "NG", "CA", "DE", "JP", "PT", "US", "AU"]
 COUNTRY_NAMES = ["United Kingdom", "Nigeria", "Canada", "Germany", "Japan", "Portugal", "United States", "Australia"]
 REGIONS = ["England", "Lagos", "Ontario", "Berlin", "Osaka", "Lisboa", "Illinois", "Victoria"]
+# the same eight places again, one list a fact of each (`place_seeds` gives a row one place's):
+# a country's capital and ISO alpha-3 code, its currency, the city's time zone
+CAPITALS = ["London", "Abuja", "Ottawa", "Berlin", "Tokyo", "Lisbon", "Washington", "Canberra"]
+ALPHA3 = ["GBR", "NGA", "CAN", "DEU", "JPN", "PRT", "USA", "AUS"]
+PLACE_CURRENCIES = ["GBP", "NGN", "CAD", "EUR", "JPY", "EUR", "USD", "AUD"]
+PLACE_ZONES = ["Europe/London", "Africa/Lagos", "America/Toronto", "Europe/Berlin", "Asia/Tokyo", "Europe/Lisbon", "America/Chicago", "Australia/Melbourne"]
 STREETS = ["12 Harbour Street", "48 Market Road", "7 Station Lane", "221 King Street", "3 Mill Close", "90 Park Avenue"]
 POSTCODES = ["EC1A 1BB", "100001", "M5V 2T6", "10115", "530-0001", "1100-148", "60601", "3000"]
 PHONES = ["+1 415 555 0142", "+1 212 555 0119", "+44 20 7946 0958", "+1 312 555 0163", "+61 3 9555 0101", "+49 30 5557 0123"]
@@ -937,6 +943,12 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
             # other rows. Values of the example's shape, as for any other text
             return _pick(variants(ex[0]) or ex)
         return _pick(ex + SENTENCES)
+    if last == "capital" or toks[-2:] == ["capital", "city"]:
+        return _pick(ex + CAPITALS)  # a country's capital (openfintech's Nigeria had "Kyiv", its example)
+    if re.search(r"(?:^|_)(?:alpha_?3|iso_?3(?:166_?alpha_?3)?)(?:_code)?$", name):
+        return _pick(ex + ALPHA3)  # a country's three-letter code (and Nigeria's was "UKR")
+    if re.search(r"(?:^|_)(?:alpha_?2|iso_?2)(?:_code)?$", name):
+        return _pick(ex + COUNTRIES)
     if last in ("city", "town", "locality", "location", "venue"):
         return _pick(ex + CITIES)  # a location drawn from the noun's names read as the row's name
     if "country" in toks:
@@ -1193,7 +1205,10 @@ def person_seeds(table: TableIR) -> list[str]:
 
 
 # the place pools are one list of places, index by index: London, GB, United Kingdom, England, EC1A 1BB; ...
-_PLACES = (("city", CITIES), ("country", COUNTRIES), ("country name", COUNTRY_NAMES), ("region", REGIONS), ("postcode", POSTCODES))
+_PLACES = (("city", CITIES), ("country", COUNTRIES), ("country name", COUNTRY_NAMES), ("region", REGIONS), ("postcode", POSTCODES), ("capital", CAPITALS), ("alpha3", ALPHA3))
+# facts of a place that follow it where a row has one (two place fields or more): the money and
+# the clock of the place, drawn from their own pools (`CURRENCIES`, `ZONES`) otherwise
+_PLACE_FOLLOWERS = (("currency", CURRENCIES, PLACE_CURRENCIES), ("zone", ZONES, PLACE_ZONES))
 
 
 def place_seeds(table: TableIR, service: str) -> list[str]:
@@ -1215,6 +1230,15 @@ def place_seeds(table: TableIR, service: str) -> list[str]:
     if len(roles) < 2:
         return []
     pools = dict(_PLACES)
+    for f in table.record.fields:
+        if f.key or f.ref or f.json or f.base != "text":
+            continue
+        for role, drawn, placed in _PLACE_FOLLOWERS:
+            if _from_pool(table.seed.get(f.name), drawn):
+                # (a country's currency and a city's clock: a Nigerian office paid in "CAD" at
+                # "Asia/Tokyo" before)
+                roles.setdefault(role, []).append(f.name)
+                pools[role] = placed
     profiles = [{f: lit(pools[r][i]) for r, fs in roles.items() for f in fs} for i in range(len(CITIES))]
     fields = [f for fs in roles.values() for f in fs]
     for f in fields:

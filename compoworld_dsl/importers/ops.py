@@ -164,10 +164,24 @@ def renders(p: "Param") -> bool:
     (or said to be the response's format), every value it allows a rendering. Read as an
     argument, a golf tournament was "the tournament "Atlas tournament" with format "XML"", the
     path parameter a scope every row was under (a fresh draw's task, stop 65)."""
-    values = p.shape.enum if isinstance(p.shape.enum, list) else []
+    return renders_as(p.name, p.shape, p.description)
+
+
+def renders_as(name: str, shape: Shape, description: str = "") -> bool:
+    """`renders` for a name and a shape: a parameter's, or a request body's property (EPA's
+    ECHO services post `output` "Output Format Flag" [JSONP, JSON, XML] in a form body)."""
+    values = shape.enum if isinstance(shape.enum, list) else []
     if not values or not all(isinstance(v, str) and v.strip().lower() in RENDERINGS for v in values):
         return False
-    return "format" in norm(p.name) or re.search(r"\b(?:response|output|result|return) format\b|\bformat of the (?:response|output|result)", p.description, re.I) is not None
+    return "format" in norm(name) or re.search(r"\b(?:response|output|result|return) format\b|\bformat of the (?:response|output|result)", description or shape.description, re.I) is not None
+
+
+def body_plumbing(name: str, shape: Shape) -> bool:
+    """A request body's property that only says how the answer is written: a rendering
+    (`renders_as`) or a JSONP callback ("JSONP Callback. ... the name of the function in which to
+    wrap the JSON response"). EPA's posted reads asked for "callback "callback 12"" (a fresh draw,
+    stop 66); a `callback` that is a webhook's URL is kept."""
+    return renders_as(name, shape) or norm(name) in ("callback", "jsonp") and re.search(r"\bjsonp\b", shape.description or "", re.I) is not None
 
 
 def constant(p: "Param") -> bool:

@@ -1342,5 +1342,13 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     # (a sentence last: a CloudFormation stack set operation was 'the stack set operation "Draft
     # attached; comments welcome."', its `status_reason`, where its action and time tell it; a
     # fresh draw, stop 66)
-    first = next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None) or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime", "int")), None) or next(iter(unsaid), None)
+    # (a note's own comment still names it: a sentence of what befell the row does not)
+    told = [f for f in unsaid if not set(_tokens(f.name)) & {"status", "state", "error", "errors", "failure", "failed", "reason"}]
+    first = (
+        next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None)
+        or next(iter(told), None)
+        or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime")), None)
+        or next(iter(unsaid), None)
+        or next((f for f in fields if not f.key and not f.ref and not f.json and f.base == "int"), None)
+    )
     return [first.name] if first is not None else []

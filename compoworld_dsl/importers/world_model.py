@@ -878,6 +878,11 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         gen = f"ref {f.ref}" if f.ref else scoped.get(f.name) or imp.field_seed(f, noun)
         if gen is not None:
             seed[f.name] = gen
+    # a flattened object a reference names holds that row's values, as in a resource's table
+    # (Lake Formation's permissions: `resource_lf_tag_catalog_id` beside the tag they name was
+    # another catalog than the tag's own, and a blind player could not tell which to change,
+    # round 42)
+    imp.copied_from_refs(rec, seed, {x.qualified: x for x in imp.resources})
     if rows_of is not None and rows_of.record is not None:
         # the rows an answer names sit where its arguments say: the test keys answered for a
         # service are that service's (`ref test_keys where service_name == same(service_name)`)

@@ -257,7 +257,7 @@ def _vary(facts: WorldFacts, rng: random.Random, state: State, table: str, row: 
             out[f] = row[f] + days
         elif base == "datetime":
             out[f] = row[f] + days * 1440
-        elif f not in facts.rule_fields and facts.people.ref_table(t) is None and (base in ("text", "int", "decimal", "money") or base.startswith("enum:")) and not _HANDLE.search(f):
+        elif f not in facts.rule_fields and facts.people.ref_table(t) is None and (base in ("text", "int", "decimal", "money") or base.startswith("enum:")) and not _HANDLE.search(f) and not _spells_key(row[f], row[facts.people.key[table]]):
             free.append(f)
     if free and (not out or rng.random() < 0.5):  # a record without dates always, to differ in two
         f = rng.choice(free)
@@ -265,6 +265,14 @@ def _vary(facts: WorldFacts, rng: random.Random, state: State, table: str, row: 
         if others:
             out[f] = rng.choice(others)
     return out
+
+
+def _spells_key(value: Any, key: Any) -> bool:
+    """Does a text spell its row's key (an imported ARN, `.../trust-anchor/{}` of `same(id)`)?
+    Such a text is the row's own: another row's (`_vary`) would name that row (a blind player
+    met a trust anchor whose ARN ended with another anchor's id, and that one's with this one's:
+    round 42)."""
+    return isinstance(value, str) and isinstance(key, str) and len(key) >= 3 and re.search(rf"(?<![\w-]){re.escape(key)}(?!\w)", value) is not None
 
 
 def _rekeyed(facts: WorldFacts, table: str, row: dict, old: Any, keep: set[str]) -> dict:
