@@ -263,7 +263,8 @@ def test_a_field_every_row_holds_alike_names_no_row(tmp_path):
 def test_a_dns_name_is_a_hosts():
     """An FSx file system, known by its `DNSName`, was "Beacon dns"."""
     assert "file-system-1.northwind.example" in common.text_seed("dns_name", "file system")
-    assert common.text_seed("domain_name", "registration", identity=True).startswith('format("registration-{}.')
+    assert common.text_seed("domain_name", "registration", identity=True) == 'format("atlas-{}.example", 1..999)'
+    assert "northwind.example" in common.text_seed("domain_name", "registration")
     assert "Atlas server" in common.text_seed("server_name", "database")
 
 
@@ -373,3 +374,20 @@ def test_an_answers_copy_of_a_referenced_row_holds_that_rows_values(tmp_path):
 
 def obj_of(props: dict) -> dict:
     return {"type": "object", "properties": props}
+
+
+def test_a_bodys_copy_of_the_paths_key_is_said_once(tmp_path):
+    """VTEX's `PUT /products/{productId}/description {productId, description}`: the task asked
+    for the product and then "product id "to 2 40"" again."""
+    desc = {"type": "object", "properties": {"productId": s(), "description": s()}, "required": ["productId", "description"]}
+    doc = spec(
+        {
+            "/products": {"get": {"operationId": "ListProducts", "responses": ok(arr(ref("Product")))}},
+            "/products/{productId}": {"get": {"operationId": "GetProduct", "parameters": [pparam("productId")], "responses": ok(ref("Product"))}},
+            "/products/{productId}/description": {"put": {"operationId": "PutProductDescription", "parameters": [pparam("productId")], "requestBody": body(desc), "responses": {"204": {"description": "ok"}}}},
+        },
+        {"Product": {"type": "object", "properties": {"productId": s(), "name": s()}}},
+    )
+    _, _, model, _ = run(tmp_path, doc)
+    args = {t.name: [n for n, _ in t.params] for t in model.tools()}["put_product_description"]
+    assert args == ["product_id", "description"], args

@@ -902,6 +902,9 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + COMPANIES)
     if last == "name" and toks[-2:-1] in (["dns"], ["host"], ["hostname"], ["domain"]):
         # a DNS name is a host's (an FSx file system was "Beacon dns", a fresh draw, stop 66)
+        if toks[-2] == "domain":
+            # a domain's name is a domain ("registration-245.northwind.example" before)
+            return f'format("atlas-{{}}.example", 1..999)' if identity and not ex else _pick(ex + DOMAINS[1:])
         slug = noun.replace(" ", "-") or "host"
         if identity and not ex:
             return f'format("{slug}-{{}}.{DOMAINS[1]}", 1..999)'  # one a row: the row is known by it
