@@ -59,6 +59,7 @@ from .common import (
     safe,
     seed_for,
     beside_port,
+    _from_pool,
     _tokens,
     IPS,
     STREETS,
@@ -1470,6 +1471,17 @@ class OpenAPIImporter(TypeMapper):
             return None
         return self.param_examples.get(norm((f.src or f.name).split(".")[-1]))
 
+    def examples_of(self, f: FieldIR, shape: Shape | None, identity: bool) -> Any:
+        """What the spec shows of a field, for its seed: a parameter's of its name elsewhere where
+        its own schema shows nothing (`examples_elsewhere`), else its examples (a list where it
+        shows several), else its one example or None."""
+        elsewhere = self.examples_elsewhere(f, shape, identity)
+        if elsewhere is not None:
+            return elsewhere
+        if shape is None or len(shape.examples) < 2:
+            return self.example_text(shape.example if shape is not None else None, f)
+        return [e for e in (self.example_text(v, f) for v in shape.examples) if e is not None]
+
     def build_seeds(self) -> dict[str, TableIR]:
         tables = {}
         refs = {r.qualified: [f.ref for f in r.record.fields if f.ref and f.ref != r.qualified] for r in self.resources}
@@ -1534,7 +1546,7 @@ class OpenAPIImporter(TypeMapper):
                     seed[f.name] = f"same({identity})"
                     continue
                 gen = self.field_seed(f, r.noun, f.name == identity)
-                if f.base == "text" and (gen or "").endswith(f"{lit(STREETS[-1])}])") and beside_port(f.name, [g.name for g in rec.fields]):
+                if f.base == "text" and _from_pool(gen, STREETS) and beside_port(f.name, [g.name for g in rec.fields]):
                     gen = f"pick([{', '.join(lit(v) for v in IPS)}])"
                 if f.name in shown and f.name not in asked:
                     gen = seed_for(f, r.noun, example=shown[f.name], identity=f.name == identity) or gen
@@ -1622,11 +1634,10 @@ class OpenAPIImporter(TypeMapper):
             return '"[]"' if getattr(f, "_json_array", False) else '"{}"'
         if f.base == "enum":
             return seed_for(f, noun, self.enums[f.enum].members if f.enum in self.enums else None)
-        elsewhere = self.examples_elsewhere(f, shape, identity)
         gen = seed_for(
             f,
             noun,
-            example=elsewhere if elsewhere is not None else self.example_text(shape.example if shape is not None else None, f) if shape is None or len(shape.examples) < 2 else [e for e in (self.example_text(v, f) for v in shape.examples) if e is not None],
+            example=self.examples_of(f, shape, identity),
             minimum=shape.minimum if shape is not None else None,
             maximum=shape.maximum if shape is not None else None,
             identity=identity,
