@@ -116,8 +116,8 @@ _EXAMPLES_INTRO = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance)\s*[:,]?
 # one value it shows: in <code>, backticks or quotes, or a bare code ("C-00000307")
 _SHOWN = re.compile(r"<code>\s*([^<>]{1,60}?)\s*</code>|`([^`]{1,60})`|\"([^\"]{1,60})\"|(?<!\w)'([^'\s][^']{0,58})'(?!\w)|([A-Za-z0-9](?:[\w:/+@#-]|\.(?=\w))*)")
 _BETWEEN = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s*/\s*|\s*\|\s*)")
-_ETC = re.compile(r"etc\b|and so on|\.\.\.|…", re.I)
-_LIST_END = re.compile(r"(?:\s*,?\s*(?:etc\.?|and so on|\.\.\.|…))?\s*(?:[.;!?)\]]|<br|\n|$)")
+_ETC = re.compile(r"etc\b\.?|and so on|\.\.\.|…", re.I)
+_LIST_END = re.compile(rf"(?:\s*,?\s*(?:{_ETC.pattern}))?\s*(?:[.;!?)\]]|<br|\n|$)")
 # a template, not a value: `projects/PROJECT_ID/topics/TOPIC_ID`, `{id}`, "XXXXXXXXX54321"
 _TEMPLATE = re.compile(r"[{}<>*]|XXX|/[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:/|$)|^[A-Z][A-Z0-9]*_[A-Z0-9_]*/|\.\.\.")
 

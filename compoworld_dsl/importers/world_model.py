@@ -826,9 +826,9 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     scopes = {name: imp.scope_values[_norm(spec_name)] for spec_name, (name, t, res) in info.items() if res is None and t == "text" and _norm(spec_name) in imp.scope_values}
     scoped: dict[str, str] = {}  # answer field → its one value
     params = [_answer_param(imp, r, p, info) for p in sim.params]
-    # the fields that only hold an argument: no answer is known by one (Meteosource's hourly air
-    # quality was known by the latitude asked for, "the air quality point hourly data "48.8566"",
-    # not by its hour: a fresh draw, stop 66)
+    # the fields that only hold an argument: an answer is known by what it holds before them,
+    # where that names it (`_known_by`: Meteosource's hourly air quality was known by the
+    # latitude asked for, "the air quality point hourly data "48.8566"", not by its hour)
     argued: list[FieldIR] = []
     for p in params:
         base = p.type if p.type in PRIMITIVES else "enum" if p.type in imp.enums else "id" if p.type in keys else None
