@@ -424,3 +424,51 @@ def test_a_person_in_a_role_names_a_row_only_where_nothing_else_does():
     policy = FieldIR("endpoint_policy", "text", "text", default="", src="endpointPolicy")
     assert identity([owner, FieldIR("vpc_endpoint_label", "text", "text", default="", src="label")], ("name", "title"), "vpc endpoint") == ["vpc_endpoint_label"]
     assert identity([owner, policy], ("name", "title"), "resource") == ["owner"]
+
+
+def test_a_recorded_call_that_changes_no_state_is_refused(tmp_path):
+    """VTEX Logistics' `POST /warehouses/{warehouseId}/deactivation` is recorded and sets the
+    warehouse's `isActive` to false. A task asked to "Deactivate the warehouse ..." of one that
+    was inactive already: a blind player made no call and failed, since the check wanted the
+    recorded call (round 43, stop 66). The call is now refused with a conflict that says so, and
+    changes nothing; the sampler, whose reference plans must pass, asks only for a change that
+    is one."""
+    from import_specs import sample_tasks, world_of
+
+    warehouse = obj({"id": s(), "name": s(), "isActive": s("boolean"), "priority": s("integer")})
+    item = "/warehouses/{warehouseId}"
+    doc = spec(
+        {
+            "/warehouses": {"get": {"operationId": "ListWarehouses", "responses": ok(arr(ref("Warehouse")))}},
+            item: {"get": {"operationId": "GetWarehouse", "parameters": [pparam("warehouseId")], "responses": ok(ref("Warehouse"))}},
+            item + "/activation": {"post": {"operationId": "ActivateWarehouse", "summary": "Activate warehouse", "parameters": [pparam("warehouseId")], "responses": {"204": {"description": "ok"}}}},
+            item + "/deactivation": {"post": {"operationId": "DeactivateWarehouse", "summary": "Deactivate warehouse", "parameters": [pparam("warehouseId")], "responses": {"204": {"description": "ok"}}}},
+        },
+        {"Warehouse": warehouse},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["POST /warehouses/{warehouseId}/deactivation"][0] == "recorded", ops
+    w, st = world_of(model, wf)
+    rows = next(t for q, t in st.tables.items() if q.endswith(".warehouses"))
+    calls = next(t for q, t in st.tables.items() if q.endswith(".deactivate_warehouse_calls"))
+    svc = next(t for t in model.tools() if t.name == "deactivate_warehouse").qualified
+    inactive = [k for k, r in rows.items() if not r["is_active"]]
+    active = [k for k, r in rows.items() if r["is_active"]]
+    assert inactive and active, rows
+    before = len(calls)
+    got = w.call(st, svc, {"warehouse_id": inactive[0]})
+    assert got["error"]["code"] == 409 and "not active" in got["error"]["message"], got
+    assert len(next(t for q, t in st.tables.items() if q.endswith(".deactivate_warehouse_calls"))) == before
+    got = w.call(st, svc, {"warehouse_id": active[0]})
+    assert got["success"] and not next(t for q, t in st.tables.items() if q.endswith(".warehouses"))[active[0]]["is_active"], got
+    # every task that deactivates a warehouse names one that is active when it is asked
+    world, tasks = sample_tasks(wf, tmp_path, 2, 4, 3, 60)
+    asked = 0
+    for t in tasks:
+        state = world.task_state(t["initial_state"])
+        for step in t["reference_plan"]:
+            if step["tool"] == svc:
+                asked += 1
+                assert next(v for q, v in state.tables.items() if q.endswith(".warehouses"))[step["arguments"]["warehouse_id"]]["is_active"] is True, t["instruction"]
+            assert world.call(state, step["tool"], step["arguments"])["success"], step
+    assert asked, [t["instruction"] for t in tasks]

@@ -1452,6 +1452,35 @@ class OpenAPIImporter(TypeMapper):
         return out
 
     @functools.cached_property
+    def spec_scopes(self) -> dict[str, str]:
+        """Path parameters (normalised → as the spec names them) that scope the whole spec with no
+        resource owning them: named in the paths of at least half the operations, and of two or
+        more, each time with more of the path after it (Azure's
+        `/subscriptions/{subscriptionId}/providers/...`). The world is one tenant: an answer to a
+        read under one holds the one value the rows of the spec share (`resources.scope_seeds`),
+        so two reads in a walk name the same subscription. Drawn an answer table each, from the
+        spec's example varied eight ways, no walk of Azure Policy Insights' policy states found
+        two reads that shared one (stop 66)."""
+        seen: dict[str, int] = {}
+        named: dict[str, str] = {}
+        inner: set[str] = set()
+        for o in self.ops:
+            segs = [s for s in o.path.split("/") if s]
+            for i, s in enumerate(segs):
+                m = re.fullmatch(r"\{([^{}]+)\}", s)
+                if m is None:
+                    continue
+                n = norm(m.group(1))
+                seen[n] = seen.get(n, 0) + 1
+                named.setdefault(n, m.group(1))
+                if i == len(segs) - 1:
+                    inner.add(n)  # the path ends at it: a row's own name, not a scope
+        # a tenant is in at least half of the API's paths: Policy Insights' `policyAssignmentName`
+        # (4 of 18) names one of many assignments, and one value for it left every answer
+        # naming the same assignment, so that no walk could go from one to another
+        return {n: named[n] for n, k in seen.items() if k >= 2 and 2 * k >= len(self.ops) and n not in inner and self.resource_named(n) is None}
+
+    @functools.cached_property
     def param_examples(self) -> dict[str, list[str]]:
         """Normalised parameter name → the examples a path or query parameter of that name shows
         anywhere in the API (`Shape.examples`), the first one's."""

@@ -987,7 +987,7 @@ def scope_seeds(imp: "OpenAPIImporter", tables: dict) -> None:
                 continue
             n = norm(p)
             if n not in values:
-                example = _param_example(imp, p)
+                example = param_example(imp, p)
                 if example is None and n in ("version", "apiversion"):
                     # `/v{version}/areas`: the API's own major version ("1"), not "version 31"
                     # (met in a Highways England task)
@@ -1007,7 +1007,7 @@ def _param_description(imp: "OpenAPIImporter", p: str) -> str:
     return next((got.description for o in imp.ops if (got := o.param(p)) is not None and got.where == "path" and got.description), "")
 
 
-def _param_example(imp: "OpenAPIImporter", p: str) -> str | None:
+def param_example(imp: "OpenAPIImporter", p: str) -> str | None:
     """The value a path parameter's spec gives: its example, else its default or the first member
     of its enum (sportsdata's `/{format}/...`, `enum: [xml, json]`, `default: xml`, was "format 3")."""
     for o in imp.ops:
@@ -1028,7 +1028,7 @@ def one_value(gen: str, name: str, example: str | None) -> str:
     """One literal of what a seed generator draws: the spec's example, the first of a `pick`,
     or a number of a `format`'s range chosen by the name (the same every import)."""
     if example is not None:
-        return lit(example[:80])
+        return lit(example)  # whole: a path cut at 80 characters named nothing (".../resourceGroups/myResourceGrou")
     m = re.match(r'pick\(\[("(?:[^"\\]|\\.)*")', gen)
     if m:
         return m.group(1)

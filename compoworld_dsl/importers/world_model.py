@@ -466,6 +466,13 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str], set
     moved = resources.status_member(imp, r, first_verb(o)) if sets and r is not None and sets[0] in by else None
     if moved is not None and any(f == moved[0].name for _, f in patched):
         moved = None
+    if moved is not None and not patched:
+        # a call that leads the row to the state it holds already is refused: recorded all the
+        # same, it was a step a task could ask for with nothing to do (VTEX's "Deactivate the
+        # warehouse ..." named an inactive one; the blind player made no call and failed, round
+        # 43), and an agent could not tell the call had been needed
+        label = words(moved[0].name).removeprefix("is ")
+        body.insert(len(checks), f'require {r.table}[{sets[0]}].{moved[0].name} != {moved[1]} else conflict "the {r.noun} {{{sets[0]}}} is {_state_words(label, moved[1])}: {moved[2]} would change nothing"')
     if patched or moved:
         row = f"{r.table}[{sets[0]}]"
         parts = [f"{f}: if {a} == \"\" then {row}.{f} else {a}" if by[a].type == "text" else f"{f}: {a}" for a, f in patched]
@@ -486,6 +493,12 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str], set
     comments += notes + sim.comments[1:]
     o.kind = "recorded"
     return replace(sim, params=params, result="id" if answers else None, gives=None, body=body, simulated=False, comments=comments)
+
+
+def _state_words(label: str, value: str) -> str:
+    """How a row's state reads in a message: `active` false → "not active", `status`
+    `cancelled` → "cancelled"."""
+    return label if value == "true" else f"not {label}" if value == "false" else words(value)
 
 
 # verbs of a write on a thing that is there already (`DeleteSlackChannelConfiguration`,
@@ -839,6 +852,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         if optional and base not in ("text", "email"):
             left.append(p.name)  # an optional number or flag: what blank would mean is not known
             continue
+        spec_name = next((sn for sn, (n, _, _) in info.items() if n == p.name), None)
         f = next((x for x in fields if not x.json and _norm(x.src.split(".")[-1]) == _norm(p.name)), None)
         if f is not None and f.type != p.type:
             if base == "id" and f.textlike:  # the response's `groupId` is the group the path names
@@ -850,12 +864,13 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
             f.comments = [f"the argument {p.name}: the rows answer for the value it holds"]
             # seeded as the parameter's spec says (its examples: SportsData's seasons "2018PRE",
             # not "season 2 38", a fresh draw, stop 66)
-            spec_name = next((sn for sn, (n, _, _) in info.items() if n == p.name), None)
             f._shape = next((q.shape for q in o.params if q.name == spec_name), None)
             fields.append(f)
             argued.append(f)
         if p.name in scopes and f.base == "text":
             scoped[f.name] = scopes[p.name]
+        elif f.base == "text" and spec_name is not None and _norm(spec_name) in imp.spec_scopes and info[spec_name][2] is None:
+            scoped[f.name] = _scope_value(imp, f, noun, _norm(spec_name))
         res = keys.get(p.type)
         if res is not None:
             f.ref = res.qualified
@@ -869,6 +884,12 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
             conds.append(f"{ANSWER}.{f.name} == {p.name}")
             if f.name not in scoped:
                 distinct.append(f.name)  # one value for every row: distinct by it would leave one row
+    for f in fields:
+        # what the answers hold of such a scope is the same one value: Policy Insights' states
+        # for the subscription name the policy assignment that the assignment's own states answer for
+        n = _norm(f.src.split(".")[-1])
+        if f.name not in scoped and f.base == "text" and not f.json and not f.ref and n in imp.spec_scopes:
+            scoped[f.name] = _scope_value(imp, f, noun, n)
     key = FieldIR(unique("id", taken), "id", "id", key=True)
     rec = RecordIR(record, [key, *fields], noun=noun if noun != words(record).lower() else "", known_by=_known_by(imp, [f for f in fields if f.name not in scoped], argued), comments=[f"what {o.label} answers: one row an answer, with the arguments it answers (the world model's table, seeded)"])
     table = unique(f"{sim.name}_answers", Names((p.name for p in sim.params), reserved=imp.reserved))
@@ -972,6 +993,16 @@ def _known_by(imp, fields: list[FieldIR], argued: list[FieldIR]) -> list[str]:
     if first is not None and (first.base in ("date", "datetime") or _tokens(first.name)[-1:] in (["name"], ["title"], ["label"])):
         return own
     return every
+
+
+def _scope_value(imp: Any, f: FieldIR, noun: str, n: str) -> str:
+    """The one value of a scope of the whole spec that no resource's rows hold (`spec_scopes`,
+    normalised name `n`), the same in every answer that names it: the spec's example, else the
+    first value the field's seed draws (`resources.one_value`), fixed by the first answer met."""
+    if n not in imp.scope_values:
+        spec_name = imp.spec_scopes[n]
+        imp.scope_values[n] = resources.one_value(imp.field_seed(f, noun) or '""', spec_name, resources.param_example(imp, spec_name))
+    return imp.scope_values[n]
 
 
 def _answer_param(imp: Any, r: Any, p: ParamIR, info: dict) -> ParamIR:
