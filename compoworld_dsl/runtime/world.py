@@ -20,6 +20,15 @@ class StaleTask(ValueError):
     now: the world changed since the task was sampled."""
 
 
+def key_spelled(*keys: Any) -> re.Pattern | None:
+    """A pattern that finds any of `keys` spelled in a text as a word of its own (an imported
+    ARN `.../trust-anchor/ta-7` spells the key `ta-7`, not `ta-71`), or None when a key is no
+    text of three characters or more (a short or numeric key would be found everywhere)."""
+    if not keys or not all(isinstance(k, str) and len(k) >= 3 for k in keys):
+        return None
+    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)) + r")(?!\w)")
+
+
 class CompiledWorld:
     """What a generated module's `WORLD` object is: built from the module's data and classes."""
 
@@ -137,7 +146,8 @@ class CompiledWorld:
 
     def swap_keys(self, st: State, table: str, a_json: Any, b_json: Any) -> None:
         """Two rows of `table` trade keys: every reference to one, in every row and scalar,
-        becomes a reference to the other, and each key keeps its place in the table. The state
+        becomes a reference to the other, a text of the two rows that spells either key
+        (`key_spelled`) spells the key its row now has, and each key keeps its place in the table. The state
         is the same world renamed, so a planted look-alike's key says nothing of which row it
         is. Raises KeyError for an unknown table, ValueError for keys it does not hold."""
         decl = self.state_decl[table]
@@ -174,6 +184,14 @@ class CompiledWorld:
                 new = {k: {**row, **{f: renamed(ft, row[f]) for f, ft in refs}} for k, row in old.items()}
                 if name == table:  # each key keeps its place; the rows move
                     new = {k: {**new[swap.get(k, k)], decl["key"]: k} for k in old}
+                    # and a text of the two rows that spells a key (an imported ARN,
+                    # `.../eventsource/{}` of `same(id)`) spells the one its row now has: left,
+                    # the target's ARN named the look-alike it traded keys with (blind round 43)
+                    spelled = key_spelled(a, b)
+                    if spelled is not None:
+                        skip = {decl["key"], *(f for f, _ in refs)}
+                        for k in (a, b):
+                            new[k] = {f: spelled.sub(lambda m: swap[m.group(0)], v) if f not in skip and isinstance(v, str) else v for f, v in new[k].items()}
                 if any(new[k] != old[k] for k in old):
                     st.tables[name] = new
 

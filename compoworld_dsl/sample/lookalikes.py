@@ -34,6 +34,7 @@ from typing import Any
 import attrs
 
 from ..runtime.state import State
+from ..runtime.world import key_spelled
 from . import checker as C
 from . import necessity as N
 from .attempt import Attempt
@@ -63,6 +64,11 @@ def plant(facts: WorldFacts, attempt: Attempt, task_seed: int, state0: State, st
             continue
         table = how["table"]
         row = state0.tables[table][step.pick]
+        if any(_spells_key(row[f], step.pick) for f in how["fields"]):
+            # described by a text that spells its key (EventBridge's event source by its ARN
+            # ".../eventsource-7"): a look-alike would share that text and name the target, and
+            # after a key swap the target's ARN named a look-alike (blind round 43)
+            continue
         for f, alt in _flips(facts, table, row, set(how["fields"])):
             variants.append((k, table, {f: alt}, None, None))
         for f in how["fields"]:
@@ -272,7 +278,8 @@ def _spells_key(value: Any, key: Any) -> bool:
     Such a text is the row's own: another row's (`_vary`) would name that row (a blind player
     met a trust anchor whose ARN ended with another anchor's id, and that one's with this one's:
     round 42)."""
-    return isinstance(value, str) and isinstance(key, str) and len(key) >= 3 and re.search(rf"(?<![\w-]){re.escape(key)}(?!\w)", value) is not None
+    spelled = key_spelled(key)
+    return isinstance(value, str) and spelled is not None and spelled.search(value) is not None
 
 
 def _rekeyed(facts: WorldFacts, table: str, row: dict, old: Any, keep: set[str]) -> dict:
@@ -281,9 +288,9 @@ def _rekeyed(facts: WorldFacts, table: str, row: dict, old: Any, keep: set[str])
     three file systems with one ARN between them (round 24). Not the fields the description
     says (`keep`), which the look-alike shares by design."""
     new = row[facts.people.key[table]]
-    if not isinstance(old, str) or not isinstance(new, str) or len(old) < 3:
+    spelled = key_spelled(old)
+    if spelled is None or not isinstance(new, str):
         return {}
-    spelled = re.compile(rf"(?<![\w-]){re.escape(old)}(?!\w)")
     return {f: spelled.sub(new, v) for f, v in row.items() if f not in keep and f != facts.people.key[table] and isinstance(v, str) and spelled.search(v)}
 
 
