@@ -281,6 +281,9 @@ def test_a_row_with_no_name_is_not_known_by_a_sentence_or_another_objects_name()
 
     operation = [_field("operation_id", "id", key=True), _field("status_reason"), _field("action", "enum"), _field("creation_timestamp", "datetime")]
     assert speak.identity(operation, ("name", "title"), "stack set operation") == ["action"]
+    # nor by the name of another thing it holds (the role it ran as, stop 67)
+    operation.insert(1, _field("execution_role_name"))
+    assert speak.identity(operation, ("name", "title"), "stack set operation") == ["action"]
     backup = [
         _field("backup_id", "id", key=True),
         _field("directory_information_domain_name", src="DirectoryInformation.DomainName"),
@@ -391,3 +394,28 @@ def test_a_bodys_copy_of_the_paths_key_is_said_once(tmp_path):
     _, _, model, _ = run(tmp_path, doc)
     args = {t.name: [n for n, _ in t.params] for t in model.tools()}["put_product_description"]
     assert args == ["product_id", "description"], args
+
+
+def test_a_placeholder_the_spec_shows_is_no_value():
+    """Azure Compute's response examples spell ids `/subscriptions/{subscription-id}/...`: every
+    row's subscription was "{subscription-id}" (a fresh draw, stop 67). A value that only names
+    what goes there is no example; a value with braces inside it still is one."""
+    assert "subscription" not in common.text_seed("subscription_id", "virtual machine", ["{subscription-id}", "{subscriptionId}"])
+    assert "<" not in common.text_seed("vault_name", "secret", "<vault name>")
+    assert "${TOKEN}" not in common.text_seed("api_token", "client", "${TOKEN}")
+    assert '"a {b} c"' in common.text_seed("note", "ticket", ["a {b} c", "d"])
+
+
+def test_an_example_that_only_names_its_field_is_no_value():
+    """noosh shows `"example": "sample status_reason"` for 69 fields: a task asked about 'the task
+    detail workgroup level "sample schedule_code"' of 'the workgroup "sample workgroup_name"' (a
+    fresh draw, stop 67). Such an example, or one that is the field's whole name, is no value;
+    a real one is kept."""
+    assert common.names_its_field("sample status_reason", ["status", "reason"])
+    assert common.names_its_field("sample first_name", ["owner", "first", "name"])
+    assert common.names_its_field("workgroup_name", ["workgroup", "name"])
+    assert not common.names_its_field("USD", ["currency"])
+    assert not common.names_its_field("Sample Court", ["venue", "name"])
+    for field, noun in (("schedule_code", "task"), ("workgroup_name", "workgroup"), ("comments", "task")):
+        assert "sample" not in common.text_seed(field, noun, f"sample {field}"), field
+    assert '"Acme print"' in common.text_seed("workgroup_name", "workgroup", "Acme print")

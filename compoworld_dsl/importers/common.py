@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..syntax.parser import encode_string
-from ..vocab import article, placeholder_members, plural, singular, word_once, words  # noqa: F401  (the importers' article, words and plurals: the one rule, in vocab)
+from ..vocab import article, norm, placeholder_members, plural, singular, word_once, words  # noqa: F401  (the importers' article, words and plurals: the one rule, in vocab)
 
 # ─────────────────────────── problems ───────────────────────────
 
@@ -835,6 +835,20 @@ def said_as_kind(name: str, description: str | None) -> str:
     return name
 
 
+# a value that only names what goes there (`{subscription-id}`, `<vault name>`, `${TOKEN}`)
+PLACEHOLDER = re.compile(r"\$?\{[^{}]*\}|<[^<>]*>|\[[A-Z_ -]+\]")
+
+
+def names_its_field(value: str, toks: list[str]) -> bool:
+    """Is an example only its field's name, bare or after "sample", "example", "my" (noosh shows
+    `"example": "sample status_reason"` for 69 fields, and its tasks read 'the task "sample
+    schedule_code"')?"""
+    said = value.strip()
+    bare = re.sub(r"^(?:sample|example|test|my|your|some)[ _-]+", "", said, flags=re.I)
+    tails = {"".join(toks[i:]) for i in range(len(toks))}  # `owner_first_name`'s "sample first_name"
+    return bare != said and norm(bare) in tails or norm(said) == "".join(toks)
+
+
 def _shown(ex: list[str], toks: list[str]) -> list[str]:
     """The values of a field the spec shows examples of: all of them where it shows several,
     else codes shaped like its one (`variants`; a version's is no code)."""
@@ -862,7 +876,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         # was "Customer onboarding", a title, and "name display as 12"): a name
         return text_seed("name", noun, example, identity)
     # (a list: every value the spec shows, `schema.adopt_examples`: SportsData's teams "MIA", "PHI")
-    ex = [e for e in (example if isinstance(example, list) else [example]) if isinstance(e, str) and e.strip() and len(e) <= 120]
+    # (not a placeholder: Azure Compute's examples show `/subscriptions/{subscription-id}/...`,
+    # and its subscriptions were "{subscription-id}" in every task, a fresh draw of stop 67)
+    # nor one that only says its field's name (noosh's "sample status_reason", "sample comments")
+    ex = [e for e in (example if isinstance(example, list) else [example]) if isinstance(e, str) and e.strip() and len(e) <= 120 and not PLACEHOLDER.fullmatch(e.strip()) and not names_its_field(e, toks)]
     example = ex if len(ex) > 1 else (ex[0] if ex else None)
     person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}
     if last in ("address", "addr") and set(toks) & {"web", "website", "site", "www"}:
