@@ -1218,6 +1218,12 @@ class OpenAPIImporter(TypeMapper):
             # path parameters before the id: the row's parent (a field of that resource's key type)
             for p, parent in r.parents:
                 existing = next((f for f in fields if not f.key and (norm(f.src) == norm(p) or norm(f.name) == norm(p))), None)
+                if existing is not None and parent is not None and norm(p) in VAGUE_KEYS and "." not in existing.src:
+                    # a parent's bare `{name}` is not the row's own `name` (Azure's
+                    # `/serverfarms/{name}/virtualNetworkConnections/{vnetName}`: a connection's
+                    # name became its plan, and the connection was known by its certificate
+                    # blob, a fresh draw of stop 67)
+                    existing = None
                 if existing is not None and parent is None and existing.base not in ("text", "id"):
                     # Docker Hub's tags hold an integer `repository` (the repository's id) beside the
                     # path's `{repository}` (its name, text): the parameter gets a field of its own

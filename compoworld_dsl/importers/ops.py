@@ -401,7 +401,16 @@ class Resource:
             return False
         got = self.getter.param(self.item_param)
         thing = words(singular(snake(self.coll_segs[-1])))
-        return got is not None and thing != "" and re.search(rf"\bname of (?:the|an?) {re.escape(thing)}\b(?! (?:resource|path)\b)", got.description or "", re.I) is not None
+        if got is None or thing == "":
+            return False
+        if re.search(rf"\bname of (?:the|an?) {re.escape(thing)}\b(?! (?:resource|path)\b)", got.description or "", re.I) is not None:
+            return True
+        # or the whole description is "Name of the X." in other words than the path's (Azure's
+        # `/serverfarms/{name}`, "Name of the App Service plan.": the plans were known by their
+        # hosting environment's name, 'the resource group serverfarm "Beacon hosting environment
+        # profile"', a fresh draw of stop 67)
+        m = re.fullmatch(r"\s*(?:the\s+)?name of (?:the|an?) ([\w -]{2,40}?)\.?\s*", got.description or "", re.I)
+        return m is not None and not set(m.group(1).lower().split()) & {"resource", "path", "operation", "parent", "file", "field", "property", "parameter"}
 
     @property
     def item(self) -> str:

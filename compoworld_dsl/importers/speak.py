@@ -1192,7 +1192,10 @@ _PATH_NAME = re.compile(r"(?<!azure )resource name|unique identifier|\bidentifie
 _CLOCKS = {"created", "updated", "modified", "changed", "deleted", "last"}
 
 
-_OWN_NAMED = NAMED_THINGS | _ALSO_NAMED  # things with names of their own
+# things with names of their own; and a role, whose name is no other row's (a CloudFormation
+# stack set operation was known by `execution_role_name`, the role it ran as: stop 67). Only
+# here: a field `role` is still seeded as a person's role ("admin"), not as "Atlas role"
+_OWN_NAMED = NAMED_THINGS | _ALSO_NAMED | {"role"}
 
 
 def _names_another(field: str, noun: str) -> bool:
@@ -1278,7 +1281,9 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         return bool(_PATH_NAME.search(shape.description or "")) or "/" in str(shape.example or "")
 
     top = [f for f in texts if "." not in f.src]
-    mine = [f for f in texts if "." not in f.src or f.src.split(".")[0].lower() in WRAPPERS]  # not another object's (`creator.displayName`)
+    # not another object's (`creator.displayName`), even inside a wrapper (Azure's
+    # `properties.hostingEnvironmentProfile.name` named an App Service plan: stop 67)
+    mine = [f for f in texts if all(seg.lower() in WRAPPERS for seg in f.src.split(".")[:-1])]
     # a person with a first and a last name and no whole one is known by the two (Xero's
     # employees were 'the employee "Mrs"', by their `title`)
     parts = [next((f for f in mine if name_part(f.name) == part), None) for part in ("first", "last")]
@@ -1344,9 +1349,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     # fresh draw, stop 66)
     # (a note's own comment still names it: a sentence of what befell the row does not)
     told = [f for f in unsaid if not set(_tokens(f.name)) & {"status", "state", "error", "errors", "failure", "failed", "reason"}]
+    # (and not another thing's name before its action or time: the stack set operation was then
+    # known by `execution_role_name`, the role it ran as)
     first = (
-        next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS), None)
-        or next(iter(told), None)
+        next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS and not _names_another(f.name, noun)), None)
+        or next((f for f in told if not _names_another(f.name, noun)), None)
         or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime")), None)
         or next(iter(unsaid), None)
         or next((f for f in fields if not f.key and not f.ref and not f.json and f.base == "int"), None)

@@ -1,0 +1,67 @@
+"""`worldc import openapi`: a row's own name is its own (issue 30, stop 67). Azure's App Service
+plans (`/serverfarms/{name}`, "Name of the App Service plan.") were known by their hosting
+environment's name, 'the resource group serverfarm "Beacon hosting environment profile"', a name
+inside an object the plan holds; and each virtual network connection under a plan had its own
+`name` taken for the plan's `{name}`, so it was known by its certificate blob."""
+
+from __future__ import annotations
+
+import re
+
+from import_specs import arr, obj, ok, ref, run, s, spec
+
+
+def _plans_spec() -> dict:
+    sub = {"name": "subscriptionId", "in": "path", "required": True, "schema": {"type": "string"}}
+    rg = {"name": "resourceGroupName", "in": "path", "required": True, "description": "Name of the resource group to which the resource belongs.", "schema": {"type": "string"}}
+    name = {"name": "name", "in": "path", "required": True, "description": "Name of the App Service plan.", "schema": {"type": "string"}}
+    vnet = {"name": "vnetName", "in": "path", "required": True, "description": "Name of the Virtual Network.", "schema": {"type": "string"}}
+    plan = obj({"id": s(), "name": s(), "location": s(), "kind": s(), "properties": obj({"hostingEnvironmentProfile": obj({"id": s(), "name": s(), "type": s()}), "numberOfSites": s("integer"), "status": s(enum=["Ready", "Pending", "Creating"])})})
+    conn = obj({"id": s(), "name": s(), "type": s(), "properties": obj({"certBlob": s(), "certThumbprint": s(), "vnetResourceId": s()})})
+    base = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Web/serverfarms"
+    return spec(
+        {
+            base: {"get": {"operationId": "AppServicePlans_ListByResourceGroup", "parameters": [sub, rg], "responses": ok(obj({"value": arr(ref("AppServicePlan"))}))}},
+            base + "/{name}": {
+                "get": {"operationId": "AppServicePlans_Get", "parameters": [sub, rg, name], "responses": ok(ref("AppServicePlan"))},
+                "delete": {"operationId": "AppServicePlans_Delete", "parameters": [sub, rg, name], "responses": {"200": {"description": "ok"}}},
+            },
+            base + "/{name}/virtualNetworkConnections": {"get": {"operationId": "AppServicePlans_ListVnets", "parameters": [sub, rg, name], "responses": ok(arr(ref("VnetInfo")))}},
+            base + "/{name}/virtualNetworkConnections/{vnetName}": {"get": {"operationId": "AppServicePlans_GetVnetFromServerFarm", "parameters": [sub, rg, name, vnet], "responses": ok(ref("VnetInfo"))}},
+        },
+        {"AppServicePlan": plan, "VnetInfo": conn},
+    )
+
+
+def test_a_row_named_by_its_path_is_known_by_that_name_and_a_childs_name_is_its_own(tmp_path):
+    result, _, _, _ = run(tmp_path, _plans_spec())
+    text = "\n".join(result.files.values())
+    known = dict(re.findall(r"record (\w+) known by ([\w, ]+) \{", text))
+    plan = next(k for k in known if "Plan" in k)
+    assert known[plan] == "name", known  # the plan's key, the name a person gives it
+    conn = next(k for k in known if "Vnet" in k)
+    assert known[conn].split(", ")[0] == "name" and "cert" not in known[conn], known
+    block = re.search(r"record " + conn + r" known by .*?\n  \}", text, re.S).group(0)
+    own = re.search(r"^\s*name: (\w+)", block, re.M).group(1)
+    assert own == "text", block  # its own name, not a reference to the plan
+    assert re.search(r"^\s*app_service_plan_name: AppServicePlanId = ", block, re.M), block  # the plan it belongs to, a field of its own
+
+
+def test_a_name_inside_an_object_in_a_wrapper_names_that_object():
+    """`properties.hostingEnvironmentProfile.name` is the hosting environment's name, though
+    `properties` is a wrapper: the plan is known by something of its own. `properties.title`
+    is still the row's own."""
+    from compoworld_dsl.importers import common, speak
+
+    def field(name, base="text", src=None, **kw):
+        return common.FieldIR(name, base, base, src=src or name, **kw)
+
+    plan = [
+        field("id", "id", key=True),
+        field("properties_hosting_environment_profile_name", src="properties.hostingEnvironmentProfile.name"),
+        field("resource_group_id", "id", ref="rg.resource_groups"),
+        field("created", "datetime"),
+    ]
+    assert speak.identity(plan, ("name", "title"), "serverfarm") == ["resource_group_id"]
+    titled = [field("id", "id", key=True), field("properties_title", src="properties.title"), field("created", "datetime")]
+    assert speak.identity(titled, ("name", "title"), "campaign") == ["properties_title"]
