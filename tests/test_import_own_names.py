@@ -65,3 +65,19 @@ def test_a_name_inside_an_object_in_a_wrapper_names_that_object():
     assert speak.identity(plan, ("name", "title"), "serverfarm") == ["resource_group_id"]
     titled = [field("id", "id", key=True), field("properties_title", src="properties.title"), field("created", "datetime")]
     assert speak.identity(titled, ("name", "title"), "campaign") == ["properties_title"]
+
+
+def test_a_bare_path_names_no_resource():
+    """Tag Manager keys its user permissions by `path`, a Google resource name, as it does every
+    resource: `POST /tagmanager/v2/{path}:set_latest` (a container version's) was read as on a
+    user permission, and a task said "set latest accounts containers versions of the new user
+    permission" (a fresh draw, stop 67). A bare `path`, like a bare `name` or `id`, names no
+    resource by itself; a telling key (`sku`) still does."""
+    from types import SimpleNamespace
+
+    from compoworld_dsl.importers.world_model import row_names
+
+    perms = SimpleNamespace(table="user_permissions", name="UserPermission", coll_segs=["userPermissions"], key_prop="path")
+    assert "path" not in row_names(perms) and "userpermissionid" in row_names(perms)
+    skus = SimpleNamespace(table="skus", name="Sku", coll_segs=["skus"], key_prop="sku")
+    assert "sku" in row_names(skus)

@@ -215,7 +215,11 @@ def row_names(x: Any) -> set[str]:
         nouns.add(_norm(singular(snake(x.coll_segs[-1]))))
     nouns.discard("")
     key = _norm(x.key_prop)
-    return {n + "id" for n in nouns} | ({key} - VAGUE_KEYS - {""}) | ({n + key for n in nouns if not key.startswith(n)} if key else set())
+    # (a Google `path`, the resource name of whatever the call is on, is as bare as `name`:
+    # Tag Manager's `{path}:set_latest` of a container version was read as on a user permission,
+    # the one resource keyed by its `path`; "set latest accounts containers versions of the new
+    # user permission", a fresh draw of stop 67)
+    return {n + "id" for n in nouns} | ({key} - VAGUE_KEYS - {"path", ""}) | ({n + key for n in nouns if not key.startswith(n)} if key else set())
 
 
 def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tuple[str, Any] | None:
