@@ -81,3 +81,33 @@ def test_a_bare_path_names_no_resource():
     assert "path" not in row_names(perms) and "userpermissionid" in row_names(perms)
     skus = SimpleNamespace(table="skus", name="Sku", coll_segs=["skus"], key_prop="sku")
     assert "sku" in row_names(skus)
+
+
+def test_a_row_is_not_known_by_the_arn_of_another_thing():
+    """AWS FIS experiments were 'the experiment "arn:...:role/role-26"', by `roleArn`, the role
+    the experiment runs as (a fresh draw, stop 67): known by their template and time instead."""
+    from compoworld_dsl.importers import common, speak
+
+    def field(name, base="text", **kw):
+        return common.FieldIR(name, base, base, src=name, **kw)
+
+    experiment = [field("id", "id", key=True), field("role_arn"), field("experiment_template_id", "id", ref="fis.experiment_templates"), field("start_time", "datetime")]
+    assert speak.identity(experiment, ("name", "title"), "experiment") == ["experiment_template_id", "start_time"]
+    # its own ARN still names it
+    own = [field("id", "id", key=True), field("experiment_arn"), field("start_time", "datetime")]
+    assert speak.identity(own, ("name", "title"), "experiment") == ["experiment_arn"]
+
+
+def test_asanas_opt_parameters_are_plumbing():
+    """Asana's `opt_fields` and `opt_pretty` say what the answer holds and how it is printed: a
+    task was "marked as opt pretty", "with opt fields "Juniper get tasks answer"" (stop 67)."""
+    from compoworld_dsl.importers.ops import plumbing
+    from compoworld_dsl.importers.schema import Shape
+
+    def q(name, t="string"):
+        from types import SimpleNamespace
+
+        return SimpleNamespace(name=name, where="query", shape=Shape("scalar", type=t), description="")
+
+    assert plumbing(q("opt_fields")) and plumbing(q("opt_pretty", "boolean")) and plumbing(q("pretty", "boolean"))
+    assert not plumbing(q("opt_in", "boolean")) and not plumbing(q("option"))

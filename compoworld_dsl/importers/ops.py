@@ -27,7 +27,7 @@ DETAIL_WORDS = ("details", "detail", "info", "status")
 # (`projects.locations.capacityCommitments.split`) a scope, not the call's object
 GOOGLE_SCOPES = frozenset({"projects", "locations", "organizations", "folders"})
 # request plumbing, not part of what an operation means: never a parameter of a tool
-TRANSPORT = {"xgafv", "alt", "apiversion", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
+TRANSPORT = {"xgafv", "alt", "apiversion", "accesstoken", "callback", "fields", "key", "oauthtoken", "prettyprint", "pretty", "quotauser", "uploadprotocol", "uploadtype", "apikey", "raw", "passthrough", "userip", "expand", "include", "select"}
 # what signs a request in a form body as a query's `key` does (TRANSPORT): never an argument
 CREDENTIALS = {"apikey", "apisecret", "accesstoken", "oauthtoken", "authtoken", "authorization", "jwt"}  # (CIS Automotive's `jwt`: "with jwt "jwt 27"", stop 65)
 SIGNATURES = {"hmac", "signature"}  # a signed request's signature, with what it signs (`SIGNED_WITH`)
@@ -246,6 +246,8 @@ def plumbing(p: "Param") -> bool:
     """A request parameter that is plumbing (`alt`, `fields`, `prettyPrint`), paging (by its
     name, or a query parameter by its description: `_PAGES`), or a trial run (`TRIAL_RUNS`)."""
     n = norm(p.name)
+    if p.where == "query" and n.startswith("opt") and n[3:] in TRANSPORT:
+        n = n[3:]  # Asana's `opt_fields`, `opt_pretty`: a task was "marked as opt pretty" (a fresh draw, stop 67)
     return n in TRANSPORT or n in PAGING or n in TRIAL_RUNS or p.where == "query" and p.shape.type in ("integer", "string", "number") and not p.shape.enum and _PAGES.search(p.description or p.shape.description or "") is not None
 
 

@@ -1203,7 +1203,9 @@ def _names_another(field: str, noun: str) -> bool:
     job's `queue`, a schedule's `group_name`): its last word, or the word before a last "name"
     or "title", is a thing with a name of its own, not the row's noun?"""
     toks = _tokens(field) or [""]
-    named = len(toks) > 1 and toks[-1] in ("name", "title")
+    # (and its ARN: an AWS FIS experiment was 'the experiment "arn:...:role/role-26"', by the
+    # role it runs as, a fresh draw of stop 67)
+    named = len(toks) > 1 and toks[-1] in ("name", "title", "arn")
     if named:
         toks = toks[:-1]
     own = (noun.lower().split() or [""])[-1]
