@@ -111,3 +111,23 @@ def test_asanas_opt_parameters_are_plumbing():
 
     assert plumbing(q("opt_fields")) and plumbing(q("opt_pretty", "boolean")) and plumbing(q("pretty", "boolean"))
     assert not plumbing(q("opt_in", "boolean")) and not plumbing(q("option"))
+
+
+def test_a_schema_named_only_by_the_api_and_a_generic_word_takes_the_paths_noun(tmp_path):
+    """Asana answers `GET /webhooks/{webhook_gid}` with an `AsanaNamedResource`: its webhooks
+    were "asana nameds", and a task said "update a webhook for that asana named" (a fresh draw,
+    stop 67). The Probe API's `ProbeNamedResource` there is a webhook; a telling schema name
+    (`Hook`) is still the record's."""
+    from import_specs import pparam
+
+    def doc(schema: str) -> dict:
+        item = {"get": {"operationId": "getWebhook", "parameters": [pparam("webhook_gid")], "responses": ok(ref(schema))}}
+        return spec(
+            {"/webhooks": {"get": {"operationId": "getWebhooks", "responses": ok(arr(ref(schema)))}}, "/webhooks/{webhook_gid}": item},
+            {schema: obj({"gid": s(), "name": s(), "target": s()})},
+        )
+
+    result, _, _, _ = run(tmp_path, doc("ProbeNamedResource"))
+    assert re.search(r"record Webhook known by", "\n".join(result.files.values()))
+    result, _, _, _ = run(tmp_path, doc("Hook"))
+    assert re.search(r"record Hook known by", "\n".join(result.files.values()))

@@ -272,6 +272,10 @@ def api_slug(title: str, fallback: str) -> str:
     return safe(snake(slug) if slug else "api")  # snake: `state 2 f` must not give `2_f`
 
 
+# words a schema's name may hold that name no kind of thing (`AsanaNamedResource`, `BaseObject`)
+_GENERIC_SCHEMA_WORDS = frozenset("named base compact generic common simple abstract any".split())
+
+
 def _names_noun(noun: str, said: tuple[list[str], list[str]]) -> bool:
     """Do a field's words (`said`: as the importer named it, as the spec did) name a resource's
     noun: all of it, or its last words ("device" for a data store device)?"""
@@ -1109,6 +1113,11 @@ class OpenAPIImporter(TypeMapper):
             if r.shape.name and prefix and re.match(prefix + r"[A-Z][a-z]", base):
                 base = base[len(prefix) :]
             rec = pascal(clean_schema_name(base)) if r.shape.name else pascal(singular(snake(word)))
+            if r.shape.name and not is_param(word) and not re.fullmatch(r"v\d+\w*|api|apis|rest", word) and set(snake(rec).split("_")) <= _GENERIC_SCHEMA_WORDS | set(snake(self.api).split("_")):
+                # a schema named only by the API and a generic word (Asana's `AsanaNamedResource`
+                # at `/webhooks/{webhook_gid}`: "update a webhook for that asana named", a fresh
+                # draw of stop 67): the path's collection names the thing
+                rec = pascal(singular(snake(word)))
             if r.shape.name and _role_tail(norm(r.shape.name), norm(singular(snake(word)))) is not None and norm(rec) != norm(singular(snake(word))):
                 # the path names the collection as the schema is named: Azure Media's
                 # `/liveOutputs/{name}` holds `LiveOutput`s, live outputs, not "lives" (a word of
