@@ -522,3 +522,17 @@ def test_a_person_known_by_first_and_last_name_is_said_by_both(tmp_path):
     assert said, [t["instruction"] for t in tasks]
     for text in said:
         assert re.search(r'the player "(?:Hannah|Oluwaseun|Kenji) (?:Moreno|Tanaka|Okafor)"', text) and "with last name" not in text, text
+
+
+def test_a_record_with_no_name_found_by_its_fields_stands_apart_from_the_requests_values():
+    """'Update the experiment template with description "..." and creation time ..., with log
+    configuration ...' read as one list of values to set: a blind player had to learn from the
+    tool's schema which found the template (AWS FIS, round 44, stop 67). What finds a record
+    with no name is set apart as a named record's is."""
+    from compoworld_dsl.sample.phrasing import _set_apart
+
+    nameless = 'the experiment template with description "Duplicate of an earlier request." and creation time 2025-03-26T09:40'
+    assert _set_apart(nameless) == 'the experiment template (the one with description "Duplicate of an earlier request." and creation time 2025-03-26T09:40)'
+    assert _set_apart('the plan "Maple plan" with creation time 2025-01-01') == 'the plan "Maple plan" (the one with creation time 2025-01-01)'
+    assert _set_apart('the plan "Maple plan"') == 'the plan "Maple plan"'
+    assert _set_apart("the plan (draft) with units 4") == "the plan (draft) with units 4"  # parentheses of its own: left as it is

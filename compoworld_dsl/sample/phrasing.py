@@ -1132,7 +1132,11 @@ def _set_apart(arg: str, labels: list[str] | None = None) -> str:
     """'the source of the record "Beacon" with creation time ...' → '... "Beacon" (the one with
     creation time ...)': the description after the first quoted name, where it holds no
     parentheses of its own outside quoted values; with `labels`, only where it says one of them."""
-    m = re.fullmatch(r'(.*?"[^"]*") with (.+)', arg)
+    # (or after the noun of a record with no name: 'update the experiment template with
+    # description "..." and creation time ..., with log configuration ...' read as one list of
+    # values to set, and a blind player had to learn from the schema that the first were what
+    # finds it, round 44)
+    m = re.fullmatch(r'(.*?"[^"]*") with (.+)', arg) or re.fullmatch(r'(the [^"()]*?) with (.+)', arg)
     said = re.sub(r'"[^"]*"', "", m.group(2)) if m is not None else ""
     if m is None or re.search(r"[()]", said) or labels is not None and not any(re.search(rf"\b{re.escape(label)}\b", said) for label in labels):
         return arg
