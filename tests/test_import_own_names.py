@@ -131,3 +131,24 @@ def test_a_schema_named_only_by_the_api_and_a_generic_word_takes_the_paths_noun(
     assert re.search(r"record Webhook known by", "\n".join(result.files.values()))
     result, _, _, _ = run(tmp_path, doc("Hook"))
     assert re.search(r"record Hook known by", "\n".join(result.files.values()))
+
+
+def test_a_field_named_where_after_a_reference_still_parses(tmp_path):
+    """Ecwid's object metadata answers hold `objectName` (a reference) and then `where`: the seed
+    read `object_name: ref objects` and `where: format(...)` as one ref with a filter, and the
+    import wrote a world that did not parse (a fresh draw, stop 67). `where` is a keyword to the
+    importer now, renamed as `key` is."""
+    from import_specs import pparam
+
+    thing = obj({"id": s(), "objectName": s(), "label": s()})
+    answer = obj({"objectName": s(), "where": s(), "version": s()})
+    doc = spec(
+        {
+            "/objects": {"get": {"operationId": "getObjects", "responses": ok(arr(ref("Object")))}},
+            "/objects/{objectName}": {"get": {"operationId": "getObject", "parameters": [pparam("objectName")], "responses": ok(ref("Object"))}},
+            "/objects/{objectName}/docs": {"get": {"operationId": "getObjectDocs", "parameters": [pparam("objectName")], "responses": ok(arr(answer))}},
+        },
+        {"Object": thing},
+    )
+    result, _, _, _ = run(tmp_path, doc)  # `run` fails the test where the world does not check
+    assert re.search(r"^\s*where_value: ", "\n".join(result.files.values()), re.M)

@@ -143,7 +143,9 @@ class OutputExists(Exception):
 # as a field), and `result` (an `ensures` names a tool's result with it). The language's other
 # keywords are reserved only where they mean something, so a field keeps the API's name `state`
 # or `type`.
-KEYWORDS = frozenset("key forall if not true false exists count filter latest earliest sum min max map result".split())
+# (and `where`: a seed's field so named after a `ref` line reads as the ref's filter, `object_name:
+# ref objects` then `where: ...`, and Ecwid's import did not parse: a fresh draw of stop 67)
+KEYWORDS = frozenset("key forall if not true false exists count filter latest earliest sum min max map result where".split())
 TYPE_NAMES = frozenset("text int decimal money bool date time datetime email id duration list table".split())
 ROW = "r_"  # the row variable of every generated filter: no spec name ends in `_` after snake()
 
