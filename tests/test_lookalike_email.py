@@ -87,3 +87,29 @@ def test_a_look_alike_never_takes_another_rows_text_that_spells_that_rows_key():
     varied = [_vary(facts, random.Random(seed), state, "ra.anchors", rows["trustanchor-1"], set(), 0) for seed in range(40)]
     assert not any("arn" in v for v in varied), varied
     assert any("note" in v for v in varied)
+
+
+def test_a_copied_rows_code_that_no_other_row_holds_is_its_own():
+    """Azure API Management's subscription secrets were copied with each look-alike of their
+    subscription: three rows held the key "PK-9629", and every report of a key was refused as
+    guessable, so the spec gave no task (stop 67). A code that only its row holds is the copy's
+    own, the next number free; a code many rows share (a plan "P-10" of several), what the
+    description says, and a sentence stay as they are."""
+    from types import SimpleNamespace
+
+    from compoworld_dsl.sample.lookalikes import _namesakes
+
+    class Types:
+        @staticmethod
+        def base(t):
+            return t
+
+    rows = {
+        "s1": {"id": "s1", "primary_key": "PK-9629", "plan": "P-10", "note": "Sent on 12", "code": "AB-07"},
+        "s2": {"id": "s2", "primary_key": "PK-9630", "plan": "P-10", "note": "x", "code": "AB-08"},
+    }
+    fields = {"id": "id", "primary_key": "text", "plan": "text", "note": "text", "code": "text"}
+    facts = SimpleNamespace(people=SimpleNamespace(fields={"apim.secrets": fields}, key={"apim.secrets": "id"}, ref_table=lambda t: None), rule_fields=set(), world=SimpleNamespace(types=Types))
+    state = SimpleNamespace(tables={"apim.secrets": rows})
+    got = _namesakes(facts, state, "apim.secrets", dict(rows["s1"]), {"code"})
+    assert got == {"primary_key": "PK-9631"}, got
