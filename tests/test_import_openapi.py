@@ -317,6 +317,8 @@ def test_names_are_safe():
     assert snake("iCalUID") == "i_cal_uid" and snake("HTMLBody") == "html_body"
     assert snake("X-Postmark-Server-Token") == "x_postmark_server_token" and snake("Templates API") == "templates_api"
     assert snake("$.xgafv") == "xgafv" and snake("2fa") == "n2fa"
+    # a virtual CPU is one word: AWS Batch's `unmanagedvCpus` was said "unmanagedv cpus" (stop 67)
+    assert snake("unmanagedvCpus") == "unmanaged_vcpus" and snake("maxvCpus") == "max_vcpus" and snake("vCPUs") == "vcpus"
 
 
 # ─────────────────────────── the real specs ───────────────────────────

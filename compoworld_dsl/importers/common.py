@@ -182,6 +182,9 @@ _UNDERSCORES = re.compile(r"_+")
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")  # what snake() gives back as it is
 
 
+_VCPU = re.compile(r"v(?:CPU|Cpu)")
+
+
 def snake(name: str) -> str:
     """`iCalUID` → `i_cal_uid`, `HTMLBody` → `html_body`, `X-Postmark-Token` → `x_postmark_token`,
     `Templates API` → `templates_api`; never empty, never starts with a digit."""
@@ -191,6 +194,8 @@ def snake(name: str) -> str:
     # separators first and a bounded prefix for the camel-case splits, whose first pattern
     # backtracks quadratically on a long run of capitals; the result keeps 64 characters
     s = _SEPARATORS.sub("_", ascii_fold(name)).lstrip("_")[:256]
+    # a virtual CPU is one word (AWS Batch's `unmanagedvCpus` was "unmanagedv cpus": stop 67)
+    s = _VCPU.sub("_Vcpu", s)
     s = _CAPS_BEFORE_WORD.sub(r"\1_\2", s)
     s = _WORD_BEFORE_CAP.sub(r"\1_\2", s)
     s = s.strip("_").lower()
