@@ -889,8 +889,9 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
             if f.name not in scoped:
                 distinct.append(f.name)  # one value for every row: distinct by it would leave one row
     for f in fields:
-        # what the answers hold of such a scope is the same one value: Policy Insights' states
-        # for the subscription name the policy assignment that the assignment's own states answer for
+        # and what an answer holds of such a scope is its one value too: a policy state's own
+        # `subscriptionId` is the subscription its read was asked for (the argument's field,
+        # which has no `src` of the spec's, is set in the loop above)
         n = _norm(f.src.split(".")[-1])
         if f.name not in scoped and f.base == "text" and not f.json and not f.ref and n in imp.spec_scopes:
             scoped[f.name] = _scope_value(imp, f, noun, n)

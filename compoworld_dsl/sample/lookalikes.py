@@ -307,9 +307,9 @@ def _namesakes(facts: WorldFacts, state: State, table: str, row: dict, keep: set
             # and a user name, one a person has alone: a namesake SCIM user had the target's
             # "amara.adeyemi" (blind round 24)
             out[f] = _first_free(lambda n, v=row[f]: f"{v}{n}", {r[f] for r in state.tables[table].values()})
-        elif f not in keep and f not in facts.rule_fields and isinstance(row.get(f), str) and (m := _NUMBERED.fullmatch(row[f])) and f != facts.people.key.get(table) and facts.people.ref_table(t) is None:
-            # and a code no other row holds (an API key "PK-9629", an invoice number): the
-            # copy's own, the next number free. Azure API Management's subscription secrets
+        elif f not in keep and f not in facts.rule_fields and isinstance(row.get(f), str) and (m := _NUMBERED.fullmatch(row[f])) and facts.world.types.base(t) == "text" and f != facts.people.key.get(table) and facts.people.ref_table(t) is None:
+            # and a text code no other row holds (an API key "PK-9629", an invoice number): the
+            # copy's own, the next number free (never an enum's member: "x86_64" is no code). Azure API Management's subscription secrets
             # were copied with their subscription's look-alikes, three rows held one key, and
             # no task could ask for a key (every report was "guessable": stop 67)
             taken = [r[f] for r in state.tables[table].values()]
