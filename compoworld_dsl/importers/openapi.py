@@ -1480,14 +1480,13 @@ class OpenAPIImporter(TypeMapper):
         named: dict[str, str] = {}
         inner: set[str] = set()
         for o in self.ops:
-            segs = [s for s in o.path.split("/") if s]
-            for i, s in enumerate(segs):
-                m = re.fullmatch(r"\{([^{}]+)\}", s)
-                if m is None:
+            segs = split_path(o.path)  # as the spec writes it (an RPC path's reading moves `o.segs`)
+            for i, seg in enumerate(segs):
+                if not is_param(seg):
                     continue
-                n = norm(m.group(1))
+                n = norm(pname(seg))
                 seen[n] = seen.get(n, 0) + 1
-                named.setdefault(n, m.group(1))
+                named.setdefault(n, pname(seg))
                 if i == len(segs) - 1:
                     inner.add(n)  # the path ends at it: a row's own name, not a scope
         # a tenant is in at least half of the API's paths: Policy Insights' `policyAssignmentName`
