@@ -603,6 +603,30 @@ def test_a_create_or_update_inserts_under_the_callers_key_or_patches_the_row(tmp
     assert bad["error"]["code"] == 404 and table(st, "things") == held
 
 
+def test_a_dotnet_create_on_one_item_creates_it(tmp_path):
+    """Azure Support's `PUT .../supportTickets/{supportTicketName}` is `SupportTickets_Create`:
+    its verb is the action after the underscore, not the resource before it. Read whole, it was
+    an update: tasks said "update the support ticket" through a tool described "Creates a new
+    support ticket", and no ticket could be created. A .NET `CreateOrUpdate` stays an upsert, as
+    does a snake `create_or_update_thing` (read from its second word before, it was neither)."""
+    doc = azure_single()
+    put = doc["paths"][f"{AZ}/things/{{thingName}}"]["put"]
+    put.update(operationId="Things_Create", summary="Creates a new thing")
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops[f"PUT {AZ}/things/{{thingName}}"][0] == "create"
+    text = "\n".join(result.files.values())
+    assert 'conflict "thing {thing_name} exists already"' in text
+    w, st = world_of(model, wf)
+    row = next(iter(table(st, "things").values()))
+    scope = {"subscription_id": row["subscription_id"], "resource_group_name": row["resource_group_name"]}
+    got = w.call(st, tool(model, "things_create").qualified, {**scope, "thing_name": "thing-east", "location": "Oslo"})
+    assert got["success"] and "thing-east" in table(st, "things"), got
+    put.update(operationId="create_or_update_thing", summary="")
+    (tmp_path / "snake").mkdir()
+    _, ops, _, _ = run(tmp_path / "snake", doc)
+    assert ops[f"PUT {AZ}/things/{{thingName}}"][0] == "upsert"
+
+
 def test_an_azure_resource_is_keyed_and_known_by_the_name_its_path_takes(tmp_path):
     """`.../things/{thingName}` answering a thing with an `id` and a `name`: the path takes the
     name (Azure's `id` is the full path), so the name is the key and what the row is known by;

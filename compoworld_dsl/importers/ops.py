@@ -55,6 +55,21 @@ MAX_SIM_PARAMS = 8
 API_STOPWORDS = {"api", "apis", "the", "rest", "restful", "service", "services", "server", "openapi", "swagger", "google", "public", "http", "web", "v1", "v2", "v3", "v4", "spec", "specification", "for", "and", "of"}
 
 
+# `Location_CheckNameAvailability`, `SupportTickets_Create`: a .NET-style operation id names its
+# resource, then its action after the underscore; not `get_all_posts_changes` nor Zuora's
+# `GET_ChargeMetrics`
+DOTNET = re.compile(r"(?!(?i:get|post|put|patch|delete)_)[A-Za-z0-9]+_[A-Z][A-Za-z0-9]*")
+
+
+def id_action(op_id: str | None) -> str:
+    """The part of an operation id that says what it does: a Google id's last dotted part
+    (`keep.notes.create` → create), a .NET-style id's action after its last underscore
+    (`SupportTickets_Create` → Create; read whole, its first word was the resource, and Azure's
+    create of a support ticket was read as an update), else the id itself."""
+    raw = (op_id or "").split(".")[-1]
+    return raw.rsplit("_", 1)[-1] if DOTNET.fullmatch(raw) else raw
+
+
 def flattened(s: Shape, depth: int) -> bool:
     """Whether a nested object at this depth is flattened into `outer_inner` fields (two levels,
     small objects) rather than kept as JSON text. A property of no known shape (an empty object

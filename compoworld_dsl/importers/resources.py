@@ -30,7 +30,7 @@ from typing import Any
 
 from ..vocab import norm
 from .common import ROW, FieldIR, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, safe, said_as_kind, singular, snake, stable_hash, text_seed, unique, words
-from .ops import DETAIL_WORDS, ENVELOPE_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, is_param, pattern, pname, split_path
+from .ops import DETAIL_WORDS, ENVELOPE_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, id_action, is_param, pattern, pname, split_path
 from .schema import Shape, opaque
 
 # `imp: OpenAPIImporter` in the signatures below names openapi.py's importer, which calls these
@@ -1051,7 +1051,7 @@ def creates(o: "Op") -> bool:
     """Does an operation on one item say it creates it (`CreateChannel`, `channels.create`,
     "Creates a channel")? Not an upsert (`createOrUpdate`, `upsert`): that updates a row that is
     there, which an update tool says."""
-    raw = (o.op_id or "").split(".")[-1] or o.summary
+    raw = id_action(o.op_id) or o.summary
     toks = [t for t in snake(raw).split("_") if t]
     return bool(toks) and toks[0] in CREATE_VERBS and "or" not in toks[1:3] and "upsert" not in toks
 
@@ -1059,7 +1059,7 @@ def creates(o: "Op") -> bool:
 def upserts(o: "Op") -> bool:
     """Does an operation on one item say it creates the item or changes the one there
     (`BastionHosts_CreateOrUpdate`, `upsertThing`, "Creates or updates a bastion host")?"""
-    raw = (o.op_id or "").split(".")[-1].split("_", 1)[-1] if o.op_id else o.summary
+    raw = id_action(o.op_id) or o.summary
     toks = [t for t in snake(raw or "").split("_") if t]
     if "upsert" in toks:
         return True

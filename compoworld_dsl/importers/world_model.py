@@ -16,7 +16,7 @@ from typing import Any
 
 from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
-from .ops import MAX_FIELDS, flattened, is_param, page_token, pattern, pname
+from .ops import DOTNET, MAX_FIELDS, flattened, is_param, page_token, pattern, pname
 from .common import ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 from . import resources
 
@@ -131,8 +131,6 @@ def _name_words(o: Any) -> list[str]:
 
 
 _BATCH = {"batch", "bulk"}  # `BatchGetImage` gets images: the verb is the next word
-# `Location_CheckNameAvailability`, not `get_all_posts_changes` nor Zuora's `GET_ChargeMetrics`
-DOTNET = re.compile(r"(?!(?i:get|post|put|patch|delete)_)[A-Za-z0-9]+_[A-Z][A-Za-z0-9]*")
 
 
 def first_verb(o: Any) -> str:
