@@ -1562,3 +1562,43 @@ def test_a_recorded_writes_argument_named_as_another_resources_key_holds_one(tmp
     user, tweet = sorted(table(st, "users"))[0], sorted(table(st, "tweets"))[0]
     got = w.call(st, retweet.qualified, {"id": user, "tweet_id": tweet})
     assert got["success"] and [r["tweet_id"] for r in table(st, "users_id_retweets_calls").values()] == [tweet], got
+
+
+def test_a_put_on_one_row_sets_what_it_names_and_no_walk_sets_what_the_row_holds(tmp_path):
+    """SES's `PutDedicatedIpPoolScalingAttributes {ScalingMode}` on
+    `/dedicated-ip-pools/{PoolName}/scaling` is recorded. AWS's `Put` sets what it names, so the
+    call now sets the pool's `scaling_mode` (a read after it showed the old mode). A walk then
+    never asks for a mode the pool has: "convert the pool to mode standard" right after creating
+    it standard was a step of a fresh draw (stop 67); the put now changes a record the task
+    itself creates, which no walk does, and a seeded pool's new mode is another one."""
+    pool = obj({"PoolName": s(), "ScalingMode": s(enum=["STANDARD", "MANAGED"])})
+    item = [pparam("PoolName")]
+    doc = spec(
+        {
+            "/v2/pools": {
+                "get": {"operationId": "ListPools", "responses": ok(obj({"Pools": {"type": "array", "items": ref("Pool")}}))},
+                "post": {"operationId": "CreatePool", "requestBody": body(obj({"PoolName": s(), "ScalingMode": s(enum=["STANDARD", "MANAGED"])}, ["PoolName"])), "responses": ok(obj({}))},
+            },
+            "/v2/pools/{PoolName}": {"get": {"operationId": "GetPool", "parameters": item, "responses": ok(obj({"Pool": ref("Pool")}))}},
+            "/v2/pools/{PoolName}/scaling": {"put": {"operationId": "PutPoolScalingAttributes", "summary": "Used to convert a pool to a different scaling mode", "parameters": item, "requestBody": body(obj({"ScalingMode": s(enum=["STANDARD", "MANAGED"])}, ["ScalingMode"])), "responses": ok(obj({}))}},
+        },
+        {"Pool": pool},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["PUT /v2/pools/{PoolName}/scaling"][0] == "recorded", ops
+    assert "update pools[pool_name] { scaling_mode: scaling_mode }" in "\n".join(result.files.values())
+    put = tool(model, "put_pool_scaling_attributes").qualified
+    seen = 0
+    for seed in (1, 2, 3):
+        out = tmp_path / f"s{seed}"
+        out.mkdir()
+        world, tasks = sample_tasks(wf, out, 2, 6, seed, 300)
+        for task in tasks:
+            st = world.initial_state(task["initial_state"]["seed"])
+            for p in task["reference_plan"]:
+                if p["tool"] == put:
+                    seen += 1
+                    held = table(st, "pools")[p["arguments"]["pool_name"]]["scaling_mode"]
+                    assert p["arguments"]["scaling_mode"] != held, task["instruction"]
+                assert world.call(st, p["tool"], p["arguments"])["success"]
+    assert seen, "no task walked the put"

@@ -406,8 +406,13 @@ def _sets(o: Any, home: Any, key: str, params: list[ParamIR], skip: set[str] = f
     a thing that is there (`ON_EXISTING`, not a delete), a field of the argument's type named
     as it is or ending in `_<argument>` (one such field; an argument of one word only by its
     own name: `type` is no `properties_kind_type`), not the key, a read-only field or JSON; a
-    text argument left blank keeps the field, another type only where the call must give it."""
+    text argument left blank keeps the field, another type only where the call must give it.
+    AWS's `Put...` on one row sets what it names too (SES's `PutDedicatedIpPoolScalingAttributes
+    {ScalingMode}` on `/dedicated-ip-pools/{PoolName}/scaling`: the pool's `scaling_mode`, which
+    a read after it showed unchanged), though `put` only repeats the method elsewhere."""
     verb = first_verb(o)
+    if _name_words(o)[:1] == ["put"] and o.method in ("put", "post", "patch"):
+        verb = "set"
     if home is None or home.record is None or verb not in ON_EXISTING or verb in _REMOVES:
         return []
     out, taken = [], set()
