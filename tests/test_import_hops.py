@@ -1602,3 +1602,40 @@ def test_a_put_on_one_row_sets_what_it_names_and_no_walk_sets_what_the_row_holds
                     assert p["arguments"]["scaling_mode"] != held, task["instruction"]
                 assert world.call(st, p["tool"], p["arguments"])["success"]
     assert seen, "no task walked the put"
+
+
+def test_no_task_asks_for_a_default_of_a_record_it_made(tmp_path):
+    """SES: "add a contact ... to the new contact list. Then tell me the creation time of the
+    new contact", answered 2025-01-01T00:00: the record's default, which every new contact
+    holds in a world with no clock. A read of a record the task made reports no field that
+    holds its default."""
+    contact = obj({"EmailAddress": s(), "Note": s(), "CreatedTimestamp": s(format="date-time"), "Score": s("integer")})
+    lst = obj({"ContactListName": s(), "Description": s()})
+    item = [pparam("ContactListName")]
+    citem = [*item, pparam("EmailAddress")]
+    doc = spec(
+        {
+            "/v2/lists": {
+                "get": {"operationId": "ListContactLists", "responses": ok(obj({"ContactLists": {"type": "array", "items": ref("ContactList")}}))},
+                "post": {"operationId": "CreateContactList", "requestBody": body(obj({"ContactListName": s(), "Description": s()}, ["ContactListName"])), "responses": ok(obj({}))},
+            },
+            "/v2/lists/{ContactListName}": {"get": {"operationId": "GetContactList", "parameters": item, "responses": ok(ref("ContactList"))}},
+            "/v2/lists/{ContactListName}/contacts": {
+                "get": {"operationId": "ListContacts", "parameters": item, "responses": ok(obj({"Contacts": {"type": "array", "items": ref("Contact")}}))},
+                "post": {"operationId": "CreateContact", "parameters": item, "requestBody": body(obj({"EmailAddress": s(), "Note": s()}, ["EmailAddress"])), "responses": ok(obj({}))},
+            },
+            "/v2/lists/{ContactListName}/contacts/{EmailAddress}": {"get": {"operationId": "GetContact", "parameters": citem, "responses": ok(ref("Contact"))}},
+        },
+        {"Contact": contact, "ContactList": lst},
+    )
+    _, _, _, wf = run(tmp_path, doc)
+    for seed in (1, 2, 3, 4, 5, 6):
+        out = tmp_path / f"s{seed}"
+        out.mkdir()
+        world, tasks = sample_tasks(wf, out, 3, 4, seed, 400)
+        for task in tasks:
+            last = task["reference_plan"][-1]
+            seeded = table(world.initial_state(task["initial_state"]["seed"]), "contacts")
+            if task.get("answer") is None or not last["tool"].endswith(".get_contact") or last["arguments"]["email_address"] in seeded:
+                continue
+            assert str(task["answer"]) not in ("2025-01-01T00:00", "0"), task["instruction"]

@@ -133,6 +133,16 @@ def test_software_agents_are_no_people():
     assert "Kenji" in common.text_seed("agent_name", "ticket")
 
 
+def test_a_name_names_the_thing_its_last_word_is():
+    """SES's contact lists were named "Priya Tanaka": `contact_list_name` has a person's word in
+    it, but it names a list. A contact's, an owner's, a user's display or a sender's full name
+    are still people's."""
+    assert "Kenji" not in common.text_seed("contact_list_name", "contact list") and "contact list" in common.text_seed("contact_list_name", "contact list")
+    assert "Kenji" not in common.text_seed("customer_group_name", "customer group")
+    for name in ("contact_name", "owner_name", "user_display_name", "sender_full_name"):
+        assert "Kenji" in common.text_seed(name, "ticket"), name
+
+
 def test_an_address_a_port_goes_with_is_a_network_address(tmp_path):
     """Datastream's routes went to "48 Market Road" on port 45."""
     assert common.beside_port("destination_address", ["display_name", "destination_address", "destination_port"])

@@ -916,7 +916,11 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     # (the thing a `sync_agent_name` names is a sync agent: software, `person_noun`)
     named = toks[:-1] if last == "name" else toks
     software = bool(named) and named[-1] in _SOFTWARE_TOO and not person_noun(" ".join(named))
-    if not software and (last in person_words - {"display", "full", "user"} or last == "name" and (set(toks) & (person_words - {"display", "full"}) or personal and set(toks) & {"display", "full"}) or name in ("name",) and personal or last == "name" and personal and " ".join(toks[:-1]) == noun.lower()):
+    # the thing a name names is its last word's (SES's `contact_list_name` names a list, not a
+    # contact: contact lists were "Priya Tanaka", stop 68); a display or full name, its owner's
+    who = person_words - {"display", "full"}
+    persons = bool(named) and (named[-1] in who or named[-1] in ("display", "full") and bool(set(named[:-1]) & who))
+    if not software and (last in person_words - {"display", "full", "user"} or last == "name" and (persons or personal and set(toks) & {"display", "full"}) or name in ("name",) and personal or last == "name" and personal and " ".join(toks[:-1]) == noun.lower()):
         return _pick(ex + PEOPLE)  # (a patient's `patient_name` is a person's, Slicebox's DICOM)
     if toks[-2:] == ["country", "name"]:
         # a country's name, not "Beacon country" beside its code "GB" (Transavia's

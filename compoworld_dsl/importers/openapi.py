@@ -1689,6 +1689,12 @@ class OpenAPIImporter(TypeMapper):
             vals = [v for v in (self.literal(v, f) for v in shape.enum[:12]) if v is not None]
             if vals:
                 gen = "pick([" + ", ".join(dict.fromkeys(vals)) + "])"
+        elif shape is not None and f.base == "text" and shape.kind == "array" and shape.items is not None and shape.items.kind == "scalar" and shape.items.enum and not isinstance(self.examples_of(f, shape, identity), list):
+            # a list of an enum's values kept as text: its values, one or two of them (SES's
+            # suppressed reasons were "Please review before Friday.", not BOUNCE or COMPLAINT)
+            vals = [str(v) for v in shape.items.enum[:8] if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
+            if vals:
+                gen = "pick([" + ", ".join(lit(v) for v in dict.fromkeys(vals + ([",".join(vals[:2])] if len(vals) > 1 else []))) + "])"
         elif shape is not None and f.base == "text" and shape.format.lower() == "google-duration" and shape.example is None:
             # a duration Google writes in seconds with an "s" ("3.5s"): a migration token's ttl
             # had been "26", a bare number an agent would send as is (a fresh draw, stop 65)

@@ -369,11 +369,17 @@ def row_typed(home: Any, key: str, params: list[ParamIR], skip: set[str] = froze
     field's value."""
     if home.record is None:
         return params
-    refs = {_norm(f.name): f for f in home.record.fields if f.ref and not f.key}
+    refs = [f for f in home.record.fields if f.ref and not f.key]
     out = []
     for p in params:
-        f = refs.get(_norm(p.name))
-        typed = p.name != key and p.name not in skip and p.default is None and p.type == "text" and f is not None and _names_ref(p.name, f)
+        # the reference of the same name, or the one whose name ends in the argument's (SES's
+        # `PutConfigurationSetDeliveryOptions {SendingPoolName}` names the set's
+        # `delivery_options_sending_pool_name`, a pool: as text, a task "associated the
+        # configuration set with a dedicated IP pool" and named none); an optional one stays
+        # optional, blank unless given
+        same = [f for f in refs if _norm(f.name) == _norm(p.name)] or [f for f in refs if "_" in p.name and f.name.endswith("_" + p.name)]
+        f = same[0] if len(same) == 1 else None
+        typed = p.name != key and p.name not in skip and p.default in (None, '""') and p.type == "text" and f is not None and _names_ref(p.name, f)
         out.append(replace(p, type=f.type) if typed else p)
     return out
 
@@ -406,7 +412,8 @@ def _sets(o: Any, home: Any, key: str, params: list[ParamIR], skip: set[str] = f
     a thing that is there (`ON_EXISTING`, not a delete), a field of the argument's type named
     as it is or ending in `_<argument>` (one such field; an argument of one word only by its
     own name: `type` is no `properties_kind_type`), not the key, a read-only field or JSON; a
-    text argument left blank keeps the field, another type only where the call must give it.
+    text argument left blank keeps the field (so does a reference's, `row_typed`), another type
+    only where the call must give it.
     AWS's `Put...` on one row sets what it names too (SES's `PutDedicatedIpPoolScalingAttributes
     {ScalingMode}` on `/dedicated-ip-pools/{PoolName}/scaling`: the pool's `scaling_mode`, which
     a read after it showed unchanged), though `put` only repeats the method elsewhere."""
@@ -417,7 +424,7 @@ def _sets(o: Any, home: Any, key: str, params: list[ParamIR], skip: set[str] = f
         return []
     out, taken = [], set()
     for p in params:
-        if p.name == key or p.name in skip or p.type.startswith("list[") or p.type != "text" and p.default is not None:
+        if p.name == key or p.name in skip or p.type.startswith("list[") or p.type != "text" and p.default not in (None, '""'):
             continue
         fields = [f for f in home.record.fields if not (f.key or f.readonly or f.json) and f.type == p.type and (f.name == p.name or "_" in p.name and f.name.endswith("_" + p.name))]
         if len(fields) == 1 and fields[0].name not in taken:
@@ -482,7 +489,7 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str], set
         body.insert(len(checks), f'require {r.table}[{sets[0]}].{moved[0].name} != {moved[1]} else conflict "the {r.noun} {{{sets[0]}}} is {_state_words(label, moved[1])}: {moved[2]} would change nothing"')
     if patched or moved:
         row = f"{r.table}[{sets[0]}]"
-        parts = [f"{f}: if {a} == \"\" then {row}.{f} else {a}" if by[a].type == "text" else f"{f}: {a}" for a, f in patched]
+        parts = [f"{f}: if {a} == \"\" then {row}.{f} else {a}" if by[a].type == "text" or by[a].default == '""' else f"{f}: {a}" for a, f in patched]
         parts += [f"{moved[0].name}: {moved[1]}"] if moved else []
         body.append(f"update {row} {{ " + ", ".join(parts) + " }")
     if r is None:

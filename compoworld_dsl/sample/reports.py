@@ -236,6 +236,12 @@ def reportable(facts: WorldFacts, state0: State, step: Step, value: Any, j: int)
         # of ...")
         asked = {norm(n) for n, pt in step.tool.params if step.sources.get(n, ("user",))[0] == "step" and facts.world.types.base(tstr(pt)) == "text"}
         skip = {facts.people.key[table]} | set(facts.world.volatile_fields.get(table, ())) | set((step.how or {}).get("fields", ())) | {(step.how or {}).get("field")} | {f for f in facts.people.fields[table] if norm(f) in asked}
+        if value.get(facts.people.key[table]) not in state0.tables.get(table, {}):
+            # a record the task made holds its record's defaults where no argument gave a value:
+            # the same for every new row, nothing a read finds ("tell me the creation time of
+            # the new contact": 2025-01-01T00:00, a world with no clock, stop 68)
+            defaults = facts.world.state_decl.get(table, {}).get("defaults", {})
+            skip |= {f for f, d in defaults.items() if f in value and _hashable(value[f]) == _hashable(d)}
         fields = [f for f, ft in facts.people.fields[table].items() if f not in skip and f in value and facts.people.ref_table(ft) is None and not _blank(value[f]) and facts.world.types.base(ft) != "bool"]
         if not fields:
             raise Rejected("step_not_needed", f"step {j + 1} {step.tool.qualified}: nothing in its result to report")
