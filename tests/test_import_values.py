@@ -570,3 +570,21 @@ def test_a_date_of_birth_is_decades_back(tmp_path):
     rows = list(next(t for q, t in st.tables.items() if q.endswith(".employees")).values())
     # (a date is held as days since 1970: 2004-01-01 is day 12,418, 2025-01-01 day 20,089)
     assert rows and all(r["date_of_birth"] < 12418 and r["start_date"] >= 20089 for r in rows), rows
+
+
+def test_a_short_enum_value_with_a_digit_is_one_word(tmp_path):
+    """Azure API Management's `httpCorrelationProtocol` (None, Legacy, W3C): a task asked for
+    "HTTP correlation protocol w3 c". A short value with a digit in it is one word: w3c, ipv4."""
+    thing = obj({"id": s(), "protocol": s(enum=["None", "Legacy", "W3C"]), "family": s(enum=["IPv4", "IPv6"]), "tier": s(enum=["StandardTier", "Gen2Premium"])})
+    doc = spec(
+        {
+            "/things": {"get": {"operationId": "listThings", "responses": ok(arr(ref("Thing")))}},
+            "/things/{id}": {"get": {"operationId": "getThing", "parameters": [pparam("id")], "responses": ok(ref("Thing"))}},
+        },
+        {"Thing": thing},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert re.search(r"enum \w+ \{ none, legacy, w3c \}", text), text
+    assert re.search(r"enum \w+ \{ ipv4, ipv6 \}", text), text
+    assert re.search(r"enum \w+ \{ standard_tier, gen2_premium \}", text), text  # longer values split as before

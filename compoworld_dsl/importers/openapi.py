@@ -344,7 +344,10 @@ class TypeMapper:
     def enum_for(self, s: Shape, fname: str, owner: str, values: list) -> tuple[str, list[str]]:
         members, taken = [], Names()
         for v in values:
-            m = safe(snake(str(v)), taken, "_member")
+            # a short value with a digit in it is one word (`W3C` → w3c, `IPv4` → ipv4): split,
+            # a task asked for "HTTP correlation protocol w3 c" (Azure API Management)
+            one = re.fullmatch(r"[A-Za-z][A-Za-z0-9]{1,5}", str(v)) and re.search(r"[A-Za-z]\d|\d[A-Za-z]", str(v))
+            m = safe(str(v).lower() if one else snake(str(v)), taken, "_member")
             members.append(unique(m, taken))
         want = pascal(clean_schema_name(s.name)) if s.name else pascal(owner) + pascal(fname)
         same = self.enum_by_members.get(tuple(members))
