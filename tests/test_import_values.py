@@ -588,3 +588,47 @@ def test_a_short_enum_value_with_a_digit_is_one_word(tmp_path):
     assert re.search(r"enum \w+ \{ none, legacy, w3c \}", text), text
     assert re.search(r"enum \w+ \{ ipv4, ipv6 \}", text), text
     assert re.search(r"enum \w+ \{ standard_tier, gen2_premium \}", text), text  # longer values split as before
+
+
+def test_a_number_argument_is_held_to_the_range_its_schema_declares(tmp_path):
+    """Lex's `PutBot {nluIntentConfidenceThreshold}` (a `ConfidenceThreshold`, 0 to 1) was
+    recorded as any decimal, and a task set it to 595, a value the API refuses. A create, an
+    update and a recorded write now require the declared range (an optional argument's default
+    passes), so a call outside it fails and changes nothing, and no walk can state one."""
+    from compoworld_dsl.sample.run import Job, run as sample
+
+    ratio = {"type": "number", "minimum": 0, "maximum": 1}
+    bot = obj({"id": s(), "name": s(), "threshold": ratio, "replicas": s("integer", minimum=1, maximum=50)})
+    item = [pparam("botId")]
+    doc = spec(
+        {
+            "/bots": {
+                "get": {"operationId": "listBots", "responses": ok(arr(ref("Bot")))},
+                "post": {"operationId": "createBot", "requestBody": {"content": {"application/json": {"schema": obj({"name": s(), "threshold": ratio, "replicas": s("integer", minimum=1, maximum=50)}, ["name", "threshold"])}}}, "responses": ok(ref("Bot"))},
+            },
+            "/bots/{botId}": {"get": {"operationId": "getBot", "parameters": item, "responses": ok(ref("Bot"))}},
+            "/bots/{botId}/tune": {"post": {"operationId": "tuneBot", "parameters": item, "requestBody": {"content": {"application/json": {"schema": obj({"boost": {"type": "number", "minimum": 0, "maximum": 2}}, ["boost"])}}}, "responses": {"200": {"description": "ok"}}}},
+        },
+        {"Bot": bot},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert ops["POST /bots/{botId}/tune"][0] == "recorded", ops
+    assert "require threshold >= 0.0 and threshold <= 1.0 else invalid" in text, text
+    assert re.search(r"require replicas == \d+ or \(replicas >= 1 and replicas <= 50\)|require replicas >= 1 and replicas <= 50", text), text
+    assert "require boost >= 0.0 and boost <= 2.0 else invalid" in text, text
+    w, st = world_of(model, wf)
+    tools = {t.name: t.qualified for t in model.tools()}
+    before = {q: dict(rows) for q, rows in st.tables.items()}
+    bad = w.call(st, tools["create_bot"], {"name": "Orion bot", "threshold": 595})
+    assert not bad["success"] and "0.0 to 1.0" in bad["error"]["message"], bad
+    key = next(iter(next(rows for q, rows in st.tables.items() if q.endswith(".bots"))))
+    bad = w.call(st, tools["tune_bot"], {"bot_id": key, "boost": 7})
+    assert not bad["success"] and {q: dict(rows) for q, rows in st.tables.items()} == before, bad
+    assert w.call(st, tools["tune_bot"], {"bot_id": key, "boost": 1.5})["success"]
+    rep = sample(Job(str(wf), 2, 8, 3, max_attempts=300), tmp_path / "t.jsonl")
+    assert rep.emitted == 8, rep.rejected.most_common(3)
+    for line in (tmp_path / "t.jsonl").read_text().splitlines():
+        for p in json.loads(line)["reference_plan"]:
+            args = p["arguments"]
+            assert 0 <= args.get("threshold", 0) <= 1 and 0 <= args.get("boost", 0) <= 2 and 1 <= args.get("replicas", 1) <= 50, p

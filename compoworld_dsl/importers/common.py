@@ -16,6 +16,7 @@ import unicodedata
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..syntax.parser import encode_string
 from ..vocab import article, norm, placeholder_members, plural, singular, word_once, words  # noqa: F401  (the importers' article, words and plurals: the one rule, in vocab)
@@ -340,6 +341,27 @@ def time_lit(value) -> str | None:
     return None
 
 
+def range_check(name: str, shape: Any, base: str, default: str | None = None) -> str | None:
+    """`require` that a number argument lies in the range its schema declares (`minimum`,
+    `maximum`), or None: Lex's `nluIntentConfidenceThreshold` is 0 to 1, and a task set it to
+    595, a value the API refuses (stop 68). An optional argument's default passes as it is."""
+    if base not in ("int", "decimal", "money") or shape is None:
+        return None
+    bound = [number_lit(v, base == "int") if isinstance(v, (int, float)) and not isinstance(v, bool) else None for v in (shape.minimum, shape.maximum)]
+    lo, hi = bound
+    if lo is None and hi is None or lo is not None and hi is not None and float(lo) > float(hi):
+        return None
+    cond = " and ".join(([f"{name} >= {lo}"] if lo is not None else []) + ([f"{name} <= {hi}"] if hi is not None else []))
+    try:
+        d = float(default) if default is not None else None
+    except ValueError:
+        d = None
+    if d is not None and not ((lo is None or d >= float(lo)) and (hi is None or d <= float(hi))):
+        cond = f"{name} == {default} or ({cond})"
+    span = f"{lo} to {hi}" if lo is not None and hi is not None else f"at least {lo}" if lo is not None else f"at most {hi}"
+    return f"require {cond} else invalid {lit(f'{words(name)} is {span}, not {{{name}}}')}"
+
+
 def number_lit(value, integer: bool) -> str | None:
     """A literal for a number that fits the language's limits (E010), or None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -437,6 +459,9 @@ class ToolIR:
     body: list[str] = field(default_factory=list)
     simulated: bool = False
     comments: list[str] = field(default_factory=list)
+    # `require`s of its numbers' ranges (`range_check`) a simulated tool keeps for the world
+    # model: a write it records requires them
+    guards: list[str] = field(default_factory=list)
 
 
 @dataclass

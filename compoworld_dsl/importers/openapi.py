@@ -26,6 +26,7 @@ from typing import Any
 
 from .common import (
     _NAME_FORMS,
+    range_check,
     ROW,
     Budget,
     EnumIR,
@@ -512,6 +513,7 @@ class UpdateParts:
     sets: list[tuple[str, str, bool]]
     say: str
     comments: list[str]
+    checks: list[str] = field(default_factory=list)  # `require`s of the arguments' ranges (`range_check`)
 
 
 def _query_action_twin(item: dict, get: dict) -> bool:
@@ -2445,6 +2447,8 @@ class OpenAPIImporter(TypeMapper):
                     checks.append(f'require len(trim({name})) > 0 else invalid {lit(f"{article(r.noun)} {r.noun} needs {article(words(f.name))} {words(f.name)}")}')
             else:
                 opt.append(ParamIR(name, f.type, f.default))
+            if (ranged := range_check(name, getattr(f, "_shape", None), f.base, None if needed else f.default)) is not None:
+                checks.append(ranged)
             assigns.append(f"{f.name}: {name}")
         for p, parent in r.parents:
             if p in info:
@@ -2498,11 +2502,13 @@ class OpenAPIImporter(TypeMapper):
         ranked = self.rank_writable(r, fields)
         chosen = ranked[:MAX_WRITE_PARAMS]
         extra = [f.name for f in ranked[MAX_WRITE_PARAMS:]]
-        req, opt, sets, phrases = [], [], [], []
+        req, opt, sets, phrases, checks = [], [], [], [], []
         for f in chosen:
             name = unique(safe(f.name), taken)
             blank_keeps = bool(f.textlike and f.base != "email" or f.json)
             (opt if blank_keeps else req).append(ParamIR(name, f.type, '""') if blank_keeps else ParamIR(name, f.type))
+            if not blank_keeps and (ranged := range_check(name, getattr(f, "_shape", None), f.base)) is not None:
+                checks.append(ranged)
             sets.append((f.name, name, blank_keeps))
             phrases.append((f.base == "bool", f"{words(f.name)} {{{name}}}"))
         # a flag is no value to name in a list ("... is enabled yes and description ...", a fresh
@@ -2514,7 +2520,7 @@ class OpenAPIImporter(TypeMapper):
             comments.append("also accepted by the API, left out here: " + ", ".join(extra))
         if left:
             comments.append("body properties left out (no field of the record, or read-only): " + ", ".join(left[:15]) + (", ..." if len(left) > 15 else ""))
-        return UpdateParts(params + req + opt, key, info, sets, f"{self.verb(o, 'update')} {r.noun} {{{key}}} with {with_}", comments)
+        return UpdateParts(params + req + opt, key, info, sets, f"{self.verb(o, 'update')} {r.noun} {{{key}}} with {with_}", comments, checks)
 
     def tool_update(self, o: Op, r: Resource) -> ToolIR | None:
         parts = self.update_parts(o, r)
@@ -2522,7 +2528,7 @@ class OpenAPIImporter(TypeMapper):
             return None
         key = parts.key
         assigns = [f'{f}: if {p} == "" then {r.table}[{key}].{f} else {p}' if blank_keeps else f"{f}: {p}" for f, p, blank_keeps in parts.sets]
-        body = [self.check_key(r, key), *self.parent_checks(r, parts.info, key), f"update {r.table}[{key}] {{ {', '.join(assigns)} }}"]
+        body = [self.check_key(r, key), *self.parent_checks(r, parts.info, key), *parts.checks, f"update {r.table}[{key}] {{ {', '.join(assigns)} }}"]
         result = None
         if o.has_response:
             body.append(f"return {r.table}[{key}]")
@@ -2577,6 +2583,7 @@ class OpenAPIImporter(TypeMapper):
         left = []
         plumbed = list(o.signed) + list(o.rendered)
         spoken: dict[str, str] = {}  # parameter → the spec's name for it, snake-cased
+        ranges: dict[str, tuple] = {}  # parameter → (its schema, its default): `range_check`
         for p in o.params:
             if p.where != "query":
                 continue
@@ -2591,6 +2598,7 @@ class OpenAPIImporter(TypeMapper):
                 t, d = self.optional_list(t, d, p.name, notes)
             name = unique(safe(snake(p.name)), taken)
             spoken[name] = snake(p.name)
+            ranges[name] = (p.shape, None if p.required else d)
             if p.required:
                 extra_req.append(ParamIR(name, t))
             else:
@@ -2626,6 +2634,7 @@ class OpenAPIImporter(TypeMapper):
                         t, d = self.optional_list(t, d, prop, notes)
                     name = unique(safe(snake(prop)), taken)
                     spoken[name] = snake(prop)
+                    ranges[name] = (ps, None if prop in body.required else d)
                     if prop in body.required and t == "text" and (ps.kind == "object" or ps.kind == "array" and ps.items is not None and ps.items.kind == "object"):
                         # an object kept as JSON text, as the opaque body below: optional, blank
                         # unless given, or a task states whatever another field holds (GoDaddy's
@@ -2706,6 +2715,9 @@ class OpenAPIImporter(TypeMapper):
             comments.append("request plumbing, paging and constants left out: " + ", ".join(dict.fromkeys(plumbed)))
         comments += notes
         sim = ToolIR(self.tool_name(o, self.fallback_name(o, r)), params, result, self.describe(o, f"{verb.capitalize()} {target}".strip()), say, gives, lines, simulated=True, comments=comments)
+        # the ranges of its numbers, which a recorded write requires (`world_model._recorded_tool`)
+        kept = {p.name: p for p in params}
+        sim.guards = [g for n, (shape, d) in ranges.items() if n in kept and (g := range_check(n, shape, kept[n].type, d)) is not None]
         if answer is not None:
             self.answered_tools.append(world_model.answered(self, o, r, sim, info, answer))
             return self.answered_tools[-1]

@@ -1184,7 +1184,7 @@ def tool_upsert(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None
         kept = f"if {HAD} then {old}.{f.name} else {default}"
         lets.append(f"let {f.name}_ = " + (f'if {p} != "" then {p} else {kept}' if p is not None else kept))
         inits.append(f"{f.name}: {f.name}_")
-    body = [f"let {HAD} = {key} in {r.table}", *imp.parent_checks(r, parts.info, key, unless=f"not {HAD}"), *lets]
+    body = [f"let {HAD} = {key} in {r.table}", *imp.parent_checks(r, parts.info, key, unless=f"not {HAD}"), *parts.checks, *lets]
     body += [f"delete {ROW} in {r.table} where {ROW}.{r.key_field} == {key}", f"insert {r.table} {{ {', '.join(inits)} }}"]
     result = None
     if o.has_response:
