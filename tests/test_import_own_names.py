@@ -152,3 +152,18 @@ def test_a_field_named_where_after_a_reference_still_parses(tmp_path):
     )
     result, _, _, _ = run(tmp_path, doc)  # `run` fails the test where the world does not check
     assert re.search(r"^\s*where_value: ", "\n".join(result.files.values()), re.M)
+
+
+def test_a_row_with_no_name_is_known_by_no_status_nor_kind_where_more_is_there():
+    """Qualtrics' distributions (no name, title or description) were 'the distribution
+    "closed"', their `request_status`, one of four values many rows share, and a task asked for
+    'the distribution "closed"'. A status or a kind names a row only where nothing else does."""
+    from compoworld_dsl.importers import common, speak
+
+    def field(name, base="text"):
+        return common.FieldIR(name, base, base, src=name)
+
+    rows = [field("id", "id"), field("request_status"), field("request_type"), field("send_date"), field("owner_id")]
+    rows[0].key = True
+    assert speak.identity(rows, ("name", "title"), "distribution") == ["send_date"]
+    assert speak.identity([rows[0], rows[1], rows[4]], ("name", "title"), "distribution") == ["request_status"]

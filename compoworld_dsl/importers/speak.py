@@ -1350,11 +1350,14 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     # attached; comments welcome."', its `status_reason`, where its action and time tell it; a
     # fresh draw, stop 66)
     # (a note's own comment still names it: a sentence of what befell the row does not)
-    told = [f for f in unsaid if not set(_tokens(f.name)) & {"status", "state", "error", "errors", "failure", "failed", "reason"}]
+    told = [f for f in unsaid if not set(_tokens(f.name)) & {"status", "state", "error", "errors", "failure", "failed", "reason", "type", "kind"}]
     # (and not another thing's name before its action or time: the stack set operation was then
     # known by `execution_role_name`, the role it ran as)
+    # (and a status before none: Qualtrics' distributions were 'the distribution "closed"', their
+    # `request_status`, where their type and send date were there; stop 68)
     first = (
-        next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS and not _names_another(f.name, noun)), None)
+        next((f for f in told if not set(_tokens(f.name)[-1:]) & _SAYS and not _names_another(f.name, noun)), None)
+        or next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS and not _names_another(f.name, noun)), None)
         or next((f for f in told if not _names_another(f.name, noun)), None)
         or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime")), None)
         or next(iter(unsaid), None)
