@@ -1479,3 +1479,30 @@ service domains "Domains and their bills" {
     people = load_sampler(str(path)).facts.people
     assert people.nameable("domains.domains", ["domain_name"])
     assert people.nameable("domains.bills", ["domain", "billed"])
+
+
+def test_a_verbs_preposition_is_no_label_and_never_dangles(tmp_path):
+    """IoT 1-Click's `AssociateDeviceWithPlacement` on a placement was said "associate device
+    {device_id} with a placement with of placement {placement_name} ...": the id's words less
+    the resource's left "associate device with", and "with of placement" read as a label. The
+    preposition goes with its object, and a phrase's words before a key are no label."""
+    from compoworld_dsl.importers.common import ParamIR, ToolIR
+    from compoworld_dsl.importers.speak import phrase_tool
+
+    params = [ParamIR("placement_name", "PlacementId"), ParamIR("device_id", "text")]
+    t = ToolIR("associate_device_with_placement", params, "id", "Associates a physical device with a placement", "associate device with placement of placement {placement_name} with device id {device_id}", None)
+    assert phrase_tool(t)
+    assert t.say == "associate device {device_id} with placement {placement_name}", t.say
+    from import_specs import arr, body, obj, ok, pparam, ref, run, s, spec
+
+    doc = spec(
+        {
+            "/placements": {"get": {"operationId": "ListPlacements", "responses": ok(obj({"placements": arr(ref("Placement"))}))}},
+            "/placements/{placementName}": {"get": {"operationId": "DescribePlacement", "parameters": [pparam("placementName")], "responses": ok(obj({"placement": ref("Placement")}))}},
+            "/placements/{placementName}/devices/{deviceTemplateName}": {"put": {"operationId": "AssociateDeviceWithPlacement", "parameters": [pparam("placementName"), pparam("deviceTemplateName")], "requestBody": body(obj({"deviceId": s()}, ["deviceId"])), "responses": ok(obj({}))}},
+        },
+        {"Placement": obj({"placementName": s(), "attributes": s()})},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert " with of " not in text and not re.search(r'say "[^"]* with \{', text), re.findall(r'say "[^"]*"', text)

@@ -2756,6 +2756,10 @@ class OpenAPIImporter(TypeMapper):
             else:
                 toks = snake(o.op_id).split("_")
             kept = [t for t in toks if t not in drop and singular(t) not in drop] or toks  # `Apps_Restart` on an app: "restart"
+            while len(kept) > 1 and kept[-1] in ("with", "of", "for", "to", "from", "in", "into", "on", "by", "at"):
+                # a preposition whose object was the resource's word (`AssociateDeviceWithPlacement`
+                # on a placement: "associate device with of placement ...", stop 68)
+                kept = kept[:-1]
             if len(kept) > 1 and kept[-1] in _TRAILING_VERBS and kept[0] not in _TRAILING_VERBS:
                 # a snake id that names its object first (GoDaddy's `certificate_callback_replace`
                 # was said "callback replace of certificate ..."): the verb leads

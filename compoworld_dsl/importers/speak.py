@@ -623,7 +623,10 @@ def phrase_tool(t: ToolIR) -> bool:
     tail = t.say[m.start(1) :] if m is not None else ""
     if m is not None and re.search(r"(?:^|\s)with$", t.say[: m.start(1)].rstrip()):
         tail = "with " + tail
-    elif m is not None and (w := re.search(r"\swith((?: \w+){2,3}) \{$", t.say[: m.end(1)])):
+    elif m is not None and (w := re.search(r"\swith((?: (?!(?:of|for|to|from|in|on|by)\b)\w+){2,3}) \{$", t.say[: m.end(1)])):
+        # (a label, not a verb's words before a key segment: `AssociateDeviceWithPlacement`'s
+        # "associate device with placement of placement {placement_name}" was said "associate
+        # device {device_id} with a placement with of placement ...", stop 68)
         tail = "with" + t.say[w.start(1) :]  # "with track id {track_id}": a label of two words or more, not a key segment "id {track_id}"
     if tail.startswith("with "):
         key, items = "", tail[5:]
