@@ -608,6 +608,9 @@ def test_a_number_argument_is_held_to_the_range_its_schema_declares(tmp_path):
             },
             "/bots/{botId}": {"get": {"operationId": "getBot", "parameters": item, "responses": ok(ref("Bot"))}},
             "/bots/{botId}/tune": {"post": {"operationId": "tuneBot", "parameters": item, "requestBody": {"content": {"application/json": {"schema": obj({"boost": {"type": "number", "minimum": 0, "maximum": 2}}, ["boost"])}}}, "responses": {"200": {"description": "ok"}}}},
+            # a number named as a bot's key is a bot (PeerTube's `videoChannelId`, minimum 1):
+            # no range is required of it, which would compare a key with a number (E205)
+            "/bot-syncs": {"post": {"operationId": "addBotSync", "requestBody": {"content": {"application/json": {"schema": obj({"botId": s("integer", minimum=1), "note": s()}, ["botId"])}}}, "responses": {"200": {"description": "ok"}}}},
         },
         {"Bot": bot},
     )

@@ -341,13 +341,13 @@ def time_lit(value) -> str | None:
     return None
 
 
-def range_check(name: str, shape: Any, base: str, default: str | None = None) -> str | None:
+def range_check(name: str, shape: Any, kind: str, default: str | None = None) -> str | None:
     """`require` that a number argument lies in the range its schema declares (`minimum`,
     `maximum`), or None: Lex's `nluIntentConfidenceThreshold` is 0 to 1, and a task set it to
     595, a value the API refuses (stop 68). An optional argument's default passes as it is."""
-    if base not in ("int", "decimal", "money") or shape is None:
-        return None
-    bound = [number_lit(v, base == "int") if isinstance(v, (int, float)) and not isinstance(v, bool) else None for v in (shape.minimum, shape.maximum)]
+    if kind not in ("int", "decimal", "money") or shape is None:
+        return None  # (the argument's type: a number, not a key whose values are numbers)
+    bound = [number_lit(v, kind == "int") if isinstance(v, (int, float)) and not isinstance(v, bool) else None for v in (shape.minimum, shape.maximum)]
     lo, hi = bound
     if lo is None and hi is None or lo is not None and hi is not None and float(lo) > float(hi):
         return None

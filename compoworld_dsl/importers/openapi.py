@@ -2447,7 +2447,7 @@ class OpenAPIImporter(TypeMapper):
                     checks.append(f'require len(trim({name})) > 0 else invalid {lit(f"{article(r.noun)} {r.noun} needs {article(words(f.name))} {words(f.name)}")}')
             else:
                 opt.append(ParamIR(name, f.type, f.default))
-            if (ranged := range_check(name, getattr(f, "_shape", None), f.base, None if needed else f.default)) is not None:
+            if (ranged := range_check(name, getattr(f, "_shape", None), f.type, None if needed else f.default)) is not None:
                 checks.append(ranged)
             assigns.append(f"{f.name}: {name}")
         for p, parent in r.parents:
@@ -2507,7 +2507,7 @@ class OpenAPIImporter(TypeMapper):
             name = unique(safe(f.name), taken)
             blank_keeps = bool(f.textlike and f.base != "email" or f.json)
             (opt if blank_keeps else req).append(ParamIR(name, f.type, '""') if blank_keeps else ParamIR(name, f.type))
-            if not blank_keeps and (ranged := range_check(name, getattr(f, "_shape", None), f.base)) is not None:
+            if not blank_keeps and (ranged := range_check(name, getattr(f, "_shape", None), f.type)) is not None:
                 checks.append(ranged)
             sets.append((f.name, name, blank_keeps))
             phrases.append((f.base == "bool", f"{words(f.name)} {{{name}}}"))

@@ -472,7 +472,9 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str], set
     assigns = ", ".join(f"{p.name}: {p.name}" for p in params)
     answers = o.has_response and o.response is not None
     # (and that its numbers are in the ranges the API declares: `range_check`)
-    checks = [*checks, *(g for g in sim.guards if g.split()[1] in {p.name for p in params})]
+    by_type = {p.name: p.type for p in params}
+    # (a number only: an argument retyped as a key, `row_typed` or a resource's, is compared to none)
+    checks = [*checks, *(g for g in sim.guards if by_type.get(g.split()[1]) in ("int", "decimal", "money"))]
     body = [*checks, f"let {ROW_NAME} = insert {table} {{ {assigns} }}" if answers else f"insert {table} {{ {assigns} }}"]
     by = {p.name: p for p in params}
     patched = [(a, f) for a, f in (sets[1] if sets else ()) if a in by and by[a].type == next(x.type for x in sim.params if x.name == a)]
