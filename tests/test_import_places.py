@@ -76,3 +76,23 @@ def test_a_countrys_name_is_the_name_of_its_code(tmp_path):
     rows = next(rows for t, rows in state.tables.items() if t.endswith(".customers")).values()
     names = dict(zip(COUNTRIES, COUNTRY_NAMES))
     assert rows and all(r["country_name"] == names[r["country_code"]] for r in rows)
+
+
+def test_a_countrys_region_and_calling_code_are_its_own(tmp_path):
+    """openfintech's countries: Canada was in region "Ontario", sub region "Ontario", with calling
+    codes "CC-2984" (blind round 47: "a country's region being Ontario is implausible"). A country
+    row's region is its part of the world and its calling code its own, one place a row."""
+    country = obj({"id": s(), "name": s(), "capital": s(), "region": s(), "subRegion": s(), "callingCodes": s()})
+    doc = spec(
+        {
+            "/countries": {"get": {"operationId": "listCountries", "responses": ok(arr(ref("Country")))}},
+            "/countries/{id}": {"get": {"operationId": "getCountry", "parameters": [pparam("id")], "responses": ok(ref("Country"))}},
+        },
+        {"Country": country},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert re.search(r'\{ name: "Canada", capital: "Ottawa", region: "Americas", sub_region: "Northern America", calling_codes: "\+1" \}', text), text
+    _, state = world_of(model, wf)
+    rows = next(t for q, t in state.tables.items() if q.endswith(".countries")).values()
+    assert rows and all(r["region"] in ("Europe", "Africa", "Americas", "Asia", "Oceania") and r["calling_codes"].startswith("+") for r in rows), list(rows)

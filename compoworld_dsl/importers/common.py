@@ -661,6 +661,12 @@ REGIONS = ["England", "Lagos", "Ontario", "Berlin", "Osaka", "Lisboa", "Illinois
 # a country's capital and ISO alpha-3 code, its currency, the city's time zone
 CAPITALS = ["London", "Abuja", "Ottawa", "Berlin", "Tokyo", "Lisbon", "Washington", "Canberra"]
 ALPHA3 = ["GBR", "NGA", "CAN", "DEU", "JPN", "PRT", "USA", "AUS"]
+# a country's region of the world, its part of it and its calling code, index by index with the
+# places: a country row's `region` is no province (openfintech's Canada was in region "Ontario",
+# sub region "Ontario", blind round 47), nor its calling code "CC-2984"
+WORLD_REGIONS = ["Europe", "Africa", "Americas", "Europe", "Asia", "Europe", "Americas", "Oceania"]
+SUB_REGIONS = ["Northern Europe", "Western Africa", "Northern America", "Western Europe", "Eastern Asia", "Southern Europe", "Northern America", "Australia and New Zealand"]
+CALLING_CODES = ["+44", "+234", "+1", "+49", "+81", "+351", "+1", "+61"]
 PLACE_CURRENCIES = ["GBP", "NGN", "CAD", "EUR", "JPY", "EUR", "USD", "AUD"]
 PLACE_ZONES = ["Europe/London", "Africa/Lagos", "America/Toronto", "Europe/Berlin", "Asia/Tokyo", "Europe/Lisbon", "America/Chicago", "Australia/Melbourne"]
 STREETS = ["12 Harbour Street", "48 Market Road", "7 Station Lane", "221 King Street", "3 Mill Close", "90 Park Avenue"]
@@ -1007,6 +1013,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + COUNTRIES)
     if last in ("city", "town", "locality", "location", "venue"):
         return _pick(ex + CITIES)  # a location drawn from the noun's names read as the row's name
+    if "calling" in toks or toks[-2:] in (["dial", "code"], ["dialing", "code"], ["phone", "prefix"]):
+        return _pick(ex + CALLING_CODES)
+    if noun.lower().split()[-1:] == ["country"] and (last in ("region", "subregion", "continent") or toks[-2:] == ["sub", "region"]):
+        return _pick(ex + (SUB_REGIONS if "sub" in toks or last == "subregion" else WORLD_REGIONS))
     if "country" in toks:
         return _pick(ex + COUNTRIES)
     if last in ("region", "province", "county") or toks[-2:] == ["address", "state"] or name == "state" and set(noun.lower().split()) & _PLACED:
@@ -1115,7 +1125,8 @@ _HANDLES = ("user_name", "username", "login", "handle", "screen_name", "user")
 
 def _from_pool(gen: str | None, pool: list[str]) -> bool:
     """Is `gen` a pick whose values end with `pool`'s (a spec's examples may come first)?"""
-    return gen is not None and gen.startswith("pick([") and gen.endswith(", ".join(lit(v) for v in pool) + "])")
+    # (a pool whose places share a value, "Europe", "+1", is picked from once each)
+    return gen is not None and gen.startswith("pick([") and gen.endswith(", ".join(lit(v) for v in dict.fromkeys(pool)) + "])")
 
 
 _RANGE_ENDS = (("start", "end"), ("from", "to"), ("begin", "end"), ("since", "until"), ("min", "max"), ("minimum", "maximum"), ("lower", "upper"), ("low", "high"), ("after", "before"))
@@ -1261,7 +1272,8 @@ def person_seeds(table: TableIR) -> list[str]:
 
 
 # the place pools are one list of places, index by index: London, GB, United Kingdom, England, EC1A 1BB; ...
-_PLACES = (("city", CITIES), ("country", COUNTRIES), ("country name", COUNTRY_NAMES), ("region", REGIONS), ("postcode", POSTCODES), ("capital", CAPITALS), ("alpha3", ALPHA3))
+_PLACES = (("city", CITIES), ("country", COUNTRIES), ("country name", COUNTRY_NAMES), ("region", REGIONS), ("postcode", POSTCODES), ("capital", CAPITALS), ("alpha3", ALPHA3),
+           ("world region", WORLD_REGIONS), ("sub region", SUB_REGIONS), ("calling code", CALLING_CODES))
 # facts of a place that follow it where a row has one (two place fields or more): the money and
 # the clock of the place, drawn from their own pools (`CURRENCIES`, `ZONES`) otherwise
 _PLACE_FOLLOWERS = (("currency", CURRENCIES, PLACE_CURRENCIES), ("zone", ZONES, PLACE_ZONES))
