@@ -536,3 +536,17 @@ def test_a_record_with_no_name_found_by_its_fields_stands_apart_from_the_request
     assert _set_apart('the plan "Maple plan" with creation time 2025-01-01') == 'the plan "Maple plan" (the one with creation time 2025-01-01)'
     assert _set_apart('the plan "Maple plan"') == 'the plan "Maple plan"'
     assert _set_apart("the plan (draft) with units 4") == "the plan (draft) with units 4"  # parentheses of its own: left as it is
+
+
+def test_an_owner_is_said_once_after_the_record_found_among_its_rows():
+    """Ably: 'Revoke the key "Atlas key" among the keys of the app "Juniper app" with account ID
+    "AI-3158" of that app.' (blind round 47): the revoke's own "of app {app_id}" said the owner the
+    description had named. Said once; another sentence's "that app" stays."""
+    from compoworld_dsl.sample.phrasing import _owner_once
+
+    said = 'Revoke the key "Atlas key" among the keys of the app "Juniper app" with account ID "AI-3158" of that app.'
+    assert _owner_once(said) == 'Revoke the key "Atlas key" among the keys of the app "Juniper app" with account ID "AI-3158".'
+    two = 'Update the key "A" among the keys of the app "J". Then delete that key of that app.'
+    assert _owner_once(two) == two
+    other = 'Move the key "A" among the keys of the app "J" of that account.'
+    assert _owner_once(other) == other

@@ -940,7 +940,7 @@ class Phraser:
         # a scope every row holds (an Azure subscription and resource group) is said once: the
         # calls after the first are in the same one ("... of that asset with subscription ID
         # "SI-7922", resource group name "Atlas resource group" and account name ..." again)
-        out = word_once(_said_once(" ".join(sentences), self._scopes(), telling=self._telling()))
+        out = _owner_once(word_once(_said_once(" ".join(sentences), self._scopes(), telling=self._telling())))
         if constraints:
             out += "\nHouse rules: " + " ".join(f"{c['description'] or c['name']}." for c in constraints)
         return out
@@ -1145,6 +1145,18 @@ def _set_apart(arg: str, labels: list[str] | None = None) -> str:
 
 # a create's phrase that names the new record right after its noun: "add an invite {login}"
 _NEW_THING = re.compile(r"^((?:add|create|open|register|invite|make)\b(?: an?| the)? [^{}]*?[a-z]) \{(\w+)\}")
+
+
+# a record found among its owner's, and the owner again right after: 'revoke the key "Atlas key"
+# among the keys of the app "Juniper app" with account ID "AI-3158" of that app' (Ably, blind
+# round 47): the call's own "of app {app_id}" names the owner the description named
+_OWNER_AGAIN = re.compile(r'(among the [a-z][\w ]*? of the ([a-z][\w ]*?) "[^"]*"(?:(?: with| and|,) [^.;()]*?)?) of that \2(?=[.,;]|$)')
+
+
+def _owner_once(text: str) -> str:
+    """`text` with an owner said again right after the description that found a record among its
+    rows said once."""
+    return _OWNER_AGAIN.sub(r"\1", text)
 
 
 def _said_once(text: str, stated: list[str], clauses: list[str] = (), telling: frozenset[str] = frozenset()) -> str:
