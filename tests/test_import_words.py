@@ -1506,3 +1506,26 @@ def test_a_verbs_preposition_is_no_label_and_never_dangles(tmp_path):
     result, _, _, _ = run(tmp_path, doc)
     text = "\n".join(result.files.values())
     assert " with of " not in text and not re.search(r'say "[^"]* with \{', text), re.findall(r'say "[^"]*"', text)
+
+
+def test_an_operation_near_a_resource_off_its_path_is_named_by_its_own_path(tmp_path):
+    """Ably: `DELETE /apps/{id}` (no operation id) works on an app, which is listed only under
+    `/accounts/{account_id}/apps`; it was read near the keys at `/apps/{app_id}/keys` and named
+    `delete_key`, described "Deletes an app" (blind round 47). Named by its own path now."""
+    from import_specs import arr, body, obj, ok, pparam, ref, run, s, spec
+
+    doc = spec(
+        {
+            "/apps/{app_id}/keys": {
+                "get": {"operationId": "listKeys", "parameters": [pparam("app_id")], "responses": ok(arr(ref("Key")))},
+                "post": {"operationId": "createKey", "parameters": [pparam("app_id")], "requestBody": body(obj({"name": s()}, ["name"])), "responses": ok(ref("Key"))},
+            },
+            "/apps/{id}": {"delete": {"summary": "Deletes an app", "parameters": [pparam("id")], "responses": {"204": {"description": "gone"}}}},
+            "/apps/{id}/pkcs12": {"post": {"summary": "Updates an app's APNS info", "parameters": [pparam("id")], "responses": {"200": {"description": "ok"}}}},
+        },
+        {"Key": obj({"id": s(), "name": s(), "appId": s()})},
+    )
+    result, ops, _, _ = run(tmp_path, doc)
+    names = {o.label: o.tool.rsplit(".", 1)[-1] for o in result.ops}
+    assert names["DELETE /apps/{id}"] == "delete_app", names
+    assert names["POST /apps/{id}/pkcs12"] == "post_app_pkcs12", names

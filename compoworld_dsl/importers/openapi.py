@@ -2775,6 +2775,14 @@ class OpenAPIImporter(TypeMapper):
         return " ".join([verb] + words_).strip()
 
     def fallback_name(self, o: Op, r: Resource | None) -> str:
+        if r is not None and not (pattern(o.segs) + "/").startswith(r.coll + "/"):
+            # an operation near a resource whose path does not go through its collection is
+            # named by its own path: Ably's `DELETE /apps/{id}` (no operation id), near the keys
+            # at `/apps/{app_id}/keys`, was `delete_key`, described "Deletes an app" (round 47)
+            last = max((i for i, seg in enumerate(o.segs) if is_param(seg)), default=len(o.segs))
+            before = [seg for seg in o.segs[:last] if not is_param(seg)][-1:]
+            after = [seg for seg in o.segs[last:] if not is_param(seg)]
+            return "_".join(p for p in [o.method, *(snake(singular(seg)) for seg in before), *(snake(seg) for seg in after)] if p)[:60].strip("_")
         statics = [s for s in o.segs[len(r.coll_segs) if r is not None else 0 :] if not is_param(s)]
         noun = snake(singular(r.table)) if r is not None else ""
         parts = [o.method] + ([noun] if noun else []) + [snake(s) for s in statics]
