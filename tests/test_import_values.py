@@ -290,6 +290,27 @@ def test_a_rows_end_comes_after_its_start(tmp_path):
     assert len(rows) >= 4 and all(r["end"] >= r["start"] and r["valid_to"] >= r["valid_from"] for r in rows), list(rows)
 
 
+def test_a_row_is_changed_after_it_is_created(tmp_path):
+    """IoT 1-Click's projects had an `updated_date` before their `created_date` (blind round 47):
+    a row's last change is seeded after its creation. Not a range of a call's arguments: no tool
+    requires a created filter before an updated one."""
+    project = obj({"id": s(), "name": s(), "createdDate": s(format="date-time"), "updatedDate": s(format="date-time"), "creationTime": s(format="date-time"), "modificationTime": s(format="date-time")})
+    doc = spec(
+        {
+            "/projects": {"get": {"operationId": "ListProjects", "parameters": [{"name": "createdDate", "in": "query", "schema": s(format="date-time")}, {"name": "updatedDate", "in": "query", "schema": s(format="date-time")}], "responses": ok(arr(ref("Project")))}},
+            "/projects/{projectId}": {"get": {"operationId": "GetProject", "parameters": [pparam("projectId")], "responses": ok(ref("Project"))}},
+        },
+        {"Project": project},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "updated_date: after(same(created_date), 0..30)" in text and "modification_time: after(same(creation_time), 0..30)" in text, text
+    assert not re.search(r"require created_date <= updated_date", text), text
+    _, state = world_of(model, wf)
+    rows = next(rows for t, rows in state.tables.items() if t.endswith(".projects")).values()
+    assert len(rows) >= 4 and all(r["updated_date"] >= r["created_date"] for r in rows), list(rows)
+
+
 def test_a_code_the_spec_gives_one_example_of_varies_by_its_digits():
     """Every SMS of an imported world was sent from "+15017122661" with reference "CUST001" (the
     spec's one example): rows no description told apart, and no value worth carrying from one
