@@ -631,6 +631,8 @@ def test_a_number_argument_is_held_to_the_range_its_schema_declares(tmp_path):
             "/bots/{botId}/tune": {"post": {"operationId": "tuneBot", "parameters": item, "requestBody": {"content": {"application/json": {"schema": obj({"boost": {"type": "number", "minimum": 0, "maximum": 2}}, ["boost"])}}}, "responses": {"200": {"description": "ok"}}}},
             # a number named as a bot's key is a bot (PeerTube's `videoChannelId`, minimum 1):
             # no range is required of it, which would compare a key with a number (E205)
+            # a number of a few values is one of them (Azure's key `serial`, 1 or 2)
+            "/bots/{botId}/regenerateKey": {"post": {"operationId": "regenerateBotKey", "parameters": item, "requestBody": {"content": {"application/json": {"schema": obj({"serial": s("integer", enum=[1, 2], default=1)})}}}, "responses": {"200": {"description": "ok"}}}},
             "/bot-syncs": {"post": {"operationId": "addBotSync", "requestBody": {"content": {"application/json": {"schema": obj({"botId": s("integer", minimum=1), "note": s()}, ["botId"])}}}, "responses": {"200": {"description": "ok"}}}},
         },
         {"Bot": bot},
@@ -641,6 +643,7 @@ def test_a_number_argument_is_held_to_the_range_its_schema_declares(tmp_path):
     assert "require threshold >= 0.0 and threshold <= 1.0 else invalid" in text, text
     assert re.search(r"require replicas == \d+ or \(replicas >= 1 and replicas <= 50\)|require replicas >= 1 and replicas <= 50", text), text
     assert "require boost >= 0.0 and boost <= 2.0 else invalid" in text, text
+    assert 'require serial == 1 or serial == 2 else invalid "serial is 1 or 2, not {serial}"' in text, text
     w, st = world_of(model, wf)
     tools = {t.name: t.qualified for t in model.tools()}
     before = {q: dict(rows) for q, rows in st.tables.items()}
@@ -655,4 +658,4 @@ def test_a_number_argument_is_held_to_the_range_its_schema_declares(tmp_path):
     for line in (tmp_path / "t.jsonl").read_text().splitlines():
         for p in json.loads(line)["reference_plan"]:
             args = p["arguments"]
-            assert 0 <= args.get("threshold", 0) <= 1 and 0 <= args.get("boost", 0) <= 2 and 1 <= args.get("replicas", 1) <= 50, p
+            assert 0 <= args.get("threshold", 0) <= 1 and 0 <= args.get("boost", 0) <= 2 and 1 <= args.get("replicas", 1) <= 50 and args.get("serial", 1) in (1, 2), p

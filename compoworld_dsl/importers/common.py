@@ -347,6 +347,12 @@ def range_check(name: str, shape: Any, kind: str, default: str | None = None) ->
     595, a value the API refuses (stop 68). An optional argument's default passes as it is."""
     if kind not in ("int", "decimal", "money") or shape is None:
         return None  # (the argument's type: a number, not a key whose values are numbers)
+    members = [number_lit(v, kind == "int") for v in (shape.enum or ()) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if members and None not in members and len(members) == len(shape.enum) and len(members) <= 8:
+        # a number of a few values (Azure's key `serial`, 1 or 2: a task regenerated "serial 31")
+        vals = list(dict.fromkeys(members))
+        said = ", ".join(vals[:-1]) + " or " + vals[-1] if len(vals) > 1 else vals[0]
+        return f"require {' or '.join(f'{name} == {v}' for v in vals)} else invalid {lit(f'{words(name)} is {said}, not {{{name}}}')}"
     bound = [number_lit(v, kind == "int") if isinstance(v, (int, float)) and not isinstance(v, bool) else None for v in (shape.minimum, shape.maximum)]
     lo, hi = bound
     if lo is None and hi is None or lo is not None and hi is not None and float(lo) > float(hi):
