@@ -659,3 +659,12 @@ def test_a_number_argument_is_held_to_the_range_its_schema_declares(tmp_path):
         for p in json.loads(line)["reference_plan"]:
             args = p["arguments"]
             assert 0 <= args.get("threshold", 0) <= 1 and 0 <= args.get("boost", 0) <= 2 and 1 <= args.get("replicas", 1) <= 50 and args.get("serial", 1) in (1, 2), p
+
+
+def test_a_machines_size_is_a_sku_name():
+    """Batch AI's clusters were added with "vm size "55"" (a fresh draw, stop 68): a machine's
+    size is a SKU's name; a disk's size is still a number."""
+    from compoworld_dsl.importers.common import VM_SIZES, text_seed
+
+    assert all(v in text_seed("vm_size", "cluster") for v in VM_SIZES[:2]) and "Standard_NC6" in text_seed("node_vm_size", "pool")
+    assert text_seed("disk_size", "cluster") == 'format("{}", 1..64)'

@@ -753,6 +753,7 @@ NAMED_THINGS = frozenset("product publisher vendor provider manufacturer brand p
 
 # a time typed as text, drawn from many values (a time may tell rows apart)
 TEXT_TIME = 'format("2025-02-{}T09:30:00Z", 10..28)'
+VM_SIZES = ["Standard_D2s_v3", "Standard_D4s_v3", "Standard_NC6", "Standard_F4s_v2", "Standard_E8s_v3"]
 
 
 # more things with names of their own, met as numbered values ("policy 12", "template 3") in 567
@@ -1101,6 +1102,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return f"format({lit(toks[-2] + '-{}')}, 1000..9999)"  # `subnet_ids`: "subnet-4821"
     if last in ("list", "array") and len(toks) > 1:
         return text_seed("_".join(toks[:-1]), noun, example, identity)  # `secret_arn_list`: an ARN
+    if last in ("size", "sku", "type") and len(toks) > 1 and toks[-2] in ("vm", "node", "machine"):
+        # a machine's size is a SKU's name (Batch AI's clusters were "vm size "55"", a fresh
+        # draw, stop 68), not a number
+        return _pick(ex + VM_SIZES)
     for words_of, values in _KINDS_OF_TEXT:  # before the plural's items: `retention_days` counts days
         if last in words_of:
             return values if isinstance(values, str) else _pick(values)
