@@ -104,6 +104,10 @@ def test_a_label_in_capitals_is_said_the_same():
     from compoworld_dsl.sample.phrasing import same_as
 
     assert same_as('with DNS name the DNS name of the host "B"') == 'with the same DNS name as the host "B"'
+    # a label of five words (Azure ML compute's "global service configuration SSL key the global
+    # service configuration SSL key of the operationalization cluster ...", stop 68)
+    long = "global service configuration SSL key"
+    assert same_as(f"and {long} the {long} of that cluster") == f"and the same {long} as that cluster"
 
 
 def test_a_bare_name_is_the_name_of_its_tables_thing(tmp_path):

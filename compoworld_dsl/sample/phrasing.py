@@ -1088,7 +1088,7 @@ _LISTED = re.compile(r"(?!(?:\S+ ){0,5}?(?:that|the|a|an|this|its|their)\b)[a-z]
 # (a label may hold capitals: "DNS name the DNS name of the bastion host ...")
 # (the label whole, after what lists it: "with start date the date of birth of that employee"
 # is no "start the same date as birth of ...", met in an imported Xero task, stop 63)
-_SAME = re.compile(r"(?:^|(?<=with )|(?<=, )|(?<=and ))((?:[A-Za-z]+ ){0,3}[A-Za-z]+) the \1 of\b")
+_SAME = re.compile(r"(?:^|(?<=with )|(?<=, )|(?<=and ))((?:[A-Za-z]+ ){0,6}[A-Za-z]+) the \1 of\b")
 # the last item of a list said with no quotes, number or yes/no: an enum's member ("and
 # provisioning state updating"), up to the sentence's end or the clause that orders it ("...
 # regenerate keys and key type primary before you delete it" had lost its "with" so: a
