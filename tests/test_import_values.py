@@ -595,8 +595,9 @@ def test_a_date_of_birth_is_decades_back(tmp_path):
 
 def test_a_short_enum_value_with_a_digit_is_one_word(tmp_path):
     """Azure API Management's `httpCorrelationProtocol` (None, Legacy, W3C): a task asked for
-    "HTTP correlation protocol w3 c". A short value with a digit in it is one word: w3c, ipv4."""
-    thing = obj({"id": s(), "protocol": s(enum=["None", "Legacy", "W3C"]), "family": s(enum=["IPv4", "IPv6"]), "tier": s(enum=["StandardTier", "Gen2Premium"])})
+    "HTTP correlation protocol w3 c". A short value with a digit in it is one word: w3c, ipv4;
+    so is a brand written in two capitals (`GitHub`)."""
+    thing = obj({"id": s(), "protocol": s(enum=["None", "Legacy", "W3C"]), "family": s(enum=["IPv4", "IPv6"]), "tier": s(enum=["StandardTier", "Gen2Premium"]), "source": s(enum=["GitHub", "VsoGit", "AzureDevOps"])})
     doc = spec(
         {
             "/things": {"get": {"operationId": "listThings", "responses": ok(arr(ref("Thing")))}},
@@ -609,6 +610,8 @@ def test_a_short_enum_value_with_a_digit_is_one_word(tmp_path):
     assert re.search(r"enum \w+ \{ none, legacy, w3c \}", text), text
     assert re.search(r"enum \w+ \{ ipv4, ipv6 \}", text), text
     assert re.search(r"enum \w+ \{ standard_tier, gen2_premium \}", text), text  # longer values split as before
+    # and a brand in two capitals is one word (Azure Automation's "source type git hub")
+    assert re.search(r"enum \w+ \{ github, vso_git, azure_devops \}", text), text
 
 
 def test_a_number_argument_is_held_to_the_range_its_schema_declares(tmp_path):

@@ -348,7 +348,10 @@ class TypeMapper:
             # a short value with a digit in it is one word (`W3C` → w3c, `IPv4` → ipv4): split,
             # a task asked for "HTTP correlation protocol w3 c" (Azure API Management)
             one = re.fullmatch(r"[A-Za-z][A-Za-z0-9]{1,5}", str(v)) and re.search(r"[A-Za-z]\d|\d[A-Za-z]", str(v))
-            m = safe(str(v).lower() if one else snake(str(v)), taken, "_member")
+            # and a brand written in two capitals is one word (`GitHub` → github: Azure
+            # Automation's source controls were of "source type git hub", stop 68)
+            raw = _BRANDS.sub(lambda b: b.group(0).capitalize(), str(v))
+            m = safe(str(v).lower() if one else snake(raw), taken, "_member")
             members.append(unique(m, taken))
         want = pascal(clean_schema_name(s.name)) if s.name else pascal(owner) + pascal(fname)
         same = self.enum_by_members.get(tuple(members))
@@ -499,6 +502,10 @@ class TypeMapper:
                 if raw == v or str(raw) == str(v):
                     return m
         return None
+
+
+# brands written with two capitals, said as one word in an enum's members
+_BRANDS = re.compile(r"GitHub|GitLab|BitBucket|YouTube|LinkedIn|WordPress|PowerShell|JavaScript|TypeScript|PostgreSQL|MySQL|MongoDB|DynamoDB|OAuth|OneDrive|SharePoint|DevOps|WhatsApp|PayPal|MailChimp|HubSpot|QuickBooks|SendGrid|CloudWatch|CloudFront|CloudFormation")
 
 
 @dataclass
