@@ -341,11 +341,16 @@ def time_lit(value) -> str | None:
     return None
 
 
+NUMBER_TYPES = ("int", "decimal", "money")  # the types a `range_check` holds to a range
+# words that join a verb to its object: a phrase never ends on one, and a label holds none
+PREPOSITIONS = ("with", "of", "for", "to", "from", "in", "into", "on", "by", "at")
+
+
 def range_check(name: str, shape: Any, kind: str, default: str | None = None) -> str | None:
     """`require` that a number argument lies in the range its schema declares (`minimum`,
     `maximum`), or None: Lex's `nluIntentConfidenceThreshold` is 0 to 1, and a task set it to
     595, a value the API refuses (stop 68). An optional argument's default passes as it is."""
-    if kind not in ("int", "decimal", "money") or shape is None:
+    if kind not in NUMBER_TYPES or shape is None:
         return None  # (the argument's type: a number, not a key whose values are numbers)
     members = [number_lit(v, kind == "int") for v in (shape.enum or ()) if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if members and None not in members and len(members) == len(shape.enum) and len(members) <= 8:
@@ -465,9 +470,9 @@ class ToolIR:
     body: list[str] = field(default_factory=list)
     simulated: bool = False
     comments: list[str] = field(default_factory=list)
-    # `require`s of its numbers' ranges (`range_check`) a simulated tool keeps for the world
-    # model: a write it records requires them
-    guards: list[str] = field(default_factory=list)
+    # parameter → the `require` of its range (`range_check`), which a simulated tool keeps for
+    # the world model: a write it records requires them
+    guards: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -26,6 +26,7 @@ from typing import Any
 
 from .common import (
     _NAME_FORMS,
+    PREPOSITIONS,
     range_check,
     ROW,
     Budget,
@@ -2724,7 +2725,7 @@ class OpenAPIImporter(TypeMapper):
         sim = ToolIR(self.tool_name(o, self.fallback_name(o, r)), params, result, self.describe(o, f"{verb.capitalize()} {target}".strip()), say, gives, lines, simulated=True, comments=comments)
         # the ranges of its numbers, which a recorded write requires (`world_model._recorded_tool`)
         kept = {p.name: p for p in params}
-        sim.guards = [g for n, (shape, d) in ranges.items() if n in kept and (g := range_check(n, shape, kept[n].type, d)) is not None]
+        sim.guards = {n: g for n, (shape, d) in ranges.items() if n in kept and (g := range_check(n, shape, kept[n].type, d)) is not None}
         if answer is not None:
             self.answered_tools.append(world_model.answered(self, o, r, sim, info, answer))
             return self.answered_tools[-1]
@@ -2763,7 +2764,7 @@ class OpenAPIImporter(TypeMapper):
             else:
                 toks = snake(o.op_id).split("_")
             kept = [t for t in toks if t not in drop and singular(t) not in drop] or toks  # `Apps_Restart` on an app: "restart"
-            while len(kept) > 1 and kept[-1] in ("with", "of", "for", "to", "from", "in", "into", "on", "by", "at"):
+            while len(kept) > 1 and kept[-1] in PREPOSITIONS:
                 # a preposition whose object was the resource's word (`AssociateDeviceWithPlacement`
                 # on a placement: "associate device with of placement ...", stop 68)
                 kept = kept[:-1]

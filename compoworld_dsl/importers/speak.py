@@ -25,6 +25,7 @@ from .common import (
     KINDS,
     NAMED_THINGS,
     PEOPLE,
+    PREPOSITIONS,
     PRIORITIES,
     ROLES,
     ROW,
@@ -601,6 +602,10 @@ def _naming(noun: str, phrase: str):
     return re.search(r"\b(?:a|an|the|one|given|specified|specific|this|that)\s+(?:[a-z]+\s+){0,2}" + re.escape(noun) + r"(?=$|\s+(?:of|for|in|on|to|with|from|by|and|as|at)\b)", phrase) or (re.search(re.escape(noun) + "$", phrase) if re.search(r"(?:^[a-z]+|\b(?:for|of|to|from|on|in)) " + re.escape(noun) + "$", phrase) else None)
 
 
+# "with track id {track_id}": a label of two or three words before a key, none a preposition
+_LABEL_BEFORE_KEY = re.compile(r"\swith((?: (?!(?:" + "|".join(PREPOSITIONS) + r")\b)\w+){2,3}) \{$")
+
+
 def phrase_tool(t: ToolIR) -> bool:
     """A tool's `say` (and a read's `gives`) from its summary, keeping every placeholder the
     generated phrase had: `say "tags all collection {collection_id}"` with the summary "Lists
@@ -623,7 +628,7 @@ def phrase_tool(t: ToolIR) -> bool:
     tail = t.say[m.start(1) :] if m is not None else ""
     if m is not None and re.search(r"(?:^|\s)with$", t.say[: m.start(1)].rstrip()):
         tail = "with " + tail
-    elif m is not None and (w := re.search(r"\swith((?: (?!(?:of|for|to|from|in|on|by)\b)\w+){2,3}) \{$", t.say[: m.end(1)])):
+    elif m is not None and (w := _LABEL_BEFORE_KEY.search(t.say[: m.end(1)])):
         # (a label, not a verb's words before a key segment: `AssociateDeviceWithPlacement`'s
         # "associate device with placement of placement {placement_name}" was said "associate
         # device {device_id} with a placement with of placement ...", stop 68)

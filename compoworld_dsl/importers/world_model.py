@@ -17,7 +17,7 @@ from typing import Any
 from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
 from .ops import DOTNET, MAX_FIELDS, flattened, is_param, page_token, pattern, pname
-from .common import ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
+from .common import NUMBER_TYPES, ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 from . import resources
 
 WRITES = ("post", "put", "patch", "delete")
@@ -471,10 +471,10 @@ def _recorded_tool(imp: Any, o: Any, r: Any, sim: ToolIR, checks: list[str], set
     svc.tables.append(TableIR(table, rec))
     assigns = ", ".join(f"{p.name}: {p.name}" for p in params)
     answers = o.has_response and o.response is not None
-    # (and that its numbers are in the ranges the API declares: `range_check`)
-    by_type = {p.name: p.type for p in params}
-    # (a number only: an argument retyped as a key, `row_typed` or a resource's, is compared to none)
-    checks = [*checks, *(g for g in sim.guards if by_type.get(g.split()[1]) in ("int", "decimal", "money"))]
+    # (and that its numbers are in the ranges the API declares, `range_check`; a number only: an
+    # argument retyped as a key, by `row_typed` or as a resource's, is compared to none)
+    types = {p.name: p.type for p in params}
+    checks = [*checks, *(g for n, g in sim.guards.items() if types.get(n) in NUMBER_TYPES)]
     body = [*checks, f"let {ROW_NAME} = insert {table} {{ {assigns} }}" if answers else f"insert {table} {{ {assigns} }}"]
     by = {p.name: p for p in params}
     patched = [(a, f) for a, f in (sets[1] if sets else ()) if a in by and by[a].type == next(x.type for x in sim.params if x.name == a)]
