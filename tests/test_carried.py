@@ -40,6 +40,10 @@ def test_same_meaning():
     assert _same_meaning("create_date_time", "datetime", "create_date_time", "creation_time")
     assert _same_meaning("valid_until", "datetime", "end_time", "end_time")
     assert _same_meaning("due", "date", "deadline", "due_date")
+    # nor "last" alone: a token's `last_used` was set to "the last updated of that console
+    # server port" (a fresh draw of stop 69)
+    assert not _same_meaning("last_used", "datetime", "last_updated", "last_updated")
+    assert _same_meaning("last_used", "datetime", "last_used", "")
 
 
 @pytest.fixture(scope="module")

@@ -84,6 +84,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
     unsaid = set() if tool.qualified in facts.mutating else {n for n, _ in free if n in defaults} - placeholders(tool)
     draws = DRAWS if free else 1
     profiles: list = []  # `_from_profile`, worked out at the first draw: every draw has the same
+    own = _own_tables(facts, tool)  # once a step, not once a parameter a draw
     for d in range(draws):
         attempt.deadline.check()
         profiled = {**_fresh(facts, rng, state, tool, free, given), **_moved(facts, rng, state, tool, given, free), **_from_row(facts, rng, state, tool, given, free)}
@@ -102,7 +103,7 @@ def bind_step(facts: WorldFacts, attempt: Attempt, rng: random.Random, seed: int
             if n in unsaid:
                 chosen[n] = defaults[n]
                 continue
-            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about if n not in naming else lambda: None, optional=defaults.get(n) == "", said=facts.said.get((tool.qualified, n), ()))
+            v = _draw(facts, attempt, rng, state, t, n, prefer_state=d < DRAWS // 2, near=facts.tool_tables[tool.qualified], about=about if n not in naming else lambda: None, optional=defaults.get(n) == "", said=facts.said.get((tool.qualified, n), ()), own=own)
             if v is _NO_VALUE:
                 return f"no sensible value for {n}"
             if v is _NO_DRAW:
@@ -461,7 +462,25 @@ def _z3_bind(facts: WorldFacts, attempt: Attempt, seed: int, state: State, tool:
         return {n: facts.enc.concrete(dict(tool.params)[n], v, model) for n, v in user.items()}, ""
 
 
-def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None, about=lambda: None, optional: bool = False, said: tuple = ()) -> Any:
+def _own_tables(facts: WorldFacts, tool: Tool) -> set[str]:
+    """The tables whose values a write's free text is first drawn from (`_draw`'s `own`): for a
+    call the world model only records (it writes no table a read shows), the tables of the
+    records it acts on (a copied template is named as templates are, not as the log of copies).
+    None for a read: an answered read's arguments are the ones its answers were seeded with, in
+    its service's tables (Open States' bill detail found none, asked with a bill's own
+    `jurisdiction`)."""
+    if tool.qualified not in facts.mutating:
+        return set()
+    written = facts.tables_written.get(tool.qualified, set())
+    if not written or written & facts.walks.read_tables:
+        # a write of records some read shows draws from its service's tables as before (a first
+        # version drew from the written tables first, and moved the bundled worlds' draws for no
+        # fault found in them)
+        return set()
+    return {rt for _, pt in tool.params if (rt := facts.people.ref_table(tstr(pt))) is not None}
+
+
+def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State, t: T.Type, name: str, prefer_state: bool, near: set[str] | None = None, about=lambda: None, optional: bool = False, said: tuple = (), own: set[str] | None = None) -> Any:
     """One seeded value for a user-given parameter: a member of an enum; for ids, text and
     emails a value the state holds, by meaning: from fields of the parameter's name (those of
     the tool's own service first), or that end in its last word (`new_folder`: `folder`), else from the fields of that type in the
@@ -490,7 +509,12 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
         # a field of that name in the tool's own service first: a document is renamed to a
         # document's title, not to a matter's ("Wrongful dismissal claim")
         same = held_split(facts, attempt, state, tstr(t), name, scope=near)[0] or same
-    if not same and said and p == "text" and not optional:
+        if own and len(same) > 1:
+            # and in the tables the call writes before the service's others: a copied template
+            # was named "Riverside editor url", the `name` of an editor URL answer beside the
+            # templates (an imported PDF Generator task, stop 69)
+            same = held_split(facts, attempt, state, tstr(t), name, scope=own)[0] or same
+    if not same and said and p in ("text", "email") and not optional:
         return rng.choice(said)
     if not same:
         same = held_split(facts, attempt, state, tstr(t), None, near=name)[0]  # a field ending in its last word (`new_folder`: `folder`)

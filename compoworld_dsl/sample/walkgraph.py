@@ -103,7 +103,9 @@ def _undated(name: str) -> str:
 
 
 # the words that say a value is a day or a time, which two dates of different meaning share
-_DAY_WORDS = frozenset({"date", "time", "datetime", "timestamp", "day", "at", "on", "dt", "utc"})
+# (and where it falls among others: a token's `last_used` was set to "the last updated of that
+# console server port", a fresh draw of stop 69)
+_DAY_WORDS = frozenset({"date", "time", "datetime", "timestamp", "day", "at", "on", "dt", "utc", "last", "first", "next", "latest", "earliest", "previous"})
 
 
 def _born(name: str) -> bool:
