@@ -18,7 +18,8 @@ def norm(name) -> str:
     return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
-_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# (not before an acronym's plural `s`: "the given IDs" was "the given i ds", stop 69)
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?:[^a-z]|$))")
 
 
 def words(name: str) -> str:

@@ -106,6 +106,31 @@ def test_answers_that_share_a_key_name_share_its_values(tmp_path):
     assert len(seeds) == 2 and seeds[0] == seeds[1], seeds
 
 
+def test_records_that_name_a_thing_no_resource_holds_share_its_values(tmp_path):
+    """Twilio Monitor's alerts and events both name a `resource_sid`, a resource the spec does not
+    hold: seeded apart ("RS-2300" in one, "RS-8811" in the other), no alert's resource was any
+    event's, and the events filtered by an alert's resource found none (a fresh draw of stop 69).
+    Not a bare `code`, nor the row's own number."""
+    alert = obj({"sid": s(), "alert_text": s(), "resource_sid": s(), "code": s()})
+    event = obj({"sid": s(), "description": s(), "resource_sid": s(), "code": s(), "event_number": s()})
+    rs = {"name": "ResourceSid", "in": "query", "schema": {"type": "string"}}
+    doc = spec(
+        {
+            "/v1/Alerts": {"get": {"operationId": "ListAlert", "responses": ok(obj({"alerts": arr(ref("Alert"))}))}},
+            "/v1/Alerts/{Sid}": {"get": {"operationId": "FetchAlert", "parameters": [pparam("Sid")], "responses": ok(ref("Alert"))}},
+            "/v1/Events": {"get": {"operationId": "ListEvent", "parameters": [rs], "responses": ok(obj({"events": arr(ref("Event"))}))}},
+            "/v1/Events/{Sid}": {"get": {"operationId": "FetchEvent", "parameters": [pparam("Sid")], "responses": ok(ref("Event"))}},
+        },
+        {"Alert": alert, "Event": event},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    seeds = [line.strip() for line in text.splitlines() if line.strip().startswith("resource_sid: ") and "=" not in line]
+    assert len(seeds) == 2 and seeds[0] == seeds[1] and seeds[0].startswith("resource_sid: pick(["), seeds
+    codes = [line.strip() for line in text.splitlines() if line.strip().startswith("code: ") and "=" not in line]
+    assert len(codes) == 2 and not (codes[0] == codes[1] and codes[0].startswith("code: pick([")), codes
+
+
 def test_a_summary_with_a_value_of_its_own_is_still_a_summary(tmp_path):
     # DLM: the policy summaries add a `PolicyType` the policy itself does not hold
     policy = obj({"PolicyId": s(), "Description": s(), "State": s(enum=["ENABLED", "DISABLED"]), "ExecutionRoleArn": s(), "DateCreated": s(format="date-time")})

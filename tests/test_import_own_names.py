@@ -62,7 +62,8 @@ def test_a_name_inside_an_object_in_a_wrapper_names_that_object():
         field("resource_group_id", "id", ref="rg.resource_groups"),
         field("created", "datetime"),
     ]
-    assert speak.identity(plan, ("name", "title"), "serverfarm") == ["resource_group_id"]
+    # (and when it was made, with no other date: stop 69)
+    assert speak.identity(plan, ("name", "title"), "serverfarm") == ["resource_group_id", "created"]
     titled = [field("id", "id", key=True), field("properties_title", src="properties.title"), field("created", "datetime")]
     assert speak.identity(titled, ("name", "title"), "campaign") == ["properties_title"]
 
@@ -167,3 +168,159 @@ def test_a_row_with_no_name_is_known_by_no_status_nor_kind_where_more_is_there()
     rows[0].key = True
     assert speak.identity(rows, ("name", "title"), "distribution") == ["send_date"]
     assert speak.identity([rows[0], rows[1], rows[4]], ("name", "title"), "distribution") == ["request_status"]
+
+
+def test_a_measure_kept_as_text_names_no_row_and_a_row_of_a_parent_is_known_with_its_making():
+    """Polly's synthesis tasks were 'add a synthesis task "Beacon synthesis task"', the name
+    drawn into their `sample_rate` (a measure is no name); a Twilio Studio execution was known by
+    its flow alone, "the one with flow "Summit flow"" of a flow with several (fresh draws, stop
+    69): with no other date, when it was made tells it."""
+    from compoworld_dsl.importers import common, speak
+
+    def field(name, base="text", **kw):
+        return common.FieldIR(name, base, base, src=name, **kw)
+
+    task = [field("task_id", "id", key=True), field("sample_rate"), field("voice_id", "id", ref="polly.voices"), field("creation_time", "datetime")]
+    assert speak.identity(task, ("name", "title"), "synthesis task") == ["voice_id", "creation_time"]
+    for measure in ("sample_rate", "page_size", "retry_count", "request_timeout"):
+        assert not speak.may_name(measure), measure
+    execution = [field("sid", "id", key=True), field("flow_sid", "id", ref="studio.flows"), field("date_updated", "datetime"), field("date_created", "datetime")]
+    assert speak.identity(execution, ("name", "title"), "execution") == ["flow_sid", "date_created"]
+    # an update time still tells nothing: a write moves it
+    assert speak.identity(execution[:3], ("name", "title"), "execution") == ["flow_sid"]
+
+
+def test_a_text_its_description_calls_a_phone_number_is_drawn_as_one():
+    """Twilio Studio's `To` and `From` ("The Contact phone number to start a Studio Flow
+    Execution"): a task triggered an execution 'with from "Juniper flow"', another field's value
+    (a fresh draw, stop 69). A SID of a phone number is no phone number."""
+    from compoworld_dsl.importers.common import said_as_kind, text_seed
+
+    assert said_as_kind("to", "The Contact phone number to start a Studio Flow Execution") == "to_phone"
+    assert said_as_kind("from", "The Twilio phone number to send messages or initiate calls from") == "from_phone"
+    assert text_seed(said_as_kind("to", "The phone number, SIP address or Client identifier"), "execution").startswith('pick(["+1')
+    assert said_as_kind("phone_number_sid", "The phone number's SID") == "phone_number_sid"
+    assert said_as_kind("count", "The number of phone numbers") == "count"
+    # and an address its description calls an email address (Gmail's send-as `replyToAddress`
+    # was "7 Station Lane")
+    kind = said_as_kind("reply_to_address", "An optional email address that is included as a Reply-To: header")
+    assert text_seed(kind, "send as").startswith('format("{}@{}"')
+
+
+def test_an_operation_id_glued_from_a_verb_and_its_paths_word_is_two_words():
+    """Patchman's `deletesystem` at `/systems/{inventory_id}`: "Deletesystem the system item ..."
+    (a fresh draw, stop 69). Only a word of the path's: `settings` is no "set tings"."""
+    from compoworld_dsl.importers.openapi import unglued
+
+    assert unglued("deletesystem", "/api/patch/v1/systems/{inventory_id}") == "delete_system"
+    assert unglued("getusers", "/users") == "get_users"
+    assert unglued("settings", "/settings") == "settings"
+    assert unglued("listSystems", "/systems") == "listSystems"
+    assert unglued("address", "/addresses") == "address"
+    # a part whose path segment has humps: Shopping Content's `orders.updateshipment`
+    assert unglued("content.orders.updateshipment", "/{merchantId}/orders/{orderId}/updateShipment") == "content.orders.update_shipment"
+    assert unglued("returnrefundlineitem", "/orders/{id}/returnRefundLineItem") == "return_refund_line_item"
+
+
+def test_a_schema_named_after_its_method_and_a_placeholder_example_say_nothing():
+    """Zuora's `GETPublicNotificationDefinitionResponse` was "the get public notification
+    definition", and VTEX's gift cards went to the provider "insert identifier here", its
+    example (fresh draws, stop 69)."""
+    from compoworld_dsl.importers.common import PLACEHOLDER, clean_schema_name
+
+    assert clean_schema_name("GETPublicNotificationDefinitionResponse") == "PublicNotificationDefinition"
+    assert clean_schema_name("POSTAccountType") == "AccountType" and clean_schema_name("GETs") == "GETs"
+    assert PLACEHOLDER.fullmatch("insert identifier here") and PLACEHOLDER.fullmatch("Enter your API key here")
+    assert not PLACEHOLDER.fullmatch("Atlas here") and not PLACEHOLDER.fullmatch("Harbor Street")
+
+
+def test_a_number_named_as_a_date_is_a_time_and_a_founding_is_a_year(tmp_path):
+    """Stack Exchange sends `creation_date` as an integer with no description: its tasks said
+    "the reputation with on date 1" and "approval date 84"; a team "with founded 2" (fresh draws,
+    stop 69). A small example is no date (a day of the month)."""
+    from compoworld_dsl.importers.common import int_seed
+
+    user = obj({"user_id": {"type": "integer"}, "display_name": s(), "creation_date": {"type": "integer"}, "due_date": {"type": "integer", "example": 15}, "answer_count": {"type": "integer"}, "last_modified_time": {"type": "integer"}, "response_time": {"type": "integer"}})
+    doc = spec({"/users": {"get": {"operationId": "listUsers", "responses": ok({"type": "array", "items": ref("User")})}}}, {"User": user})
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    rec = text[text.index("record User") :].split("\n  }")[0]
+    assert "creation_date: datetime" in rec and "due_date: int" in rec and "answer_count: int" in rec, rec
+    # and a time of a change (IoT Data's retained messages "with last modified time 29"), not a
+    # time a thing takes
+    assert "last_modified_time: datetime" in rec and "response_time: int" in rec, rec
+    lo, hi = map(int, int_seed("founded").split(".."))
+    assert 1900 < lo < hi <= 2025
+
+
+def test_an_acronyms_plural_is_one_word_and_a_fixed_kind_is_no_argument(tmp_path):
+    """Games Management's "Resets achievements with the given IDs for all players" was said
+    "reset achievements with the given i ds", and its body's `kind`, "always the fixed string
+    `gamesManagement#...Request`", was an argument a task copied from another record ("with the
+    same kind as the hidden player"): a fresh draw, stop 69."""
+    from compoworld_dsl.importers.common import snake
+
+    assert snake("the given IDs for") == "the_given_ids_for" and snake("listVMsForSubnet") == "list_vms_for_subnet"
+    assert snake("HTTPSettings") == "http_settings" and snake("DNSServers") == "dns_servers"
+    fixed = {"type": "string", "description": "Uniquely identifies the type of this resource. Value is always the fixed string `games#resetRequest`."}
+    doc = spec(
+        {"/achievements/resetMultipleForAllPlayers": {"post": {"operationId": "achievements.resetMultipleForAllPlayers", "summary": "Resets achievements with the given IDs for all players", "requestBody": {"content": {"application/json": {"schema": obj({"kind": fixed, "achievement_ids": {"type": "array", "items": s()}})}}}, "responses": {"204": {"description": "done"}}}}},
+        {},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    tool = text[text.index("tool achievements_reset_multiple_for_all_players") :].split("{")[0]
+    assert "kind" not in tool and "achievement_ids" in tool, tool
+    assert "the given ids" in text and "i ds" not in text
+
+
+def test_a_module_before_the_noun_is_no_verb(tmp_path):
+    """NetBox names its operations `dcim_console-server-ports_update`: the module comes first and
+    the method last, and a task said "Dcim the console server port ..." (a fresh draw, stop 69)."""
+    port = obj({"id": {"type": "integer"}, "name": s(), "description": s()})
+    base = "/dcim/console-server-ports/"
+    doc = spec(
+        {
+            base: {"get": {"operationId": "dcim_console-server-ports_list", "responses": ok({"type": "array", "items": ref("Port")})}},
+            base + "{id}/": {
+                "get": {"operationId": "dcim_console-server-ports_read", "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}], "responses": ok(ref("Port"))},
+                "put": {"operationId": "dcim_console-server-ports_update", "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}], "requestBody": {"content": {"application/json": {"schema": obj({"name": s(), "description": s()})}}}, "responses": ok(ref("Port"))},
+            },
+        },
+        {"Port": port},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    says = re.findall(r'say "([^"]*)"', text)
+    assert any(x.startswith("update ") for x in says) and not any(x.startswith("dcim") for x in says), says
+
+
+def test_the_callers_own_things_and_magentos_schema_names():
+    """"Lists your virtual machines" gave "the your virtual machines" (Backup Gateway); Magento's
+    `catalog-data-category-interface` was "the catalog data category interface" (fresh draws,
+    stop 69)."""
+    from compoworld_dsl.importers.common import clean_schema_name
+    from compoworld_dsl.importers.speak import summary_phrase
+
+    assert summary_phrase("Lists your virtual machines") == ("list virtual machines", True)
+    assert summary_phrase("Deletes your bot") == ("delete the bot", False)
+    assert clean_schema_name("catalog-data-category-interface") == "category"
+    assert clean_schema_name("quote-data-cart-interface") == "cart"
+
+
+def test_a_referenced_rows_name_beside_its_reference_names_no_row_and_detail_words_go():
+    """YNAB's transactions hold `category_id` and `category_name`, and were 'the transaction
+    "Cedar category" among the transactions of the category "Cedar category"'; GitHub's
+    `organization-full` was "the organization full"; a VPC connector's `ipCidrRange` was drawn as
+    "ip cidr range 12" (fresh draws, stop 69)."""
+    from compoworld_dsl.importers import common, speak
+
+    def field(name, base="text", **kw):
+        return common.FieldIR(name, base, base, src=name, **kw)
+
+    txn = [field("id", "id", key=True), field("category_id", "id", ref="ynab.categories"), field("category_name"), field("memo"), field("date", "date")]
+    assert speak.identity(txn, ("name", "title"), "transaction") != ["category_name"]
+    assert "category_name" not in speak.identity(txn, ("name", "title"), "transaction")
+    assert common.clean_schema_name("organization-full") == "organization"
+    assert common.clean_schema_name("nullable-simple-user").lower() == "user"
+    assert "/28" in common.text_seed("ip_cidr_range", "connector", None)

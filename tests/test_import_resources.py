@@ -678,6 +678,61 @@ def test_a_rows_own_object_names_its_row_by_the_property_that_says_so(tmp_path):
     assert got["success"] and got["data"]["user_id"] == row["user_id"], got
 
 
+def _record_and_world(tmp_path, doc, record: str):
+    """(the imported record's text, the model, the loaded world, its first state)."""
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    w, st = world_of(model, wf)
+    return text[text.index(f"record {record}") :].split("\n  }")[0], model, w, st
+
+
+def test_a_parents_bare_name_under_its_noun_is_the_rows_reference_to_it(tmp_path):
+    """AppIntegrations lists an event integration's associations at `/eventIntegrations/{Name}/
+    associations`, each holding an `EventIntegrationName`: that property is the parent `{Name}`
+    names, not a second reference beside it (`event_integration_name_2`) that the seeds drew
+    apart, so an association listed under one integration named another (a fresh draw)."""
+    integration = obj({"Name": {"type": "string"}, "Description": {"type": "string"}})
+    assoc = obj({"EventIntegrationAssociationArn": {"type": "string"}, "EventIntegrationName": {"type": "string"}, "ClientId": {"type": "string"}})
+    doc = spec(
+        {
+            "/eventIntegrations": {"get": {"operationId": "listEventIntegrations", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/EventIntegration"}})}},
+            "/eventIntegrations/{Name}": {"get": {"operationId": "getEventIntegration", "parameters": [pparam("Name")], "responses": ok({"$ref": "#/components/schemas/EventIntegration"})}},
+            "/eventIntegrations/{Name}/associations": {"get": {"operationId": "listEventIntegrationAssociations", "parameters": [pparam("Name")], "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/EventIntegrationAssociation"}})}},
+        },
+        {"EventIntegration": integration, "EventIntegrationAssociation": assoc},
+    )
+    rec, model, w, st = _record_and_world(tmp_path, doc, "EventIntegrationAssociation")
+    assert "event_integration_name: EventIntegrationId" in rec and "_name_2" not in rec, rec
+    table = next(q for q in st.tables if q.endswith(".event_integration_associations"))
+    row = next(iter(st.tables[table].values()))
+    got = w.call(st, f"{table.split('.')[0]}.list_event_integration_associations", {"name": row["event_integration_name"]})
+    assert got["success"] and all(r["event_integration_name"] == row["event_integration_name"] for r in got["data"]), got
+
+
+def test_a_parents_own_object_in_the_row_is_its_reference(tmp_path):
+    """1Password's items under `/vaults/{vaultUuid}/items` hold `vault: {id}`: that object's id is
+    the vault the path names, not a second reference beside `vault_uuid` that a create left blank
+    (a blind player's new item was in no vault, round 48)."""
+    vault = obj({"id": {"type": "string"}, "name": {"type": "string"}})
+    item = obj({"id": {"type": "string"}, "title": {"type": "string"}, "vault": obj({"id": {"type": "string"}})})
+    doc = spec(
+        {
+            "/vaults": {"get": {"operationId": "GetVaults", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Vault"}})}},
+            "/vaults/{vaultUuid}": {"get": {"operationId": "GetVaultById", "parameters": [pparam("vaultUuid")], "responses": ok({"$ref": "#/components/schemas/Vault"})}},
+            "/vaults/{vaultUuid}/items": {
+                "get": {"operationId": "GetVaultItems", "parameters": [pparam("vaultUuid")], "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Item"}})},
+                "post": {"operationId": "CreateVaultItem", "parameters": [pparam("vaultUuid")], "requestBody": {"content": {"application/json": {"schema": obj({"title": {"type": "string"}})}}}, "responses": ok({"$ref": "#/components/schemas/Item"})},
+            },
+        },
+        {"Vault": vault, "Item": item},
+    )
+    rec, model, w, st = _record_and_world(tmp_path, doc, "Item")
+    assert "vault_id: VaultId" in rec and "vault_uuid" not in rec, rec
+    vid = next(iter(next(t for q, t in st.tables.items() if q.endswith(".vaults"))))
+    made = w.call(st, next(t.qualified for t in model.tools() if t.name == "create_vault_item"), {"vault_uuid": vid, "title": "Team offsite"})
+    assert made["success"] and made["data"]["vault_id"] == vid, made
+
+
 def test_a_scope_parameter_beside_a_property_of_another_type_gets_a_field_of_its_own(tmp_path):
     """Docker Hub's tags sit under `/namespaces/{namespace}/repositories/{repository}` and hold an
     integer `repository` (the repository's id): the path's `{repository}` (a name, text) is a
@@ -831,3 +886,54 @@ def test_a_row_of_nothing_but_its_key_is_known_by_it_and_seeded(tmp_path):
         for call, bound in zip(t["reference_plan"], t["bindings"]):
             if str(bound.get("topic_arn", "")).startswith("step"):
                 assert f'"{call["arguments"]["topic_arn"]}"' not in text, text
+
+
+def test_a_path_segment_named_as_its_parameter_is_that_parameter(tmp_path):
+    """PDF Generator writes `/templates/templateId`, and APIs.guru's conversion made `templateId` a
+    query parameter: the segment is the template's id, so the get, update and delete act on one
+    template. Read as a word, they were recorded calls on the collection, and a sampled task
+    deleted a template and then updated it (stop 69)."""
+    template = obj({"id": {"type": "integer"}, "name": {"type": "string"}})
+    tid = {"name": "templateId", "in": "query", "required": True, "schema": {"type": "integer"}}
+    doc = spec(
+        {
+            "/templates": {"get": {"operationId": "getTemplates", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Template"}})}},
+            "/templates/templateId": {
+                "get": {"operationId": "getTemplate", "parameters": [tid], "responses": ok({"$ref": "#/components/schemas/Template"})},
+                "delete": {"operationId": "deleteTemplate", "parameters": [tid], "responses": {"204": {"description": "gone"}}},
+            },
+        },
+        {"Template": template},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /templates/templateId"][0] == "get" and ops["DELETE /templates/templateId"][0] == "delete", ops
+    w, st = world_of(model, wf)
+    table = next(q for q in st.tables if q.endswith(".templates"))
+    key = next(iter(st.tables[table]))
+    svc = table.split(".")[0]
+    assert w.call(st, f"{svc}.get_template", {"template_id": key})["success"]
+    assert w.call(st, f"{svc}.delete_template", {"template_id": key})["success"]
+    assert not w.call(st, f"{svc}.get_template", {"template_id": key})["success"]
+
+
+def test_a_recorded_calls_free_text_is_drawn_from_the_records_it_acts_on(tmp_path):
+    """A copied template was named "Riverside editor url", the `name` of an editor URL answer
+    beside the templates in one service (an imported PDF Generator task, stop 69): a call the
+    world model only records draws its text from the table of the record it acts on."""
+    from compoworld_dsl.sample.bindings import _own_tables
+    from compoworld_dsl.sample.worker import load_sampler
+
+    template = obj({"id": {"type": "integer"}, "name": {"type": "string"}})
+    doc = spec(
+        {
+            "/templates": {"get": {"operationId": "getTemplates", "responses": ok({"type": "array", "items": {"$ref": "#/components/schemas/Template"}})}},
+            "/templates/{templateId}": {"get": {"operationId": "getTemplate", "parameters": [pparam("templateId")], "responses": ok({"$ref": "#/components/schemas/Template"})}},
+            "/templates/{templateId}/copy": {"post": {"operationId": "copyTemplate", "parameters": [pparam("templateId"), {"name": "name", "in": "query", "schema": {"type": "string"}}], "responses": {"204": {"description": "copied"}}}},
+            "/templates/{templateId}/editor": {"post": {"operationId": "getEditorUrl", "parameters": [pparam("templateId")], "requestBody": {"content": {"application/json": {"schema": obj({"name": {"type": "string"}})}}}, "responses": ok(obj({"url": {"type": "string"}, "name": {"type": "string"}}))}},
+        },
+        {"Template": template},
+    )
+    result, ops, model, wf = run(tmp_path, doc)
+    facts = load_sampler(str(wf)).facts
+    copy = next(t for t in facts.tools if t.name == "copy_template")
+    assert {q.split(".")[-1] for q in _own_tables(facts, copy)} == {"templates"}, _own_tables(facts, copy)

@@ -183,6 +183,7 @@ _UNDERSCORES = re.compile(r"_+")
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")  # what snake() gives back as it is
 
 
+_ACRONYM_PLURAL = re.compile(r"(?<![A-Z])([A-Z]{2,})s(?=[A-Z_\W\d]|$)")
 _VCPU = re.compile(r"v(?:CPU|Cpu)")
 
 
@@ -197,6 +198,8 @@ def snake(name: str) -> str:
     s = _SEPARATORS.sub("_", ascii_fold(name)).lstrip("_")[:256]
     # a virtual CPU is one word (AWS Batch's `unmanagedvCpus` was "unmanagedv cpus": stop 67)
     s = _VCPU.sub("_Vcpu", s)
+    # an acronym's plural is one word ("the given IDs": "i ds" in a game reset's phrase, stop 69)
+    s = _ACRONYM_PLURAL.sub(lambda m: m.group(1).capitalize() + "s", s)
     s = _CAPS_BEFORE_WORD.sub(r"\1_\2", s)
     s = _WORD_BEFORE_CAP.sub(r"\1_\2", s)
     s = s.strip("_").lower()
@@ -664,6 +667,8 @@ SENTENCES = [
 ]
 DOMAINS = ["example.com", "northwind.example", "meridian.example", "atlasrobotics.example"]
 MAILBOXES = ["amara", "dbrennan", "p.raman", "tkowalski", "grace.w", "ktanaka", "lmoreno", "hello"]
+# addresses a person writes to, where no row holds one (`OpenAPIImporter.said_pools`)
+EXAMPLE_EMAILS = tuple(f"{m}@{d}" for m, d in zip(MAILBOXES[:6], DOMAINS * 2))
 CITIES = ["London", "Lagos", "Toronto", "Berlin", "Osaka", "Lisbon", "Chicago", "Melbourne"]
 COUNTRIES = ["GB", "NG", "CA", "DE", "JP", "PT", "US", "AU"]
 COUNTRY_NAMES = ["United Kingdom", "Nigeria", "Canada", "Germany", "Japan", "Portugal", "United States", "Australia"]
@@ -878,6 +883,15 @@ def said_as_kind(name: str, description: str | None) -> str:
         # Azure's scope is a resource path ("'subscriptions/{subscriptionId}' for subscription
         # scope, ..."): a role definition was "with scope "read"", an OAuth scope (stop 65)
         return "azure_resource_scope"
+    if re.search(r"(?:^|_)addr(?:ess)?$", name) and re.search(r"\be-?mail address", said, re.I):
+        # "An optional email address that is included as a Reply-To: header" (Gmail's send-as
+        # `replyToAddress`: 'with reply to address "7 Station Lane"', a fresh draw of stop 69)
+        return name + "_email"
+    if not re.search(r"(?:^|_)(?:s?id|ids|key|sid|arn|type|phone\w*|mobile|fax)$", name) and re.match(r"\W*(?:the\s+|a\s+)?(?:\w+\s+){0,2}(?:phone|mobile|telephone)\s+number\b", said, re.I):
+        # "The Contact phone number to start a Studio Flow Execution" (Twilio's `To`, `From`: a
+        # task triggered an execution 'with from "Juniper flow"', another field's value, a fresh
+        # draw of stop 69)
+        return name + "_phone"
     person = re.match(r"\W*(?:the\s+)?(?:full\s+|display\s+)?name of (?:the|a|an|this)?\s*(?:new\s+|invited\s+)?(?:team\s+|group\s+|project\s+)?(\w+)\b", said, re.I)
     if re.search(r"(?:^|_)name$", name) and person and person.group(1).lower() in PERSON_NOUNS - _SOFTWARE_TOO:
         # "Name of the new team member" (Appwrite's membership `name`: "Beacon membership")
@@ -886,7 +900,8 @@ def said_as_kind(name: str, description: str | None) -> str:
 
 
 # a value that only names what goes there (`{subscription-id}`, `<vault name>`, `${TOKEN}`)
-PLACEHOLDER = re.compile(r"\$?\{[^{}]*\}|<[^<>]*>|\[[A-Z_ -]+\]")
+# (or says what to put there: VTEX's gift card provider "insert identifier here", stop 69)
+PLACEHOLDER = re.compile(r"\$?\{[^{}]*\}|<[^<>]*>|\[[A-Z_ -]+\]|(?i:(?:insert|enter|put|type|add)\s+(?:your\s+|the\s+|an?\s+)?[\w ]{1,30}?\s+here)")
 
 
 def names_its_field(value: str, toks: list[str]) -> bool:
@@ -943,7 +958,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
             # one can be made ("every name its table's seed draws is taken": stop 65)
             return f'format("https://{DOMAINS[0]}/{noun.replace(" ", "-")}/{{}}", 1..999)'
         return _pick(ex + [f"https://{d}/{noun.replace(' ', '-')}/{i}" for i, d in enumerate(DOMAINS, 1)])
-    if "phone" in toks or "mobile" in toks or "fax" in toks:
+    if ("phone" in toks or "mobile" in toks or "fax" in toks) and last not in ("country", "region", "type", "kind", "carrier", "status", "provider"):
+        # (a mobile's `country` is a country: Sakari's messages held "+1 312 555 0163" there)
         return _pick(ex + PHONES)
     if ("email" in toks or "emails" in toks) and last in ("email", "emails", "address", "addr"):
         # `author_email_address` typed as a string is an email address, not a street (Dataform's
@@ -1038,6 +1054,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     said = set(toks) | set(noun.lower().split())
     if "mac" in said and last in ("mac", "address", "addr"):
         return _pick(ex + ["00:1a:2b:3c:4d:5e", "3c:22:fb:91:0a:7d", "a4:83:e7:12:6b:c0", "f0:18:98:5e:22:af"])  # not "48 Market Road" (IX-API's MAC addresses)
+    if "cidr" in toks:
+        # a block of addresses (Serverless VPC Access's `ipCidrRange`: "ip cidr range 12", and a
+        # task set it to "Harbor connector": a fresh draw, stop 69)
+        return _pick(ex + ["10.8.0.0/28", "10.8.1.0/28", "10.124.0.0/28", "192.168.10.0/28", "172.16.4.0/28", "10.132.0.0/28"])
     if said & {"ip", "ipv4"} and last in ("ip", "ipv4", "address", "addr", "mask", "prefix", "cidr"):
         return _pick(ex + (["255.255.255.0", "10.0.0.0/8", "192.168.1.0/24"] if last in ("mask", "prefix", "cidr") else IPS))
     if last in ("street", "line1", "line2", "address", "line"):
@@ -1211,7 +1231,10 @@ def range_seeds(table: TableIR) -> list[str]:
     # (a scaling rule with `min_capacity` 76 and `max_capacity` 12): the low one from the lower
     # half of the range, the high one from the upper half
     numbers = {f.name: f.type for f in table.record.fields if not f.key and f.base in ("int", "decimal", "money")}
-    for name, other in _range_pairs(numbers):
+    # (and a count below its cap: Azure's private zones held `number_of_record_sets` 66 beside
+    # `max_number_of_record_sets` 13, which a blind player noted in round 48)
+    capped = [(n, cap) for n in numbers for cap in (f"max_{n}", f"maximum_{n}", f"{n}_limit") if numbers.get(cap) == numbers[n]]
+    for name, other in _range_pairs(numbers) + capped:
         lo_m, hi_m = _NUMBER_RANGE.fullmatch(table.seed.get(name, "")), _NUMBER_RANGE.fullmatch(table.seed.get(other, ""))
         if lo_m is None or hi_m is None:
             continue
@@ -1355,6 +1378,8 @@ def int_seed(name: str, minimum=None, maximum=None) -> str:
         return "0..1"
     if last in ("year",):
         lo, hi = 2020, 2025
+    elif last in ("founded", "established"):
+        lo, hi = 1950, 2020  # a year a team or a firm was founded: "the team with founded 2" (stop 69)
     elif last == "month":
         lo, hi = 1, 12  # Google's `Date {year, month, day}`: a beacon's low battery date was day 99 of month 43 (round 16)
     elif last == "day":
@@ -1550,6 +1575,13 @@ def clean_schema_name(name: str | None) -> str:
         if len(parts) > 1 and (len(last) < 3 or re.fullmatch(r"(?i)response|request|result|model|dto|item|object|data|body|v\d+\w*", last)):
             last = parts[-2][:1].upper() + parts[-2][1:] + last[:1].upper() + last[1:]
         name = last
+    # Magento's `catalog-data-category-interface`: a category ("the catalog data category
+    # interface" in a fresh draw's task, stop 69)
+    name = re.sub(r"^[a-z]+-data-([a-z-]+)-interface$", r"\1", name)
+    # GitHub's `organization-full`, `public-key-full`, `minimal-repository`: the thing, in the
+    # detail its answer shows ("update the org ... with name "Cedar organization full"", stop 69)
+    name = re.sub(r"(?i)[-_](?:full|simple|minimal)$", "", name)
+    name = re.sub(r"(?i)^(?:(?:nullable|minimal|simple)[-_])+(?=[a-z])", "", name)
     n = re.sub(r"[^A-Za-z0-9_]", "_", name)
     # Google's package prefix: `GoogleCloudBillingSkugroupskusV1betaSkuGroupSku` is a SKU group SKU
     # ("the google cloud billing skugroupskus v1beta SKU group SKUs" before)
@@ -1562,6 +1594,9 @@ def clean_schema_name(name: str | None) -> str:
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
     n = re.sub(r"^(Get|Create|Update|Describe|New)(?=[A-Z])", "", n)
+    # (and the method a request or an answer is named after: Zuora's
+    # `GETPublicNotificationDefinitionResponse`, "the get public notification definition", stop 69)
+    n = re.sub(r"^(GET|POST|PUT|PATCH|DELETE)(?=[A-Z][a-z])", "", n)
     # a search's answer named by the search (Meteosource's `FindPlaces` at `/find_places`: "the
     # point with the find places "Summit find places"", a fresh draw, stop 66): the things found
     found = re.fullmatch(r"(?:Find|Search|Fetch|Retrieve)((?:[A-Z][a-z0-9]*)*?)([A-Z][a-z]{2,})", n)

@@ -74,6 +74,7 @@ from .common import (
     words,
     unwrapped,
     VAGUE_KEYS,
+    EXAMPLE_EMAILS,
     WRAPPERS,
     clean_schema_name,
 )
@@ -266,6 +267,32 @@ def without_route(op_id: str, path: str, method: str) -> str:
     return op_id[: -len(suffix)] if op_id.endswith(suffix) and len(op_id) > len(suffix) else op_id
 
 
+# a property whose value the API fixes (Google's `kind`: "Value is always the fixed string ...")
+_FIXED = re.compile(r"\b(?:is\s+)?always\s+the\s+fixed\s+string\b|\bValue:\s+the\s+fixed\s+string\b", re.I)
+
+_GLUED_VERBS = ("get", "list", "create", "update", "delete", "remove", "add", "patch", "put", "post", "fetch", "find", "search", "show", "cancel", "enable", "disable", "start", "stop", "export", "import")
+
+
+def unglued(op_id: str, path: str) -> str:
+    """An operation id written as one lower-case word, a verb and a word of its own path
+    (Patchman's `deletesystem` at `/systems/{inventory_id}`), with the two apart: kept whole,
+    its task said "Deletesystem the system item ..." (a fresh draw, stop 69). Only where the
+    rest is a path segment's word, so `settings` and `address` stay whole."""
+    segs = [seg for seg in path.split("/") if seg and not seg.startswith("{")]
+    # a part written in lower case where its path segment has humps (Shopping Content's
+    # `orders.updateshipment` at `.../orders/{orderId}/updateShipment`: "Updateshipment the order")
+    humped = {seg.lower(): snake(seg) for seg in segs if re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)+", seg)}
+    if humped and re.search(r"[._]", op_id):
+        return ".".join(humped.get(part, part) for part in op_id.split("."))
+    if op_id in humped or not re.fullmatch(r"[a-z]+", op_id):
+        return humped.get(op_id, op_id)
+    words = {w for seg in segs for w in (seg.lower(), singular(seg.lower()))}
+    for verb in _GLUED_VERBS:
+        if op_id.startswith(verb) and op_id[len(verb) :] in words:
+            return f"{verb}_{op_id[len(verb):]}"
+    return op_id
+
+
 def api_slug(title: str, fallback: str) -> str:
     toks = [t for t in snake(title).split("_") if t and t not in API_STOPWORDS and not re.fullmatch(r"v\d+", t)]
     if not toks:
@@ -315,6 +342,14 @@ class TypeMapper:
                 # a time the API counts from 1970 is a time: CloudWatch Logs' log groups were
                 # "the log group with creation time 93" (a fresh draw's task, stop 64)
                 return "datetime", "datetime", ["a time the API sends as a count since 1970, to the minute"], None
+            toks = fname.split("_")
+            dated = toks[-1] == "date" or toks[-1] in ("time", "timestamp", "at") and bool(set(toks[:-1]) & {"created", "updated", "modified", "deleted", "last", "creation", "published"})
+            if dated and (not isinstance(s.example, (int, float)) or s.example >= 10**7):
+                # a date the API sends as a number and names as a date (Stack Exchange's
+                # `creation_date`, with no description): "the reputation with on date 1" and "the
+                # suggested edit with approval date 84" were its tasks; IoT Data's retained
+                # messages "with last modified time 29" (fresh draws, stop 69)
+                return "datetime", "datetime", ["a date the API sends as a number (by its name), to the minute"], None
             return "int", "int", notes, None
         if s.type == "number":
             if set(fname.split("_")) & MONEY_WORDS:
@@ -726,6 +761,17 @@ class OpenAPIImporter(TypeMapper):
                 adopt_examples(shape, str(p.get("description") or ""), p.get("examples"))
             example_not_enum(shape, str(p.get("description") or ""), str(p.get("name") or ""))
             params[(p["name"], where)] = Param(p["name"], where, shape, bool(p.get("required")) or where == "path", str(p.get("description") or ""))
+        for key, p in list(params.items()):
+            if "{" + p.name + "}" not in segs and p.name in segs and (p.where == "path" or p.where == "query" and p.required and re.search(r"(?:Id|ID|_id|Key|_key|Name|_name)$", p.name)):
+                # a path that writes its parameter without braces (PDF Generator's
+                # `/templates/templateId`, whose `templateId` the spec says is a query
+                # parameter): that segment is it. Read as a word, the template's update, copy and
+                # delete were recorded calls on the collection, and a task deleted a template and
+                # then updated it (stop 69)
+                segs = ["{" + p.name + "}" if x == p.name else x for x in segs]
+                if p.where != "path":
+                    del params[key]
+                    params[(p.name, "path")] = replace(p, where="path", required=True)
         signed = signing(list(params.values()))
         for p in signed:
             del params[(p.name, p.where)]
@@ -755,6 +801,11 @@ class OpenAPIImporter(TypeMapper):
                     body = resources.body_from_example(self, body, media, ((at, "requestBody"), "content"))
                 if body_kind in ("form", "multipart") and body.kind == "object" and any(norm(n) in CREDENTIALS for n in body.props):
                     body = replace(body, props={n: x for n, x in body.props.items() if norm(n) not in CREDENTIALS})  # as for Swagger's form fields
+                if body.kind == "object" and any(_FIXED.search(x.description or "") for x in body.props.values()):
+                    # a property that is "always the fixed string `gamesManagement#...Request`"
+                    # (Google's `kind`) is the API's, not what the caller asks for: a task reset
+                    # achievements "with the same kind as the hidden player" (a fresh draw, stop 69)
+                    body = replace(body, props={n: x for n, x in body.props.items() if not _FIXED.search(x.description or "")})
                 if body.kind == "object" and any(norm(n) in SIGNATURES for n in body.props):
                     # a signed request (DigiLocker's `hmac` over `clientid` and `ts`): what signs
                     # it is the client's, not what the call asks for, as a credential is
@@ -766,6 +817,8 @@ class OpenAPIImporter(TypeMapper):
             # Transavia, Halo) names nothing: the tool, its answer record and its words come from
             # the path and summary, as for an operation with no id ("N5476362a281d830c946a3d68Answer")
             op_id = None
+        if op_id:
+            op_id = unglued(op_id, path)
         action = op.get("x-aws-operation-name")
         if op_id and isinstance(action, str) and op_id.upper() in (f"GET_{action}".upper(), f"POST_{action}".upper()):
             op_id = action  # `GET_AttachNetworkInterface`: the method is the wire's, not the action's name
@@ -1255,7 +1308,20 @@ class OpenAPIImporter(TypeMapper):
                     # user is the parent, not a second field beside it (a presence whose `userId`
                     # was another user's met a blind player)
                     names = {norm(singular(parent.table)) + "id", norm(parent.name) + "id"}  # not its key property: a run's `experimentId` is not the experiment its `{experimentName}` names
+                    if norm(p) in VAGUE_KEYS:
+                        # AppIntegrations' `/eventIntegrations/{Name}/associations` answer an
+                        # `EventIntegrationName`: the parent's bare `{Name}` under its noun is that
+                        # property, not a second reference beside it that the seeds drew apart (an
+                        # association listed under one integration named another, a fresh draw)
+                        names |= {norm(singular(parent.table)) + norm(p), norm(parent.name) + norm(p)}
                     existing = next((f for f in fields if not f.key and "." not in f.src and norm(f.src) in names), None)
+                    if existing is None:
+                        # or the parent's own object's key (1Password's items under
+                        # `/vaults/{vaultUuid}` hold `vault.id`, a vault's key): a second reference,
+                        # left blank by a create, had an item "in" no vault (blind round 48). Only
+                        # its key: an embedded `crate.id` is no crate keyed by its `crateName`
+                        nouns = {norm(singular(parent.table)), norm(parent.name)}
+                        existing = next((f for f in fields if not f.key and f.src.count(".") == 1 and norm(f.src.split(".")[0]) in nouns and norm(f.src.split(".")[1]) == norm(parent.key_prop)), None)
                 if existing is None:
                     # a bare `{id}` (`/albums/{id}/tracks`) names the parent: `album_id`, not `id_2`
                     # ("the id 2 of the track" met a reader)
@@ -1974,6 +2040,11 @@ class OpenAPIImporter(TypeMapper):
             toks = toks[1:]
         generic = {"get", "list", "create", "add", "update", "patch", "put", "delete", "remove", "one", "all", "insert", "post", "new", "set", "edit", "modify", "replace", "fetch", "retrieve", "read", "destroy", "do", "api", "v1", "v2"}
         first = toks[0] if toks else ""
+        if len(toks) > 2 and toks[-1] in generic:
+            # a module before the noun and the method last (NetBox's
+            # `dcim_console-server-ports_update`): "update", not "dcim the console server port"
+            # (a fresh draw, stop 69)
+            return default
         if len(toks) > 1 and toks[1] in generic:
             # a tag before the verb (Appwrite's `databaseDeleteDocument`): "delete", not "database
             # the document ..." (blind round 17's draw)
@@ -2902,10 +2973,10 @@ class OpenAPIImporter(TypeMapper):
         self.proposed_rules = speak(self.resources, self.services, tables, self.enums, self.ops)  # labels, phrases, seeds, house rules
         for t in self.answered_tools:  # after speak, which rewrites their phrases from summaries
             world_model.state_arguments(t)
-        world_model.shared_answer_values(self)  # after speak, which settles the seeds
         show_readings(self.ops, self.services)
         for r in self.resources:
             self.services[r.service].tables.append(tables[r.qualified])
+        world_model.shared_answer_values(self)  # after speak, which settles the seeds, and with the resources' tables
         return self.emit()
 
     def fresh(self) -> set[str]:
@@ -2986,7 +3057,8 @@ class OpenAPIImporter(TypeMapper):
         taken = set(self.service_names) | set(self.type_names) | set(self.enums) | {self.api, f"{self.api}_world"}
         out = []
         for s in services:
-            noun = next((t.record.noun or words(t.record.name).lower() for t in s.tables), "") or words(s.name)
+            # (not a log of calls: Altoro's feedback was named "Atlas add user call", stop 69)
+            noun = next((t.record.noun or words(t.record.name).lower() for t in s.tables if not t.name.endswith("_calls")), "") or words(s.name)
             seeded = seeded_in[s.name]
             for t in s.tools:
                 o = by_tool.get(f"{s.name}.{t.name}")
@@ -2996,6 +3068,13 @@ class OpenAPIImporter(TypeMapper):
                 if o.body is not None and o.body.kind == "object":
                     shapes.update({snake(n): x for n, x in o.body.props.items()})
                 for p in t.params:
+                    if p.default is None and p.type == "email" and p.name not in seeded and not any(tb.record.fields and any(f.base == "email" for f in tb.record.fields) for tb in s.tables if tb.seed):
+                        # an address to write to where the service's seeded rows hold none (Altoro
+                        # Mutual's `send_feedback(email)`: "no sensible value for email", stop 69)
+                        name = f"{s.name}_{t.name}_{p.name}"
+                        if name not in taken and safe(name) == name:
+                            out.append((name, list(EXAMPLE_EMAILS), f"what a person gives {t.name}'s {p.name}, which no field of the world holds (the sampler draws it from here)"))
+                        continue
                     if p.default is not None or p.type != "text" or p.name in seeded:
                         continue
                     last = p.name.rsplit("_", 1)[-1]

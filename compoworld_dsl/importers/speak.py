@@ -582,6 +582,10 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # "Get Transcript By Id" was "the transcript by id of job ..." in a task
     while len(rest) > 2 and rest[-2] == "by" and rest[-1].lower() in ("id", "ids", "identifier", "uuid", "key"):
         rest = rest[:-2]
+    # the caller's own things are the things ("Lists your virtual machines" gave "the your virtual
+    # machines" and "how many your virtual machines ... there are": a fresh draw, stop 69)
+    if len(rest) > 1 and rest[0].lower() in ("your", "my", "our"):
+        rest = rest[1:] if verb in _READ_VERBS else ["the"] + rest[1:]
     # "an" before a word a vendor's name stood before ("Adds an environment member to an Cloud9
     # development environment": the corpus's AWS summaries lost their "AWS"), not before a
     # letter said as a vowel ("an SMS", "an hour", "an x509 certificate")
@@ -1184,7 +1188,14 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               "path", "endpoint",
               # a part of a date (a Beanstream transaction was 'add a transaction "card expiry
               # month 7"', its `card_expiry_month`: a fresh draw's task, stop 55)
-              "year", "month", "week", "day", "hour", "minute"}
+              "year", "month", "week", "day", "hour", "minute",
+              # a measure kept as text (Polly's synthesis tasks were 'add a synthesis task "Beacon
+              # synthesis task"', the name drawn into their `sample_rate`: a fresh draw, stop 69)
+              "rate", "bitrate", "size", "count", "length", "width", "height", "weight", "duration", "ratio", "percent", "percentage",
+              "amount", "total", "price", "cost", "quantity", "limit", "threshold", "capacity", "score", "frequency", "interval", "timeout",
+              # where it is sent, not what it is called (Sakari's messages were 'the message "+1
+              # 312 555 0163"', by their `phone_number`; stop 69)
+              "phone", "mobile", "fax"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
@@ -1249,6 +1260,8 @@ def may_name(field: str) -> bool:
     # a code of a kind of thing is that thing (a call summary was "call summaries "CA"", its
     # `country_code`), where a code of its own may name a row (a coupon's `code`)
     said = toks[-2:-1] if toks[-1:] == ["code"] else toks[-1:]
+    if toks[-1:] == ["number"] and set(toks[-2:-1]) & {"phone", "mobile", "fax"}:
+        said = toks[-2:-1]  # (a `phone_number` too: an invoice's number names it, a phone's does not)
     return bool(toks) and toks[-1] not in _NOT_NAMES and not set(said) & _NOT_NAMES and not field.endswith(("id", "ids")) and not flag_like(field)
 
 
@@ -1279,6 +1292,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         return outer in referred and (said in ("name", "title", "display name") or any(stem and said.startswith(stem + " ") for stem in referred[outer]))
 
     texts = [f for f in texts if "." not in f.src or not of_the_referred(f)]
+    # and beside it in the row itself: YNAB's transactions hold `category_id` and `category_name`,
+    # and were 'the transaction "Cedar category" among the transactions of the category "Cedar
+    # category"' (a fresh draw, stop 69)
+    refs = {f.name for f in fields if f.ref and not f.key}
+    texts = [f for f in texts if not (f.name.endswith("_name") and ({f.name[:-5] + "_id", f.name[:-5]} & refs))]
 
     def path_like(f: FieldIR) -> bool:
         shape = getattr(f, "_shape", None)
@@ -1349,6 +1367,11 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         return [role.name]
     ref = next((f for f in fields if f.ref and not f.key), None)
     when = next((f for f in fields if not f.key and f.base in ("date", "datetime") and not set(_tokens(f.name)) & _CLOCKS), None)
+    if when is None:
+        # (else when it was made, which no later change moves: a Twilio Studio execution was
+        # known by its flow alone, "the one with flow "Summit flow"" of a flow with several; a
+        # fresh draw, stop 69)
+        when = next((f for f in fields if not f.key and f.base in ("date", "datetime") and "created" in _tokens(f.name)), None)
     if ref is not None:
         return [ref.name] + ([when.name] if when is not None else [])
     if nested is not None:

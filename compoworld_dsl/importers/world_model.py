@@ -642,7 +642,8 @@ _PICKS_ONE = re.compile(r"(id|code|key|uuid|arn|number|slug|symbol|isbn|ticker)$
 
 
 def shared_answer_values(imp: Any) -> None:
-    """Seed a field that two or more tables of answers hold under one name (`RouteID`, `companyId`:
+    """Seed a field that two or more tables of answers (or of records: a reference to a thing no
+    resource of the spec holds, named in two or more words) hold under one name (`RouteID`, `companyId`:
     what a list of routes answers and what the route's schedule is asked for) from one set of
     values: the answers then name the same routes, and a task can carry a route id from the list
     to the schedule (D62). Each table seeded its own (`B30` in one, `RI-4120` in another, `10A`
@@ -654,12 +655,21 @@ def shared_answer_values(imp: Any) -> None:
     groups: dict[str, list[tuple[TableIR, str, str]]] = {}
     for s in imp.services.values():
         for t in s.tables:
-            if f"{s.name}.{t.name}" not in imp.answer_seeds:
-                continue
+            answers = f"{s.name}.{t.name}" in imp.answer_seeds
+            if not answers and t.name.endswith("_calls"):
+                continue  # a log of calls is seeded by the calls
+            own = (t.record.noun or "").lower().split()[-1:]
             for f in t.record.fields:
                 n = _norm(f.name)
                 gen = t.seed.get(f.name)
                 if f.key or f.ref or f.json or f.base != "text" or n == "id" or not _PICKS_ONE.search(n) or gen is None:
+                    continue
+                if not answers and (len(f.name.split("_")) < 2 or f.name in t.record.known_by or f.name.split("_")[:1] == own):
+                    # a record's own reference to a thing no resource of the spec holds (Twilio
+                    # Monitor's alerts and events both name a `resource_sid`): drawn apart, no
+                    # alert's resource was any event's (a fresh draw of stop 69). Not a bare
+                    # `code` (a product's is no currency's), a name the row is known by, or the
+                    # row's own number (`order_number` on an order)
                     continue
                 if gen.startswith(("pick([", "format(")):
                     groups.setdefault(n, []).append((t, f.name, gen))
