@@ -28,6 +28,10 @@ from compoworld_dsl.sample.phrasing import flag_predicate
     # a label that is a clause of its own (Instagram's `user_has_liked`: "if that media entry is
     # user has liked", round 16)
     ("user has liked", "is marked as user has liked", "is not marked as user has liked"),
+    # a thing a record has switched on (Twilio Verify's service: "if that service is do not share
+    # warning enabled", a fresh draw of stop 70)
+    ("do not share warning enabled", "has do not share warning enabled", "does not have do not share warning enabled"),
+    ("custom code enabled", "has custom code enabled", "does not have custom code enabled"),
 ])
 def test_a_yes_no_field_is_said_as_what_the_record_is(label, yes, no):
     assert flag_predicate(label, True) == yes

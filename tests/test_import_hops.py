@@ -23,20 +23,9 @@ import random
 import re
 
 from compoworld_dsl.check import types as T
-from import_specs import body, ok, pparam, ref, run, sample_tasks, spec, world_of
+from import_specs import arr, body, obj, ok, pparam, ref, run, s, sample_tasks, spec, world_of
 
 LONG = os.environ.get("WORLDC_LONG") == "1"
-
-
-def obj(props: dict, required: list | None = None) -> dict:
-    s = {"type": "object", "properties": props}
-    if required:
-        s["required"] = required
-    return s
-
-
-def s(t: str = "string", **kw) -> dict:
-    return {"type": t, **kw}
 
 
 
@@ -1639,3 +1628,30 @@ def test_no_task_asks_for_a_default_of_a_record_it_made(tmp_path):
             if task.get("answer") is None or not last["tool"].endswith(".get_contact") or last["arguments"]["email_address"] in seeded:
                 continue
             assert str(task["answer"]) not in ("2025-01-01T00:00", "0"), task["instruction"]
+
+
+def test_a_write_names_the_record_it_gives_not_its_parent(tmp_path):
+    """Azure Data Explorer's `PUT /clusters/{clusterName}/databases/{databaseName}` creates a
+    database under a cluster; a task then removed principals "for that cluster of that
+    cluster": the new database was said as the first key its call names, its cluster (a fresh
+    draw of stop 70). The record a write gives is the one its own key names."""
+    cluster = obj({"id": s(), "name": s(), "location": s(), "sku": s()})
+    db = obj({"id": s(), "name": s(), "location": s(), "kind": s()})
+    two = [pparam("clusterName"), pparam("databaseName")]
+    doc = spec({
+        "/clusters": {"get": {"operationId": "Clusters_List", "responses": ok(obj({"value": arr(ref("Cluster"))}))}},
+        "/clusters/{clusterName}": {"get": {"operationId": "Clusters_Get", "parameters": two[:1], "responses": ok(ref("Cluster"))}},
+        "/clusters/{clusterName}/databases": {"get": {"operationId": "Databases_ListByCluster", "parameters": two[:1], "responses": ok(obj({"value": arr(ref("Database"))}))}},
+        "/clusters/{clusterName}/databases/{databaseName}": {
+            "put": {"operationId": "Databases_CreateOrUpdate", "summary": "Creates or updates a database", "parameters": two, "requestBody": body(ref("Database")), "responses": ok(ref("Database"))},
+            "get": {"operationId": "Databases_Get", "parameters": two, "responses": ok(ref("Database"))}},
+        "/clusters/{clusterName}/databases/{databaseName}/removePrincipals": {"post": {"operationId": "Databases_RemovePrincipals", "summary": "Remove Database principals permissions", "parameters": two, "responses": ok(obj({"value": s()}))}},
+    }, {"Cluster": cluster, "Database": db})
+    _, ops, _, wf = run(tmp_path, doc)
+    assert ops["PUT /clusters/{clusterName}/databases/{databaseName}"][0] == "upsert", ops
+    _, tasks = sample_tasks(wf, tmp_path, 2, 8, 3, 400)
+    removed = [t for t in tasks if [st["tool"].rsplit(".", 1)[-1] for st in t["reference_plan"]] == ["databases_create_or_update", "databases_remove_principals"]]
+    assert removed, [t["instruction"] for t in tasks]
+    for t in removed:
+        made = t["reference_plan"][0]["arguments"]["database_name"]
+        assert "that cluster of that cluster" not in t["instruction"] and f'database "{made}" of that cluster' in t["instruction"], t["instruction"]

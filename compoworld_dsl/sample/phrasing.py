@@ -333,10 +333,14 @@ class Phraser:
             rt = result_table(self.people, tool) if isinstance(r, T.RecordT) else None
             if rt is not None and rt in self.facts.inserts.get(tool.qualified, {}) and not any(self.people.ref_table(tstr(pt)) == rt for _, pt in tool.params):
                 return f"the new {self.people.noun[rt]}"
-            # an updated record: the thing its key argument names
-            for name, pt in tool.params:
-                if self.people.ref_table(tstr(pt)) is not None:
-                    return self.arg(j, name)
+            # an updated record: the thing its key argument names, the one of the record the
+            # write gives where it names several (an Azure database's create-or-update names its
+            # cluster first: "remove principals for that cluster of that cluster" said the new
+            # database as its cluster, a fresh draw of stop 70)
+            keyed = [name for name, pt in tool.params if self.people.ref_table(tstr(pt)) is not None]
+            given = [name for name in keyed if rt is not None and self.people.ref_table(tstr(dict(tool.params)[name])) == rt]
+            for name in given or keyed:
+                return self.arg(j, name)
             return "the result"
         # a read of one record by its key: the thing the key names (not when it gives another
         # record of the table: `get_manager(id)` gives the manager, not the colleague `id`)
@@ -1076,6 +1080,10 @@ def flag_predicate(label: str, value: bool) -> str:
     # a label that is a clause of its own ("user has liked": Instagram's `user_has_liked`) is a
     # mark, not a predicate ("if that media entry is user has liked", round 16)
     clause = any(w in ("is", "are", "was", "were", "has", "have", "had", "can", "may", "did", "does") for w in ws[1:])
+    if not clause and len(ws) > 1 and ws[-1] in ("enabled", "disabled") and ws[0] not in ("a", "an", "the", "still", "not"):
+        # a thing a record has switched on ("do not share warning enabled", Twilio Verify's:
+        # "if that service is do not share warning enabled", a fresh draw of stop 70)
+        return f"{'has' if value else 'does not have'} {label}"
     reads = not clause and (ws[0] in ("a", "an", "the", "still", "in", "on", "at", "not") or ws[-1] in _PREDICATE_WORDS or ws[-1].endswith(_PREDICATE_SUFFIXES))
     return f"is {'' if value else 'not '}{'' if reads else 'marked as '}{label}"
 
