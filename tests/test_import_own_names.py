@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from import_specs import arr, obj, ok, ref, run, s, spec
+from import_specs import arr, obj, ok, pparam, ref, run, s, spec
 
 
 def _plans_spec() -> dict:
@@ -324,3 +324,62 @@ def test_a_referenced_rows_name_beside_its_reference_names_no_row_and_detail_wor
     assert common.clean_schema_name("organization-full") == "organization"
     assert common.clean_schema_name("nullable-simple-user").lower() == "user"
     assert "/28" in common.text_seed("ip_cidr_range", "connector", None)
+
+
+def test_a_quoted_example_and_a_text_or_number_keep_what_the_spec_says(tmp_path):
+    """GitHub's hook config: `content_type` shows the example `"\\"json\\""` (a JSON string
+    inside a string) and `insecure_ssl` is a string or a number whose string variant says "0"
+    or "1". The seeds held the quotes ('pick(["\\"0\\""])'), the config was known by its
+    `insecure_ssl`, and an answer said 'the insecure SSL "Cedar config"' (a fresh draw, stop
+    70): one per hook, it is known by its hook."""
+    ssl = {"oneOf": [s(description="Supported values include `0` (verification) and `1`.", example='"0"'), s("number")]}
+    config = obj({"url": s(), "content_type": s(example='"json"'), "insecure_ssl": ssl})
+    hook = obj({"id": s("integer"), "name": s(), "active": s("boolean")})
+    doc = spec(
+        {
+            "/hooks": {"get": {"operationId": "listHooks", "responses": ok(arr(ref("Hook")))}},
+            "/hooks/{hook_id}": {"get": {"operationId": "getHook", "parameters": [pparam("hook_id")], "responses": ok(ref("Hook"))}},
+            "/hooks/{hook_id}/config": {
+                "get": {"operationId": "getConfig", "parameters": [pparam("hook_id")], "responses": ok(ref("Config"))},
+                "patch": {"operationId": "updateConfig", "parameters": [pparam("hook_id")], "requestBody": {"content": {"application/json": {"schema": config}}}, "responses": ok(ref("Config"))},
+            },
+        },
+        {"Hook": hook, "Config": config},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert 'content_type: pick(["json"])' in text and 'insecure_ssl: pick(["0"])' in text, [ln for ln in text.splitlines() if "ssl" in ln or "content_type" in ln]
+    known = re.search(r"record Config known by ([\w, ]+) \{", text)
+    assert known and "insecure_ssl" not in known.group(1), known
+
+
+def test_a_thing_named_by_what_it_was_listed_under_and_a_meeting_by_its_subject():
+    """GoToMeeting's schemas `AttendeeByMeeting`, `OrganizerByGroup`, `MeetingById`: "add an
+    organizer by group "Rafael" to the group", and its meeting histories, which hold their
+    organizer's first and last names beside a subject, were 'the meeting history "Hannah
+    Raman"' (a fresh draw, stop 70). A person is still known by their names."""
+    from compoworld_dsl.importers import common, speak
+
+    assert common.clean_schema_name("AttendeeByMeeting") == "Attendee"
+    assert common.clean_schema_name("OrganizerByGroup") == "Organizer"
+    assert common.clean_schema_name("MeetingById") == "Meeting"
+    assert common.clean_schema_name("PayBy") == "PayBy" and common.clean_schema_name("GroupByKey") == "GroupByKey"
+
+    def field(name, base="text", **kw):
+        return common.FieldIR(name, base, base, src=name, **kw)
+
+    meeting = [field("meeting_id", "id", key=True), field("first_name"), field("last_name"), field("subject"), field("start_time", "datetime")]
+    assert speak.identity(meeting, ("name", "title", "subject"), "meeting history") == ["subject"]
+    assert speak.identity(meeting, ("name", "title", "subject"), "attendee") == ["first_name", "last_name"]
+
+
+def test_a_clouds_region_is_drawn_as_one():
+    """Azure's `location` ("The geo-location where the resource lives", "Resource location."):
+    'create database "database-blue" with resource location "Chicago"' (a fresh draw, stop 70);
+    a Dataproc region was "England". A place a person lives is still a city."""
+    from compoworld_dsl.importers.common import said_as_kind, text_seed
+
+    assert '"westeurope"' in text_seed(said_as_kind("location", "The geo-location where the resource lives"), "cluster")
+    assert '"eastus"' in text_seed(said_as_kind("location", "Resource location."), "database")
+    assert '"us-central1"' in text_seed(said_as_kind("region", "Required. The Dataproc region in which to handle the request."), "cluster")
+    assert '"Chicago"' in text_seed(said_as_kind("location", "Where the meetup takes place"), "event")

@@ -883,6 +883,13 @@ def said_as_kind(name: str, description: str | None) -> str:
         # Azure's scope is a resource path ("'subscriptions/{subscriptionId}' for subscription
         # scope, ..."): a role definition was "with scope "read"", an OAuth scope (stop 65)
         return "azure_resource_scope"
+    if re.search(r"(?:^|_)(?:location|region)$", name) and re.search(r"geo-?location where the resource lives|^\W*(?:the\s+)?(?:resource\s+location|location of the resource)\b|\bazure (?:region|location)", said, re.I):
+        # Azure's `location` ("The geo-location where the resource lives"): a region, not a city
+        # ('create database "database-blue" with resource location "Chicago"', stop 70)
+        return "azure_location"
+    if re.search(r"(?:^|_)region$", name) and re.search(r"\b(?:dataproc|compute engine|gcp|google cloud|cloud)\s+region\b|\bregion (?:where|in which) the (?:cluster|job|instance|resource|workflow)", said, re.I):
+        # a cloud's region ("The Dataproc region in which to handle the request": "England")
+        return "aws_region" if re.search(r"\b(?:AWS|Amazon)\b", said) else "cloud_region"
     if re.search(r"(?:^|_)addr(?:ess)?$", name) and re.search(r"\be-?mail address", said, re.I):
         # "An optional email address that is included as a Reply-To: header" (Gmail's send-as
         # `replyToAddress`: 'with reply to address "7 Station Lane"', a fresh draw of stop 69)
@@ -922,6 +929,14 @@ def _shown(ex: list[str], toks: list[str]) -> list[str]:
     return (variants(ex[0]) if "version" not in toks else []) or ex
 
 
+# a cloud's regions, by the kind `said_as_kind` gives a field its description calls one
+_CLOUD_REGIONS = {
+    "azure_location": ["westeurope", "eastus", "westus2", "northeurope", "uksouth", "southeastasia"],
+    "cloud_region": ["us-central1", "europe-west1", "us-east1", "asia-east1", "europe-west2", "us-west1"],
+    "aws_region": ["us-east-1", "eu-west-1", "us-west-2", "ap-southeast-2", "eu-central-1", "ca-central-1"],
+}
+
+
 def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str:
     """A generator for a text field, from its name (a name, a title, a city) and the spec's
     example: plausible values a person would recognise. `identity`: the field names the row
@@ -946,6 +961,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     # nor one that only says its field's name (noosh's "sample status_reason", "sample comments")
     ex = [e for e in (example if isinstance(example, list) else [example]) if isinstance(e, str) and e.strip() and len(e) <= 120 and not PLACEHOLDER.fullmatch(e.strip()) and not names_its_field(e, toks)]
     example = ex if len(ex) > 1 else (ex[0] if ex else None)
+    if name in _CLOUD_REGIONS:
+        return _pick(ex + _CLOUD_REGIONS[name])
     person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}
     if last in ("address", "addr") and set(toks) & {"web", "website", "site", "www"}:
         last = "url"  # LetMC's `WebAddress` was "3 Mill Close" (blind round 33)
@@ -1597,6 +1614,10 @@ def clean_schema_name(name: str | None) -> str:
     # (and the method a request or an answer is named after: Zuora's
     # `GETPublicNotificationDefinitionResponse`, "the get public notification definition", stop 69)
     n = re.sub(r"^(GET|POST|PUT|PATCH|DELETE)(?=[A-Z][a-z])", "", n)
+    # a thing named by what it was listed under (GoToMeeting's `AttendeeByMeeting`,
+    # `OrganizerByGroup`, `MeetingById`): the thing ("add an organizer by group "Rafael" to the
+    # group", 'the attendee by meeting "Orion attendee by meeting"': a fresh draw, stop 70)
+    n = re.sub(r"^([A-Z][a-z]{3,}(?:[A-Z][a-z]+)*?)By(?:Id|[A-Z][a-z]{3,})$", r"\1", n)
     # a search's answer named by the search (Meteosource's `FindPlaces` at `/find_places`: "the
     # point with the find places "Summit find places"", a fresh draw, stop 66): the things found
     found = re.fullmatch(r"(?:Find|Search|Fetch|Retrieve)((?:[A-Z][a-z0-9]*)*?)([A-Z][a-z]{2,})", n)

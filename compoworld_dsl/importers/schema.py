@@ -152,6 +152,18 @@ def said_examples(description: str) -> list[str]:
     return []
 
 
+def unquoted(example: Any) -> Any:
+    """An example written as a JSON string inside a string (GitHub's `"\\"json\\""` for a
+    hook's content type) is that string: the seeds held the quotes ('pick(["\\"0\\""])')."""
+    if isinstance(example, str) and len(example) > 2 and example[0] == example[-1] == '"':
+        try:
+            inner = json.loads(example)
+        except ValueError:
+            return example
+        return inner if isinstance(inner, str) else example
+    return example
+
+
 def adopt_examples(s: Shape, description: str = "", shown: Any = None) -> None:
     """Give a text scalar with no example of its own the ones the spec shows elsewhere: an
     OpenAPI 3 parameter's `examples` map (`shown`: Azure's registry `digest` shows
@@ -347,9 +359,9 @@ class SchemaReader:
         s.nullable = s.nullable or nullable
         s.description = s.description or str(d.get("description") or d.get("title") or "")
         if "example" in d and s.example is None:
-            s.example = d["example"]
+            s.example = unquoted(d["example"])
         elif isinstance(d.get("examples"), list) and d["examples"] and s.example is None:
-            s.example = d["examples"][0]
+            s.example = unquoted(d["examples"][0])
         adopt_examples(s)
         s.readonly = s.readonly or bool(d.get("readOnly"))
         s.writeonly = s.writeonly or bool(d.get("writeOnly"))
@@ -495,7 +507,11 @@ class SchemaReader:
                 enums = [p.enum for p in parts]
                 enum = [v for e in enums for v in e] if all(enums) else None
                 return Shape("scalar", base.type, base.format if len({p.format for p in parts}) == 1 else "", enum, nullable=nullable, notes=[f"{key} of {len(parts)} {base.type} variants"])
-            return Shape("scalar", "string", nullable=nullable, notes=[f"{key} of the types {', '.join(sorted(types))}, kept as text"])
+            # with what the text variant says of itself (GitHub's `insecure_ssl`, a string or a
+            # number: its description and example "0" were lost, and a hook's config was known by
+            # it, 'the insecure SSL "Cedar config"' in a fresh draw's answer, stop 70)
+            said = next((p for p in parts if p.type == "string"), parts[0])
+            return Shape("scalar", "string", nullable=nullable, notes=[f"{key} of the types {', '.join(sorted(types))}, kept as text"], description=said.description, example=said.example, examples=list(said.examples))
         if all(p.kind == "object" for p in parts):
             # variants of one object (intellifi's item placed `{location}` or `{location_id}`):
             # one object with every field any variant has, each optional. Opaque, an `allOf` that

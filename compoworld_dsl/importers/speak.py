@@ -25,6 +25,7 @@ from .common import (
     KINDS,
     NAMED_THINGS,
     PEOPLE,
+    PERSON_NOUNS,
     PREPOSITIONS,
     PRIORITIES,
     ROLES,
@@ -1265,6 +1266,13 @@ def may_name(field: str) -> bool:
     return bool(toks) and toks[-1] not in _NOT_NAMES and not set(said) & _NOT_NAMES and not field.endswith(("id", "ids")) and not flag_like(field)
 
 
+def _shown_as_numbers(f: FieldIR) -> bool:
+    """Whether every example the spec gives a text field is a number ("0", "1.5")."""
+    shape = getattr(f, "_shape", None)
+    shown = [e for e in ([getattr(shape, "example", None)] + list(getattr(shape, "examples", None) or [])) if e is not None]
+    return bool(shown) and all(re.fullmatch(r"[-+]?\d+(?:\.\d+)?", str(e).strip()) for e in shown)
+
+
 def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> list[str]:
     """The `known by` of a record: the field a person names a row by (a display name, then one of
     `names`, then a field its description calls a name, then a `_name`/`_title` field, then any
@@ -1315,7 +1323,10 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     # a person with a first and a last name and no whole one is known by the two (Xero's
     # employees were 'the employee "Mrs"', by their `title`)
     parts = [next((f for f in mine if name_part(f.name) == part), None) for part in ("first", "last")]
-    if all(parts) and not any(f.name in _DISPLAY or f.name == "name" for f in mine):
+    # (not a thing a person made that has a subject of its own: GoToMeeting's meeting histories
+    # were 'the meeting history "Hannah Raman"', by their organizer's names; stop 70)
+    titled = bool(noun.split()) and noun.lower().split()[-1] not in PERSON_NOUNS and any(f.name in ("subject", "title", "topic") for f in mine)
+    if all(parts) and not titled and not any(f.name in _DISPLAY or f.name == "name" for f in mine):
         return [parts[0].name, parts[1].name]
     first = None
     # a place with an address and no name is known by its address before a sentence about it (a
@@ -1352,7 +1363,9 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         # (not the name of another thing the row holds: an AWS listener's `ssl_policy` named
         # it "Orion listener", and a blind player had to guess that "add a listener "Orion
         # listener"" set its SSL policy; with no name the row is known by what it belongs to)
-        first = next((f for f in mine if may_name(f.name) and not path_like(f) and not _names_another(f.name, noun)), None)
+        # (nor a text the spec shows only numbers for: a GitHub hook's config was 'the insecure
+        # SSL "Cedar config"', its `insecure_ssl`, "0" or "1"; stop 70)
+        first = next((f for f in mine if may_name(f.name) and not path_like(f) and not _names_another(f.name, noun) and not _shown_as_numbers(f)), None)
     if first is not None:
         return [first.name]
     # a name inside another object the row holds names that object, not the row (an FSx backup
