@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from compoworld_dsl.codegen.python import tstr
 from compoworld_dsl.sample import walk as W
 from compoworld_dsl.sample.wording import _undoubled
 from compoworld_dsl.sample.run import load_sampler
@@ -35,3 +36,25 @@ def test_a_memo_left_to_the_rules_reads_once(monkeypatch):
     assert left
     assert all("memo the memo" not in i for i in left)
     assert any("with the memo the house rules call for" in i for i in left)
+
+
+def test_an_article_before_a_record_named_in_full_goes():
+    """Device Farm's "Ends a specified remote access session" was said "end a session {arn}", and
+    a task read "End a the remote access session "Juniper remote access session"" (a fresh draw
+    of stop 70): the record's phrase brings its own article."""
+    from compoworld_dsl.check import types as T
+    from compoworld_dsl.sample.wording import fill
+
+    class People:
+        noun = {"df.sessions": "remote access session"}
+
+        def ref_table(self, t):
+            return "df.sessions" if t == tstr(session) else None
+
+    session = T.Alias("SessionId", T.Prim("id"))
+    named = 'the remote access session "Juniper remote access session"'
+    assert fill(People(), "end a session {arn}", {"arn": session}, lambda n: named) == f"end {named}"
+    assert fill(People(), "end an session {arn}", {"arn": session}, lambda n: named) == f"end {named}"
+    assert fill(People(), "end the session {arn}", {"arn": session}, lambda n: named) == f"end {named}"
+    # a value that is not a record keeps its article ("file a {kind}")
+    assert fill(People(), "file a {kind}", {"kind": T.Prim("text")}, lambda n: "evidence") == "file an evidence"

@@ -57,8 +57,9 @@ def describe(people, state: State, table: str, desc: dict[str, Any], formerly: s
     return head if not rest else f"{head} with " + (", ".join(rest[:-1]) + " and " + rest[-1] if len(rest) > 1 else rest[0])
 
 
-_FIRST = re.compile(r"(?:^|_)(?:first|given)_?name$")
-_LAST = re.compile(r"(?:^|_)(?:last|family|sur)_?name$|(?:^|_)surname$")
+# (and a person's `name` object flattened, Clever's `name_first` and `name_last`)
+_FIRST = re.compile(r"(?:^|_)(?:first|given)_?name$|^name_(?:first|given)$")
+_LAST = re.compile(r"(?:^|_)(?:last|family|sur)_?name$|(?:^|_)surname$|^name_(?:last|family)$")
 
 
 def _whole_name(kb: tuple, desc: dict[str, Any], formerly: set) -> str | None:
@@ -95,6 +96,10 @@ def fill(people, template: str, types: dict, arg) -> str:
                     break
             if before.lower().endswith("the "):  # "close the task {id}": "close the new task"
                 before = before[:-4]
+            elif re.search(r"(?:^|\s)an? $", before, re.I):
+                # (or "a": "end a session {arn}" was "End a the remote access session ...", an
+                # imported Device Farm task of stop 70)
+                before = before[: before.rstrip().rfind(" ") + 1] if " " in before.rstrip() else ""
             elif dropped and (adj := re.search(r"\bthe ((?:[\w-]+ ){1,2})$", before, re.I)) and not set(adj.group(1).lower().split()) & (_BOUNDARY | {"and", "with"}):
                 # a say such as "reinstate the written-off time entry {id}": "reinstate the
                 # written-off time entry with the most hours", not "the written-off the time entry with ..."
