@@ -364,6 +364,11 @@ def test_a_thing_named_by_what_it_was_listed_under_and_a_meeting_by_its_subject(
     assert common.clean_schema_name("OrganizerByGroup") == "Organizer"
     assert common.clean_schema_name("MeetingById") == "Meeting"
     assert common.clean_schema_name("PayBy") == "PayBy" and common.clean_schema_name("GroupByKey") == "GroupByKey"
+    # a .NET namespace glued to the name, and an interface's `I` (NaviPlan: "the advicent navi
+    # plan rest API goals models live goal base", "the I goals"); an acronym stays
+    assert common.clean_schema_name("AdvicentNaviPlanRestApiGoalsModelsLiveGoalBase") == "LiveGoalBase"
+    assert common.clean_schema_name("IBusiness") == "Business"
+    assert [common.clean_schema_name(n) for n in ("IPAddress", "Item", "Idea", "ModelsList")] == ["IPAddress", "Item", "Idea", "ModelsList"]
 
     def field(name, base="text", **kw):
         return common.FieldIR(name, base, base, src=name, **kw)
@@ -381,5 +386,34 @@ def test_a_clouds_region_is_drawn_as_one():
 
     assert '"westeurope"' in text_seed(said_as_kind("location", "The geo-location where the resource lives"), "cluster")
     assert '"eastus"' in text_seed(said_as_kind("location", "Resource location."), "database")
+    assert '"eastus"' in text_seed(said_as_kind("location", "Azure resource location."), "application")  # (Service Fabric)
     assert '"us-central1"' in text_seed(said_as_kind("region", "Required. The Dataproc region in which to handle the request."), "cluster")
     assert '"Chicago"' in text_seed(said_as_kind("location", "Where the meetup takes place"), "event")
+
+
+def test_a_verb_ending_in_a_double_s_and_a_specified_thing():
+    """Postmark's "Bypass rules for an inbound message" was "bypas rules"; Device Farm's "Ends a
+    specified remote access session" was said "end a session {arn}", and read "End a the remote
+    access session ..." (fresh draws, stop 70)."""
+    from compoworld_dsl.importers.speak import summary_phrase
+
+    assert summary_phrase("Bypass rules for an inbound message") == ("bypass rules for an inbound message", False)
+    assert summary_phrase("Focuses the window") == ("focus the window", False)
+    assert summary_phrase("Processes the payment") == ("process the payment", False)
+    assert summary_phrase("Ends a specified remote access session.") == ("end the specified remote access session", False)
+    assert summary_phrase("Deletes a given tag") == ("delete the specified tag", False)
+
+
+def test_a_persons_name_object_names_them():
+    """Clever's teachers and school admins hold `name: {first, middle, last}` and a job `title`:
+    they were 'the teacher "Security audit"' (a fresh draw of stop 70). Their names tell them,
+    and a task says both ('the teacher "Lucia Kowalski"')."""
+    from compoworld_dsl.importers import common, speak
+    from compoworld_dsl.sample.wording import _whole_name
+
+    def field(name, src, base="text", **kw):
+        return common.FieldIR(name, base, base, src=src, **kw)
+
+    admin = [field("id", "id", "id", key=True), field("email", "email"), field("name_first", "name.first"), field("name_last", "name.last"), field("title", "title")]
+    assert speak.identity(admin, ("name", "title"), "school admin") == ["name_first", "name_last"]
+    assert _whole_name(("name_first", "name_last"), {"name_first": "Lucia", "name_last": "Kowalski"}, set()) == "Lucia Kowalski"

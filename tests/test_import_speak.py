@@ -522,7 +522,7 @@ def test_summaries_and_nouns_read_as_a_person_writes_them():
     assert summary_phrase("Fully lists the rooms") == ("fully list the rooms", True)
     # a summary of ten words is still a summary (Filestore's revert was "revert projects
     # locations of instance ...", its id's words, round 17)
-    assert summary_phrase("Revert an existing instance's file system to a specified snapshot") == ("revert an existing instance's file system to a specified snapshot", False)
+    assert summary_phrase("Revert an existing instance's file system to a specified snapshot") == ("revert an existing instance's file system to the specified snapshot", False)
     assert summary_phrase("Returns the list of every one of the things this endpoint can give back to a caller") is None
     # "an" where the corpus dropped a vendor's name after it (AWS Cloud9's "to an Cloud9
     # development environment", a fresh draw's task, stop 63), kept before a vowel's sound

@@ -1012,7 +1012,7 @@ def test_a_summary_that_opens_with_its_methods_name_is_said_from_its_verb():
     revision of a spec" was said "tagapispecrevision adds a tag ..." (Apigee registry)."""
     from compoworld_dsl.importers.speak import summary_phrase
 
-    assert summary_phrase("TagApiSpecRevision adds a tag to a specified revision of a spec.") == ("add a tag to a specified revision of a spec", False)
+    assert summary_phrase("TagApiSpecRevision adds a tag to a specified revision of a spec.") == ("add a tag to the specified revision of a spec", False)
     assert summary_phrase("Lists the tags of a collection") == ("list the tags of a collection", True)
     # a noun before "of" is no verb: GoDaddy's "Register of certificate action callback" was said
     # so in a task; the generated phrase stays
@@ -1026,7 +1026,7 @@ def test_a_name_in_code_in_a_summary_is_said_in_words_and_a_brand_is_kept():
     from compoworld_dsl.importers.speak import summary_phrase
 
     assert summary_phrase("Updates the DataSourceName of a DataSource") == ("update the data source name of a data source", False)
-    assert summary_phrase("Returns all the seat maps of a given flightOffer.") == ("get all the seat maps of a given flight offer", True)
+    assert summary_phrase("Returns all the seat maps of a given flightOffer.") == ("get all the seat maps of the specified flight offer", True)
     assert summary_phrase("Update an invoiceItem") == ("update an invoice item", False)
     for summary, brand in (("Lists the GitHub repositories", "GitHub"), ("Get the JavaScript SDK of an app", "JavaScript"), ("Create an order in the eCommerce store", "eCommerce"), ("Create a DynamoDB table", "DynamoDB")):
         phrase, _ = summary_phrase(summary)

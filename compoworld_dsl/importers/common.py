@@ -883,7 +883,7 @@ def said_as_kind(name: str, description: str | None) -> str:
         # Azure's scope is a resource path ("'subscriptions/{subscriptionId}' for subscription
         # scope, ..."): a role definition was "with scope "read"", an OAuth scope (stop 65)
         return "azure_resource_scope"
-    if re.search(r"(?:^|_)(?:location|region)$", name) and re.search(r"geo-?location where the resource lives|^\W*(?:the\s+)?(?:resource\s+location|location of the resource)\b|\bazure (?:region|location)", said, re.I):
+    if re.search(r"(?:^|_)(?:location|region)$", name) and re.search(r"geo-?location where the resource lives|^\W*(?:the\s+)?(?:azure\s+)?(?:resource\s+location|location of the resource)\b|\bazure (?:region|location)", said, re.I):
         # Azure's `location` ("The geo-location where the resource lives"): a region, not a city
         # ('create database "database-blue" with resource location "Chicago"', stop 70)
         return "azure_location"
@@ -1272,10 +1272,12 @@ def name_part(name: str) -> str:
     `givenName`, SCIM's `name.familyName`, `contact_last_name`, `surname`), else ""."""
     toks = unwrapped(_tokens(name))
     bare = "_".join(toks)
-    if bare in ("first_name", "given_name") or toks[-2:] in (["first", "name"], ["given", "name"]) or toks[-1:] in (["firstname"], ["forename"], ["forenames"], ["givenname"]):
+    # (and Clever's `name.first`, `name.last`: its teachers were 'the teacher "Security audit"',
+    # by their job title, a fresh draw of stop 70)
+    if bare in ("first_name", "given_name", "name_first", "name_given") or toks[-2:] in (["first", "name"], ["given", "name"]) or toks[-1:] in (["firstname"], ["forename"], ["forenames"], ["givenname"]):
         # (Credas's required `forename` was "forename 15": the review's draw of stop 53)
         return "first"
-    if bare in ("last_name", "family_name") or toks[-2:] in (["last", "name"], ["family", "name"]) or toks[-1:] in (["lastname"], ["surname"], ["familyname"]):
+    if bare in ("last_name", "family_name", "name_last", "name_family") or toks[-2:] in (["last", "name"], ["family", "name"]) or toks[-1:] in (["lastname"], ["surname"], ["familyname"]):
         return "last"
     return ""
 
@@ -1610,6 +1612,14 @@ def clean_schema_name(name: str | None) -> str:
         m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|VO|Vo|Bean|Model|Object|Schema|Entity|Read|Output|Properties|Request)$", n)
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
+    # a .NET namespace glued to the name (NaviPlan's
+    # `AdvicentNaviPlanRestApiGoalsModelsLiveGoalBase`: "the advicent navi plan rest API goals
+    # models live goal base", stop 70): what follows its last `Models`
+    spaced = list(re.finditer(r"(?<=[a-z])(?:Models|Dtos|Contracts|Entities|Schemas)(?=[A-Z][a-z])", n))
+    if spaced and len(re.findall(r"[A-Z]", n[: spaced[-1].start()])) >= 2:
+        n = n[spaced[-1].end() :]
+    # and an interface's `I` (NaviPlan's `IBusiness`, `IGoal`: "the I goals")
+    n = re.sub(r"^I(?=[A-Z][a-z]{2,})", "", n)
     n = re.sub(r"^(Get|Create|Update|Describe|New)(?=[A-Z])", "", n)
     # (and the method a request or an answer is named after: Zuora's
     # `GETPublicNotificationDefinitionResponse`, "the get public notification definition", stop 69)

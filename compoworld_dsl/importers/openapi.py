@@ -293,6 +293,10 @@ def unglued(op_id: str, path: str) -> str:
     return op_id
 
 
+# the last word of a path that says how a list shows its rows, not what they are
+_VIEW_WORDS = frozenset({"simple", "full", "detailed", "details", "basic", "short", "compact", "brief", "extended", "minimal", "summary", "expanded"})
+
+
 def api_slug(title: str, fallback: str) -> str:
     toks = [t for t in snake(title).split("_") if t and t not in API_STOPWORDS and not re.fullmatch(r"v\d+", t)]
     if not toks:
@@ -1175,6 +1179,12 @@ class OpenAPIImporter(TypeMapper):
                 # and `.../sent`): pending updates, not "pendings" ("the via of the sent ...
                 # among the sents of that profile", a task said)
                 word = f"{word}_{r.coll_segs[-2]}"
+            if word.lower() in _VIEW_WORDS:
+                # a list in a view of its rows (The Blue Alliance's `/events/{year}/simple`,
+                # `/team/{team_key}/matches/simple`): the rows are the collection's before it, not
+                # "simples" ('the simple "Northwind simple"', a fresh draw of stop 70)
+                named = next((seg for seg in reversed(r.coll_segs[:-1]) if not is_param(seg)), None)
+                word = named or word
             base = r.shape.name or singular(word)
             if r.shape.name and prefix and re.match(prefix + r"[A-Z][a-z]", base):
                 base = base[len(prefix) :]

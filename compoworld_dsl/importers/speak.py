@@ -499,7 +499,9 @@ def _imperative(word: str) -> str:
     """`Retrieves` → "retrieve", `Lists` → "list", `Creates` → "create" (a summary in the third
     person, as many APIs write them)."""
     w = word.lower()
-    if w in ("is", "has", "does", "was", "this", "status", "access", "address", "process", "always"):
+    if w in ("is", "has", "does", "was", "this", "status", "always") or w.endswith(("ss", "us")):
+        # (a verb that ends in a double s is one already: Postmark's "Bypass rules for an inbound
+        # message" was "bypas rules", a fresh draw of stop 70; "access", "process", "address")
         return w
     m = _THIRD_PERSON.match(w)
     if m is None or len(w) <= 3:
@@ -507,7 +509,7 @@ def _imperative(word: str) -> str:
     stem, end = m.group(1), m.group(2)
     if end == "ies":
         return stem + "y"
-    if end == "es" and stem.endswith(("ch", "sh", "ss", "x", "zz")):  # "buzzes", but "synchronizes" → "synchronize"
+    if end == "es" and stem.endswith(("ch", "sh", "ss", "x", "zz", "us")):  # "buzzes", but "synchronizes" → "synchronize"
         return stem
     return w[:-1]
 
@@ -595,6 +597,9 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # the specified meeting" (Chime's "stop transcription for the specified meeting id for meeting
     # ...", a fresh draw, stop 66)
     said = re.sub(r"\b((?:specified|given|provided)(?: [a-z]+){1,2}) (?:id|ids|identifier|arn)\b(?=$| (?:of|for|in|on|to|with|from|by|and)\b)", r"\1", " ".join(adverb + [verb] + rest))
+    # "a specified remote access session" is the one the call names: "end a the remote access
+    # session ..." (Device Farm's "Ends a specified remote access session", a fresh draw of stop 70)
+    said = re.sub(r"\b(?:a|an|one)\s+(?:specified|specific|given|particular)\b", "the specified", said)
     return said, verb in _READ_VERBS
 
 
@@ -648,6 +653,15 @@ def phrase_tool(t: ToolIR) -> bool:
     left: list[str] = []
     for noun, h in segs:
         hit = _naming(noun, phrase)
+        if hit is None and noun in ("name", "id", "arn", "key") and len(_tokens(h)) > 1 and _tokens(h)[-1] == noun:
+            # a key said by its last word ("for arn {remote_access_session_arn}"): the thing its
+            # name says, where the summary names it ("install an application to the device in a
+            # remote access session"), else the name's words ("app arn {app_arn}"): Device
+            # Farm's task read "... for arn the new remote access session of arn "arn:..."" (a
+            # fresh draw, stop 70)
+            thing = " ".join(_tokens(h)[:-1])
+            hit = _naming(thing, phrase)
+            noun = thing if hit is not None else " ".join(_tokens(h))
         if hit is not None:
             phrase = phrase[: hit.start()] + f"{noun} {{{h}}}" + phrase[hit.end() :]
         else:
@@ -1322,10 +1336,13 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     mine = [f for f in texts if all(seg.lower() in WRAPPERS for seg in f.src.split(".")[:-1])]
     # a person with a first and a last name and no whole one is known by the two (Xero's
     # employees were 'the employee "Mrs"', by their `title`)
-    parts = [next((f for f in mine if name_part(f.name) == part), None) for part in ("first", "last")]
+    # (the person's own `name` object too: Clever's `name.first`, `name.last`)
+    named = mine + [f for f in texts if f not in mine and f.src.lower().split(".")[:-1] == ["name"]]
+    parts = [next((f for f in named if name_part(f.name) == part), None) for part in ("first", "last")]
     # (not a thing a person made that has a subject of its own: GoToMeeting's meeting histories
-    # were 'the meeting history "Hannah Raman"', by their organizer's names; stop 70)
-    titled = bool(noun.split()) and noun.lower().split()[-1] not in PERSON_NOUNS and any(f.name in ("subject", "title", "topic") for f in mine)
+    # were 'the meeting history "Hannah Raman"', by their organizer's names; stop 70. A `title`
+    # is no such sign: Clever's school admins hold their job's)
+    titled = bool(noun.split()) and noun.lower().split()[-1] not in PERSON_NOUNS and any(f.name in ("subject", "topic") for f in mine)
     if all(parts) and not titled and not any(f.name in _DISPLAY or f.name == "name" for f in mine):
         return [parts[0].name, parts[1].name]
     first = None
