@@ -417,3 +417,23 @@ def test_a_persons_name_object_names_them():
     admin = [field("id", "id", "id", key=True), field("email", "email"), field("name_first", "name.first"), field("name_last", "name.last"), field("title", "title")]
     assert speak.identity(admin, ("name", "title"), "school admin") == ["name_first", "name_last"]
     assert _whole_name(("name_first", "name_last"), {"name_first": "Lucia", "name_last": "Kowalski"}, set()) == "Lucia Kowalski"
+
+
+def test_addresses_sizes_and_names_of_other_things():
+    """Fresh draws of stop 70: Looker's instances were 'the instance "203.0.113.25"' (their
+    `egress_public_ip`), then by their `reserved_range` ("Name of a reserved IP address range");
+    an S3 output URI and a GCS URI were web pages; an App Service certificate's distinguished name
+    was "Harbor distinguished" and its key size 41; a tool whose own words its phrase says already
+    was "verify domain ownership (verify domain ownership)"."""
+    from compoworld_dsl.importers import common, speak
+
+    assert not speak.may_name("egress_public_ip") and not speak.may_name("ip_address")
+    rng = common.FieldIR("reserved_range", "text", "text", src="reservedRange")
+    rng._shape = type("S", (), {"description": "Name of a reserved IP address range within the consumer network", "example": None, "examples": []})()
+    domain = common.FieldIR("custom_domain", "text", "text", src="customDomain")
+    key = common.FieldIR("name", "id", "id", src="name", key=True)
+    assert speak.identity([key, rng, domain], ("name", "title"), "instance") == ["custom_domain"]
+    assert common.text_seed("human_loop_output_s3_uri", "human loop").startswith('pick(["s3://')
+    assert common.text_seed("gcs_uri", "instance").startswith('pick(["gs://')
+    assert "CN=" in common.text_seed("distinguished_name", "certificate order")
+    assert common.int_seed("key_size") == "pick([2048, 3072, 4096])" and common.int_seed("page_size") != common.int_seed("key_size")

@@ -682,7 +682,9 @@ def test_twins_that_do_one_thing_keep_their_phrase():
     assert [t.say for t in svc.tools] == ["update project {project_name} with location {location}"] * 2
     other = ServiceIR("migrate", "", tools=[twin("projects_update", same), twin("projects_create", ["insert create_calls { location: location }"])])
     tell_twins_apart({"migrate": other}, {"migrate.projects_update": "POST", "migrate.projects_create": "POST"})
-    assert [t.say for t in other.tools] == ["update project {project_name} with location {location} (update)", "update project {project_name} with location {location} (create)"], [t.say for t in other.tools]
+    # (a tool whose own words its phrase says already keeps it: "verify domain ownership (verify
+    # domain ownership) for order ..." beside "(resend request emails)", a fresh draw of stop 70)
+    assert [t.say for t in other.tools] == ["update project {project_name} with location {location}", "update project {project_name} with location {location} (create)"], [t.say for t in other.tools]
 
 
 def test_a_word_said_twice_is_said_once_where_the_better_label_is_taken():

@@ -963,6 +963,14 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     example = ex if len(ex) > 1 else (ex[0] if ex else None)
     if name in _CLOUD_REGIONS:
         return _pick(ex + _CLOUD_REGIONS[name])
+    if set(toks) & {"s3", "gcs"} and last in ("uri", "url", "path", "location", "prefix", "destination", "output"):
+        # a bucket's object, not a web page (SageMaker A2I's `human_loop_output_s3_uri` was
+        # "https://northwind.example/human-loop/2", Looker's `gcs_uri` too: stop 70)
+        slug, scheme = noun.replace(" ", "-"), "s3" if "s3" in toks else "gs"
+        return _pick(ex + [f"{scheme}://{b}/{slug}/{i}/" for i, b in enumerate(("atlas-data", "northwind-exports", "meridian-archive", "harbor-ml-output"), 1)])
+    if "distinguished" in toks and last in ("name", "distinguished"):
+        # an X.500 name ("CN=..."): App Service certificates' had been "Harbor distinguished"
+        return _pick(ex + ["CN=atlas.example.com", "CN=northwind.example, O=Northwind", "CN=meridian.example, O=Meridian, C=GB", "CN=*.harbor.example"])
     person_words = {"display", "full", "user", "owner", "contact", "person", "author", "assignee", "creator", "organizer", "buyer", "recipient", "sender", "reporter", "agent", "customer", "seller", "attendee", "member"}
     if last in ("address", "addr") and set(toks) & {"web", "website", "site", "www"}:
         last = "url"  # LetMC's `WebAddress` was "3 Mill Close" (blind round 33)
@@ -1395,6 +1403,9 @@ def int_seed(name: str, minimum=None, maximum=None) -> str:
         # a flag the API types as a number (ClickSend's `enabled: 1`): 0 or 1, not "enabled 66"
         # (a fresh draw's task)
         return "0..1"
+    if toks[-2:] in (["key", "size"], ["key", "length"], ["key", "bits"], ["modulus", "length"]):
+        # a cryptographic key's size in bits (App Service certificates: "key size 41", stop 70)
+        return "pick([2048, 3072, 4096])"
     if last in ("year",):
         lo, hi = 2020, 2025
     elif last in ("founded", "established"):

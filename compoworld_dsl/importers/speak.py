@@ -1161,6 +1161,12 @@ def _named_apart(group: list[ToolIR]) -> None:
             t.description = f"{t.description.rstrip('.')} ({_METHOD_DOES[own[0]]})" if t.description else _METHOD_DOES[own[0]].capitalize()
             continue
         extra = " ".join(own)
+        if re.search(rf"(?:^|\s){re.escape(extra)}(?:\s|$)", t.say.split("{")[0]):
+            # its own words are its phrase's already (Azure's `VerifyDomainOwnership` beside
+            # `ResendRequestEmails` and `RetrieveSiteSeal`, all "verify domain ownership for this
+            # certificate order": "verify domain ownership (verify domain ownership) for order",
+            # a fresh draw of stop 70): the others' words tell them from it
+            continue
         brace = t.say.find("{")
         cut = -1
         if brace > 0:
@@ -1210,7 +1216,10 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               "amount", "total", "price", "cost", "quantity", "limit", "threshold", "capacity", "score", "frequency", "interval", "timeout",
               # where it is sent, not what it is called (Sakari's messages were 'the message "+1
               # 312 555 0163"', by their `phone_number`; stop 69)
-              "phone", "mobile", "fax"}
+              "phone", "mobile", "fax",
+              # an address on a network (Looker's instances were 'the instance "203.0.113.25"',
+              # by their `egress_public_ip`; stop 70)
+              "ip", "ipv4", "ipv6", "cidr"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
@@ -1277,7 +1286,15 @@ def may_name(field: str) -> bool:
     said = toks[-2:-1] if toks[-1:] == ["code"] else toks[-1:]
     if toks[-1:] == ["number"] and set(toks[-2:-1]) & {"phone", "mobile", "fax"}:
         said = toks[-2:-1]  # (a `phone_number` too: an invoice's number names it, a phone's does not)
-    return bool(toks) and toks[-1] not in _NOT_NAMES and not set(said) & _NOT_NAMES and not field.endswith(("id", "ids")) and not flag_like(field)
+    return bool(toks) and toks[-1] not in _NOT_NAMES and not set(said) & _NOT_NAMES and not set(toks) & {"ip", "ipv4", "ipv6"} and not field.endswith(("id", "ids")) and not flag_like(field)
+
+
+def _said_of_another(f: FieldIR, noun: str) -> bool:
+    """Whether a field's description calls it the name of a thing that is not the row ("Name of
+    a reserved IP address range ..." on an instance)."""
+    said = getattr(getattr(f, "_shape", None), "description", "") or ""
+    m = re.match(r"\W*(?:the\s+)?(?:name|title)\s+(?:of|for)\s+(?:a|an|the)\s+((?:[\w-]+\s+){0,5}[\w-]+)", said, re.I)
+    return m is not None and not set(noun.lower().split()[-1:]) & set(m.group(1).lower().split())
 
 
 def _shown_as_numbers(f: FieldIR) -> bool:
@@ -1382,7 +1399,9 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
         # listener"" set its SSL policy; with no name the row is known by what it belongs to)
         # (nor a text the spec shows only numbers for: a GitHub hook's config was 'the insecure
         # SSL "Cedar config"', its `insecure_ssl`, "0" or "1"; stop 70)
-        first = next((f for f in mine if may_name(f.name) and not path_like(f) and not _names_another(f.name, noun) and not _shown_as_numbers(f)), None)
+        # (nor one its description calls another thing's name: Looker's `reserved_range`, "Name
+        # of a reserved IP address range within the consumer network"; stop 70)
+        first = next((f for f in mine if may_name(f.name) and not path_like(f) and not _names_another(f.name, noun) and not _shown_as_numbers(f) and not _said_of_another(f, noun)), None)
     if first is not None:
         return [first.name]
     # a name inside another object the row holds names that object, not the row (an FSx backup
