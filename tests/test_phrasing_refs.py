@@ -550,3 +550,9 @@ def test_an_owner_is_said_once_after_the_record_found_among_its_rows():
     assert _owner_once(two) == two
     other = 'Move the key "A" among the keys of the app "J" of that account.'
     assert _owner_once(other) == other
+    # a second thing to tell about the owner is no part of the description (Clever: "... among
+    # the sections of the student "Kenji Moreno" and the location latitude", stop 70)
+    asked = 'Tell me the name of the district of the section "J" among the sections of the student "Kenji Moreno" and the location latitude of that student.'
+    assert _owner_once(asked) == asked
+    dated = 'Stop the loop "A" among the loops of the flow "F" with created 2025-01-02T10:00 and status "open" of that flow.'
+    assert _owner_once(dated) == 'Stop the loop "A" among the loops of the flow "F" with created 2025-01-02T10:00 and status "open".'

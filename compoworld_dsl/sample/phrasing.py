@@ -1158,7 +1158,10 @@ _NEW_THING = re.compile(r"^((?:add|create|open|register|invite|make)\b(?: an?| t
 # a record found among its owner's, and the owner again right after: 'revoke the key "Atlas key"
 # among the keys of the app "Juniper app" with account ID "AI-3158" of that app' (Ably, blind
 # round 47): the call's own "of app {app_id}" names the owner the description named
-_OWNER_AGAIN = re.compile(r'(among the [a-z][\w ]*? of the ([a-z][\w ]*?) "[^"]*"(?:(?: with| and|,) [^.;()]*?)?) of that \2(?=[.,;]|$)')
+# (its description's values only: "... among the sections of the student "Kenji Moreno" and the
+# location latitude of that student" lost its "of that student", an imported Clever task of
+# stop 70, and the latitude was any record's)
+_OWNER_AGAIN = re.compile(r'(among the [a-z][\w ]*? of the ([a-z][\w ]*?) "[^"]*"(?:(?: with| and|,) [a-z][\w ]*? (?:"[^"]*"|\d[\w:.-]*))*) of that \2(?=[.,;]|$)')
 
 
 def _owner_once(text: str) -> str:
