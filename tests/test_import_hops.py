@@ -1655,3 +1655,28 @@ def test_a_write_names_the_record_it_gives_not_its_parent(tmp_path):
     for t in removed:
         made = t["reference_plan"][0]["arguments"]["database_name"]
         assert "that cluster of that cluster" not in t["instruction"] and f'database "{made}" of that cluster' in t["instruction"], t["instruction"]
+
+
+def test_an_answer_through_a_rows_own_reference_agrees_with_it(tmp_path):
+    """Clever's `GET /sections/{id}/district`: a section holds its `district`, and the district
+    its read answered was drawn apart from it (blind round 49: the read said "no district for
+    those arguments" of a section whose district was there, and an agent must choose which to
+    believe). Each answer is the district the section's own field names."""
+    district = obj({"id": s(), "name": s()})
+    section = obj({"id": s(), "name": s(), "district_id": s(description="ID of the district")})
+    one = [pparam("id")]
+    doc = spec({
+        "/districts": {"get": {"operationId": "getDistricts", "responses": ok(obj({"data": arr(ref("District"))}))}},
+        "/districts/{id}": {"get": {"operationId": "getDistrict", "parameters": one, "responses": ok(ref("District"))}},
+        "/sections": {"get": {"operationId": "getSections", "responses": ok(obj({"data": arr(ref("Section"))}))}},
+        "/sections/{id}": {"get": {"operationId": "getSection", "parameters": one, "responses": ok(ref("Section"))}},
+        "/sections/{id}/district": {"get": {"operationId": "getDistrictForSection", "parameters": one, "responses": ok(ref("District"))}},
+    }, {"District": district, "Section": section})
+    _, ops, model, wf = run(tmp_path, doc)
+    assert ops["GET /sections/{id}/district"][0] == "answered", ops
+    w, _ = world_of(model, wf)
+    for seed in range(1, 6):
+        tables = w.initial_state(seed).tables
+        answers = next(t for q, t in tables.items() if q.endswith("get_district_for_section_answers"))
+        sections = next(t for q, t in tables.items() if q.endswith(".sections"))
+        assert answers and all(a["district"] == sections[a["id"]]["district_id"] for a in answers.values()), (answers, sections)

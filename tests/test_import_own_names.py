@@ -428,6 +428,10 @@ def test_addresses_sizes_and_names_of_other_things():
     from compoworld_dsl.importers import common, speak
 
     assert not speak.may_name("egress_public_ip") and not speak.may_name("ip_address")
+    # nor a colour (Airflow's tasks were 'the task "Riverside task"', their `ui_fgcolor`: blind
+    # round 49), which is drawn as one
+    assert not speak.may_name("ui_fgcolor") and not speak.may_name("ui_color")
+    assert "#" in common.text_seed("ui_fgcolor", "task")
     rng = common.FieldIR("reserved_range", "text", "text", src="reservedRange")
     rng._shape = type("S", (), {"description": "Name of a reserved IP address range within the consumer network", "example": None, "examples": []})()
     domain = common.FieldIR("custom_domain", "text", "text", src="customDomain")

@@ -1097,7 +1097,7 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + CLOUD_ZONES)  # a cloud's zones, not time zones ("availability zone "Asia/Tokyo"")
     if "zone" in toks or "timezone" in toks or last == "tz":
         return _pick(ex + ZONES)
-    if last in ("color", "colour") or "color" in toks:
+    if last in ("color", "colour", "fgcolor", "bgcolor") or "color" in toks:  # (Airflow's `ui_fgcolor`: "Riverside task", stop 70)
         return _pick(ex + COLORS)
     # (.NET calls a locale a culture: LUIS apps were added with culture "culture 18")
     if last in ("language", "locale", "lang", "culture") or last == "code" and set(toks) & {"language", "locale", "lang", "culture"}:

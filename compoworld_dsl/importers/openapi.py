@@ -294,7 +294,8 @@ def unglued(op_id: str, path: str) -> str:
 
 
 # the last word of a path that says how a list shows its rows, not what they are
-_VIEW_WORDS = frozenset({"simple", "full", "detailed", "details", "basic", "short", "compact", "brief", "extended", "minimal", "summary", "expanded"})
+# (not "details" or "summary": an order's `/details` are its lines, rows of their own)
+_VIEW_WORDS = frozenset({"simple", "full", "detailed", "basic", "short", "compact", "brief", "extended", "minimal"})
 
 
 def api_slug(title: str, fallback: str) -> str:

@@ -1219,7 +1219,10 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               "phone", "mobile", "fax",
               # an address on a network (Looker's instances were 'the instance "203.0.113.25"',
               # by their `egress_public_ip`; stop 70)
-              "ip", "ipv4", "ipv6", "cidr"}
+              "ip", "ipv4", "ipv6", "cidr",
+              # a colour (Airflow's tasks were 'the task "Riverside task"', by their `ui_fgcolor`:
+              # blind round 49)
+              "color", "colour", "fgcolor", "bgcolor"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
@@ -1294,7 +1297,8 @@ def _said_of_another(f: FieldIR, noun: str) -> bool:
     a reserved IP address range ..." on an instance)."""
     said = getattr(getattr(f, "_shape", None), "description", "") or ""
     m = re.match(r"\W*(?:the\s+)?(?:name|title)\s+(?:of|for)\s+(?:a|an|the)\s+((?:[\w-]+\s+){0,5}[\w-]+)", said, re.I)
-    return m is not None and not set(noun.lower().split()[-1:]) & set(m.group(1).lower().split())
+    # (a resource, an object or an item is the row: "Name of the resource")
+    return m is not None and not (set(noun.lower().split()[-1:]) | {"resource", "object", "item", "entity", "record"}) & set(m.group(1).lower().split())
 
 
 def _shown_as_numbers(f: FieldIR) -> bool:

@@ -942,6 +942,18 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
             if g is not None:
                 seed[link.name] = f"ref {link.ref} where {g.name} == same({f.name})"
                 break
+        else:
+            # or the one row the argument's own row names (Clever's `GET /sections/{id}/district`,
+            # a section holding its `district`): the district a section's answer gives is the
+            # section's, not one drawn apart (blind round 49 read the section's field after the
+            # read said "no district for those arguments")
+            owners = {x.qualified: x for x in imp.resources}
+            for f in fields[1:]:
+                held = [g for g in owners[f.ref].record.fields if g.ref == rows_of.qualified and not g.key] if f.ref in owners and owners[f.ref].record is not None and owners[f.ref] is not rows_of else []
+                if len(held) == 1:
+                    seed[link.name] = f"same({f.name}.{held[0].name})"
+                    link.comments.append(f"the {words(held[0].name)} of the {owners[f.ref].noun} in {f.name}")
+                    break
     # a list: rows enough to filter; an object: one row an answer, or the one answer there is
     rows = ("6..12" if conds else "4..8") if many else "4..8" if len(conds) > len(scoped) else "1"
     svc.records.append(rec)
