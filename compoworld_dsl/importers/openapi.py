@@ -3071,6 +3071,8 @@ class OpenAPIImporter(TypeMapper):
             # (not a log of calls: Altoro's feedback was named "Atlas add user call", stop 69)
             noun = next((t.record.noun or words(t.record.name).lower() for t in s.tables if not t.name.endswith("_calls")), "") or words(s.name)
             seeded = seeded_in[s.name]
+            # (whether the service's seeded rows hold an address, asked once a service)
+            mailed = any(any(f.base == "email" for f in tb.record.fields) for tb in s.tables if tb.seed)
             for t in s.tools:
                 o = by_tool.get(f"{s.name}.{t.name}")
                 if o is None:
@@ -3079,7 +3081,7 @@ class OpenAPIImporter(TypeMapper):
                 if o.body is not None and o.body.kind == "object":
                     shapes.update({snake(n): x for n, x in o.body.props.items()})
                 for p in t.params:
-                    if p.default is None and p.type == "email" and p.name not in seeded and not any(tb.record.fields and any(f.base == "email" for f in tb.record.fields) for tb in s.tables if tb.seed):
+                    if p.default is None and p.type == "email" and p.name not in seeded and not mailed:
                         # an address to write to where the service's seeded rows hold none (Altoro
                         # Mutual's `send_feedback(email)`: "no sensible value for email", stop 69)
                         name = f"{s.name}_{t.name}_{p.name}"

@@ -932,7 +932,8 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     # (Lake Formation's permissions: `resource_lf_tag_catalog_id` beside the tag they name was
     # another catalog than the tag's own, and a blind player could not tell which to change,
     # round 42)
-    imp.copied_from_refs(rec, seed, {x.qualified: x for x in imp.resources})
+    owners = {x.qualified: x for x in imp.resources}
+    imp.copied_from_refs(rec, seed, owners)
     if rows_of is not None and rows_of.record is not None:
         # the rows an answer names sit where its arguments say: the test keys answered for a
         # service are that service's (`ref test_keys where service_name == same(service_name)`)
@@ -947,7 +948,6 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
             # a section holding its `district`): the district a section's answer gives is the
             # section's, not one drawn apart (blind round 49 read the section's field after the
             # read said "no district for those arguments")
-            owners = {x.qualified: x for x in imp.resources}
             for f in fields[1:]:
                 held = [g for g in owners[f.ref].record.fields if g.ref == rows_of.qualified and not g.key] if f.ref in owners and owners[f.ref].record is not None and owners[f.ref] is not rows_of else []
                 if len(held) == 1:

@@ -466,7 +466,7 @@ def _own_tables(facts: WorldFacts, tool: Tool) -> set[str]:
     """The tables whose values a write's free text is first drawn from (`_draw`'s `own`): for a
     call the world model only records (it writes no table a read shows), the tables of the
     records it acts on (a copied template is named as templates are, not as the log of copies).
-    None for a read: an answered read's arguments are the ones its answers were seeded with, in
+    Empty for a read and for any other write: an answered read's arguments are the ones its answers were seeded with, in
     its service's tables (Open States' bill detail found none, asked with a bill's own
     `jurisdiction`)."""
     if tool.qualified not in facts.mutating:

@@ -337,10 +337,9 @@ class Phraser:
             # write gives where it names several (an Azure database's create-or-update names its
             # cluster first: "remove principals for that cluster of that cluster" said the new
             # database as its cluster, a fresh draw of stop 70)
-            keyed = [name for name, pt in tool.params if self.people.ref_table(tstr(pt)) is not None]
-            given = [name for name in keyed if rt is not None and self.people.ref_table(tstr(dict(tool.params)[name])) == rt]
-            for name in given or keyed:
-                return self.arg(j, name)
+            keyed = [(name, kt) for name, pt in tool.params if (kt := self.people.ref_table(tstr(pt))) is not None]
+            if keyed:
+                return self.arg(j, next((name for name, kt in keyed if kt == rt), keyed[0][0]))
             return "the result"
         # a read of one record by its key: the thing the key names (not when it gives another
         # record of the table: `get_manager(id)` gives the manager, not the colleague `id`)
