@@ -625,12 +625,9 @@ class Walker:
             d = diff(state, post)
             if not d.rows and not d.scalars:
                 return "the call changes nothing"
-            # a value the instruction itself asked for earlier, changed again: "prescribe 2 ml,
-            # then change the dose": one of the two requests is pointless
-            stated = {repr(v) for (j, name), v in values.items() if steps[j].tool.qualified in facts.mutating and steps[j].sources[name][0] == "user"}
+            if (why := self._asks_again(state0, state, d, steps, values)):
+                return why
             for ch in d.rows:
-                if ch.kind == "updated" and any(repr(state.tables[ch.table][ch.key][f]) in stated for f in ch.fields):
-                    return "it changes again a value the instruction asks for"
                 if ch.kind != "inserted" and ch.key not in state0.tables.get(ch.table, {}):
                     # "put a meeting on the calendar, then cancel the new meeting": a person asks
                     # for the record as it should end up (rows that refer to it are fine)
@@ -652,6 +649,21 @@ class Walker:
                 return "no element of the list can be told apart"
             step.pick, step.how = picked
         return step, {**given, **chosen}, post, result, z3_used
+
+    def _asks_again(self, state0: State, state: State, d, steps: list[Step], values: dict) -> str | None:
+        """Why a write's change `d` (on `state`) changes again a value the instruction itself
+        asked for earlier, or None: "prescribe 2 ml, then change the dose", one of the two
+        requests pointless. Only on a row an earlier step wrote: another record that holds the
+        same value by chance is a second request, not a change of the first ("turn off automation
+        A, then turn on B", B off as A was asked to be, had been refused)."""
+        stated = {repr(v) for (j, name), v in values.items() if steps[j].tool.qualified in self.facts.mutating and steps[j].sources[name][0] == "user"}
+        if not stated:
+            return None
+        written = {(c.table, c.key) for c in diff(state0, state).rows}
+        for ch in d.rows:
+            if ch.kind == "updated" and (ch.table, ch.key) in written and any(repr(state.tables[ch.table][ch.key][f]) in stated for f in ch.fields):
+                return "it changes again a value the instruction asks for"
+        return None
 
     def _named_records(self, rng: random.Random, state0: State, state: State, tool: Tool) -> dict[str, Any] | str:
         """The keys of the records a named entry works on (`WalkGraph.is_named_entry`), drawn
