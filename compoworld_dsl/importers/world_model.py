@@ -16,7 +16,7 @@ from typing import Any
 
 from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
-from .ops import DOTNET, MAX_FIELDS, flattened, is_param, page_token, pattern, pname
+from .ops import DOTNET, MAX_FIELDS, after_other_collection, flattened, is_param, page_token, pattern, pname
 from .common import NUMBER_TYPES, ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
 from . import resources
 
@@ -55,6 +55,7 @@ VALUE = "value"  # answer_shape's mark for an answer that is one scalar value, n
 FILE_FORMATS = {"uri", "url", "binary", "byte", "base64", "uri-reference", "iri"}
 ROW_NAME = "new_"  # the inserted call; never a parameter's name (openapi.py reserves it)
 ANSWER = "a_"  # the row an answered read's filter binds; never a parameter's name (openapi.py reserves it)
+ANSWER_EACH = 16  # rows of a table answered once per record: more than any imported table is seeded with (8..16)
 # what the world model makes of an operation (OpReport.kind): a recorded write, a read derived
 # from a row, a read looked up in a table of answers
 MODEL_KINDS = ("recorded", "derived", "answered")
@@ -251,8 +252,9 @@ def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tu
             # row (Twilio's number bought under `/Accounts/{AccountSid}` may name an `AddressSid`)
             continue
         n = _norm(p.name)
+        spec_name = next((sn for sn, (name, _, _) in info.items() if name == p.name), None)
         for x in imp.resources:
-            if n in row_names(x):
+            if n in row_names(x) and not (spec_name is not None and after_other_collection(o.segs, spec_name, x)):
                 found.setdefault(p.name, {})[id(x)] = x
         if r is not None and n == _norm(r.key_prop) and pattern(o.segs) == r.coll:
             found.setdefault(p.name, {})[id(r)] = r
@@ -956,6 +958,15 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
                     break
     # a list: rows enough to filter; an object: one row an answer, or the one answer there is
     rows = ("6..12" if conds else "4..8") if many else "4..8" if len(conds) > len(scoped) else "1"
+    asked = [f for f in fields if f.name in distinct]
+    if not many and len(asked) == 1 and asked[0].ref and seed.get(asked[0].name) == f"ref {asked[0].ref}":
+        # an object answered for one record alone (Security Center's `automations/{name}/validate`,
+        # a key's `regenerateKey`): one answer per record, every record answered. Four to eight
+        # answers drawn for six to twelve automations left most of them "not found", and a task
+        # could validate only the few that had one (18 one-table imported APIs gave no task).
+        # More rows than any seeded table holds; a `unique ref` stops when every row has its answer
+        seed[asked[0].name] = f"unique ref {asked[0].ref}"
+        rows, distinct = str(ANSWER_EACH), []
     svc.records.append(rec)
     svc.tables.append(TableIR(table, rec, rows, seed, tuple(distinct) if not many else ()))
     imp.answer_seeds.add(f"{svc_name}.{table}")
