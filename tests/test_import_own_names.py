@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from import_specs import arr, obj, ok, pparam, ref, run, s, spec
+from compoworld_dsl.importers.common import clean_schema_name
 
 
 def _plans_spec() -> dict:
@@ -441,3 +442,16 @@ def test_addresses_sizes_and_names_of_other_things():
     assert common.text_seed("gcs_uri", "instance").startswith('pick(["gs://')
     assert "CN=" in common.text_seed("distinguished_name", "certificate order")
     assert common.int_seed("key_size") == "pick([2048, 3072, 4096])" and common.int_seed("page_size") != common.int_seed("key_size")
+
+
+def test_a_views_in_and_out_suffix_is_not_the_things_name():
+    """Svix (a fresh draw, stop 71): `ApplicationOut`, `EndpointIn` are views of an application
+    and an endpoint ("add an application out" before); `CheckIn`, `OptOut`, `TimeOut` are things
+    of their own. A database's schema is one too (Azure SQL's `DatabaseSchema` was "the database")."""
+    assert clean_schema_name("ApplicationOut") == "Application"
+    assert clean_schema_name("EndpointIn") == "Endpoint"
+    assert clean_schema_name("IntegrationOut") == "Integration"
+    for own in ("CheckIn", "OptOut", "TimeOut", "Checkout", "Login"):
+        assert clean_schema_name(own) == own
+    assert clean_schema_name("DatabaseSchema") == "DatabaseSchema"
+    assert clean_schema_name("UserSchema") == "User"

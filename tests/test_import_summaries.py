@@ -322,3 +322,25 @@ def test_a_row_a_summary_does_not_describe_is_looked_up_one_by_one(tmp_path):
         score, _ = play(world, task, [(c["tool"], c["arguments"]) for _, c in agent_plan(task)], task.get("answer"))
         assert score["reward"] == 1, task["instruction"]
     assert looked, "no task found a monitor by its domain"
+
+
+def test_a_bare_key_after_another_collections_word_is_not_that_resources(tmp_path):
+    """Reverb (a fresh draw, stop 71): listings go by `{slug}`, and `POST
+    /my/follows/brands/{slug}` was recorded on a listing: "For the new listing, follow a brand".
+    A bare `{slug}` after another collection's word names a row of that collection, not a
+    listing; under `/listings/` it is a listing's."""
+    listing = obj({"slug": s(), "title": s()})
+    slug = pparam("slug")
+    doc = spec(
+        {
+            "/listings": {"get": {"operationId": "listListings", "responses": ok(arr(ref("Listing")))}},
+            "/listings/{slug}": {"get": {"operationId": "getListing", "parameters": [slug], "responses": ok(ref("Listing"))}},
+            "/listings/{slug}/flag": {"post": {"operationId": "flagListing", "parameters": [slug], "responses": ok()}},
+            "/my/follows/brands/{slug}": {"post": {"operationId": "followBrand", "parameters": [slug], "responses": ok()}},
+        },
+        {"Listing": listing},
+    )
+    result, _, model, _ = run(tmp_path, doc)
+    params = lambda name: {n: str(t) for n, t in tool(model, name).params}  # noqa: E731
+    assert params("flag_listing") == {"slug": "ListingId"}
+    assert params("follow_brand") == {"slug": "text"}, params("follow_brand")

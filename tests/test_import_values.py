@@ -674,3 +674,29 @@ def test_a_machines_size_is_a_sku_name():
 
     assert all(v in text_seed("vm_size", "cluster") for v in VM_SIZES[:2]) and "Standard_NC6" in text_seed("node_vm_size", "pool")
     assert text_seed("disk_size", "cluster") == 'format("{}", 1..64)'
+
+
+def test_an_enum_of_ids_is_text_drawn_from_them_and_a_uuid_a_price_are_what_they_say(tmp_path):
+    """Reverb (a fresh draw, stop 71): a listing's `condition_uuid` is an enum of UUIDs, whose
+    members became `n7c3f45de_2ae0_...` and a task said "condition UUID n7c3f45de 2ae0 4c81 ...";
+    a page size of "10", "25" likewise. Values that are no words are text, drawn from the API's
+    own values and passed as it spells them. And a text named a UUID is one ("recipient UUID
+    "RU-6335"" before), a text named a price is a figure ("with price "SPI-8568"")."""
+    uuids = ["7c3f45de-2ae0-4c81-8400-fdb6b1d74890", "ac5b9c1e-dc78-466d-b0b3-7cf712967a48"]
+    listing = obj({"id": s(), "title": s(), "condition_uuid": s(enum=uuids), "page_size": s(enum=["10", "25", "50"]), "state": s(enum=["live", "ended"]), "recipient_uuid": s(), "price": s()})
+    doc = spec(
+        {
+            "/listings": {"get": {"operationId": "listListings", "responses": ok(arr(ref("Listing")))}},
+            "/listings/{id}": {"get": {"operationId": "getListing", "parameters": [pparam("id")], "responses": ok(ref("Listing"))}},
+        },
+        {"Listing": listing},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "condition_uuid: text" in text and "page_size: text" in text, text
+    assert not re.search(r"enum \w+ \{ n7c3f45de", text) and not re.search(r"enum \w+ \{ n10", text), text
+    assert re.search(r"enum \w+ \{ live, ended \}", text), text  # words stay an enum
+    assert seed_line(text, "listings", "condition_uuid") == 'pick(["7c3f45de-2ae0-4c81-8400-fdb6b1d74890", "ac5b9c1e-dc78-466d-b0b3-7cf712967a48"])'
+    assert seed_line(text, "listings", "page_size") == 'pick(["10", "25", "50"])'
+    assert re.fullmatch(r'pick\(\["[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".*\]\)', seed_line(text, "listings", "recipient_uuid"))
+    assert seed_line(text, "listings", "price") == 'format("{}.00", 5..950)'

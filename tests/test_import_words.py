@@ -1531,3 +1531,21 @@ def test_an_operation_near_a_resource_off_its_path_is_named_by_its_own_path(tmp_
     names = {o.label: o.tool.rsplit(".", 1)[-1] for o in result.ops}
     assert names["DELETE /apps/{id}"] == "delete_app", names
     assert names["POST /apps/{id}/pkcs12"] == "post_app_pkcs12", names
+
+
+def test_a_descriptions_first_clause_is_said_where_the_whole_is_too_long():
+    """Google's operations (a fresh draw, stop 71): "Waits until the specified long-running
+    operation is done or reaches at most a specified timeout, returning the latest state" was no
+    summary (a comma, 20 words), and the tool was said from its id, "wait accounts apps of
+    operation ...". Its first clause, before the comma and the "or" that opens a second one, is
+    the phrase; the operation the summary names is the key's. A clause that opens with no verb
+    of its own ("If the user exists, ...") is none."""
+    from compoworld_dsl.importers.common import ParamIR, ToolIR
+    from compoworld_dsl.importers.speak import phrase_tool, summary_phrase
+
+    assert summary_phrase("Waits until the specified long-running operation is done or reaches at most a specified timeout, returning the latest state") == ("wait until the specified long-running operation is done", False)
+    assert summary_phrase("Creates a new user, if none exists") == ("create a new user", False)
+    assert summary_phrase("If the user exists, update it") is None
+    t = ToolIR("accounts_apps_operations_wait", [ParamIR("name", "OperationId")], "id", "Waits until the specified long-running operation is done or reaches at most a specified timeout, returning the latest state", "wait accounts apps of operation {name}", None)
+    assert phrase_tool(t)
+    assert t.say == "wait until operation {name} is done", t.say

@@ -710,6 +710,7 @@ CARRIERS = ["UPS", "FedEx", "USPS", "DHL", "Royal Mail"]
 WRAPPERS = frozenset({"properties", "attributes", "props", "settings"})
 # a property that keys its object, its name compared in lower case without separators
 KEY_NAMES = ("id", "uid", "uuid", "guid", "key")
+UUIDS = ["3f2b1c9e-7d4a-4e8b-9c1d-2a6f5e8b7c01", "9a7c3e12-4b6d-4f8a-8e2c-1d3b5a7f9e02", "c41e8f27-2a9b-4d6c-b3e5-7f1a2c4d6e03", "5d8e2a1f-6c3b-4a9e-a7d2-8b4c1e6f3a04"]
 # a key or path parameter named so names no resource by itself (`{id}`, `{name}`)
 VAGUE_KEYS = frozenset((*KEY_NAMES, "name"))
 
@@ -1089,9 +1090,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + STREETS)
     if "currency" in toks:
         return _pick(ex + CURRENCIES)
-    if last == "amount" or last == "value" and set(toks) & MONEY_WORDS:
+    if last in ("amount", "price", "cost", "fee") or last == "value" and set(toks) & MONEY_WORDS:
         # an amount the API types as text (bunq's `{value: "12.50", currency}`, a price's
-        # `total_amount`): a figure, not "daily limit value 32"
+        # `total_amount`): a figure, not "daily limit value 32"; Reverb's offer of a `price`
+        # was "SPI-8568", a shipping profile's id drawn for want of anything else (stop 71)
         return _pick(ex) if ex else f"format({lit('{}.00')}, 5..950)"
     if last == "zones" or "availability" in toks and "zone" in toks:
         return _pick(ex + CLOUD_ZONES)  # a cloud's zones, not time zones ("availability zone "Asia/Tokyo"")
@@ -1128,6 +1130,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + CARRIERS)
     if last in ("code", "id") and len(toks) > 1 and toks[-2] in ("iata", "icao") and not ex:
         return text_seed(toks[-2], noun)  # an `iata_code` is an airport's code, "LHR"
+    if last in ("uuid", "guid") and not ex:
+        return _pick(UUIDS)  # a UUID, not a code: Reverb's `recipient_uuid` had been "RU-6335"
     if last in ("id", "uid", "guid", "uuid", "etag", "token", "number", "code", "ref", "reference", "key", "sku", "hash", "identifier", "serial") or last.endswith("id"):
         prefix = "".join(t[0] for t in toks if t)[:3].upper() or "X"
         if ex and not identity:
@@ -1585,6 +1589,9 @@ def summarize(program, world_file: Path) -> tuple[bool, str, list[str]]:
     return False, f"{world_file}: {errors} error{'s' if errors != 1 else ''}", diags
 
 
+_IN_OUT_WORDS = {"Check", "Sign", "Log", "Opt", "Time", "Cash", "Pay", "Roll", "Lock", "Walk", "Drop", "Plug", "Fade", "Zoom", "Print", "Shut", "Break", "Cut", "Built", "Add", "Login", "Logout", "Sold", "Carve", "Lay", "Read", "Write", "Scale", "Clock", "Punch", "Hand", "Take", "Cool", "Burn", "Stand", "Phone", "Call", "Dial", "Fan", "Zoom"}
+
+
 def clean_schema_name(name: str | None) -> str:
     """`BounceInfoResponse` → `Bounce`, `TemplateDetailResponse` → `Template`, `company` →
     `company`; bunq's `UserRead` → `User` (the read view of a user: "the user read" met a reader);
@@ -1621,8 +1628,15 @@ def clean_schema_name(name: str | None) -> str:
         # detection job properties "Northwind job"" in a task; VTEX's `NewTaskRequest`, "the new
         # task request "Maple"", a task listed by `GET /tasks`: fresh draws, stop 63)
         m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|VO|Vo|Bean|Model|Object|Schema|Entity|Read|Output|Properties|Request)$", n)
+        if m and m.group(2) == "Schema" and re.search(r"(?:Database|Db|Sql|Table|Registry|Index|Dataset)$", m.group(1)):
+            break  # a database's schema is a thing of its own (Azure SQL's `DatabaseSchema`: "the database", stop 71)
         if m and len(m.group(1)) >= 3:
             n = m.group(1)
+    # a pydantic-style view of a thing, `ApplicationOut` and `ApplicationIn` (Svix: "add an
+    # application out", a fresh draw, stop 71); not a thing of its own (`CheckIn`, `OptOut`, `TimeOut`)
+    m = re.match(r"^(.*?([A-Z][a-z]+))(In|Out)$", n)
+    if m and m.group(2) not in _IN_OUT_WORDS and len(m.group(1)) >= 5:
+        n = m.group(1)
     # a .NET namespace glued to the name (NaviPlan's
     # `AdvicentNaviPlanRestApiGoalsModelsLiveGoalBase`: "the advicent navi plan rest API goals
     # models live goal base", stop 70): what follows its last `Models`

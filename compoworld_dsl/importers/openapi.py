@@ -101,6 +101,7 @@ from .ops import (  # noqa: F401  (re-exported: the importer's names, for the mo
     TRANSPORT,
     PAGING,
     PAGE_PLACES,
+    after_other_collection,
     body_plumbing,
     BOOKKEEPING,
     DATETIME_FORMATS,
@@ -377,6 +378,13 @@ class TypeMapper:
             notes.append(f"{fmt} content, as text")
         if s.enum:
             values = [v for v in s.enum if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+            if values and all(_ID_LIKE.fullmatch(str(v)) for v in values):
+                # values that are no words (Reverb's listing conditions are UUIDs, page sizes
+                # "10", "25"): as members they became `n7c3f45de_2ae0_...`, and a task said
+                # "condition UUID n7c3f45de 2ae0 4c81 ..." (a fresh draw, stop 71). Text, drawn
+                # from the API's own values (`speak._spec_values`), passed as the API spells them
+                notes.append(f"an enum of {len(values)} values in the API that are no words (ids, numbers), kept as text")
+                return "text", "text", notes, None
             if 1 <= len(values) <= 60:
                 name, members = self.enum_for(s, fname, owner, values)
                 return name, "enum", notes, members
@@ -589,6 +597,8 @@ _RESOURCE_FORM = re.compile(
 
 # an integer's description that says it counts time from 1970 ("the number of milliseconds after
 # Jan 1, 1970 00:00:00 UTC", "Unix epoch time in seconds", "a Unix timestamp")
+# an enum value that is no word: a UUID, a number or version ("10", "1.2"), a code of many digits
+_ID_LIKE = re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|[+-]?\d[\d.,:]*|(?=[A-Za-z0-9_-]{8,}$)(?:[A-Za-z_-]*\d){4}[A-Za-z0-9_-]*")
 _EPOCH = re.compile(r"(?:milli)?seconds (?:after|since|from) (?:the )?(?:jan(?:uary)? 1,? 1970|(?:unix )?epoch)|\bepoch (?:time|milliseconds|seconds)|\bunix (?:time|timestamp|epoch)", re.I)
 
 
@@ -1897,6 +1907,8 @@ class OpenAPIImporter(TypeMapper):
             # author's name, not a publisher's, though `/publisher/{name}` keys the publishers
             # ("get author details of publisher {name}" before)
             x = r if r is not None and norm(r.item_param) == n else None if n in _VAGUE_PARAMS else self._by_item_param.get(n)
+            if x is not None and x is not r and after_other_collection(o.segs, p, x):
+                x = None  # `/my/follows/brands/{slug}` is no listing's, whose item is `{slug}`
             if x is not None:
                 return x.alias, x
         return "text", None

@@ -347,6 +347,22 @@ def pname(seg: str) -> str:
     return m.group(1).strip() if m else seg
 
 
+def after_other_collection(segs: list[str], param: str, res) -> bool:
+    """Does the path put parameter `param`, a bare word named as resource `res`'s item parameter
+    (`{slug}`, `{code}`, not `{channelId}`), after another collection's word?
+    Then it names a row of that collection, not of `res`: Reverb's listings go by `{slug}`, and
+    `/my/follows/brands/{slug}` follows a brand ("For the new listing, follow a brand" was a
+    fresh draw's task, stop 71)."""
+    if len(snake(param).split("_")) > 1:
+        return False  # `{channelId}` says whose it is, wherever the path puts it
+    pos = next((i for i, seg in enumerate(segs) if is_param(seg) and pname(seg) == param), -1)
+    if pos <= 0 or is_param(segs[pos - 1]) or not res.coll_segs:
+        return False
+    noun = norm(res.noun)
+    before = norm(singular(segs[pos - 1]))
+    return before not in (norm(singular(res.coll_segs[-1])), noun) and noun not in norm(param)
+
+
 def said_name_param(param: str, noun: str, raw: tuple[str, str] | None = None) -> bool:
     """Does a path parameter (normalized) name its item by the item's name: `clusterName` of
     `/clusters`, `accountName` of `/storageAccounts`, Azure's `resourceName`? With `raw` (the

@@ -33,6 +33,7 @@ from .common import (
     STATUSES,
     TAGS,
     TEXT_TIME,
+    UUIDS,
     WRAPPERS,
     unwrapped,
     name_part,
@@ -338,7 +339,7 @@ _FORMAT_POOLS = {
     "ipv4": IPS,
     "ipv6": ["2001:db8::1", "2001:db8::2a", "2001:db8:0:1::7"],
     "email": ["amara@northwind.example", "p.raman@meridian.example", "ktanaka@example.com"],
-    "uuid": ["3f2b1c9e-7d4a-4e8b-9c1d-2a6f5e8b7c01", "9a7c3e12-4b6d-4f8a-8e2c-1d3b5a7f9e02", "c41e8f27-2a9b-4d6c-b3e5-7f1a2c4d6e03", "5d8e2a1f-6c3b-4a9e-a7d2-8b4c1e6f3a04"],
+    "uuid": UUIDS,
     "date": ["2025-01-14", "2025-02-03", "2025-02-27", "2025-03-18"],
     "date-time": ["2025-01-14T09:30:00Z", "2025-02-03T14:05:00Z", "2025-03-18T16:45:00Z"],
     "byte": ["aGVsbG8=", "d29ybGQ=", "Y29tcG93b3JsZA=="],
@@ -560,7 +561,19 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # (up to 12 words: Filestore's "Revert an existing instance's file system to a specified
     # snapshot" was said "revert projects locations of instance ...", from its id, round 17)
     if not 2 <= len(ws) <= 12 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '/-]*", text):
-        return None  # a comma or a bracket: a sentence from a description ("..., i.e"), not a summary
+        # a description's first clause, where it opens with a verb of its own ("Waits until the
+        # specified long-running operation is done or reaches at most a specified timeout,
+        # returning the latest state": Google's operations were said "wait accounts apps of
+        # operation ...", from the id, a fresh draw of stop 71): before its first comma, and
+        # before an "or" that opens a second clause where that is still too long
+        clause = re.split(r"[,;(]|\s[-–]\s", text, maxsplit=1)[0].strip()
+        if len(clause.split()) > 12:
+            clause = clause.split(" or ", 1)[0]
+        if clause == text or not 2 <= len(clause.split()) <= 12 or not re.fullmatch(r"[A-Z][a-z]+s\b.*", clause) or _THIRD_PERSON.match(clause.split()[0].lower()) is None:
+            return None  # a comma or a bracket: a sentence from a description ("..., i.e"), not a summary
+        text, ws = clause, clause.split()
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '/-]*", text):
+            return None
     # an adverb before the verb ("Partially updates the room"): "partially update the room",
     # not "partially updates the room" (a sampled task)
     adverb = [ws.pop(0).lower()] if len(ws) > 2 and re.fullmatch(r"[A-Za-z]{3,}ly", ws[0]) and _THIRD_PERSON.match(ws[1].lower()) else []
@@ -609,7 +622,8 @@ def _naming(noun: str, phrase: str):
     string" names a string, not a text); or a title's verb and the noun, all it says
     ("Unsuspend User": "unsuspend user {user_id}", not "unsuspend user for user {user_id}"), or
     the noun a title ends with after a preposition ("Get Groups for User")."""
-    return re.search(r"\b(?:a|an|the|one|given|specified|specific|this|that)\s+(?:[a-z]+\s+){0,2}" + re.escape(noun) + r"(?=$|\s+(?:of|for|in|on|to|with|from|by|and|as|at)\b)", phrase) or (re.search(re.escape(noun) + "$", phrase) if re.search(r"(?:^[a-z]+|\b(?:for|of|to|from|on|in)) " + re.escape(noun) + "$", phrase) else None)
+    # (and before "is": "wait until the specified long-running operation is done")
+    return re.search(r"\b(?:a|an|the|one|given|specified|specific|this|that)\s+(?:[a-z][a-z-]*\s+){0,2}" + re.escape(noun) + r"(?=$|\s+(?:of|for|in|on|to|with|from|by|and|as|at|is)\b)", phrase) or (re.search(re.escape(noun) + "$", phrase) if re.search(r"(?:^[a-z]+|\b(?:for|of|to|from|on|in)) " + re.escape(noun) + "$", phrase) else None)
 
 
 # "with track id {track_id}": a label of two or three words before a key, none a preposition
