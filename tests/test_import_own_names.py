@@ -455,3 +455,21 @@ def test_a_views_in_and_out_suffix_is_not_the_things_name():
         assert clean_schema_name(own) == own
     assert clean_schema_name("DatabaseSchema") == "DatabaseSchema"
     assert clean_schema_name("UserSchema") == "User"
+
+
+def test_a_thing_merged_from_its_own_update_view_is_the_thing(tmp_path):
+    """Storecove (a fresh draw, stop 71): `LegalEntity` is `allOf: [LegalEntityUpdate, {...}]`,
+    and the legal entities were "legal entity updates". The update view is the thing's own:
+    the record is a legal entity."""
+    update = obj({"id": s(), "party_name": s()})
+    entity = {"allOf": [ref("LegalEntityUpdate"), obj({"api_keys": arr(s())})]}
+    doc = spec(
+        {
+            "/legal_entities": {"post": {"operationId": "createLegalEntity", "requestBody": {"content": {"application/json": {"schema": ref("LegalEntityUpdate")}}}, "responses": ok(ref("LegalEntity"))}},
+            "/legal_entities/{id}": {"get": {"operationId": "getLegalEntity", "parameters": [pparam("id")], "responses": ok(ref("LegalEntity"))}},
+        },
+        {"LegalEntity": entity, "LegalEntityUpdate": update},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "record LegalEntity known by" in text and "LegalEntityUpdate" not in text.split("record LegalEntity")[1].split("}")[0], text

@@ -700,3 +700,26 @@ def test_an_enum_of_ids_is_text_drawn_from_them_and_a_uuid_a_price_are_what_they
     assert seed_line(text, "listings", "page_size") == 'pick(["10", "25", "50"])'
     assert re.fullmatch(r'pick\(\["[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".*\]\)', seed_line(text, "listings", "recipient_uuid"))
     assert seed_line(text, "listings", "price") == 'format("{}.00", 5..950)'
+
+
+def test_a_long_enum_of_countries_goes_with_the_rows_city(tmp_path):
+    """Storecove (a fresh draw, stop 71): a legal entity's `country` is an enum of every ISO
+    code, seeded with its first twelve (AD ... AT) beside a city from the place pool: "city
+    "Lisbon", country "AF"". A long enum that holds the place pool's codes is drawn from that
+    pool, and so goes with the row's city (one place a row)."""
+    codes = sorted({a + b for a in "ABCDEFGHIJ" for b in "ADEFGLMOQRST"} | {"AU", "CA", "DE", "GB", "JP", "NG", "PT", "US"})  # more than an enum holds
+    entity = obj({"id": s(), "party_name": s(), "city": s(), "country": s(enum=codes), "zip": s()})
+    doc = spec(
+        {
+            "/legal_entities": {"post": {"operationId": "createLegalEntity", "requestBody": {"content": {"application/json": {"schema": ref("LegalEntity")}}}, "responses": ok(ref("LegalEntity"))}},
+            "/legal_entities/{id}": {"get": {"operationId": "getLegalEntity", "parameters": [pparam("id")], "responses": ok(ref("LegalEntity"))}},
+        },
+        {"LegalEntity": entity},
+    )
+    result, _, model, wf = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert re.search(r"seed legal_entities: [0-9.]+ rows from \w+_places", text), text
+    _, st = world_of(model, wf)
+    places = {("London", "GB"), ("Lagos", "NG"), ("Toronto", "CA"), ("Berlin", "DE"), ("Osaka", "JP"), ("Lisbon", "PT"), ("Chicago", "US"), ("Melbourne", "AU")}
+    rows = next(t for q, t in st.tables.items() if q.endswith(".legal_entities")).values()
+    assert rows and all((r["city"], r["country"]) in places for r in rows), [(r["city"], r["country"]) for r in rows]

@@ -25,6 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from .common import (
+    ALPHA3,
+    COUNTRIES,
+    COUNTRY_NAMES,
     _NAME_FORMS,
     PREPOSITIONS,
     range_check,
@@ -1787,6 +1790,13 @@ class OpenAPIImporter(TypeMapper):
         )
         if shape is not None and shape.kind == "scalar" and shape.enum and f.base in ("text", "int"):
             vals = [v for v in (self.literal(v, f) for v in shape.enum[:12]) if v is not None]
+            held = {str(v) for v in shape.enum}
+            place = next((pool for pool in (COUNTRIES, COUNTRY_NAMES, ALPHA3) if len(shape.enum) > 12 and set(pool) <= held), None)
+            if place is not None and f.base == "text":
+                # a list of every country: the place pool's, which a row's city goes with
+                # (`place_seeds`), not its first twelve ("city "Lisbon", country "AF"", Storecove's
+                # legal entities, a fresh draw of stop 71)
+                vals = [lit(v) for v in place]
             if vals:
                 gen = "pick([" + ", ".join(dict.fromkeys(vals)) + "])"
         elif shape is not None and f.base == "text" and shape.kind == "array" and shape.items is not None and shape.items.kind == "scalar" and shape.items.enum and not isinstance(self.examples_of(f, shape, identity), list):
