@@ -385,3 +385,11 @@ def test_a_service_with_no_tools_is_not_listed(legal):
     gw = Gateway(world, ["matters", "results"], world.initial_state(0))
     assert gw.list_services()["data"]["services"] == ["matters"]
     assert gw.list_tools("results")["data"]["tools"] == []
+
+
+def test_a_key_parameter_says_its_record_with_the_right_article():
+    """"a operation's `name`" (blind round 51): a key of a record said with a vowel is "an"."""
+    world = load_sampler(str(Path(__file__).resolve().parents[1] / "worlds" / "support.world")).world
+    gw = Gateway(world, ["accounts"], world.initial_state(0))
+    schema = gw.describe_tool("get_account")["data"]["parameters"]
+    assert schema["properties"]["id"]["description"].startswith("an account's `id`"), schema

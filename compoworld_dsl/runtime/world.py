@@ -13,6 +13,7 @@ from typing import Any
 from . import values as V
 from .service import Service, Simulator, ToolError, ToolSpec, Types, key_of, next_id
 from .state import State, Tx
+from ..vocab import article
 
 
 class StaleTask(ValueError):
@@ -591,7 +592,8 @@ class CompiledWorld:
                 kt = self.types.records[decl["record"]][decl["key"]]
                 if kt.startswith("alias:"):
                     noun = re.sub(r"(?<!^)(?=[A-Z])", " ", decl["record"].split(".")[-1]).lower().replace("_", " ").strip()
-                    self._key_notes.setdefault(kt.split(":")[1], f"a {noun}'s `{decl['key']}`, as its records hold it")
+                    # ("an operation's", not "a operation's": blind round 51)
+                    self._key_notes.setdefault(kt.split(":")[1], f"{article(noun)} {noun}'s `{decl['key']}`, as its records hold it")
         return self._key_notes
 
     def schema(self, tool: str) -> dict:
