@@ -170,3 +170,31 @@ def test_saying_a_steps_arguments_to_compare_them_names_no_record():
     stub = Stub(steps=[step], values={(0, "group_name"): "G"}, left=set(), _said=set(), _mentioned={})
     assert Phraser._stated(stub, 0) == ['group name "G"']
     assert stub._said == set() and stub._mentioned == {}
+
+
+def test_a_record_is_not_told_apart_by_a_machines_token(tmp_path):
+    """Google's license assignments (a fresh draw, stop 71) were told apart "(the one with
+    product ID "PI-7120" and etags "E-8485")": a person tells a record by what it is, not by
+    its ETag, hash or token (`People.distinguishing`)."""
+    from compoworld_dsl.sample.run import load_sampler
+
+    src = """
+    type SkuId = id
+    service s "probe" {
+      record Sku known by name { key id: SkuId  name: text = ""  etags: text = ""  kind: text = "" }
+      state skus: table[Sku]
+      seed skus: 3 rows { name: "Beacon sku"  etags: pick(["E-1", "E-2", "E-3"])  kind: pick(["custom", "shared", "default"]) }
+      tool get_sku(id: SkuId) -> Sku say "look up sku {id}" {
+        require id in skus else not_found "no sku"
+        return skus[id]
+      }
+    }
+    world w "probe" { }
+    """
+    (tmp_path / "w.world").write_text(src)
+    people = load_sampler(str(tmp_path / "w.world")).facts.people
+    row = {"id": "sku-1", "name": "Beacon sku", "etags": "E-1", "kind": "custom"}
+    others = [{"id": "sku-2", "name": "Beacon sku", "etags": "E-2", "kind": "shared"}]
+    assert people.distinguishing("s.skus", row, others, ("name",)) == "kind"
+    same_kind = [{"id": "sku-2", "name": "Beacon sku", "etags": "E-2", "kind": "custom"}]
+    assert people.distinguishing("s.skus", row, same_kind, ("name",)) is None  # not by its ETag

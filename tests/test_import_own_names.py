@@ -473,3 +473,24 @@ def test_a_thing_merged_from_its_own_update_view_is_the_thing(tmp_path):
     result, _, _, _ = run(tmp_path, doc)
     text = "\n".join(result.files.values())
     assert "record LegalEntity known by" in text and "LegalEntityUpdate" not in text.split("record LegalEntity")[1].split("}")[0], text
+
+
+def test_what_a_get_answers_and_a_things_own_kind_are_named_so(tmp_path):
+    """Fresh draws of stop 71: contract-p.fit's `InboxModelGet` (what a GET answers) was "an
+    inbox model get"; GitHub's `/orgs/{org}/teams/{team_slug}/teams`, a team's teams, were "team
+    teams" ('the team "Beacon team team"'): they are child teams."""
+    assert clean_schema_name("InboxModelGet") == "Inbox"
+    assert clean_schema_name("Budget") == "Budget"
+    team = obj({"id": s(), "name": s(), "slug": s()})
+    org, slug = pparam("org"), pparam("team_slug")
+    doc = spec(
+        {
+            "/orgs/{org}/teams": {"get": {"operationId": "listTeams", "parameters": [org], "responses": ok(arr(ref("team-full")))}},
+            "/orgs/{org}/teams/{team_slug}": {"get": {"operationId": "getTeam", "parameters": [org, slug], "responses": ok(ref("team-full"))}},
+            "/orgs/{org}/teams/{team_slug}/teams": {"get": {"operationId": "listChildTeams", "parameters": [org, slug], "responses": ok(arr(ref("team")))}},
+        },
+        {"team": team, "team-full": obj({"id": s(), "name": s(), "slug": s(), "members_count": s("integer")})},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "record ChildTeam " in text and "TeamTeam" not in text, re.findall(r"record \w+", text)

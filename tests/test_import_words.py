@@ -1549,3 +1549,13 @@ def test_a_descriptions_first_clause_is_said_where_the_whole_is_too_long():
     t = ToolIR("accounts_apps_operations_wait", [ParamIR("name", "OperationId")], "id", "Waits until the specified long-running operation is done or reaches at most a specified timeout, returning the latest state", "wait accounts apps of operation {name}", None)
     assert phrase_tool(t)
     assert t.say == "wait until operation {name} is done", t.say
+
+
+def test_a_verb_that_ends_in_use_and_a_name_in_two_capitals_are_said_whole():
+    """Fresh draws of stop 71: Storage Transfer's "Pauses a transfer operation" was said "paus
+    the latest operation", GitHub's "Create an impersonation OAuth token" "... o auth token"."""
+    from compoworld_dsl.importers.speak import _imperative, summary_phrase
+
+    assert [_imperative(w) for w in ("Pauses", "Uses", "Causes", "Reuses", "Focuses", "Processes")] == ["pause", "use", "cause", "reuse", "focus", "process"]
+    assert summary_phrase("Pauses a transfer operation") == ("pause a transfer operation", False)
+    assert summary_phrase("Create an impersonation OAuth token") == ("create an impersonation OAuth token", False)

@@ -1240,7 +1240,9 @@ class OpenAPIImporter(TypeMapper):
                 # a second `Contributor` (under /asset/{assetId}/contributor) is an asset's:
                 # `AssetContributor` ("the asset contributors of asset ..."), not `Contributor_2`
                 # ("contributor 2s"), which blind play met as a word no person says
-                rec = pascal(singular(snake(owner))) + rec
+                # (a team's own teams are its child teams: GitHub's `/teams/{team_slug}/teams` held
+                # "team teams", 'the team "Beacon team team"', a fresh draw of stop 71)
+                rec = ("Child" if norm(singular(snake(owner))) == norm(rec) else pascal(singular(snake(owner)))) + rec
             elif rec in self.type_names and (lead := _lead_word(r.coll_segs)) and not rec.lower().startswith(lead.lower()):
                 # and a second `Question` at `/me/questions` is "user question", not "question 2"
                 # (a StackExchange task said "if the question 2 "Team offsite" is favorited")

@@ -496,6 +496,10 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _CONNECTORS = ("with", "of", "for", "in", "on", "to")
 
 
+# verbs whose stem ends in "us" before their "e" ("pauses"), where "focuses" keeps its "us"
+_USE_VERBS = frozenset("us reus misus paus unpaus caus refus abus accus amus confus excus fus diffus infus perus".split())
+
+
 def _imperative(word: str) -> str:
     """`Retrieves` → "retrieve", `Lists` → "list", `Creates` → "create" (a summary in the third
     person, as many APIs write them)."""
@@ -510,6 +514,8 @@ def _imperative(word: str) -> str:
     stem, end = m.group(1), m.group(2)
     if end == "ies":
         return stem + "y"
+    if end == "es" and stem in _USE_VERBS:
+        return stem + "e"  # "pauses" → "pause" (Storage Transfer's "Paus that operation", stop 71)
     if end == "es" and stem.endswith(("ch", "sh", "ss", "x", "zz", "us")):  # "buzzes", but "synchronizes" → "synchronize"
         return stem
     return w[:-1]
@@ -587,7 +593,9 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
         return None  # a noun before "of" ("Register of certificate action callback": a task said so)
     # (a summary that names one thing as code names the others so too: "of a DataSource")
     code = any(_identifier(w) for w in ws[1:])
-    rest = [w if (w.isupper() and len(w) > 1) or re.search(r"[a-z][A-Z]", w) and not _identifier(w, code) else words(w) for w in ws[1:]]
+    # (a name that opens with two capitals is one word: "OAuth" was "o auth", GitHub's
+    # "create an impersonation o auth token", a fresh draw of stop 71)
+    rest = [w if (w.isupper() and len(w) > 1) or re.fullmatch(r"[A-Z]{2}[a-z]{2,}\d*", w) or re.search(r"[a-z][A-Z]", w) and not _identifier(w, code) else words(w) for w in ws[1:]]
     # a second verb after "or" as the first is said ("Update the developer record or adds the
     # developer if it doesn't exist": openchannel's summary, said so in a task of round 22)
     # (after "and" only where the summary's own verb was so said, "Creates and updates ...":

@@ -50,6 +50,8 @@ def share_the_head(a: str, b: str) -> bool:
 
 
 # the last words of names that say what a value is, not what it is of
+# the last word of a field that holds a machine's token, not a fact a person knows a record by
+_OPAQUE = frozenset({"etag", "etags", "hash", "checksum", "token", "tokens", "signature", "nonce", "cursor", "fingerprint", "secret", "password"})
 _GENERIC_HEADS = frozenset({"name", "id", "code", "key", "number", "type", "value"})
 
 
@@ -279,7 +281,9 @@ class People:
     def distinguishing(self, table: str, row: dict, others: list[dict], used: tuple[str, ...]) -> str | None:
         """A further field (not the key, not a clock's, not already used) whose value tells the row
         apart from every one of the `others` rows; enums and dates first, as a person adds them."""
-        skip = set(used) | {self.key[table]} | set(self.volatile.get(table, ()))
+        # (nor a machine's token, which no person tells a record by: "the license assignment
+        # "Beacon sku" (the one with product ID ... and etags "E-8485")", a fresh draw of stop 71)
+        skip = set(used) | {self.key[table]} | set(self.volatile.get(table, ())) | {f for f in self.fields[table] if f.rsplit("_", 1)[-1] in _OPAQUE}
         order = sorted(
             (f for f in self.fields[table] if f not in skip and f in row and self.ref_table(self.fields[table][f]) is None),
             key=lambda f: (0 if self.types.base(self.fields[table][f]).startswith("enum:") else 1 if self.types.base(self.fields[table][f]) in ("date", "datetime", "money", "int") else 2, f),
