@@ -723,3 +723,26 @@ def test_a_long_enum_of_countries_goes_with_the_rows_city(tmp_path):
     places = {("London", "GB"), ("Lagos", "NG"), ("Toronto", "CA"), ("Berlin", "DE"), ("Osaka", "JP"), ("Lisbon", "PT"), ("Chicago", "US"), ("Melbourne", "AU")}
     rows = next(t for q, t in st.tables.items() if q.endswith(".legal_entities")).values()
     assert rows and all((r["city"], r["country"]) in places for r in rows), [(r["city"], r["country"]) for r in rows]
+
+
+def test_a_rows_own_arn_is_not_set_by_an_update_and_a_logo_is_a_link(tmp_path):
+    """Fresh draws of stop 71: Kinesis Video's `UpdateStream` takes the stream's `StreamARN` (one
+    way to name it) and a task asked to 'update the stream "Harbor stream" with stream arn
+    ".../Beacon stream"': the row's own ARN is the service's, not a field to set. And Yodlee's
+    provider `logo` was "logo 18": a logo is a link."""
+    stream = obj({"StreamName": s(), "StreamARN": s(), "DeviceName": s(), "logo": s()})
+    doc = spec(
+        {
+            "/streams": {"get": {"operationId": "ListStreams", "responses": ok(arr(ref("Stream")))}},
+            "/streams/{StreamName}": {
+                "get": {"operationId": "DescribeStream", "parameters": [pparam("StreamName")], "responses": ok(ref("Stream"))},
+                "patch": {"operationId": "UpdateStream", "parameters": [pparam("StreamName")], "requestBody": {"content": {"application/json": {"schema": obj({"StreamARN": s(), "DeviceName": s()})}}}, "responses": ok(ref("Stream"))},
+            },
+        },
+        {"Stream": stream},
+    )
+    result, _, model, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    update = next(t for t in model.tools() if t.name == "update_stream")
+    assert [n for n, _ in update.params] == ["stream_name", "device_name"], update.params
+    assert seed_line(text, "streams", "logo").startswith('pick(["https://'), text

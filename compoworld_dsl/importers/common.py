@@ -977,7 +977,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         last = "url"  # LetMC's `WebAddress` was "3 Mill Close" (blind round 33)
     if last in ("address", "addr") and "e" in toks and "mail" in toks:
         toks = [*toks, "email"]  # and its `EMailAddress` "90 Park Avenue"
-    if last in ("url", "uri", "link", "href", "website", "homepage", "icon", "avatar", "image", "picture", "photo", "thumbnail"):
+    # (a provider's `logo` was "logo 18": Yodlee, a fresh draw of stop 71)
+    if last in ("url", "uri", "link", "href", "website", "homepage", "icon", "avatar", "image", "picture", "photo", "thumbnail", "logo", "banner", "favicon"):
         if identity and not ex:
             # a row known by its URL (aiception's face tasks, by the image's): one per row, or
             # the four below repeat among a table's rows, no row is told apart by it, and no new

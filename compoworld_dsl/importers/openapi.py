@@ -2471,6 +2471,8 @@ class OpenAPIImporter(TypeMapper):
         chosen, left = [], []
         self.budget.spend(len(body.props), body.at)
 
+        own_arns = {"arn", norm(r.name) + "arn", norm(r.noun) + "arn", norm(singular(r.table)) + "arn"}
+
         def settable(prop: str, ps, f: FieldIR | None) -> bool:
             """A body property a caller sets: not the service's own (read-only, bookkeeping such
             as a creation time, "Output only"), and a single value a person states (not a
@@ -2479,6 +2481,11 @@ class OpenAPIImporter(TypeMapper):
             route filters were updated "with id "/subscriptions/.../routeFilters/Maple route
             filter"", another filter's, and clusters created "with next link ...": stop 65)."""
             if f is not None and (page_token(prop) or norm(prop) == "id" and not f.key):
+                return False
+            if f is not None and not f.key and norm(prop) in own_arns:
+                # nor the row's own ARN, which the service gives it and which names the row (Kinesis
+                # Video's `UpdateStream` takes a `StreamARN` or a `StreamName`: 'update the stream
+                # "Harbor stream" with stream arn ".../Beacon stream"', a fresh draw of stop 71)
                 return False
             return f is not None and not (_output_only(ps) or f.readonly or norm(prop) in BOOKKEEPING or f.base == "list" or update and f.json)
 
