@@ -494,3 +494,29 @@ def test_what_a_get_answers_and_a_things_own_kind_are_named_so(tmp_path):
     result, _, _, _ = run(tmp_path, doc)
     text = "\n".join(result.files.values())
     assert "record ChildTeam " in text and "TeamTeam" not in text, re.findall(r"record \w+", text)
+
+
+def test_a_schema_named_as_its_collection_is_one_row_and_a_query_token_is_the_callers(tmp_path):
+    """Trello (a fresh draw, stop 71): its bodies are named by their paths, `boards` and
+    `boards_labels`, and a task said "add a boards "Beacon boards"", "add a boards labels ... to
+    the new boards", each "with token "T-2271"" (the caller's credential in every query). A
+    schema named as its collection, or by its path's collections, is one row of them: a board, a
+    board label; a `SalesOrder` at `/salesOrders` keeps its words."""
+    token = {"name": "token", "in": "query", "required": True, "description": "Getting a token from a user", "schema": s()}
+    body_of = lambda name: {"content": {"application/json": {"schema": ref(name)}}}  # noqa: E731
+    doc = spec(
+        {
+            "/boards": {"post": {"operationId": "addBoards", "parameters": [token], "requestBody": body_of("boards"), "responses": ok(ref("boards"))}},
+            "/boards/{idBoard}": {"get": {"operationId": "getBoard", "parameters": [pparam("idBoard"), token], "responses": ok(ref("boards"))}},
+            "/boards/{idBoard}/labels": {"post": {"operationId": "addBoardsLabels", "parameters": [pparam("idBoard"), token], "requestBody": body_of("boards_labels"), "responses": ok(ref("boards_labels"))}},
+            "/boards/{idBoard}/labels/{idLabel}": {"get": {"operationId": "getBoardLabel", "parameters": [pparam("idBoard"), pparam("idLabel"), token], "responses": ok(ref("boards_labels"))}},
+            "/salesOrders": {"get": {"operationId": "listSalesOrders", "responses": ok(arr(ref("SalesOrders")))}},
+            "/salesOrders/{id}": {"get": {"operationId": "getSalesOrder", "parameters": [pparam("id")], "responses": ok(ref("SalesOrders"))}},
+        },
+        {"boards": obj({"id": s(), "name": s()}), "boards_labels": obj({"id": s(), "name": s(), "color": s()}), "SalesOrders": obj({"id": s(), "name": s()})},
+    )
+    result, _, model, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    records = re.findall(r"record (\w+) known", text)
+    assert {"Board", "BoardLabel", "SalesOrder"} <= set(records), records
+    assert all("token" not in [n for n, _ in t.params] for t in model.tools()), [t.name for t in model.tools() if "token" in [n for n, _ in t.params]]

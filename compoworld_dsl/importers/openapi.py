@@ -1203,6 +1203,18 @@ class OpenAPIImporter(TypeMapper):
             if r.shape.name and prefix and re.match(prefix + r"[A-Z][a-z]", base):
                 base = base[len(prefix) :]
             rec = pascal(clean_schema_name(base)) if r.shape.name else pascal(singular(snake(word)))
+            if r.shape.name and norm(rec) == norm(word) and norm(singular(snake(word))) != norm(word):
+                # a schema named as the collection, in the plural, is one of its rows: Trello's
+                # `Boards` body, Azure Monitor's `PrivateLinkScopes` ("add a boards "Beacon
+                # boards"", "scope the private link scopes ...": a fresh draw of stop 71)
+                rec = pascal(singular(snake(word)))
+            parts = snake(rec).split("_")
+            segs = {snake(x) for x in r.coll_segs if not is_param(x)}
+            if r.shape.name and len(parts) > 1 and parts[0] in segs and parts[-1] in segs and singular(parts[0]) != parts[0] and singular(parts[-1]) != parts[-1]:
+                # a schema named by its path's collections (Trello's `boards_labels` at
+                # `/boards/{idBoard}/labels`): a board label, not "a boards labels" (stop 71); a
+                # `SalesOrder` at `/salesOrders` keeps its words
+                rec = pascal("_".join(singular(w) for w in parts))
             if r.shape.name and not is_param(word) and not re.fullmatch(r"v\d+\w*|api|apis|rest", word) and set(snake(rec).split("_")) <= _GENERIC_SCHEMA_WORDS | set(snake(self.api).split("_")):
                 # a schema named only by the API and a generic word (Asana's `AsanaNamedResource`
                 # at `/webhooks/{webhook_gid}`: "update a webhook for that asana named", a fresh
