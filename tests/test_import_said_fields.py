@@ -472,3 +472,17 @@ def test_a_recorded_call_that_changes_no_state_is_refused(tmp_path):
                 assert next(v for q, v in state.tables.items() if q.endswith(".warehouses"))[step["arguments"]["warehouse_id"]]["is_active"] is True, t["instruction"]
             assert world.call(state, step["tool"], step["arguments"])["success"], step
     assert asked, [t["instruction"] for t in tasks]
+
+
+def test_a_nested_reference_that_says_its_thing_twice_is_that_thing():
+    """SES (a fresh draw, stop 71): an import job's
+    `ImportDestination.ContactListDestination.ContactListName` was "the import destination
+    contact list destination contact list of the import job"; it is the job's contact list. A
+    reference that says its thing once keeps its words ("owner user")."""
+    from compoworld_dsl.importers.common import FieldIR
+    from compoworld_dsl.importers.speak import label_for
+
+    f = FieldIR("import_destination_contact_list_destination_contact_list_name", "ContactListId", "id", src="ImportDestination.ContactListDestination.ContactListName", ref="ses.contact_lists")
+    assert label_for(f, "contact list") == "contact list"
+    g = FieldIR("source_contact_list_name", "ContactListId", "id", src="SourceContactListName", ref="ses.contact_lists")
+    assert label_for(g, "contact list") == "source contact list"

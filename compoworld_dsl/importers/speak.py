@@ -212,6 +212,11 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
             toks = toks[1:-2] + toks[-1:]
         rest = toks[:-1] if toks[-1:] in (["id"], ["ids"], ["uid"], ["uuid"], ["guid"], ["key"], ["name"], ["arn"]) and len(toks) > 1 else toks
         got = " ".join(_SPELLED.get(t, t) if t in ("url", "uri", "api") else t for t in rest) or ref_noun
+        if ref_noun and got.endswith(ref_noun) and f" {got} ".count(f" {ref_noun} ") > 1:
+            # a nested reference that says its thing twice is that thing: SES's
+            # `ImportDestination.ContactListDestination.ContactListName` was "the import destination
+            # contact list destination contact list of the import job" (a fresh draw, stop 71)
+            got = ref_noun
     elif f.base in ("datetime", "date", "time"):
         got = _clock_label(toks, f.base)
     if got is None and "." in f.src and (f.base != "bool" or f.src.split(".")[0].lower() in WRAPPERS):
