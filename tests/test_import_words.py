@@ -1559,3 +1559,7 @@ def test_a_verb_that_ends_in_use_and_a_name_in_two_capitals_are_said_whole():
     assert [_imperative(w) for w in ("Pauses", "Uses", "Causes", "Reuses", "Focuses", "Processes")] == ["pause", "use", "cause", "reuse", "focus", "process"]
     assert summary_phrase("Pauses a transfer operation") == ("pause a transfer operation", False)
     assert summary_phrase("Create an impersonation OAuth token") == ("create an impersonation OAuth token", False)
+    # a type named with a word of its role is code, said in words (Sinao's "Update a BankDetails");
+    # a brand of two parts stays
+    assert summary_phrase("Update a BankDetails") == ("update a bank details", False)
+    assert summary_phrase("Get the PayPal account") == ("get the PayPal account", True)

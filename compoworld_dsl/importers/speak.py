@@ -534,6 +534,9 @@ _LEAD_IN = re.compile(r"^(?:(?:is |are )?used to|(?:you can )?use this (?:api |e
 _THIRD_VERBS = frozenset("adds creates updates deletes removes returns gets lists sets replaces modifies retrieves inserts changes edits cancels".split())
 
 
+_CODE_ROLES = frozenset("Details Detail Info Data Request Response Item Items List Object Model Settings Config Dto Payload Params Entity".split())
+
+
 def _identifier(word: str, code: bool = False) -> bool:
     """Is a word of a summary written as a name in code, which a person says in words? A
     property in camel case ("Returns all the seat maps of a given flightOffer", "Update an
@@ -545,7 +548,8 @@ def _identifier(word: str, code: bool = False) -> bool:
     parts = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", word)
     if len(parts) < 2 or "".join(parts) != word or any(len(p) < 2 or p.isupper() for p in parts):
         return False
-    return word[0].islower() or len(parts) >= 3 or code and len(parts) == 2
+    # (and a type named with a word of its role: Sinao's "Update a BankDetails", stop 71)
+    return word[0].islower() or len(parts) >= 3 or code and len(parts) == 2 or parts[-1] in _CODE_ROLES
 
 
 def summary_phrase(description: str) -> tuple[str, bool] | None:
