@@ -1563,3 +1563,21 @@ def test_a_verb_that_ends_in_use_and_a_name_in_two_capitals_are_said_whole():
     # a brand of two parts stays
     assert summary_phrase("Update a BankDetails") == ("update a bank details", False)
     assert summary_phrase("Get the PayPal account") == ("get the PayPal account", True)
+
+
+def test_an_answered_reads_key_takes_the_place_the_summary_names_its_thing():
+    """Kinesis Video (a fresh draw, stop 71): "Gets an endpoint for a specified stream for either
+    reading or writing" with its required `stream_name` stated after it read "tell me the stream
+    arn of the endpoint for the specified stream for either reading or writing with api name put
+    media and that stream". The key stands where the summary names its thing; an argument the
+    summary does not name still follows."""
+    from compoworld_dsl.importers.common import ParamIR, ToolIR
+    from compoworld_dsl.importers.world_model import state_arguments
+
+    t = ToolIR("get_data_endpoint", [ParamIR("api_name", "ApiName"), ParamIR("stream_name", "StreamId")], "DataEndpoint", "Gets an endpoint", "get an endpoint for the specified stream for either reading or writing with api name {api_name}", "the endpoint for the specified stream for either reading or writing with api name {api_name}")
+    state_arguments(t)
+    assert t.say == "get an endpoint for stream {stream_name} for either reading or writing with api name {api_name}", t.say
+    assert t.gives == "the endpoint for stream {stream_name} for either reading or writing with api name {api_name}", t.gives
+    u = ToolIR("get_status", [ParamIR("purge_id", "text")], "Status", "Gets the status", "get the status", "the status")
+    state_arguments(u)
+    assert u.say == "get the status with purge id {purge_id}" and u.gives == "the status with purge id {purge_id}"

@@ -1590,6 +1590,16 @@ def summarize(program, world_file: Path) -> tuple[bool, str, list[str]]:
     return False, f"{world_file}: {errors} error{'s' if errors != 1 else ''}", diags
 
 
+def naming(noun: str, phrase: str):
+    """Where the summary names one `noun` ("a book", "the specified recurring event"): an
+    article, at most two words, the noun, and then the end or a preposition ("a simple text
+    string" names a string, not a text); or a title's verb and the noun, all it says
+    ("Unsuspend User": "unsuspend user {user_id}", not "unsuspend user for user {user_id}"), or
+    the noun a title ends with after a preposition ("Get Groups for User")."""
+    # (and before "is": "wait until the specified long-running operation is done")
+    return re.search(r"\b(?:a|an|the|one|given|specified|specific|this|that)\s+(?:[a-z][a-z-]*\s+){0,2}" + re.escape(noun) + r"(?=$|\s+(?:of|for|in|on|to|with|from|by|and|as|at|is)\b)", phrase) or (re.search(re.escape(noun) + "$", phrase) if re.search(r"(?:^[a-z]+|\b(?:for|of|to|from|on|in)) " + re.escape(noun) + "$", phrase) else None)
+
+
 _IN_OUT_WORDS = {"Check", "Sign", "Log", "Opt", "Time", "Cash", "Pay", "Roll", "Lock", "Walk", "Drop", "Plug", "Fade", "Zoom", "Print", "Shut", "Break", "Cut", "Built", "Add", "Login", "Logout", "Sold", "Carve", "Lay", "Read", "Write", "Scale", "Clock", "Punch", "Hand", "Take", "Cool", "Burn", "Stand", "Phone", "Call", "Dial", "Fan", "Zoom"}
 
 

@@ -34,6 +34,7 @@ from .common import (
     TAGS,
     TEXT_TIME,
     UUIDS,
+    naming,
     WRAPPERS,
     unwrapped,
     name_part,
@@ -633,16 +634,6 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     return said, verb in _READ_VERBS
 
 
-def _naming(noun: str, phrase: str):
-    """Where the summary names one `noun` ("a book", "the specified recurring event"): an
-    article, at most two words, the noun, and then the end or a preposition ("a simple text
-    string" names a string, not a text); or a title's verb and the noun, all it says
-    ("Unsuspend User": "unsuspend user {user_id}", not "unsuspend user for user {user_id}"), or
-    the noun a title ends with after a preposition ("Get Groups for User")."""
-    # (and before "is": "wait until the specified long-running operation is done")
-    return re.search(r"\b(?:a|an|the|one|given|specified|specific|this|that)\s+(?:[a-z][a-z-]*\s+){0,2}" + re.escape(noun) + r"(?=$|\s+(?:of|for|in|on|to|with|from|by|and|as|at|is)\b)", phrase) or (re.search(re.escape(noun) + "$", phrase) if re.search(r"(?:^[a-z]+|\b(?:for|of|to|from|on|in)) " + re.escape(noun) + "$", phrase) else None)
-
-
 # "with track id {track_id}": a label of two or three words before a key, none a preposition
 _LABEL_BEFORE_KEY = re.compile(r"\swith((?: (?!(?:" + "|".join(PREPOSITIONS) + r")\b)\w+){2,3}) \{$")
 
@@ -683,7 +674,7 @@ def phrase_tool(t: ToolIR) -> bool:
         return False  # a key part the segments do not cover: leave the phrase as it was
     left: list[str] = []
     for noun, h in segs:
-        hit = _naming(noun, phrase)
+        hit = naming(noun, phrase)
         if hit is None and noun in ("name", "id", "arn", "key") and len(_tokens(h)) > 1 and _tokens(h)[-1] == noun:
             # a key said by its last word ("for arn {remote_access_session_arn}"): the thing its
             # name says, where the summary names it ("install an application to the device in a
@@ -691,7 +682,7 @@ def phrase_tool(t: ToolIR) -> bool:
             # Farm's task read "... for arn the new remote access session of arn "arn:..."" (a
             # fresh draw, stop 70)
             thing = " ".join(_tokens(h)[:-1])
-            hit = _naming(thing, phrase)
+            hit = naming(thing, phrase)
             noun = thing if hit is not None else " ".join(_tokens(h))
         if hit is not None:
             phrase = phrase[: hit.start()] + f"{noun} {{{h}}}" + phrase[hit.end() :]
@@ -710,7 +701,7 @@ def phrase_tool(t: ToolIR) -> bool:
     for item in re.split(r", | and ", items) if items else []:
         im = re.fullmatch(r"(.*?)(\w+) \{(\w+)\}", item)
         noun = im.group(2) if im else ""
-        hit = _naming(noun, phrase) if im else None
+        hit = naming(noun, phrase) if im else None
         if im and hit is None and noun in ("name", "id", "arn", "key") and (lead := im.group(1).split()[-2:]):
             # a key's label names its thing before the word for the key ("with container name
             # {container_name}"), which the summary names ("remove an object lifecycle policy from
@@ -718,7 +709,7 @@ def phrase_tool(t: ToolIR) -> bool:
             # container name ...", said "from a container with the container with creation time"
             # (AWS MediaStore, a fresh draw's task, stop 64)
             for n in (" ".join(lead), lead[-1]):
-                if (hit := _naming(n, phrase)) is not None:
+                if (hit := naming(n, phrase)) is not None:
                     noun = n
                     break
         if hit is not None and "{" not in phrase[hit.start() : hit.end()]:

@@ -17,7 +17,7 @@ from typing import Any
 from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
 from .ops import DOTNET, MAX_FIELDS, after_other_collection, flattened, is_param, page_token, pattern, pname
-from .common import NUMBER_TYPES, ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, pascal, plural, safe, singular, snake, unique, words
+from .common import NUMBER_TYPES, ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, naming, pascal, plural, safe, singular, snake, unique, words
 from . import resources
 
 WRITES = ("post", "put", "patch", "delete")
@@ -1018,10 +1018,20 @@ def state_arguments(t: ToolIR) -> None:
     for p in t.params:
         if p.default is None:
             ph = f"{words(p.name)} {{{p.name}}}"
-            if t.say is not None and f"{{{p.name}}}" not in t.say:
-                t.say += (" and " if " with " in t.say else " with ") + ph
-            if t.gives is not None and f"{{{p.name}}}" not in t.gives:
-                t.gives += (" and " if " with " in t.gives else " with ") + ph
+            toks = words(p.name).split()
+            # a key the summary names by its thing ("Gets an endpoint for a specified stream ..."):
+            # in its place, "for stream {stream_name}", not "... for the specified stream ... and
+            # stream name {stream_name}" (Kinesis Video, a fresh draw of stop 71)
+            thing = " ".join(toks[:-1]) if len(toks) > 1 and toks[-1] in ("name", "id", "arn", "key") else ""
+            for attr in ("say", "gives"):
+                phrase = getattr(t, attr)
+                if phrase is None or f"{{{p.name}}}" in phrase:
+                    continue
+                hit = naming(thing, phrase) if thing else None
+                if hit is not None and "{" not in phrase[hit.start() : hit.end()]:
+                    setattr(t, attr, phrase[: hit.start()] + f"{thing} {{{p.name}}}" + phrase[hit.end() :])
+                else:
+                    setattr(t, attr, phrase + (" and " if " with " in phrase else " with ") + ph)
 
 
 def _int_key(x: Any) -> bool:
