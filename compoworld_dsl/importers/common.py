@@ -1600,7 +1600,7 @@ def naming(noun: str, phrase: str):
     return re.search(r"\b(?:a|an|the|one|given|specified|specific|this|that)\s+(?:[a-z][a-z-]*\s+){0,2}" + re.escape(noun) + r"(?=$|\s+(?:of|for|in|on|to|with|from|by|and|as|at|is)\b)", phrase) or (re.search(re.escape(noun) + "$", phrase) if re.search(r"(?:^[a-z]+|\b(?:for|of|to|from|on|in)) " + re.escape(noun) + "$", phrase) else None)
 
 
-_IN_OUT_WORDS = {"Check", "Sign", "Log", "Opt", "Time", "Cash", "Pay", "Roll", "Lock", "Walk", "Drop", "Plug", "Fade", "Zoom", "Print", "Shut", "Break", "Cut", "Built", "Add", "Login", "Logout", "Sold", "Carve", "Lay", "Read", "Write", "Scale", "Clock", "Punch", "Hand", "Take", "Cool", "Burn", "Stand", "Phone", "Call", "Dial", "Fan", "Zoom"}
+_IN_OUT_WORDS = {"Check", "Sign", "Log", "Opt", "Time", "Cash", "Pay", "Roll", "Lock", "Walk", "Drop", "Plug", "Fade", "Zoom", "Print", "Shut", "Break", "Cut", "Built", "Add", "Login", "Logout", "Sold", "Carve", "Lay", "Read", "Write", "Scale", "Clock", "Punch", "Hand", "Take", "Cool", "Burn", "Stand", "Phone", "Call", "Dial", "Fan"}
 
 
 def clean_schema_name(name: str | None) -> str:

@@ -385,7 +385,7 @@ class TypeMapper:
                 # values that are no words (Reverb's listing conditions are UUIDs, page sizes
                 # "10", "25"): as members they became `n7c3f45de_2ae0_...`, and a task said
                 # "condition UUID n7c3f45de 2ae0 4c81 ..." (a fresh draw, stop 71). Text, drawn
-                # from the API's own values (`speak._spec_values`), passed as the API spells them
+                # from the API's own values (`field_seed`), passed as the API spells them
                 notes.append(f"an enum of {len(values)} values in the API that are no words (ids, numbers), kept as text")
                 return "text", "text", notes, None
             if 1 <= len(values) <= 60:
