@@ -746,3 +746,28 @@ def test_a_rows_own_arn_is_not_set_by_an_update_and_a_logo_is_a_link(tmp_path):
     update = next(t for t in model.tools() if t.name == "update_stream")
     assert [n for n, _ in update.params] == ["stream_name", "device_name"], update.params
     assert seed_line(text, "streams", "logo").startswith('pick(["https://'), text
+
+
+def test_google_style_values_are_said_as_a_person_would(tmp_path):
+    """Fresh draws of stop 71. Essential Contacts: a contact's `languageTag` was "vip" (a tag),
+    and its subscriptions, a list of an enum kept as text, "NOTIFICATION_CATEGORY_UNSPECIFIED",
+    the member that stands for no value. Document AI: `MODEL_TYPE_GENERATIVE` of `modelType` was
+    said "model type model type generative", and evaluations were 'the evaluation "Maple kms key"',
+    known by their `kmsKeyName`."""
+    contact = obj({"name": s(), "email": s(), "languageTag": s(), "notificationCategorySubscriptions": arr(s(enum=["NOTIFICATION_CATEGORY_UNSPECIFIED", "ALL", "BILLING", "TECHNICAL"])), "modelType": s(enum=["MODEL_TYPE_UNSPECIFIED", "MODEL_TYPE_GENERATIVE", "MODEL_TYPE_CUSTOM"])})
+    evaluation = obj({"name": s(), "kmsKeyName": s(), "createTime": s(format="date-time"), "score": s("number")})
+    doc = spec(
+        {
+            "/contacts": {"get": {"operationId": "listContacts", "responses": ok(arr(ref("Contact")))}},
+            "/contacts/{id}": {"get": {"operationId": "getContact", "parameters": [pparam("id")], "responses": ok(ref("Contact"))}},
+            "/evaluations": {"get": {"operationId": "listEvaluations", "responses": ok(arr(ref("Evaluation")))}},
+            "/evaluations/{id}": {"get": {"operationId": "getEvaluation", "parameters": [pparam("id")], "responses": ok(ref("Evaluation"))}},
+        },
+        {"Contact": contact, "Evaluation": evaluation},
+    )
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    assert "vip" not in seed_line(text, "contacts", "language_tag") and '"en' in seed_line(text, "contacts", "language_tag"), seed_line(text, "contacts", "language_tag")
+    assert "UNSPECIFIED" not in seed_line(text, "contacts", "notification_category_subscriptions")
+    assert re.search(r"enum \w+ \{ unspecified, generative, custom \}", text), re.findall(r"enum .*", text)
+    assert "record Evaluation known by kms_key_name" not in text, re.findall(r"record Evaluation .*", text)

@@ -1103,7 +1103,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
     if last in ("color", "colour", "fgcolor", "bgcolor") or "color" in toks:  # (Airflow's `ui_fgcolor`: "Riverside task", stop 70)
         return _pick(ex + COLORS)
     # (.NET calls a locale a culture: LUIS apps were added with culture "culture 18")
-    if last in ("language", "locale", "lang", "culture") or last == "code" and set(toks) & {"language", "locale", "lang", "culture"}:
+    # (and a language's tag, BCP 47: Essential Contacts' `language_tag` was "vip", stop 71)
+    if last in ("language", "locale", "lang", "culture") or last in ("code", "tag") and set(toks) & {"language", "locale", "lang", "culture"}:
         return _pick(ex + LOCALES)
     if last in ("tag", "tags", "labels", "category", "categories", "keywords", "topic"):
         return _pick(ex + TAGS)

@@ -81,7 +81,7 @@ from .common import (
     WRAPPERS,
     clean_schema_name,
 )
-from ..vocab import prose_field
+from ..vocab import placeholder_members, prose_field
 from .normalize import VERSION, normalize_ops, show_readings
 from .schema import NO_PROPERTIES, SAYS_NOTHING, SchemaReader, Shape, adopt_examples
 from .speak import identity, may_name, speak
@@ -396,7 +396,13 @@ class TypeMapper:
 
     def enum_for(self, s: Shape, fname: str, owner: str, values: list) -> tuple[str, list[str]]:
         members, taken = [], Names()
+        # values that repeat the field's name before their own word (Document AI's `MODEL_TYPE_GENERATIVE`
+        # of `modelType`): the member is the word, "model type generative", not "model type model
+        # type generative" (a fresh draw, stop 71); the API's values stay in the comment
+        head = next((h for h in {snake(fname), snake(fname).rsplit("_", 1)[-1]} if h and all(isinstance(v, str) and snake(v).startswith(h + "_") and len(snake(v)) > len(h) + 1 for v in values)), None)
         for v in values:
+            if head is not None:
+                v = snake(str(v))[len(head) + 1 :]
             # a short value with a digit in it is one word (`W3C` → w3c, `IPv4` → ipv4): split,
             # a task asked for "HTTP correlation protocol w3 c" (Azure API Management)
             one = re.fullmatch(r"[A-Za-z][A-Za-z0-9]{1,5}", str(v)) and re.search(r"[A-Za-z]\d|\d[A-Za-z]", str(v))
@@ -1816,7 +1822,10 @@ class OpenAPIImporter(TypeMapper):
         elif shape is not None and f.base == "text" and shape.kind == "array" and shape.items is not None and shape.items.kind == "scalar" and shape.items.enum and not isinstance(self.examples_of(f, shape, identity), list):
             # a list of an enum's values kept as text: its values, one or two of them (SES's
             # suppressed reasons were "Please review before Friday.", not BOUNCE or COMPLAINT)
-            vals = [str(v) for v in shape.items.enum[:8] if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
+            # (not one that stands for no value: "notification category subscriptions
+            # "NOTIFICATION_CATEGORY_UNSPECIFIED"", Essential Contacts, stop 71)
+            none = set(placeholder_members([str(v) for v in shape.items.enum]))
+            vals = [str(v) for v in shape.items.enum if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip() and str(v) not in none][:8]
             if vals:
                 gen = "pick([" + ", ".join(lit(v) for v in dict.fromkeys(vals + ([",".join(vals[:2])] if len(vals) > 1 else []))) + "])"
         elif shape is not None and f.base == "text" and shape.format.lower() == "google-duration" and shape.example is None:

@@ -1263,7 +1263,9 @@ _CLOCKS = {"created", "updated", "modified", "changed", "deleted", "last"}
 # things with names of their own; and a role, whose name is no other row's (a CloudFormation
 # stack set operation was known by `execution_role_name`, the role it ran as: stop 67). Only
 # here: a field `role` is still seeded as a person's role ("admin"), not as "Atlas role"
-_OWN_NAMED = NAMED_THINGS | _ALSO_NAMED | {"role"}
+# (and a key: Document AI's evaluations were 'the evaluation "Maple kms key"', by their
+# `kms_key_name`, a fresh draw of stop 71)
+_OWN_NAMED = NAMED_THINGS | _ALSO_NAMED | {"role", "key"}
 
 
 def _names_another(field: str, noun: str) -> bool:
@@ -1282,7 +1284,8 @@ def _names_another(field: str, noun: str) -> bool:
         # center operator"', by `callCenterOperatorName`; an OpenSearch VPC endpoint "Amara
         # Kowalski", by its owner's: stop 65)
         return True
-    return toks[-1] in _OWN_NAMED and toks[-1] != own
+    # (a key's version too: Document AI's `kms_key_version_name`, "Maple kms key version")
+    return toks[-1] in _OWN_NAMED and toks[-1] != own or "key" in toks[:-1] and own != "key"
 
 
 def _person_role(field: str) -> str | None:
