@@ -46,3 +46,21 @@ def test_a_summary_of_what_was_done_is_no_list_of_candidates():
     # a record the task touched is still a candidate in the sentence that gives the answer
     hedged = f'The ticket is "{subject["value"]}" and the customer is {name["value"]} or {touched[0]}.'
     assert _played(support, task, hedged) == 0
+
+
+def test_the_past_form_of_what_the_instruction_asks_is_no_candidate():
+    """Blind round 52: "Undeploy the processor version ... Then tell me ... the state of that
+    processor version" answered 'Undeployed "Atlas processor version" ... The processor version
+    state is "undeploying".' failed as naming the state `undeployed` too: it is what the agent
+    did, in the instruction's own verb. A list of candidates still fails."""
+    from compoworld_dsl.sample.checker import _done_words, _lists_candidates
+
+    assert {"undeployed", "closed", "stopped", "cancelled", "applied"} <= _done_words("Undeploy it, close it, stop it, cancel it and apply it.")
+    world = load_sampler(str(ROOT / "worlds" / "support.world")).world
+    c = {"type": "text", "label": "the state of the processor version", "decoys": ["undeployed", "deployed"]}
+    stated = 'Undeploy the processor version "Atlas processor version". Then tell me the state of that processor version.'
+    said = 'Undeployed "Atlas processor version" as asked. The processor version state is "undeploying".'
+    assert not _lists_candidates(world, c, "undeploying", said, frozenset(), stated)
+    assert _lists_candidates(world, c, "undeploying", said, frozenset())  # the instruction's verb is what makes it no candidate
+    assert _lists_candidates(world, c, "undeploying", 'The state is "undeploying" or "undeployed".', frozenset(), stated)
+    assert _lists_candidates(world, c, "undeploying", 'The state is "undeploying" or "deployed".', frozenset(), stated)

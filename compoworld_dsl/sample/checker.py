@@ -332,15 +332,35 @@ def _acted_on(world: CompiledWorld, checks: list[dict], before: State, after: St
     return frozenset(out)
 
 
-def _lists_candidates(world: CompiledWorld, c: dict, expected: Any, answer: Any, acted: frozenset) -> bool:
+def _done_words(stated: str | None) -> frozenset[str]:
+    """The past forms of the instruction's words ("Undeploy the processor version ..." →
+    undeployed, "Close the ticket" → closed, "stop" → stopped), which an agent that says what
+    it did writes: a state of that name is no candidate it lists (blind round 52's "Undeployed
+    "Atlas processor version" ... the state is "undeploying"" had failed as naming the state
+    undeployed too)."""
+    out = set()
+    for w in re.findall(r"[a-z]+", (stated or "").casefold()):
+        if len(w) < 3:
+            continue
+        out |= {w + "d", w + "ed"} if not w.endswith("e") else {w + "d"}
+        if re.search(r"[^aeiou][aeiou][bdglmnprt]$", w):
+            out.add(w + w[-1] + "ed")  # stop → stopped, cancel → cancelled
+        if w.endswith("y") and len(w) > 3 and w[-2] not in "aeiou":
+            out.add(w[:-1] + "ied")  # apply → applied
+    return frozenset(out)
+
+
+def _lists_candidates(world: CompiledWorld, c: dict, expected: Any, answer: Any, acted: frozenset, stated: str | None = None) -> bool:
     """Does an answer that holds the expected value name a decoy too (D29)? A decoy that is a
-    value of a record the task acts on (`acted`) counts only where every sentence of a prose
+    value of a record the task acts on (`acted`), or the past form of a verb the instruction
+    uses (`_done_words`: "undeployed" where it asks to undeploy), counts only where every sentence of a prose
     answer that holds the expected value names one too: "I suspended Chiara Sato and sent Farah
     Murphy a survey. The customer is Chiara Sato." answers; "the customer is Chiara Sato or Farah
     Murphy" lists candidates. A JSON answer is one sentence."""
     t, label = c.get("type") or "text", c.get("label")
-    near = [d for d in c["decoys"] if repr(d) not in acted]
-    far = [d for d in c["decoys"] if repr(d) in acted]
+    done = _done_words(stated)
+    near = [d for d in c["decoys"] if repr(d) not in acted and not (isinstance(d, str) and d.casefold() in done)]
+    far = [d for d in c["decoys"] if d not in near]
     if near and names_a_decoy(world.types, t, near, answer, label):
         return True
     if not far:
@@ -374,7 +394,7 @@ def _answer_holds(world: CompiledWorld, c: dict, answer: Any, matched: dict, ask
     if not ok and "label" in c and isinstance(value, dict):
         # one of several reported values: an answer given as a JSON object holds it under any key
         ok = any(answer_matches(world.types, t, expected, v, ignored_fields(world), exact=bool(c.get("exact")), stated=stated) for v in value.values())
-    if ok and c.get("decoys") and _lists_candidates(world, c, expected, answer, acted):
+    if ok and c.get("decoys") and _lists_candidates(world, c, expected, answer, acted, stated):
         return False, "the answer names other values of that field too"
     return ok, "" if ok else "wrong answer"
 
