@@ -520,3 +520,24 @@ def test_a_schema_named_as_its_collection_is_one_row_and_a_query_token_is_the_ca
     records = re.findall(r"record (\w+) known", text)
     assert {"Board", "BoardLabel", "SalesOrder"} <= set(records), records
     assert all("token" not in [n for n, _ in t.params] for t in model.tools()), [t.name for t in model.tools() if "token" in [n for n, _ in t.params]]
+
+
+def test_an_id_before_its_noun_names_that_row(tmp_path):
+    """Trello (blind round 52): a board was added "with ID organization "Orion Analytics"", an
+    organization's name passed as text, for `idOrganization` was read as no reference (only
+    `organizationId` was). It names an organization, and is said "the organization of ..."."""
+    body_of = lambda name: {"content": {"application/json": {"schema": ref(name)}}}  # noqa: E731
+    doc = spec(
+        {
+            "/organizations": {"get": {"operationId": "listOrganizations", "responses": ok(arr(ref("Organization")))}},
+            "/organizations/{idOrg}": {"get": {"operationId": "getOrganization", "parameters": [pparam("idOrg")], "responses": ok(ref("Organization"))}},
+            "/boards": {"post": {"operationId": "addBoards", "requestBody": body_of("Board"), "responses": ok(ref("Board"))}},
+            "/boards/{idBoard}": {"get": {"operationId": "getBoard", "parameters": [pparam("idBoard")], "responses": ok(ref("Board"))}},
+        },
+        {"Organization": obj({"id": s(), "displayName": s()}), "Board": obj({"id": s(), "name": s(), "idOrganization": s()})},
+    )
+    result, _, model, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    add = next(t for t in model.tools() if t.name == "add_boards")
+    assert dict((n, str(t)) for n, t in add.params).get("id_organization") == "OrganizationId", add.params
+    assert re.search(r'id_organization: OrganizationId = "" "organization"', text), re.findall(r".*id_organization: .*", text)

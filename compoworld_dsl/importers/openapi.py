@@ -1426,7 +1426,9 @@ class OpenAPIImporter(TypeMapper):
             # an ARN names a resource wherever it appears (`sinkArn`), whatever the resource's key is called
             # and by its collection's word (`/albums` holds `AlbumBase`s: `album.id` names one)
             word = norm(singular(snake(other.coll_segs[-1])))
-            names = {norm(singular(other.table)) + "id", norm(other.name) + "id", norm(singular(other.table)) + "arn", norm(other.name) + "arn", word + "id"} | ({k} if own else set())
+            # (and Trello's `idOrganization`, the id before its noun: blind round 52's board was
+            # added "with ID organization "Orion Analytics"", an organization's name as text)
+            names = {norm(singular(other.table)) + "id", norm(other.name) + "id", norm(singular(other.table)) + "arn", norm(other.name) + "arn", word + "id", "id" + word, "id" + norm(other.name)} | ({k} if own else set())
             if k == "name":  # keyed by its name (Google's resource names): `rulesetName` names a ruleset
                 names |= {norm(singular(other.table)) + "name", norm(other.name) + "name", word + "name"}
             if (own and k.startswith(noun) and k[len(noun) :] in ("name", "arn", "id")) or (k == "name" and len(noun) >= 4 and not self.names_items()):
@@ -1514,7 +1516,7 @@ class OpenAPIImporter(TypeMapper):
         (`companyid`, `sourcetweetid`), from the index `link_references` builds; [] for a name
         that is no reference (no `id`, `arn` or `name` at its end, nor a key's own name)."""
         by_name, lengths, named_keys = self._ref_index
-        if not (n.endswith(("id", "arn", "name")) or n in named_keys) or len(n) <= 2 or n == "arn":
+        if not (n.endswith(("id", "arn", "name")) or n in named_keys or n.startswith("id") and n in by_name) or len(n) <= 2 or n == "arn":
             return []
         return sorted({i for k in lengths if k <= len(n) for i in by_name.get(n[-k:], ())})
 

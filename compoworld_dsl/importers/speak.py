@@ -212,6 +212,7 @@ def label_for(f: FieldIR, ref_noun: str | None = None) -> str | None:
             # share data of the resource ...", ExaVault: blind round 40, stop 65)
             toks = toks[1:-2] + toks[-1:]
         rest = toks[:-1] if toks[-1:] in (["id"], ["ids"], ["uid"], ["uuid"], ["guid"], ["key"], ["name"], ["arn"]) and len(toks) > 1 else toks
+        rest = rest[1:] if rest[:1] == ["id"] and len(rest) > 1 else rest  # Trello's `idBoard`: "the board of the card", not "the id board"
         got = " ".join(_SPELLED.get(t, t) if t in ("url", "uri", "api") else t for t in rest) or ref_noun
         if ref_noun and got.endswith(ref_noun) and f" {got} ".count(f" {ref_noun} ") > 1:
             # a nested reference that says its thing twice is that thing: SES's

@@ -218,7 +218,9 @@ def row_names(x: Any) -> set[str]:
     # Tag Manager's `{path}:set_latest` of a container version was read as on a user permission,
     # the one resource keyed by its `path`; "set latest accounts containers versions of the new
     # user permission", a fresh draw of stop 67)
-    return {n + "id" for n in nouns} | ({key} - VAGUE_KEYS - {"path", ""}) | ({n + key for n in nouns if not key.startswith(n)} if key else set())
+    # (and Trello's `idOrganization`, the id before its noun: a board was added "with ID
+    # organization "Orion Analytics"", an organization's name as text, blind round 52)
+    return {n + "id" for n in nouns} | {"id" + n for n in nouns} | ({key} - VAGUE_KEYS - {"path", ""}) | ({n + key for n in nouns if not key.startswith(n)} if key else set())
 
 
 def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tuple[str, Any] | None:
