@@ -32,11 +32,23 @@ def committed(folder: Path) -> int:
 
 
 def kill_after(tmp: Path, argv: list[str], tasks: int) -> None:
+    """Run `worldc sample` and SIGKILL it once it has committed `tasks` tasks. The run goes in
+    slices: stopped (SIGSTOP, the whole process group) while its state file is read, continued
+    for a few milliseconds between reads, so that it cannot finish unseen however busy the
+    machine is (polling a running process lost that race under a parallel benchmark: the run
+    ended before the poll saw its 23rd task)."""
     proc = subprocess.Popen([sys.executable, "-m", "compoworld_dsl", "sample", *argv], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    stop = time.monotonic() + 120
-    while committed(tmp) < tasks and proc.poll() is None and time.monotonic() < stop:
-        time.sleep(0.005)
-    os.killpg(proc.pid, signal.SIGKILL)
+    stop = time.monotonic() + 600
+    try:
+        while proc.poll() is None and time.monotonic() < stop:
+            os.killpg(proc.pid, signal.SIGSTOP)
+            if committed(tmp) >= tasks:
+                break
+            os.killpg(proc.pid, signal.SIGCONT)
+            time.sleep(0.005)
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # it ended first: the assertion below says so
     proc.wait()
     assert proc.returncode == -signal.SIGKILL, "the run ended before it was killed"
 
