@@ -53,6 +53,16 @@ def pparam(name: str) -> dict:
     return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
 
 
+def listed(coll: str, schema: str, key: str = "id") -> dict:
+    """The paths of a collection read two ways: `GET /coll` lists `schema`s (`listColls`), `GET
+    /coll/{key}` gets one (`getColl`)."""
+    word = coll.strip("/").split("/")[-1]
+    return {
+        f"/{coll.strip('/')}": {"get": {"operationId": f"list{word[:1].upper()}{word[1:]}", "responses": ok(arr(ref(schema)))}},
+        f"/{coll.strip('/')}/{{{key}}}": {"get": {"operationId": f"get{schema}", "parameters": [pparam(key)], "responses": ok(ref(schema))}},
+    }
+
+
 def run(tmp_path: Path, doc: dict):
     """Import, write, check: (result, {operation: (kind, why)}, model, world file)."""
     p = tmp_path / "spec.json"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from import_specs import arr, obj, ok, pparam, ref, run, s, spec
+from import_specs import arr, body, listed, obj, ok, pparam, ref, run, s, spec
 from compoworld_dsl.importers.common import clean_schema_name
 
 
@@ -465,7 +465,7 @@ def test_a_thing_merged_from_its_own_update_view_is_the_thing(tmp_path):
     entity = {"allOf": [ref("LegalEntityUpdate"), obj({"api_keys": arr(s())})]}
     doc = spec(
         {
-            "/legal_entities": {"post": {"operationId": "createLegalEntity", "requestBody": {"content": {"application/json": {"schema": ref("LegalEntityUpdate")}}}, "responses": ok(ref("LegalEntity"))}},
+            "/legal_entities": {"post": {"operationId": "createLegalEntity", "requestBody": body(ref("LegalEntityUpdate")), "responses": ok(ref("LegalEntity"))}},
             "/legal_entities/{id}": {"get": {"operationId": "getLegalEntity", "parameters": [pparam("id")], "responses": ok(ref("LegalEntity"))}},
         },
         {"LegalEntity": entity, "LegalEntityUpdate": update},
@@ -503,15 +503,13 @@ def test_a_schema_named_as_its_collection_is_one_row_and_a_query_token_is_the_ca
     schema named as its collection, or by its path's collections, is one row of them: a board, a
     board label; a `SalesOrder` at `/salesOrders` keeps its words."""
     token = {"name": "token", "in": "query", "required": True, "description": "Getting a token from a user", "schema": s()}
-    body_of = lambda name: {"content": {"application/json": {"schema": ref(name)}}}  # noqa: E731
     doc = spec(
         {
-            "/boards": {"post": {"operationId": "addBoards", "parameters": [token], "requestBody": body_of("boards"), "responses": ok(ref("boards"))}},
+            "/boards": {"post": {"operationId": "addBoards", "parameters": [token], "requestBody": body(ref("boards")), "responses": ok(ref("boards"))}},
             "/boards/{idBoard}": {"get": {"operationId": "getBoard", "parameters": [pparam("idBoard"), token], "responses": ok(ref("boards"))}},
-            "/boards/{idBoard}/labels": {"post": {"operationId": "addBoardsLabels", "parameters": [pparam("idBoard"), token], "requestBody": body_of("boards_labels"), "responses": ok(ref("boards_labels"))}},
+            "/boards/{idBoard}/labels": {"post": {"operationId": "addBoardsLabels", "parameters": [pparam("idBoard"), token], "requestBody": body(ref("boards_labels")), "responses": ok(ref("boards_labels"))}},
             "/boards/{idBoard}/labels/{idLabel}": {"get": {"operationId": "getBoardLabel", "parameters": [pparam("idBoard"), pparam("idLabel"), token], "responses": ok(ref("boards_labels"))}},
-            "/salesOrders": {"get": {"operationId": "listSalesOrders", "responses": ok(arr(ref("SalesOrders")))}},
-            "/salesOrders/{id}": {"get": {"operationId": "getSalesOrder", "parameters": [pparam("id")], "responses": ok(ref("SalesOrders"))}},
+            **listed("salesOrders", "SalesOrders"),
         },
         {"boards": obj({"id": s(), "name": s()}), "boards_labels": obj({"id": s(), "name": s(), "color": s()}), "SalesOrders": obj({"id": s(), "name": s()})},
     )
@@ -526,12 +524,10 @@ def test_an_id_before_its_noun_names_that_row(tmp_path):
     """Trello (blind round 52): a board was added "with ID organization "Orion Analytics"", an
     organization's name passed as text, for `idOrganization` was read as no reference (only
     `organizationId` was). It names an organization, and is said "the organization of ..."."""
-    body_of = lambda name: {"content": {"application/json": {"schema": ref(name)}}}  # noqa: E731
     doc = spec(
         {
-            "/organizations": {"get": {"operationId": "listOrganizations", "responses": ok(arr(ref("Organization")))}},
-            "/organizations/{idOrg}": {"get": {"operationId": "getOrganization", "parameters": [pparam("idOrg")], "responses": ok(ref("Organization"))}},
-            "/boards": {"post": {"operationId": "addBoards", "requestBody": body_of("Board"), "responses": ok(ref("Board"))}},
+            **listed("organizations", "Organization", "idOrg"),
+            "/boards": {"post": {"operationId": "addBoards", "requestBody": body(ref("Board")), "responses": ok(ref("Board"))}},
             "/boards/{idBoard}": {"get": {"operationId": "getBoard", "parameters": [pparam("idBoard")], "responses": ok(ref("Board"))}},
         },
         {"Organization": obj({"id": s(), "displayName": s()}), "Board": obj({"id": s(), "name": s(), "idOrganization": s()})},

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from import_specs import arr, obj, ok, pparam, ref, run, s, spec, world_of
+from import_specs import arr, body, listed, obj, ok, pparam, ref, run, s, spec, world_of
 
 
 def seed_line(text: str, table: str, field: str) -> str:
@@ -684,13 +684,7 @@ def test_an_enum_of_ids_is_text_drawn_from_them_and_a_uuid_a_price_are_what_they
     "RU-6335"" before), a text named a price is a figure ("with price "SPI-8568"")."""
     uuids = ["7c3f45de-2ae0-4c81-8400-fdb6b1d74890", "ac5b9c1e-dc78-466d-b0b3-7cf712967a48"]
     listing = obj({"id": s(), "title": s(), "condition_uuid": s(enum=uuids), "page_size": s(enum=["10", "25", "50"]), "state": s(enum=["live", "ended"]), "recipient_uuid": s(), "price": s()})
-    doc = spec(
-        {
-            "/listings": {"get": {"operationId": "listListings", "responses": ok(arr(ref("Listing")))}},
-            "/listings/{id}": {"get": {"operationId": "getListing", "parameters": [pparam("id")], "responses": ok(ref("Listing"))}},
-        },
-        {"Listing": listing},
-    )
+    doc = spec(listed("listings", "Listing"), {"Listing": listing})
     result, _, _, _ = run(tmp_path, doc)
     text = "\n".join(result.files.values())
     assert "condition_uuid: text" in text and "page_size: text" in text, text
@@ -711,7 +705,7 @@ def test_a_long_enum_of_countries_goes_with_the_rows_city(tmp_path):
     entity = obj({"id": s(), "party_name": s(), "city": s(), "country": s(enum=codes), "zip": s()})
     doc = spec(
         {
-            "/legal_entities": {"post": {"operationId": "createLegalEntity", "requestBody": {"content": {"application/json": {"schema": ref("LegalEntity")}}}, "responses": ok(ref("LegalEntity"))}},
+            "/legal_entities": {"post": {"operationId": "createLegalEntity", "requestBody": body(ref("LegalEntity")), "responses": ok(ref("LegalEntity"))}},
             "/legal_entities/{id}": {"get": {"operationId": "getLegalEntity", "parameters": [pparam("id")], "responses": ok(ref("LegalEntity"))}},
         },
         {"LegalEntity": entity},
@@ -736,7 +730,7 @@ def test_a_rows_own_arn_is_not_set_by_an_update_and_a_logo_is_a_link(tmp_path):
             "/streams": {"get": {"operationId": "ListStreams", "responses": ok(arr(ref("Stream")))}},
             "/streams/{StreamName}": {
                 "get": {"operationId": "DescribeStream", "parameters": [pparam("StreamName")], "responses": ok(ref("Stream"))},
-                "patch": {"operationId": "UpdateStream", "parameters": [pparam("StreamName")], "requestBody": {"content": {"application/json": {"schema": obj({"StreamARN": s(), "DeviceName": s()})}}}, "responses": ok(ref("Stream"))},
+                "patch": {"operationId": "UpdateStream", "parameters": [pparam("StreamName")], "requestBody": body(obj({"StreamARN": s(), "DeviceName": s()})), "responses": ok(ref("Stream"))},
             },
         },
         {"Stream": stream},
@@ -756,15 +750,7 @@ def test_google_style_values_are_said_as_a_person_would(tmp_path):
     known by their `kmsKeyName`."""
     contact = obj({"name": s(), "email": s(), "languageTag": s(), "notificationCategorySubscriptions": arr(s(enum=["NOTIFICATION_CATEGORY_UNSPECIFIED", "ALL", "BILLING", "TECHNICAL"])), "modelType": s(enum=["MODEL_TYPE_UNSPECIFIED", "MODEL_TYPE_GENERATIVE", "MODEL_TYPE_CUSTOM"])})
     evaluation = obj({"name": s(), "kmsKeyName": s(), "createTime": s(format="date-time"), "score": s("number")})
-    doc = spec(
-        {
-            "/contacts": {"get": {"operationId": "listContacts", "responses": ok(arr(ref("Contact")))}},
-            "/contacts/{id}": {"get": {"operationId": "getContact", "parameters": [pparam("id")], "responses": ok(ref("Contact"))}},
-            "/evaluations": {"get": {"operationId": "listEvaluations", "responses": ok(arr(ref("Evaluation")))}},
-            "/evaluations/{id}": {"get": {"operationId": "getEvaluation", "parameters": [pparam("id")], "responses": ok(ref("Evaluation"))}},
-        },
-        {"Contact": contact, "Evaluation": evaluation},
-    )
+    doc = spec({**listed("contacts", "Contact"), **listed("evaluations", "Evaluation")}, {"Contact": contact, "Evaluation": evaluation})
     result, _, _, _ = run(tmp_path, doc)
     text = "\n".join(result.files.values())
     assert "vip" not in seed_line(text, "contacts", "language_tag") and '"en' in seed_line(text, "contacts", "language_tag"), seed_line(text, "contacts", "language_tag")

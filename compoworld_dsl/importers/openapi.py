@@ -399,7 +399,7 @@ class TypeMapper:
         # values that repeat the field's name before their own word (Document AI's `MODEL_TYPE_GENERATIVE`
         # of `modelType`): the member is the word, "model type generative", not "model type model
         # type generative" (a fresh draw, stop 71); the API's values stay in the comment
-        head = next((h for h in {snake(fname), snake(fname).rsplit("_", 1)[-1]} if h and all(isinstance(v, str) and snake(v).startswith(h + "_") and len(snake(v)) > len(h) + 1 for v in values)), None)
+        head = next((h for h in (snake(fname), snake(fname).rsplit("_", 1)[-1]) if h and all(isinstance(v, str) and snake(v).startswith(h + "_") and len(snake(v)) > len(h) + 1 for v in values)), None)
         for v in values:
             if head is not None:
                 v = snake(str(v))[len(head) + 1 :]

@@ -117,6 +117,8 @@ class People:
                 self._tables[rec] = table
                 self.shown[rec] = frozenset(fields)
         self.volatile = world.volatile_fields
+        # table → its fields that hold a machine's token (`_OPAQUE`), which tell no row apart
+        self.opaque = {t: frozenset(f for f in fields if f.rsplit("_", 1)[-1] in _OPAQUE) for t, fields in self.fields.items()}
         # table → (table, field) of every field elsewhere that refers to it, in table and field order
         self.children: dict[str, list[tuple[str, str]]] = {}
         for t, fields in self.fields.items():
@@ -283,7 +285,7 @@ class People:
         apart from every one of the `others` rows; enums and dates first, as a person adds them."""
         # (nor a machine's token, which no person tells a record by: "the license assignment
         # "Beacon sku" (the one with product ID ... and etags "E-8485")", a fresh draw of stop 71)
-        skip = set(used) | {self.key[table]} | set(self.volatile.get(table, ())) | {f for f in self.fields[table] if f.rsplit("_", 1)[-1] in _OPAQUE}
+        skip = set(used) | {self.key[table]} | set(self.volatile.get(table, ())) | self.opaque[table]
         order = sorted(
             (f for f in self.fields[table] if f not in skip and f in row and self.ref_table(self.fields[table][f]) is None),
             key=lambda f: (0 if self.types.base(self.fields[table][f]).startswith("enum:") else 1 if self.types.base(self.fields[table][f]) in ("date", "datetime", "money", "int") else 2, f),
