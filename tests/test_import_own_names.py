@@ -537,3 +537,13 @@ def test_an_id_before_its_noun_names_that_row(tmp_path):
     add = next(t for t in model.tools() if t.name == "add_boards")
     assert dict((n, str(t)) for n, t in add.params).get("id_organization") == "OrganizationId", add.params
     assert re.search(r'id_organization: OrganizationId = "" "organization"', text), re.findall(r".*id_organization: .*", text)
+
+
+def test_a_generators_numbered_schema_name_takes_the_paths_noun(tmp_path):
+    """TAGGUN (stop 71's review draw, seed 11111): campaign settings were held in `Model9`s, and
+    a task said "Add a model9, balance owing max ...". A generator's numbered name (`Model9`,
+    `InlineResponse200`) is no noun: the path's collection names the thing."""
+    doc = spec(listed("campaign/settings", "Model9"), {"Model9": obj({"id": s(), "name": s(), "balanceOwingMax": s("number")})})
+    result, _, _, _ = run(tmp_path, doc)
+    records = re.findall(r"record (\w+) known", "\n".join(result.files.values()))
+    assert records == ["Setting"], records

@@ -1221,7 +1221,8 @@ class OpenAPIImporter(TypeMapper):
                 # `/boards/{idBoard}/labels`): a board label, not "a boards labels" (stop 71); a
                 # `SalesOrder` at `/salesOrders` keeps its words
                 rec = pascal("_".join(singular(w) for w in parts))
-            if r.shape.name and not is_param(word) and not re.fullmatch(r"v\d+\w*|api|apis|rest", word) and set(snake(rec).split("_")) <= _GENERIC_SCHEMA_WORDS | set(snake(self.api).split("_")):
+            # (and a generator's numbered name: TAGGUN's `Model9`, "add a model9", stop 71's review)
+            if r.shape.name and not is_param(word) and not re.fullmatch(r"v\d+\w*|api|apis|rest", word) and ({re.sub(r"\d+$", "", w) for w in snake(rec).split("_")} <= _GENERIC_SCHEMA_WORDS | set(snake(self.api).split("_")) or re.fullmatch(r"(?:Model|InlineResponse|Body|Object|Schema)\d*", rec)):
                 # a schema named only by the API and a generic word (Asana's `AsanaNamedResource`
                 # at `/webhooks/{webhook_gid}`: "update a webhook for that asana named", a fresh
                 # draw of stop 67): the path's collection names the thing
