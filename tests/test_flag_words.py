@@ -60,6 +60,10 @@ def test_a_scope_said_once_leaves_no_dangling_with():
     scope = ['subscription ID "SI-1"', 'resource group name "RG"']
     text = 'For the monitor "M" with subscription ID "SI-1" and resource group name "RG", start the monitor with subscription ID "SI-1" and resource group name "RG" and update that monitor with location "Lisbon".'
     assert _said_once(text, scope) == 'For the monitor "M" with subscription ID "SI-1" and resource group name "RG", start the monitor and update that monitor with location "Lisbon".'
+    # nor before a goal the sentence lists next with ", and" (a fresh draw's Azure task, stop 72:
+    # "upload registration certificate with and create user ...")
+    joined = 'For the device "D" with subscription ID "SI-1" and resource group name "RG", upload the certificate with subscription ID "SI-1" and resource group name "RG", and create user "U" with encryption algorithm rsaes pkcs1 v 1 5, for that device.'
+    assert _said_once(joined, scope) == 'For the device "D" with subscription ID "SI-1" and resource group name "RG", upload the certificate, and create user "U" with encryption algorithm rsaes pkcs1 v 1 5, for that device.'
     # a list that goes on after the scope keeps its "with", and the comma before it or none
     listed = 'For X with account ID "A", update the thing with account ID "A", name "N" and size 3.'
     assert _said_once(listed, ['account ID "A"']) == 'For X with account ID "A", update the thing with name "N" and size 3.'

@@ -1205,7 +1205,7 @@ def _said_once(text: str, stated: list[str], clauses: list[str] = (), telling: f
                 # flags follow the values, not the "with" ("…, with X and marked as enabled" loses
                 # X: "…, marked as enabled", not "…, with marked as enabled", met in round 23)
                 tail = ", " + rest
-            elif "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith(", with ") and not any(rest.startswith(c) for c in starts) and (_LISTED.match(rest) or tail.startswith(" and ") and _LISTED_BARE.match(rest)):
+            elif "with" in m.group(0) and tail.startswith((", ", " and ")) and not tail.startswith((", with ", ", and ")) and not any(rest.startswith(c) for c in starts) and (_LISTED.match(rest) or tail.startswith(" and ") and _LISTED_BARE.match(rest)):
                 # "…, with X, Y and Z" loses X: "…, with Y and Z"; not where what follows is
                 # another clause ("…, with X and update that ...": "…, with and update", met in an
                 # imported task whose scope the sentence had said)
