@@ -413,6 +413,13 @@ class Walker:
                     again = (set(ch.fields) & set(e.fields)) - vol.get(e.table, frozenset())
                     if again and not (j < len(tools) and ordered_after(self.facts, tools[j], tool)):
                         return f"it sets again the {', '.join(sorted(again))} step {j + 1} set"
+                    # "update the site "SI-7583" with type shared, then update that site with
+                    # owners ...": the call just before could have set these fields too, so the
+                    # second call is a step no agent needs, a hop the task only pads (a fresh
+                    # draw's Site Verification tasks, every one so, stop 72)
+                    settable = {f for t, _, f in self.facts.update_args.get(tools[j], {}).values() if t == ch.table} if j < len(tools) else set()
+                    if j == len(diffs) - 1 and ch.kind == e.kind == "updated" and set(ch.fields) - vol.get(ch.table, frozenset()) <= settable and not ordered_after(self.facts, tools[j], tool):
+                        return f"it changes what step {j + 1}'s call could have changed too"
         return None
 
     def _protected_since(self, state0: State, state: State, post: State) -> str | None:
