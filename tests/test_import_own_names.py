@@ -547,3 +547,24 @@ def test_a_generators_numbered_schema_name_takes_the_paths_noun(tmp_path):
     result, _, _, _ = run(tmp_path, doc)
     records = re.findall(r"record (\w+) known", "\n".join(result.files.values()))
     assert records == ["Setting"], records
+
+
+def test_a_query_that_picks_what_the_answer_holds_is_plumbing_and_a_summary_of_anything_names_nothing():
+    """YouTube's required `part` ("a comma-separated list of one or more caption resource parts
+    that the API response will include") picks what the answer holds, as `fields` does: a task
+    said "update an existing resource with part "2025-02-27T09:30:00Z"". And its summaries name
+    nothing ("Deletes a resource", "Updates an existing resource"): the phrase from the operation
+    id names the caption (a fresh draw, stop 72)."""
+    from types import SimpleNamespace
+
+    from compoworld_dsl.importers.ops import plumbing
+    from compoworld_dsl.importers.schema import Shape
+    from compoworld_dsl.importers.speak import summary_phrase
+
+    part = "The *part* parameter specifies a comma-separated list of one or more caption resource parts that the API response will include."
+    assert plumbing(SimpleNamespace(name="part", where="query", shape=Shape("array"), description=part))
+    assert not plumbing(SimpleNamespace(name="part", where="query", shape=Shape("scalar", type="string"), description="The part number of the item."))
+    for generic in ("Deletes a resource.", "Updates an existing resource.", "Inserts a new resource into this collection.", "Get an item"):
+        assert summary_phrase(generic) is None, generic
+    assert summary_phrase("Deletes a caption.") == ("delete a caption", False)
+    assert summary_phrase("Lists the resources of a group") == ("list the resources of a group", True)

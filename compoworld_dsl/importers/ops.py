@@ -260,6 +260,13 @@ _PAGES = re.compile(
 _AUTH_TOKEN = re.compile(r"\b(?:auth\w*|access|api|oauth|session|getting a token|your token|user token)\b", re.I)
 
 
+# a query parameter that picks what the answer holds (YouTube's required `part`, "a
+# comma-separated list of one or more caption resource parts that the API response will
+# include"), as `fields` does: a task said "update an existing resource with part
+# "2025-02-27T09:30:00Z"" (a fresh draw, stop 72)
+_SHAPES_ANSWER = re.compile(r"\b(?:that|which) the (?:api )?response will include\b", re.I)
+
+
 def plumbing(p: "Param") -> bool:
     """A request parameter that is plumbing (`alt`, `fields`, `prettyPrint`), paging (by its
     name, or a query parameter by its description: `_PAGES`), or a trial run (`TRIAL_RUNS`)."""
@@ -268,6 +275,8 @@ def plumbing(p: "Param") -> bool:
         n = n[3:]  # Asana's `opt_fields`, `opt_pretty`: a task was "marked as opt pretty" (a fresh draw, stop 67)
     if p.where == "query" and n in ("token", "authtoken", "apitoken") and _AUTH_TOKEN.search(p.description or p.shape.description or ""):
         return True  # the caller's credential in the query (Trello's `token`: every task "with token "T-2271"", stop 71)
+    if p.where == "query" and _SHAPES_ANSWER.search(p.description or p.shape.description or ""):
+        return True
     return n in TRANSPORT or n in PAGING or n in TRIAL_RUNS or p.where == "query" and p.shape.type in ("integer", "string", "number") and not p.shape.enum and _PAGES.search(p.description or p.shape.description or "") is not None
 
 

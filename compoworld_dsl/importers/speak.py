@@ -632,7 +632,16 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # "a specified remote access session" is the one the call names: "end a the remote access
     # session ..." (Device Farm's "Ends a specified remote access session", a fresh draw of stop 70)
     said = re.sub(r"\b(?:a|an|one)\s+(?:specified|specific|given|particular)\b", "the specified", said)
+    if _GENERIC_OBJECT.fullmatch(said):
+        return None
     return said, verb in _READ_VERBS
+
+
+# a summary whose object is a word for anything ("Deletes a resource", "Updates an existing
+# resource", "Inserts a new resource into this collection": YouTube's, every one so): it names
+# no thing, and the phrase from the operation id does ("delete a resource with id ..." said
+# nothing of the caption a task meant, a fresh draw of stop 72)
+_GENERIC_OBJECT = re.compile(r"[a-z]+(?: (?:a|an|the|one|this|that|some))?(?: (?:new|existing|specified|given|single|particular|specific))? (?:resources?|items?|objects?|entit(?:y|ies)|records?|elements?)(?: (?:in|into|from|of|to|on) (?:this|the|a) collection)?")
 
 
 # "with track id {track_id}": a label of two or three words before a key, none a preposition
