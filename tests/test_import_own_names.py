@@ -568,3 +568,16 @@ def test_a_query_that_picks_what_the_answer_holds_is_plumbing_and_a_summary_of_a
         assert summary_phrase(generic) is None, generic
     assert summary_phrase("Deletes a caption.") == ("delete a caption", False)
     assert summary_phrase("Lists the resources of a group") == ("list the resources of a group", True)
+
+
+def test_a_measure_kept_as_text_names_no_row_even_as_a_last_resort(tmp_path):
+    """Vertex AI's trials hold no name a person gives: they were 'stop the trial "300s"', by
+    their `final_measurement_elapsed_duration` (a fresh draw, stop 72)."""
+    from import_specs import listed, obj, ref, run, s, spec
+
+    trial = obj({"id": s(), "customJob": s(), "finalMeasurement": obj({"elapsedDuration": s(example="300s")}), "infeasibleReason": s(), "state": s(enum=["ACTIVE", "STOPPING", "SUCCEEDED"]), "startTime": s(format="date-time")})
+    result, _, model, _ = run(tmp_path, spec(listed("trials", "Trial"), {"Trial": trial}))
+    text = "".join(result.files.values())
+    assert "record Trial known by" in text
+    known = text.split("record Trial known by ", 1)[1].split("{", 1)[0]
+    assert "duration" not in known, known

@@ -1244,8 +1244,8 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               "year", "month", "week", "day", "hour", "minute",
               # a measure kept as text (Polly's synthesis tasks were 'add a synthesis task "Beacon
               # synthesis task"', the name drawn into their `sample_rate`: a fresh draw, stop 69)
-              "rate", "bitrate", "size", "count", "length", "width", "height", "weight", "duration", "ratio", "percent", "percentage",
-              "amount", "total", "price", "cost", "quantity", "limit", "threshold", "capacity", "score", "frequency", "interval", "timeout",
+              *(_MEASURES := {"rate", "bitrate", "size", "count", "length", "width", "height", "weight", "duration", "ratio", "percent", "percentage",
+                              "amount", "total", "price", "cost", "quantity", "limit", "threshold", "capacity", "score", "frequency", "interval", "timeout", "ttl"}),
               # where it is sent, not what it is called (Sakari's messages were 'the message "+1
               # 312 555 0163"', by their `phone_number`; stop 69)
               "phone", "mobile", "fax",
@@ -1470,13 +1470,17 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     # fresh draw, stop 66)
     # (a note's own comment still names it: a sentence of what befell the row does not)
     told = [f for f in unsaid if not set(_tokens(f.name)) & {"status", "state", "error", "errors", "failure", "failed", "reason", "type", "kind"}]
+    # (nor a measure kept as text, even as a last resort: Vertex AI's trials were 'stop the trial
+    # "300s"', their `final_measurement_elapsed_duration`; a fresh draw, stop 72)
+    unsaid_measures = [f for f in unsaid if set(_tokens(f.name)[-1:]) & _MEASURES]
+    told = [f for f in told if f not in unsaid_measures]
     # (and not another thing's name before its action or time: the stack set operation was then
     # known by `execution_role_name`, the role it ran as)
     # (and a status before none: Qualtrics' distributions were 'the distribution "closed"', their
     # `request_status`, where their type and send date were there; stop 68)
     first = (
         next((f for f in told if not set(_tokens(f.name)[-1:]) & _SAYS and not _names_another(f.name, noun)), None)
-        or next((f for f in unsaid if not set(_tokens(f.name)[-1:]) & _SAYS and not _names_another(f.name, noun)), None)
+        or next((f for f in unsaid if f not in unsaid_measures and not set(_tokens(f.name)[-1:]) & _SAYS and not _names_another(f.name, noun)), None)
         or next((f for f in told if not _names_another(f.name, noun)), None)
         or next((f for f in fields if not f.key and not f.ref and not f.json and f.base in ("enum", "date", "datetime")), None)
         or next(iter(unsaid), None)
