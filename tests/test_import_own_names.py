@@ -231,6 +231,9 @@ def test_a_schema_named_after_its_method_and_a_placeholder_example_say_nothing()
 
     assert clean_schema_name("GETPublicNotificationDefinitionResponse") == "PublicNotificationDefinition"
     assert clean_schema_name("POSTAccountType") == "AccountType" and clean_schema_name("GETs") == "GETs"
+    # a view of fewer fields is the thing (Noosh's "the project status simples of the workgroup", stop 72)
+    assert clean_schema_name("ProjectStatusSimple") == "ProjectStatus" and clean_schema_name("UserLite") == "User"
+    assert clean_schema_name("Simple") == "Simple"
     assert PLACEHOLDER.fullmatch("insert identifier here") and PLACEHOLDER.fullmatch("Enter your API key here")
     assert not PLACEHOLDER.fullmatch("Atlas here") and not PLACEHOLDER.fullmatch("Harbor Street")
 
@@ -581,3 +584,21 @@ def test_a_measure_kept_as_text_names_no_row_even_as_a_last_resort(tmp_path):
     assert "record Trial known by" in text
     known = text.split("record Trial known by ", 1)[1].split("{", 1)[0]
     assert "duration" not in known, known
+
+
+def test_a_list_parent_named_as_the_rows_own_key_takes_the_owners_name(tmp_path):
+    """PI Web API keys every row by a `WebId` and lists event frames at
+    `/elements/{webId}/eventframes`: the field for the element was `web_id_2`, said "update the
+    web id 2 of the event frame" (a fresh draw, stop 72). It is the element's: `element_id`."""
+    from import_specs import arr, obj, ok, pparam, ref, run, s, spec
+
+    thing = lambda: obj({"WebId": s(), "Name": s(), "Description": s()})  # noqa: E731
+    paths = {
+        "/elements/{webId}": {"get": {"operationId": "getElement", "parameters": [pparam("webId")], "responses": ok(ref("Element"))}},
+        "/eventframes/{webId}": {"get": {"operationId": "getEventFrame", "parameters": [pparam("webId")], "responses": ok(ref("EventFrame"))}},
+        "/elements/{webId}/eventframes": {"get": {"operationId": "getElementEventFrames", "parameters": [pparam("webId")], "responses": ok(obj({"Items": arr(ref("EventFrame"))}))}},
+    }
+    result, _, _, _ = run(tmp_path, spec(paths, {"Element": thing(), "EventFrame": thing()}))
+    text = "".join(result.files.values())
+    frame = text.split("record EventFrame", 1)[1].split("\n  }", 1)[0]
+    assert "element_id: ElementId" in frame and "web_id_2" not in frame, frame

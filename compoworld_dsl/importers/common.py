@@ -1640,7 +1640,9 @@ def clean_schema_name(name: str | None) -> str:
         # detection job properties "Northwind job"" in a task; VTEX's `NewTaskRequest`, "the new
         # task request "Maple"", a task listed by `GET /tasks`: fresh draws, stop 63)
         # (and contract-p.fit's `InboxModelGet`, what a GET answers: "add an inbox model get", stop 71)
-        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|VO|Vo|Bean|Model|Object|Schema|Entity|Read|Output|Properties|Request|Get)$", n)
+        # (and a view of fewer fields: Noosh's `ProjectStatusSimple`, "the project status simples
+        # of the workgroup", a fresh draw, stop 72)
+        m = re.match(r"^(.+?)(Response|Resource|Details|Detail|Info|Full|Dto|DTO|VO|Vo|Bean|Model|Object|Schema|Entity|Read|Output|Properties|Request|Get|Simple|Lite|Brief|Compact)$", n)
         if m and m.group(2) == "Schema" and re.search(r"(?:Database|Db|Sql|Table|Registry|Index|Dataset)$", m.group(1)):
             break  # a database's schema is a thing of its own (Azure SQL's `DatabaseSchema`: "the database", stop 71)
         if m and len(m.group(1)) >= 3:

@@ -556,7 +556,13 @@ def listed_under(imp: "OpenAPIImporter") -> None:
                 break
             taken = {f.name for f in r.record.fields}
             p = pname(o.segs[-2])  # named as the path names it (`salesInstructionID` → sales_instruction_id)
-            name = unique(safe(snake(p) if norm(p).endswith("id") and norm(p) != "id" else snake(singular(owner.table)) + "_id"), taken)
+            name = snake(p) if norm(p).endswith("id") and norm(p) != "id" else snake(singular(owner.table)) + "_id"
+            if name in taken:
+                # the row's own key's name (PI Web API's `/elements/{webId}/eventframes`: every
+                # row's key is a `web_id`): the owner's, `element_id`, not `web_id_2` ("update the
+                # web id 2 of the event frame", a fresh draw, stop 72)
+                name = snake(owner.noun) + "_id"
+            name = unique(safe(name), taken)
             f = FieldIR(name, owner.alias, "id", default='""', ref=owner.qualified)
             f.comments = [f"the {owner.noun} it is listed under ({o.label}); the API's {r.noun} does not name it"]
             r.record.fields.insert(1 + len(r.parent_fields), f)
