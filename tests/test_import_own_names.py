@@ -602,3 +602,18 @@ def test_a_list_parent_named_as_the_rows_own_key_takes_the_owners_name(tmp_path)
     text = "".join(result.files.values())
     frame = text.split("record EventFrame", 1)[1].split("\n  }", 1)[0]
     assert "element_id: ElementId" in frame and "web_id_2" not in frame, frame
+
+
+def test_a_read_named_by_a_bare_verb_gives_what_it_answers(tmp_path):
+    """TCGdex's `GET /sets/{set}/{cardLocalId}` answers a Card and has no operation id: it gave
+    "the get of set ...", asked as "the effect of the get of the set "Beacon set"" (a fresh
+    draw, stop 72). It gives the card."""
+    from import_specs import arr, listed, obj, ok, pparam, ref, run, s, spec
+
+    paths = listed("sets", "Set", key="set")
+    paths["/sets/{set}/{cardLocalId}"] = {"get": {"parameters": [pparam("set"), pparam("cardLocalId")], "responses": ok(ref("Card"))}}
+    schemas = {"Set": obj({"id": s(), "name": s(), "cards": arr(obj({"localId": s(), "name": s()}))}), "Card": obj({"localId": s(), "name": s(), "effect": s()})}
+    result, _, _, _ = run(tmp_path, spec(paths, schemas))
+    text = "".join(result.files.values())
+    gives = [line.strip() for line in text.splitlines() if line.strip().startswith("gives ") and "card_local_id" in line]
+    assert gives and all("the get" not in g for g in gives) and any("card" in g.split("{")[0] for g in gives), gives

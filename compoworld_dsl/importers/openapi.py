@@ -2850,6 +2850,11 @@ class OpenAPIImporter(TypeMapper):
             # (a POST that retrieves gives what it names too: Stream Analytics' "retrieve the
             # default definition of a function ..." was "what you find when you retrieve ...")
             what = re.sub(r"^(?:the|a|an) ", "", verb.split(" ", 1)[1]) if nouned else verb
+            if what in ("get", "read", "fetch", "retrieve", "show", "view", "describe", "lookup") and o.response is not None and o.response.name:
+                # a bare verb names nothing: what it answers does (TCGdex's `GET
+                # /sets/{set}/{cardLocalId}`, a Card: "the effect of the get of the set ...", a
+                # fresh draw, stop 72)
+                what = words(clean_schema_name(o.response.name)).lower()
             gives = f"the {what}" + (f" of {key_ph[0]}" if key_ph and f" of {key_ph[0]}" not in what else "")
         comments = [f"{o.label}: simulated ({effect})"]
         if o.op_id is None:
