@@ -104,6 +104,13 @@ def test_a_hash_has_others_of_its_shape():
     assert all(re.fullmatch(r"[0-9A-F]{32}", v) for v in common.variants("D41D8CD98F00B204E9800998ECF8427E"))
 
 
+def test_a_processor_architecture_is_no_code_to_number_anew():
+    """openSUSE's build hosts ran on "x86_58", the example `x86_64` drawn as a code (a fresh
+    draw, stop 72): an architecture's digits are its name."""
+    assert common.variants("x86_64") == [] and common.variants("aarch64") == [] and common.variants("i586") == []
+    assert len(common.variants("CUST001")) == common.VARIANTS
+
+
 def test_a_query_parameter_said_to_page_is_no_argument(tmp_path):
     """Azure's registry pages its manifests with `n` ("query parameter for max number of items")
     and `last` ("the last item in previous query"): a task listed them "with last "last 11" and

@@ -813,7 +813,9 @@ _KINDS_OF_TEXT: tuple[tuple[frozenset, object], ...] = (
 # a code the spec gives one example of ("CUST001", "+15017122661", "12345"): one token (or a
 # phone number), its last run of digits varied
 _CODE = re.compile(r"[A-Za-z0-9_#/:+-]{1,40}|\+?[0-9][0-9 ().-]{6,24}")
-_NOT_CODE = re.compile(r"\d{4}-\d{2}|\d:\d|^[\d.]*\.\d*$|^[vV]?\d+(\.\d+)+$")
+# (nor a processor architecture, whose digits are its name: openSUSE's build hosts ran on
+# "x86_58", a fresh draw, stop 72)
+_NOT_CODE = re.compile(r"\d{4}-\d{2}|\d:\d|^[\d.]*\.\d*$|^[vV]?\d+(\.\d+)+$|^(?:x86(?:_64)?|x64|amd64|arm64|aarch64|armv\d+\w*|i[3-6]86|ppc64\w*|s390x?|riscv64|mips\w*)$", re.I)
 VARIANTS = 8  # values of a code's shape, its example among them
 _DIGEST = re.compile(r"([a-z0-9]+:)?([0-9a-f]{32,}|[0-9A-F]{32,})")
 
