@@ -617,3 +617,16 @@ def test_a_read_named_by_a_bare_verb_gives_what_it_answers(tmp_path):
     text = "".join(result.files.values())
     gives = [line.strip() for line in text.splitlines() if line.strip().startswith("gives ") and "card_local_id" in line]
     assert gives and all("the get" not in g for g in gives) and any("card" in g.split("{")[0] for g in gives), gives
+
+
+def test_a_recorded_writes_key_given_as_a_value_is_said_as_the_row():
+    """YouTube deletes a caption by `DELETE /captions?id=`, summarised "Deletes a resource": the
+    phrase from its id, "delete captions with id {id}", read "delete captions with the caption
+    with ..." in a task (a fresh draw, stop 72)."""
+    from compoworld_dsl.importers.world_model import _key_said_as_the_row as said
+
+    assert said("delete captions with id {id}", "id", "caption") == "delete caption {id}"
+    assert said("delete captions with id {id} and part {part}", "id", "caption") == "delete caption {id} with part {part}"
+    assert said("update captions for caption {id}", "id", "caption") == "update caption {id}"
+    assert said("rate videos with id {id}", "id", "caption") == "rate videos for caption {id}"
+    assert said("pause playback for device {device_id}", "device_id", "device") == "pause playback for device {device_id}"

@@ -336,6 +336,28 @@ def derived_read(imp: Any, o: Any, r: Any, info: dict) -> DerivedRead | None:
     return DerivedRead(name, tuple(f.name for f in kept), tuple(p for p in paths if p not in {f.src for f in kept}))
 
 
+def _key_said_as_the_row(say: str | None, name: str, noun: str) -> str | None:
+    """A phrase that gives the row's key as a value ("delete captions with id {id}", YouTube's
+    `DELETE /captions?id=`, whose summary "Deletes a resource" names nothing) says the row:
+    "delete caption {id}", where the verb's object is the row's plural, else "... for caption
+    {id}"; so does "update captions for caption {id}". A task read "delete captions with the
+    caption with ..." (a fresh draw, stop 72)."""
+    if say is None:
+        return say
+    # ("update captions for caption {id}": the verb's object and the row said twice)
+    say = re.sub(rf"\b{re.escape(plural(noun))} for {re.escape(noun)} (\{{{re.escape(name)}\}})", rf"{noun} \1", say)
+    item = rf" with {re.escape(words(name))} \{{{re.escape(name)}\}}"
+    m = re.search(rf"\b{re.escape(plural(noun))}{item}(?= and |$)", say)
+    if m is not None:
+        rest = say[m.end() :]
+        return say[: m.start()] + f"{noun} {{{name}}}" + (" with " + rest[len(" and ") :] if rest else "")
+    m = re.search(rf"{item}(?= and |$)", say)
+    if m is not None:
+        rest = say[m.end() :]
+        return say[: m.start()] + f" for {noun} {{{name}}}" + (" with " + rest[len(" and ") :] if rest else "")
+    return say
+
+
 def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: DerivedRead | None) -> ToolIR | None:
     """The ordinary tool that replaces the simulated one `sim` (its name, parameters and phrases
     are kept), or None when the operation stays simulated. Sets `o.kind` to `recorded` or
@@ -348,6 +370,7 @@ def modelled(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, derived: Derived
             o.home = home
             # the row is required, so the words say which one (`pause playback for device {device_id}`)
             say = sim.say if sim.say is None or f"{{{name}}}" in sim.say else f"{sim.say} for {home.noun} {{{name}}}"
+            say = _key_said_as_the_row(say, name, home.noun)
             sim = replace(sim, say=say, params=[replace(p, type=home.alias, default=None) if p.name == name else p for p in sim.params])
             # the row must sit where the path says (the app in its app collection)
             where = imp.parent_checks(home, info, name) if pattern(o.segs[: len(home.coll_segs) + 1]) == home.item else []
