@@ -257,6 +257,19 @@ def test_a_number_named_as_a_date_is_a_time_and_a_founding_is_a_year(tmp_path):
     assert 1900 < lo < hi <= 2025
 
 
+
+def test_a_number_described_as_a_date_or_typed_as_a_timestamp_is_a_time(tmp_path):
+    """AWS SSO's role credentials' `expiration` is an `ExpirationTimestampType` integer, "The date
+    on which temporary security credentials expire": an answer said it was 69 (a fresh draw,
+    stop 72). A count described otherwise stays a number."""
+    creds = obj({"id": s(), "roleName": s(), "expiration": {"allOf": [ref("ExpirationTimestampType"), {"description": "The date on which temporary security credentials expire."}]}, "renewedOn": {"type": "integer", "description": "The time at which the credentials were renewed."}, "uses": {"type": "integer", "description": "The number of times the credentials were used."}})
+    doc = spec({"/credentials": {"get": {"operationId": "listCredentials", "responses": ok({"type": "array", "items": ref("Credentials")})}}}, {"Credentials": creds, "ExpirationTimestampType": {"type": "integer"}})
+    result, _, _, _ = run(tmp_path, doc)
+    text = "\n".join(result.files.values())
+    rec = text[text.index("record Credential ") :].split("\n  }")[0]
+    assert "expiration: datetime" in rec and "renewed_on: datetime" in rec and "uses: int" in rec, rec
+
+
 def test_an_acronyms_plural_is_one_word_and_a_fixed_kind_is_no_argument(tmp_path):
     """Games Management's "Resets achievements with the given IDs for all players" was said
     "reset achievements with the given i ds", and its body's `kind`, "always the fixed string

@@ -353,12 +353,16 @@ class TypeMapper:
                 return "datetime", "datetime", ["a time the API sends as a count since 1970, to the minute"], None
             toks = fname.split("_")
             dated = toks[-1] == "date" or toks[-1] in ("time", "timestamp", "at") and bool(set(toks[:-1]) & {"created", "updated", "modified", "deleted", "last", "creation", "published"})
+            # (or by its description or its type's name: AWS SSO's `expiration`, an
+            # `ExpirationTimestampType` "The date on which temporary security credentials
+            # expire", was "expiration 69" in a fresh draw's answer, stop 72)
+            dated = dated or bool(_DATED.match(s.description or "")) or bool(re.search(r"(?:Timestamp|DateTime|Date)(?:Type)?$", s.name or ""))
             if dated and (not isinstance(s.example, (int, float)) or s.example >= 10**7):
                 # a date the API sends as a number and names as a date (Stack Exchange's
                 # `creation_date`, with no description): "the reputation with on date 1" and "the
                 # suggested edit with approval date 84" were its tasks; IoT Data's retained
                 # messages "with last modified time 29" (fresh draws, stop 69)
-                return "datetime", "datetime", ["a date the API sends as a number (by its name), to the minute"], None
+                return "datetime", "datetime", ["a date the API sends as a number (so named or described), to the minute"], None
             return "int", "int", notes, None
         if s.type == "number":
             if set(fname.split("_")) & MONEY_WORDS:
@@ -608,6 +612,8 @@ _RESOURCE_FORM = re.compile(
 # Jan 1, 1970 00:00:00 UTC", "Unix epoch time in seconds", "a Unix timestamp")
 # an enum value that is no word: a UUID, a number or version ("10", "1.2"), a code of many digits
 _ID_LIKE = re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|[+-]?\d[\d.,:]*|(?=[A-Za-z0-9_-]{8,}$)(?:[A-Za-z_-]*\d){4}[A-Za-z0-9_-]*")
+# a number's description that says it is a moment ("The date on which ...", "The time at which ...")
+_DATED = re.compile(r"\W*(?:the )?(?:date|time|date and time|timestamp|moment)(?: \(\w+\))? (?:on|at|when) which\b|\W*(?:the )?(?:date|time|date and time|timestamp) when\b", re.I)
 _EPOCH = re.compile(r"(?:milli)?seconds (?:after|since|from) (?:the )?(?:jan(?:uary)? 1,? 1970|(?:unix )?epoch)|\bepoch (?:time|milliseconds|seconds)|\bunix (?:time|timestamp|epoch)", re.I)
 
 
