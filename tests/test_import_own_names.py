@@ -643,3 +643,14 @@ def test_a_recorded_writes_key_given_as_a_value_is_said_as_the_row():
     assert said("update captions for caption {id}", "id", "caption") == "update caption {id}"
     assert said("rate videos with id {id}", "id", "caption") == "rate videos for caption {id}"
     assert said("pause playback for device {device_id}", "device_id", "device") == "pause playback for device {device_id}"
+
+
+def test_rows_named_from_a_list_are_seeded_apart(tmp_path):
+    """Two of TCGdex's sets were "Beacon set" (a pick of eleven names for up to eight rows), and a
+    task's 'the set "Beacon set"' named either (blind round 54): the seed keeps its rows distinct
+    by the name they are known by."""
+    from import_specs import listed, obj, run, s, spec
+
+    result, _, model, _ = run(tmp_path, spec(listed("sets", "Set"), {"Set": obj({"id": s(), "name": s(), "logo": s(format="uri")})}))
+    text = "".join(result.files.values())
+    assert "record Set known by name" in text and "seed sets: 4..8 rows distinct by name {" in text, text

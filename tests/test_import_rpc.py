@@ -365,8 +365,10 @@ def test_a_listed_name_reaches_the_call_that_takes_it_in_a_three_hop_task(tmp_pa
     result, ops, model, wf = run(tmp_path, devices_spec())
     rep = sample(Job(str(wf), 3, 1, 1, max_attempts=40), tmp_path / "t.jsonl")
     assert rep.emitted == 1, rep.rejected.most_common(3)
-    plan = json.loads((tmp_path / "t.jsonl").read_text())["reference_plan"]
-    w, st = world_of(model, wf)
+    task = json.loads((tmp_path / "t.jsonl").read_text())
+    plan = task["reference_plan"]
+    w, _ = world_of(model, wf)
+    st = w.initial_state(task["initial_state"]["seed"])  # the task's own state
     names = {k for t, rows in st.tables.items() if t.endswith("devices") for k in rows}
     steps = [(s["tool"].split(".")[-1], s.get("args", s.get("arguments", {}))) for s in plan]
     assert steps[0][0].endswith("devices_list"), steps

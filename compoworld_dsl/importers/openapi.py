@@ -612,6 +612,22 @@ _RESOURCE_FORM = re.compile(
 # Jan 1, 1970 00:00:00 UTC", "Unix epoch time in seconds", "a Unix timestamp")
 # an enum value that is no word: a UUID, a number or version ("10", "1.2"), a code of many digits
 _ID_LIKE = re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|[+-]?\d[\d.,:]*|(?=[A-Za-z0-9_-]{8,}$)(?:[A-Za-z_-]*\d){4}[A-Za-z0-9_-]*")
+def _names_apart(t: TableIR) -> None:
+    """Seed a table's rows distinct by the one name they are known by where it is drawn from a
+    list (`pick([...])`): two of TCGdex's sets were "Beacon set", and a task's 'the set "Beacon
+    set"' named either (blind round 54). Not where a pool of places gives the row's fields (a
+    seed has one or the other), nor a table already distinct."""
+    known = t.record.known_by
+    if t.distinct or t.profile is not None or len(known) != 1:
+        return
+    field = next((f for f in t.record.fields if f.name == known[0]), None)
+    # (a name, not prose a row is known by for want of one: sentences repeat, and a row so known
+    # is told apart by more of its fields)
+    prose = field is not None and set(field.name.split("_")[-1:]) & {"description", "text", "summary", "notes", "note", "comment", "message", "body", "details"}
+    if field is not None and not prose and not field.key and field.base == "text" and (t.seed.get(field.name) or "").startswith("pick(["):
+        t.distinct = (field.name,)
+
+
 # a number's description that says it is a moment ("The date on which ...", "The time at which ...")
 _DATED = re.compile(r"\W*(?:the )?(?:date|time|date and time|timestamp|moment)(?: \(\w+\))? (?:on|at|when) which\b|\W*(?:the )?(?:date|time|date and time|timestamp) when\b", re.I)
 _EPOCH = re.compile(r"(?:milli)?seconds (?:after|since|from) (?:the )?(?:jan(?:uary)? 1,? 1970|(?:unix )?epoch)|\bepoch (?:time|milliseconds|seconds)|\bunix (?:time|timestamp|epoch)", re.I)
@@ -3052,6 +3068,7 @@ class OpenAPIImporter(TypeMapper):
             world_model.state_arguments(t)
         show_readings(self.ops, self.services)
         for r in self.resources:
+            _names_apart(tables[r.qualified])
             self.services[r.service].tables.append(tables[r.qualified])
         world_model.shared_answer_values(self)  # after speak, which settles the seeds, and with the resources' tables
         return self.emit()
