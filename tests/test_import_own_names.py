@@ -654,3 +654,22 @@ def test_rows_named_from_a_list_are_seeded_apart(tmp_path):
     result, _, model, _ = run(tmp_path, spec(listed("sets", "Set"), {"Set": obj({"id": s(), "name": s(), "logo": s(format="uri")})}))
     text = "".join(result.files.values())
     assert "record Set known by name" in text and "seed sets: 4..8 rows distinct by name {" in text, text
+
+
+def test_a_things_title_in_its_snippet_names_it_and_markup_names_nothing(tmp_path):
+    """YouTube keeps a video's title in its `snippet`, beside the channel's id: the title was read
+    as the channel's (the name of a referenced row beside its reference), and the video was known
+    by `player.embedHtml` ('the video "Beacon video"' held HTML; blind round 54)."""
+    from import_specs import listed, obj, run, s, spec
+
+    snippet = obj({"channelId": s(), "channelTitle": s(), "categoryId": s(), "title": s(), "description": s(), "publishedAt": s(format="date-time"), "defaultLanguage": s(), "liveBroadcastContent": s(enum=["none", "live", "upcoming"]), "tags": {"type": "array", "items": s()}})
+    video = obj({"id": s(), "etag": s(), "snippet": snippet, "player": obj({"embedHtml": s(), "embedHeight": s()})})
+    channel = obj({"id": s(), "snippet": obj({"title": s(), "description": s()})})
+    paths = {**listed("videos", "Video"), **listed("channels", "Channel")}
+    result, _, _, _ = run(tmp_path, spec(paths, {"Video": video, "Channel": channel}))
+    text = "".join(result.files.values())
+    assert "record Video known by snippet_title {" in text, text[text.index("record Video") :][:200]
+
+    from compoworld_dsl.importers.speak import may_name
+
+    assert not may_name("player_embed_html") and may_name("snippet_title")

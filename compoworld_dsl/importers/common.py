@@ -707,7 +707,7 @@ CARRIERS = ["UPS", "FedEx", "USPS", "DHL", "Royal Mail"]
 
 # objects that only hold a resource's own fields (Azure's `properties`, Mailchimp's campaign
 # `settings`: its title, subject line, sender): no word of a label or a name
-WRAPPERS = frozenset({"properties", "attributes", "props", "settings"})
+WRAPPERS = frozenset({"properties", "attributes", "props", "settings", "snippet"})  # (YouTube keeps a thing's title and description in its `snippet`: blind round 54)
 # a property that keys its object, its name compared in lower case without separators
 KEY_NAMES = ("id", "uid", "uuid", "guid", "key")
 UUIDS = ["3f2b1c9e-7d4a-4e8b-9c1d-2a6f5e8b7c01", "9a7c3e12-4b6d-4f8a-8e2c-1d3b5a7f9e02", "c41e8f27-2a9b-4d6c-b3e5-7f1a2c4d6e03", "5d8e2a1f-6c3b-4a9e-a7d2-8b4c1e6f3a04"]

@@ -1254,7 +1254,10 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               "ip", "ipv4", "ipv6", "cidr",
               # a colour (Airflow's tasks were 'the task "Riverside task"', by their `ui_fgcolor`:
               # blind round 49)
-              "color", "colour", "fgcolor", "bgcolor"}
+              "color", "colour", "fgcolor", "bgcolor",
+              # markup to show it, not what it is called (YouTube's videos were 'the video "Beacon
+              # video"', by their `player_embed_html`: blind round 54)
+              "html", "embed", "markup", "css", "svg"}
 # what a row says, not what it is called: a transcoding job was "the job with error message
 # "Waiting for approval from finance."" (stop 46); a row is known by one only when it has no
 # other text
@@ -1366,6 +1369,8 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
 
     def of_the_referred(f: FieldIR) -> bool:
         outer, _, leaf = f.src.rpartition(".")
+        if outer.lower() in WRAPPERS:
+            return False  # a wrapper holds the row's own (YouTube's `snippet.title` beside `snippet.channelId`)
         said = words(leaf)
         return outer in referred and (said in ("name", "title", "display name") or any(stem and said.startswith(stem + " ") for stem in referred[outer]))
 
