@@ -673,3 +673,17 @@ def test_a_things_title_in_its_snippet_names_it_and_markup_names_nothing(tmp_pat
     from compoworld_dsl.importers.speak import may_name
 
     assert not may_name("player_embed_html") and may_name("snippet_title")
+
+
+def test_a_recorded_calls_body_asks_for_no_etag_or_kind(tmp_path):
+    """YouTube's updates send the whole resource, its `etag` and `kind` too, which the service
+    keeps: a task asked to update a video "with ETag "E-8045"", another video's (blind round 54). A
+    `kind` stays: Azure's is a value a caller chooses."""
+    from import_specs import body, listed, obj, ok, pparam, run, s, spec
+
+    paths = listed("videos", "Video")
+    paths["/videos/{id}/rate"] = {"post": {"operationId": "rateVideo", "parameters": [pparam("id")], "requestBody": body(obj({"etag": s(), "kind": s(), "rating": s(enum=["like", "dislike"])})), "responses": ok(obj({"etag": s()}))}}
+    result, _, _, _ = run(tmp_path, spec(paths, {"Video": obj({"id": s(), "title": s(), "etag": s()})}))
+    text = "".join(result.files.values())
+    tool = next(line for line in text.splitlines() if line.strip().startswith("tool rate_video("))
+    assert "rating" in tool and "etag" not in tool, tool
