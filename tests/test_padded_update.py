@@ -43,3 +43,24 @@ def test_no_second_change_of_a_row_the_call_before_could_have_made(tmp_path):
         for a, b in zip(plan, plan[1:]):
             both = a["tool"].endswith(("update_site", "patch_site")) and b["tool"].endswith(("update_site", "patch_site"))
             assert not (both and a["arguments"].get("id") == b["arguments"].get("id")), t["instruction"]
+
+
+def test_a_rename_takes_no_name_another_row_holds(tmp_path):
+    """Blind round 54: "update the site "SI-2227" with site identifier "SI-3968"", a code another
+    site held, left two sites of one name. A new name of a row known by it alone is new."""
+    from compoworld_dsl.sample.worker import load_sampler
+
+    _, _, _, world = run(tmp_path, _doc())
+    out = tmp_path / "t.jsonl"
+    sample(Job(str(world), 3, 12, 3, max_attempts=200), out)
+    tasks = [json.loads(line) for line in out.read_text().splitlines()]
+    w = load_sampler(str(world)).world
+    renames = 0
+    for t in tasks:
+        rows = next(rows for q, rows in w.initial_state(t["initial_state"]["seed"]).tables.items() if q.endswith(".sites"))
+        for step in t["reference_plan"]:
+            new = step["arguments"].get("site_identifier")
+            if step["tool"].endswith(("update_site", "patch_site")) and new:
+                renames += 1
+                assert new not in {r["site_identifier"] for k, r in rows.items() if k != step["arguments"]["id"]}, t["instruction"]
+    assert renames

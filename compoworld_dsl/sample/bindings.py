@@ -265,13 +265,26 @@ def _another_member(facts: WorldFacts, rng: random.Random, state: State, tool: T
     and the record is there; otherwise the draw as it was. Any other value the record holds
     already is left out where a blank argument keeps the field (`_LEFT`): "update the rescore
     execution plan "Cedar rescore execution plan" with ..., name "Cedar rescore execution plan""
-    asked to rename it to its own name (a fresh draw's task, stop 65)."""
+    asked to rename it to its own name (a fresh draw's task, stop 65). And a new name of a
+    record known by it alone is one no other record holds (`fresh_value`)."""
     b = T.base_of(t)
     upd = facts.update_args.get(tool.qualified, {}).get(n)
     if upd is None:
         return v
     table, key, f = upd
     row = state.tables.get(table, {}).get(given.get(key))
+    if row is not None and isinstance(v, str) and tuple(facts.people.known_by.get(table, ())) == (f,):
+        # a new name another record holds makes two records of one name ("update the site
+        # "SI-2227" with site identifier "SI-3968"", a code the site "SI-3968" had: blind round 54)
+        held = {r.get(f) for k, r in state.tables.get(table, {}).items() if k != given.get(key)}
+        if v in held:
+            for _ in range(_NAME_TRIES):
+                w = facts.world.fresh_value(table, f, rng, name=True)
+                if w is None:
+                    break
+                if w not in held and w != row.get(f):
+                    return w
+            return _LEFT if facts.world.tools[tool.qualified].defaults.get(n, None) == "" else v
     if row is None or row.get(f) != v:
         return v
     if not isinstance(b, T.EnumT):
