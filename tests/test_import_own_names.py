@@ -687,3 +687,15 @@ def test_a_recorded_calls_body_asks_for_no_etag_or_kind(tmp_path):
     text = "".join(result.files.values())
     tool = next(line for line in text.splitlines() if line.strip().startswith("tool rate_video("))
     assert "rating" in tool and "etag" not in tool, tool
+
+
+def test_a_length_of_time_in_iso_8601_is_no_timestamp(tmp_path):
+    """Azure SQL's job schedules had "schedule interval 2025-02-25T23:19": "Value of the
+    schedule's recurring interval ... ISO8601 duration format" (a fresh draw, stop 72). A time
+    so described stays a time."""
+    from import_specs import listed, obj, run, s, spec
+
+    sched = obj({"id": s(), "name": s(), "interval": s(description="Value of the schedule's recurring interval, if the schedule type is recurring. ISO8601 duration format."), "startTime": s(description="Schedule start time, in ISO 8601 format.")})
+    result, _, _, _ = run(tmp_path, spec(listed("schedules", "Schedule"), {"Schedule": sched}))
+    rec = "".join(result.files.values()).split("record Schedule", 1)[1].split("\n  }", 1)[0]
+    assert "interval: text" in rec and "start_time: datetime" in rec, rec

@@ -379,7 +379,11 @@ class TypeMapper:
             return "time", "time", notes, None
         if fmt == "email" and not s.enum:
             return "email", "email", notes, None
-        if not fmt and not s.enum and (re.search(r"RFC ?3339|ISO ?8601|timestamp", s.description, re.I) or datetime_lit(s.example) and len(str(s.example)) > 10):
+        # (not a length of time in ISO 8601's form: Azure SQL's job schedules had "schedule
+        # interval 2025-02-25T23:19", "Value of the schedule's recurring interval ... ISO8601
+        # duration format"; a fresh draw, stop 72)
+        lasting = re.search(r"\bduration\b|\bperiod format\b", s.description, re.I) or fname.split("_")[-1] in ("interval", "duration", "period", "timeout", "ttl", "delay", "frequency")
+        if not fmt and not s.enum and not lasting and (re.search(r"RFC ?3339|ISO ?8601|timestamp", s.description, re.I) or datetime_lit(s.example) and len(str(s.example)) > 10):
             return "datetime", "datetime", ["a timestamp (by its description or example), to the minute"], None
         if fmt in ("binary", "byte"):
             notes.append(f"{fmt} content, as text")
