@@ -64,3 +64,40 @@ def test_a_rename_takes_no_name_another_row_holds(tmp_path):
                 renames += 1
                 assert new not in {r["site_identifier"] for k, r in rows.items() if k != step["arguments"]["id"]}, t["instruction"]
     assert renames
+
+
+def _twins_doc(comments: bool) -> dict:
+    task = obj({"id": s(), "title": s(), "done": {"type": "boolean"}})
+    change = obj({"note_code": {"type": "integer"}, "assignee_user": {"type": "integer"}})
+    item = {"parameters": [pparam("id")]}
+    item["get"] = {"operationId": "getTask", "responses": ok(ref("Task"))}
+    item["put"] = {"operationId": "tasksUpdate", "summary": "Update an existing task", "requestBody": body(change), "responses": {"200": {"description": "ok"}}}
+    item["patch"] = {"operationId": "tasksPartialUpdate", "summary": "Update an existing task", "requestBody": body(change), "responses": {"200": {"description": "ok"}}}
+    item["delete"] = {"operationId": "deleteTask", "responses": {"204": {"description": "gone"}}}
+    paths = {"/tasks": {"get": {"operationId": "listTasks", "responses": ok(obj({"items": {"type": "array", "items": ref("Task")}}))}, "post": {"operationId": "createTask", "requestBody": body(ref("Task")), "responses": ok(ref("Task"))}}, "/tasks/{id}": item}
+    schemas = {"Task": task}
+    if comments:
+        paths["/tasks/{id}/comments"] = {"parameters": [pparam("id")], "get": {"operationId": "listComments", "responses": ok(obj({"items": {"type": "array", "items": ref("Comment")}}))}, "post": {"operationId": "addComment", "requestBody": body(ref("Comment")), "responses": ok(ref("Comment"))}}
+        schemas["Comment"] = obj({"id": s(), "task_id": s(), "text": s()})
+    return spec(paths, schemas)
+
+
+def test_no_recorded_change_right_after_its_twin_on_the_same_row(tmp_path):
+    """DrChrono's `PATCH` and `PUT /api/tasks/{id}` set no field of the task (each is recorded):
+    "update the task "Security audit", with status 18 ... After that, replace that task, with
+    status 50 ..." was one call's work padded into two hops (a fresh draw, stop 72). With tasks
+    alone, no task of three calls is left (a create, then a change: two); with comments on them,
+    a change and a comment give tasks still."""
+    for comments in (False, True):
+        (tmp_path / str(comments)).mkdir()
+        _, ops, _, world = run(tmp_path / str(comments), _twins_doc(comments))
+        assert ops["PUT /tasks/{id}"][0] == ops["PATCH /tasks/{id}"][0] == "recorded", ops
+        out = tmp_path / f"t{comments}.jsonl"
+        sample(Job(str(world), 3, 6, 5, max_attempts=60), out)
+        tasks = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+        assert tasks or not comments
+        for t in tasks:
+            plan = t["reference_plan"]
+            for a, b in zip(plan, plan[1:]):
+                twins = {a["tool"].split(".")[-1], b["tool"].split(".")[-1]} <= {"tasks_update", "tasks_partial_update"}
+                assert not (twins and a["arguments"].get("id") == b["arguments"].get("id")), t["instruction"]

@@ -726,6 +726,11 @@ class Walker:
             for j, st in enumerate(steps):
                 if st.tool.qualified == tool.qualified and all(values.get((j, n)) == args.get(n) for n in keys):
                     return f"it asks again for step {j + 1}'s change of the same record"
+                # nor right after another change of it, its twin ("update the task ..., after
+                # that, replace that task ...": DrChrono's PATCH, then its PUT, each only
+                # recorded, one call's work padded into two hops; a fresh draw, stop 72)
+                if j == len(steps) - 1 and st.tool.service == tool.service and EDITS.search(st.tool.name) and EDITS.search(tool.name) and all(n in dict(st.tool.params) and values.get((j, n)) == args.get(n) for n in keys):
+                    return f"it changes again the record step {j + 1} just changed"
         for j, st in enumerate(steps):
             # "associate the account with the administrator ..., then disassociate that member":
             # the second call takes back the first, and the two ask for nothing that lasts (a
