@@ -418,7 +418,7 @@ class Walker:
                     # second call is a step no agent needs, a hop the task only pads (a fresh
                     # draw's Site Verification tasks, every one so, stop 72)
                     settable = {f for t, _, f in self.facts.update_args.get(tools[j], {}).values() if t == ch.table} if j < len(tools) else set()
-                    if j == len(diffs) - 1 and ch.kind == e.kind == "updated" and set(ch.fields) - vol.get(ch.table, frozenset()) <= settable and not ordered_after(self.facts, tools[j], tool):
+                    if j == len(diffs) - 1 and j < len(tools) and ch.kind == e.kind == "updated" and set(ch.fields) - vol.get(ch.table, frozenset()) <= settable and not ordered_after(self.facts, tools[j], tool):
                         return f"it changes what step {j + 1}'s call could have changed too"
         return None
 
