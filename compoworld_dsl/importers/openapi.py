@@ -627,8 +627,7 @@ def _names_apart(t: TableIR) -> None:
     field = next((f for f in t.record.fields if f.name == known[0]), None)
     # (a name, not prose a row is known by for want of one: sentences repeat, and a row so known
     # is told apart by more of its fields)
-    prose = field is not None and set(field.name.split("_")[-1:]) & {"description", "text", "summary", "notes", "note", "comment", "message", "body", "details"}
-    if field is not None and not prose and not field.key and field.base == "text" and (t.seed.get(field.name) or "").startswith("pick(["):
+    if field is not None and not prose_field(field.name) and not field.key and field.base == "text" and (t.seed.get(field.name) or "").startswith("pick(["):
         t.distinct = (field.name,)
 
 

@@ -1217,6 +1217,11 @@ _DISPLAY = ("display_name", "displayname", "friendly_name", "full_name", "nickna
 _ADDRESSES = ("formatted_address", "full_address", "address")
 # names a row goes by only where it has no other: what is said about it
 _PROSE_NAMES = ("description", "text")
+# a measure kept as text (Polly's synthesis tasks were 'add a synthesis task "Beacon synthesis
+# task"', the name drawn into their `sample_rate`: a fresh draw, stop 69); never a name, not even
+# as the last resort (`identity`)
+_MEASURES = frozenset({"rate", "bitrate", "size", "count", "length", "width", "height", "weight", "duration", "ratio", "percent", "percentage",
+                       "amount", "total", "price", "cost", "quantity", "limit", "threshold", "capacity", "score", "frequency", "interval", "timeout", "ttl"})
 # text fields that say what kind of row it is or how it is stored, never which row it is
 _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "uri", "href", "link", "locale", "language", "lang", "timezone", "zone", "tz", "format", "mime", "version", "etag", "token", "hash", "color", "colour", "category", "mode", "method", "visibility", "role", "channel", "source", "platform", "encoding", "extension", "country", "region", "unit", "scope", "level", "priority", "secret", "password", "signature", "checksum", "cursor", "tags", "tag", "labels", "ids", "attributes", "metadata", "settings", "options",
               # a time typed as text (Qualtrics' distributions were "the distribution "Atlas
@@ -1242,10 +1247,8 @@ _NOT_NAMES = {"type", "kind", "status", "state", "stage", "currency", "url", "ur
               # a part of a date (a Beanstream transaction was 'add a transaction "card expiry
               # month 7"', its `card_expiry_month`: a fresh draw's task, stop 55)
               "year", "month", "week", "day", "hour", "minute",
-              # a measure kept as text (Polly's synthesis tasks were 'add a synthesis task "Beacon
-              # synthesis task"', the name drawn into their `sample_rate`: a fresh draw, stop 69)
-              *(_MEASURES := {"rate", "bitrate", "size", "count", "length", "width", "height", "weight", "duration", "ratio", "percent", "percentage",
-                              "amount", "total", "price", "cost", "quantity", "limit", "threshold", "capacity", "score", "frequency", "interval", "timeout", "ttl"}),
+              # a measure kept as text (`_MEASURES`)
+              *_MEASURES,
               # where it is sent, not what it is called (Sakari's messages were 'the message "+1
               # 312 555 0163"', by their `phone_number`; stop 69)
               "phone", "mobile", "fax",

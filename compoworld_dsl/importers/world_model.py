@@ -346,15 +346,11 @@ def _key_said_as_the_row(say: str | None, name: str, noun: str) -> str | None:
         return say
     # ("update captions for caption {id}": the verb's object and the row said twice)
     say = re.sub(rf"\b{re.escape(plural(noun))} for {re.escape(noun)} (\{{{re.escape(name)}\}})", rf"{noun} \1", say)
-    item = rf" with {re.escape(words(name))} \{{{re.escape(name)}\}}"
-    m = re.search(rf"\b{re.escape(plural(noun))}{item}(?= and |$)", say)
-    if m is not None:
-        rest = say[m.end() :]
-        return say[: m.start()] + f"{noun} {{{name}}}" + (" with " + rest[len(" and ") :] if rest else "")
-    m = re.search(rf"{item}(?= and |$)", say)
-    if m is not None:
-        rest = say[m.end() :]
-        return say[: m.start()] + f" for {noun} {{{name}}}" + (" with " + rest[len(" and ") :] if rest else "")
+    item = rf" with {re.escape(words(name))} \{{{re.escape(name)}\}}(?= and |$)"
+    for pat, row in ((rf"\b{re.escape(plural(noun))}{item}", f"{noun} {{{name}}}"), (item, f" for {noun} {{{name}}}")):
+        if (m := re.search(pat, say)) is not None:
+            rest = say[m.end() :]
+            return say[: m.start()] + row + (" with " + rest[len(" and ") :] if rest else "")
     return say
 
 
