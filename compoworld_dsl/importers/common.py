@@ -721,6 +721,32 @@ def unwrapped(toks: list[str]) -> list[str]:
     return toks[1:] if len(toks) > 1 and toks[0] in WRAPPERS else toks
 
 
+def _names_noun(noun: str, said: tuple[list[str], list[str]]) -> bool:
+    """Do a field's words (`said`: as the importer named it, as the spec did) name a resource's
+    noun: all of it, or its last words ("device" for a data store device)?"""
+    n = noun.lower().split()
+    return any(w and n[-len(w) :] == w for w in said)
+
+
+def _plain_words(name: str, id_words: bool = False) -> list[str]:
+    """A field name's words without the wrapper the API keeps it in (`properties_full_name` →
+    full, name) and, `id_words`, without a closing `id`/`uuid`/`key`/`arn` (`vault_id`, AWS Backup's
+    `backup_vault_arn` → vault, backup vault)."""
+    toks = unwrapped(words(name).split())
+    if id_words and len(toks) > 1 and (singular(toks[-1]) in KEY_NAMES or toks[-1] == "arn"):
+        toks = toks[:-1]
+    return toks
+
+
+def _said_as(f: FieldIR) -> list[str]:
+    """What the spec calls a reference field, less its closing id (`category.id`, `categoryId`:
+    category), whatever name the field took (`category_id_2`). A reference by name is one too:
+    AWS Backup's jobs hold `BackupVaultName` and `BackupVaultArn`, one vault (drawn apart, a job
+    was in two, a fresh draw of stop 73)."""
+    toks = _plain_words(snake(f.src.replace(".", "_")), id_words=True)
+    return toks[:-1] if len(toks) > 1 and toks[-1] == "name" else toks
+
+
 # the nouns of rows that are people: their `name`, `display_name` and `full_name` are a person's
 PERSON_NOUNS = frozenset("user person contact lead customer member employee people author owner agent tester student patient attendee participant recipient sender subscriber follower candidate applicant player athlete teacher instructor staff contributor collaborator reviewer assignee approver artist actor writer speaker volunteer driver guest passenger traveler doctor physician nurse coach".split())
 
@@ -1636,7 +1662,8 @@ def clean_schema_name(name: str | None) -> str:
     n = re.sub(r"[^A-Za-z0-9_]", "_", name)
     # Google's package prefix: `GoogleCloudBillingSkugroupskusV1betaSkuGroupSku` is a SKU group SKU
     # ("the google cloud billing skugroupskus v1beta SKU group SKUs" before)
-    n = re.sub(r"^Google[A-Za-z0-9]*?V\d+(?:p\d+)?(?:alpha|beta)?\d*(?=[A-Z][a-z])", "", n)
+    # (and AI Platform's `GoogleCloudMlV1__Trial`: "the google cloud ml v1 trial", a fresh draw, stop 73)
+    n = re.sub(r"^Google[A-Za-z0-9]*?V\d+(?:p\d+)?(?:alpha|beta)?\d*_*(?=[A-Z][a-z])|^Google[A-Za-z0-9]*?__(?=[A-Z][a-z])", "", n)
     for _ in range(3):
         # (AWS Comprehend's `EndpointProperties`, `EntitiesDetectionJobProperties`: "the entities
         # detection job properties "Northwind job"" in a task; VTEX's `NewTaskRequest`, "the new
@@ -1662,7 +1689,8 @@ def clean_schema_name(name: str | None) -> str:
         n = n[spaced[-1].end() :]
     # and an interface's `I` (NaviPlan's `IBusiness`, `IGoal`: "the I goals")
     n = re.sub(r"^I(?=[A-Z][a-z]{2,})", "", n)
-    n = re.sub(r"^(Get|Create|Update|Describe|New)(?=[A-Z])", "", n)
+    # (in camel case too: Neblio's `getTxResponse`, 'the get tx "Riverside get tx"', stop 73)
+    n = re.sub(r"^(?:[Gg]et|[Cc]reate|[Uu]pdate|[Dd]escribe|New)(?=[A-Z])", "", n)
     # (and the method a request or an answer is named after: Zuora's
     # `GETPublicNotificationDefinitionResponse`, "the get public notification definition", stop 69)
     n = re.sub(r"^(GET|POST|PUT|PATCH|DELETE)(?=[A-Z][a-z])", "", n)

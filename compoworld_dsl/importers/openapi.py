@@ -80,6 +80,9 @@ from .common import (
     EXAMPLE_EMAILS,
     WRAPPERS,
     clean_schema_name,
+    _names_noun,
+    _plain_words,
+    _said_as,
 )
 from ..vocab import placeholder_members, prose_field
 from .normalize import VERSION, normalize_ops, show_readings
@@ -312,13 +315,6 @@ def api_slug(title: str, fallback: str) -> str:
 
 # words a schema's name may hold that name no kind of thing (`AsanaNamedResource`, `BaseObject`)
 _GENERIC_SCHEMA_WORDS = frozenset("named base compact generic common simple abstract any".split())
-
-
-def _names_noun(noun: str, said: tuple[list[str], list[str]]) -> bool:
-    """Do a field's words (`said`: as the importer named it, as the spec did) name a resource's
-    noun: all of it, or its last words ("device" for a data store device)?"""
-    n = noun.lower().split()
-    return any(w and n[-len(w) :] == w for w in said)
 
 
 class TypeMapper:
@@ -3223,25 +3219,10 @@ def _enveloped(shape: Shape) -> Shape:
     return shape
 
 
-def _said_as(f: FieldIR) -> list[str]:
-    """What the spec calls a reference field, less its closing id (`category.id`, `categoryId`:
-    category), whatever name the field took (`category_id_2`)."""
-    return _plain_words(snake(f.src.replace(".", "_")), id_words=True)
-
-
 _VAGUE_PARAMS = frozenset(norm(v) for v in VAGUE_KEYS)
 # last words that say what kind of value a name holds, not what it is about: `step_ids` is no
 # `subnet_ids` (`said_pools`)
 _VAGUE_WORDS = frozenset("id ids key keys name names code codes type types value values arn arns uri url list".split())
-
-
-def _plain_words(name: str, id_words: bool = False) -> list[str]:
-    """A field name's words without the wrapper the API keeps it in (`properties_full_name` →
-    full, name) and, `id_words`, without a closing `id`/`uuid`/`key` (`vault_id` → vault)."""
-    toks = unwrapped(words(name).split())
-    if id_words and len(toks) > 1 and singular(toks[-1]) in KEY_NAMES:
-        toks = toks[:-1]
-    return toks
 
 
 # words a schema's name ends with that say its role, not what it is (`AccessPointDescription`,

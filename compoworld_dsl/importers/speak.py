@@ -1317,6 +1317,12 @@ def _person_role(field: str) -> str | None:
 _PERSON_ROLES = frozenset("operator owner creator author assignee agent reporter requester requestor approver reviewer sender recipient buyer seller editor organizer organiser submitter modifier updater".split())
 
 
+def _a_length_of_time(f: FieldIR) -> bool:
+    """A text that holds how long something took (`elapsedTime`, format `google-duration`)."""
+    fmt = (getattr(getattr(f, "_shape", None), "format", None) or "").lower()
+    return fmt.endswith("duration") or "elapsed" in _tokens(f.name)
+
+
 def may_name(field: str) -> bool:
     """Could a text field of this name be what a row is called (not a kind, a link, a message,
     an id or a list of ids)?"""
@@ -1480,7 +1486,10 @@ def identity(fields: list[FieldIR], names: tuple[str, ...], noun: str = "") -> l
     told = [f for f in unsaid if not set(_tokens(f.name)) & {"status", "state", "error", "errors", "failure", "failed", "reason", "type", "kind"}]
     # (nor a measure kept as text, even as a last resort: Vertex AI's trials were 'stop the trial
     # "300s"', their `final_measurement_elapsed_duration`; a fresh draw, stop 72)
-    unsaid_measures = [f for f in unsaid if set(_tokens(f.name)[-1:]) & _MEASURES]
+    # (nor a length of time kept as text: AI Platform's trials were 'the trial "604800s"', their
+    # `final_measurement.elapsed_time`, a google-duration; a fresh draw, stop 73. A date kept as
+    # text still tells a row that has nothing else: Qualtrics' `send_date`)
+    unsaid_measures = [f for f in unsaid if set(_tokens(f.name)[-1:]) & _MEASURES or _a_length_of_time(f)]
     told = [f for f in told if f not in unsaid_measures]
     # (and not another thing's name before its action or time: the stack set operation was then
     # known by `execution_role_name`, the role it ran as)

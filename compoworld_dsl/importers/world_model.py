@@ -17,7 +17,7 @@ from typing import Any
 from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
 from .ops import DOTNET, MAX_FIELDS, after_other_collection, flattened, is_param, page_token, pattern, pname
-from .common import NUMBER_TYPES, ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, naming, pascal, plural, safe, singular, snake, unique, words
+from .common import NUMBER_TYPES, _names_noun, _plain_words, _said_as, ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, naming, pascal, plural, safe, singular, snake, unique, words
 from . import resources
 
 WRITES = ("post", "put", "patch", "delete")
@@ -951,11 +951,20 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
         gen = f"ref {f.ref}" if f.ref else scoped.get(f.name) or imp.field_seed(f, noun)
         if gen is not None:
             seed[f.name] = gen
+    owners = {x.qualified: x for x in imp.resources}
+    for f in fields:
+        # what an answer holds of the row it was asked about is that row: Orbit's workspace stats
+        # (`GET /{workspace_slug}/reports`) hold `attributes.workspace_id`, and drawn apart "the
+        # workspace of the workspace stats of the workspace "Beacon workspace"" was another
+        # workspace (a fresh draw, stop 73). As a resource's own reference to its path's parent
+        # (`OpenAPIImporter` seeds): only a field whose words name the row's noun
+        twin = next((g for g in argued if g is not f and g.ref == f.ref), None) if f.ref and f not in argued else None
+        if twin is not None and seed.get(f.name) == f"ref {f.ref}" and f.ref in owners and _names_noun(owners[f.ref].noun, (_plain_words(f.name, id_words=True), _said_as(f))):
+            seed[f.name] = f"same({twin.name})"
     # a flattened object a reference names holds that row's values, as in a resource's table
     # (Lake Formation's permissions: `resource_lf_tag_catalog_id` beside the tag they name was
     # another catalog than the tag's own, and a blind player could not tell which to change,
     # round 42)
-    owners = {x.qualified: x for x in imp.resources}
     imp.copied_from_refs(rec, seed, owners)
     if rows_of is not None and rows_of.record is not None:
         # the rows an answer names sit where its arguments say: the test keys answered for a

@@ -1,0 +1,72 @@
+"""Two fields of one row that name the same other row are drawn as one: a reference written by
+name and by ARN, and what an answer holds of the row it was asked about."""
+
+from __future__ import annotations
+
+
+def _seed_of(text: str, table: str) -> str:
+    return text.split(f"seed {table}:", 1)[1].split("\n  }", 1)[0]
+
+
+def test_a_reference_by_name_and_by_arn_is_one_row(tmp_path):
+    """AWS Backup's jobs hold `BackupVaultName` and `BackupVaultArn`: drawn apart, a job sat in
+    two vaults, and a task's "the backup vault of the job" was either (a fresh draw, stop 73).
+    A vault named for a role (`SourceBackupVaultArn`) stays its own reference."""
+    from import_specs import arr, obj, ok, pparam, run, s, spec
+
+    vault = obj({"BackupVaultName": s(), "BackupVaultArn": s(), "CreationDate": s(format="date-time")})
+    job = obj({"BackupJobId": s(), "BackupVaultName": s(), "BackupVaultArn": s(), "SourceBackupVaultArn": s(), "State": s(enum=["CREATED", "RUNNING", "COMPLETED"])})
+    paths = {
+        "/backup-vaults": {"get": {"operationId": "ListBackupVaults", "responses": ok(obj({"BackupVaultList": arr(vault)}))}},
+        "/backup-vaults/{backupVaultName}": {"get": {"operationId": "DescribeBackupVault", "parameters": [pparam("backupVaultName")], "responses": ok(vault)}},
+        "/backup-jobs": {"get": {"operationId": "ListBackupJobs", "responses": ok(obj({"BackupJobs": arr(job)}))}},
+        "/backup-jobs/{backupJobId}": {"get": {"operationId": "DescribeBackupJob", "parameters": [pparam("backupJobId")], "responses": ok(job)}},
+    }
+    result, _, _, _ = run(tmp_path, spec(paths))
+    seed = _seed_of("".join(result.files.values()), "backup_jobs")
+    assert "backup_vault_name: ref " in seed and "backup_vault_arn: same(backup_vault_name)" in seed, seed
+    assert "source_backup_vault_arn: ref " in seed, seed
+
+
+def test_what_an_answer_holds_of_the_row_it_was_asked_about_is_that_row(tmp_path):
+    """Orbit's workspace stats (`GET /{workspace_slug}/reports`) hold `attributes.workspace_id`:
+    drawn apart, "the workspace of the workspace stats of the workspace "Beacon workspace"" was
+    another workspace (a fresh draw, stop 73)."""
+    from import_specs import arr, obj, ok, pparam, run, s, spec
+
+    workspace = obj({"id": s(), "slug": s(), "name": s(), "members_count": s("integer")})
+    stats = obj({"data": obj({"id": s(), "type": s(), "attributes": obj({"workspace_id": s(), "active_count": s("integer"), "new_count": s("integer")})})})
+    paths = {
+        "/workspaces": {"get": {"operationId": "listWorkspaces", "responses": ok(arr(workspace))}},
+        "/workspaces/{workspace_slug}": {"get": {"operationId": "getWorkspace", "parameters": [pparam("workspace_slug")], "responses": ok(workspace)}},
+        "/workspaces/{workspace_slug}/reports": {"get": {"operationId": "getReports", "summary": "Get a workspace stats", "parameters": [pparam("workspace_slug")], "responses": ok(stats)}},
+    }
+    result, ops, _, _ = run(tmp_path, spec(paths))
+    text = "".join(result.files.values())
+    table = next(line.split()[1].rstrip(":") for line in text.splitlines() if line.strip().startswith("seed get_reports"))
+    seed = _seed_of(text, table)
+    assert "attributes_workspace_id: same(" in seed, (ops, seed)
+
+
+def test_a_schema_named_by_its_package_or_its_read_is_the_thing():
+    """AI Platform's `GoogleCloudMlV1__Trial` was "the google cloud ml v1 trial", Neblio's
+    `getTxResponse` 'the get tx "Riverside get tx"' (fresh draws, stop 73)."""
+    from compoworld_dsl.importers.common import clean_schema_name
+
+    assert clean_schema_name("GoogleCloudMlV1__Trial") == "Trial" and clean_schema_name("GoogleLongrunning__Operation") == "Operation"
+    assert clean_schema_name("getTxResponse") == "Tx" and clean_schema_name("createOrder") == "Order"
+    # a word that starts so is no verb before a thing
+    assert clean_schema_name("getaway") == "getaway" and clean_schema_name("newsItem") == "newsItem"
+
+
+def test_a_time_kept_as_text_does_not_name_a_row(tmp_path):
+    """AI Platform's trials were 'the trial "604800s"', their `finalMeasurement.elapsedTime` (a
+    google-duration kept as text) the only text left (a fresh draw, stop 73): a trial is known by
+    when it ended instead."""
+    from import_specs import listed, obj, run, s, spec
+
+    trial = obj({"name": s(), "clientId": s(), "state": s(enum=["REQUESTED", "ACTIVE", "STOPPING", "COMPLETED"]), "endTime": s(format="date-time"), "finalMeasurement": obj({"elapsedTime": s(format="google-duration"), "stepCount": s(format="int64")})})
+    result, _, _, _ = run(tmp_path, spec(listed("trials", "GoogleCloudMlV1__Trial", key="name"), {"GoogleCloudMlV1__Trial": trial}))
+    text = "".join(result.files.values())
+    head = next(line for line in text.splitlines() if line.strip().startswith("record Trial"))
+    assert "elapsed_time" not in head, head
