@@ -32,6 +32,9 @@ from compoworld_dsl.sample.phrasing import flag_predicate
     # warning enabled", a fresh draw of stop 70)
     ("do not share warning enabled", "has do not share warning enabled", "does not have do not share warning enabled"),
     ("custom code enabled", "has custom code enabled", "does not have custom code enabled"),
+    # and a thing and its state (Enode's `smartChargingPolicy.isEnabled`: "if that vehicle is not
+    # marked as smart charging policy is enabled", a fresh draw of stop 73)
+    ("smart charging policy is enabled", "has smart charging policy enabled", "does not have smart charging policy enabled"),
 ])
 def test_a_yes_no_field_is_said_as_what_the_record_is(label, yes, no):
     assert flag_predicate(label, True) == yes

@@ -70,3 +70,78 @@ def test_a_time_kept_as_text_does_not_name_a_row(tmp_path):
     text = "".join(result.files.values())
     head = next(line for line in text.splitlines() if line.strip().startswith("record Trial"))
     assert "elapsed_time" not in head, head
+
+
+def test_a_flag_the_one_row_update_sets_is_no_value_in_its_list(tmp_path):
+    """Enode's `PUT /vehicles/{vehicleId}/smart-charging-policy` said "with deadline "08:00" and
+    enabled no" (a fresh draw, stop 73): a flag is said after the values ("not marked as enabled"),
+    as every other update says it."""
+    from import_specs import body, listed, obj, ok, pparam, run, s, spec
+
+    policy = obj({"vehicleId": s(), "isEnabled": s("boolean"), "deadline": s()})
+    paths = listed("vehicles", "Vehicle", key="vehicleId")
+    paths["/vehicles/{vehicleId}/smart-charging-policy"] = {
+        "get": {"operationId": "getPolicy", "parameters": [pparam("vehicleId")], "responses": ok(policy)},
+        "put": {"operationId": "putPolicy", "parameters": [pparam("vehicleId")], "requestBody": body(obj({"isEnabled": s("boolean"), "deadline": s()})), "responses": ok(policy)},
+    }
+    result, _, _, _ = run(tmp_path, spec(paths, {"Vehicle": obj({"id": s(), "vin": s(), "year": s("integer")})}))
+    text = "".join(result.files.values())
+    tool = text.split("tool put_policy(", 1)[1].split("\n  {", 1)[0]
+    say = next(line for line in tool.splitlines() if line.strip().startswith("say "))
+    assert "deadline {deadline}" in say and "enabled" not in say, say
+
+
+def test_a_row_read_under_its_parent_holds_the_parents_copy_of_it(tmp_path):
+    """Enode's vehicle holds `information: {brand, year}` and `smartChargingPolicy: {deadline,
+    isEnabled}`, which `GET /vehicles/{vehicleId}/information` and `.../smart-charging-policy`
+    answer too: drawn apart, a vehicle said 2023 and its information 2020, its record "not
+    enabled" and its policy enabled, and a blind player could not tell which vehicle "the vehicle
+    with vehicle production year 2023" was (round 55)."""
+    from import_specs import body, listed, obj, ok, pparam, run, s, spec
+
+    info = obj({"brand": s(), "model": s(), "year": s("integer")})
+    policy = obj({"deadline": s(), "isEnabled": s("boolean")})
+    vehicle = obj({"id": s(), "information": info, "smartChargingPolicy": policy, "odometer": s("number")})
+    paths = listed("vehicles", "Vehicle")
+    paths["/vehicles/{vehicleId}/information"] = {"get": {"operationId": "getVehicleInformation", "summary": "Get Vehicle Information", "parameters": [pparam("vehicleId")], "responses": ok(info)}}
+    paths["/vehicles/{vehicleId}/smart-charging-policy"] = {
+        "get": {"operationId": "getPolicy", "parameters": [pparam("vehicleId")], "responses": ok(policy)},
+        "put": {"operationId": "putPolicy", "parameters": [pparam("vehicleId")], "requestBody": body(policy), "responses": ok(policy)},
+    }
+    result, ops, _, _ = run(tmp_path, spec(paths, {"Vehicle": vehicle}))
+    text = "".join(result.files.values())
+    seeds = {line.split()[1].rstrip(":"): _seed_of(text, line.split()[1].rstrip(":")) for line in text.splitlines() if line.strip().startswith("seed ") and "vehicle_id" in _seed_of(text, line.split()[1].rstrip(":"))}
+    said = "\n".join(seeds.values())
+    assert "year: same(vehicle_id.information_year)" in said, (ops, seeds)
+    assert "is_enabled: same(vehicle_id.smart_charging_policy_is_enabled)" in said, (ops, seeds)
+
+
+def test_a_slug_is_the_rows_name_and_an_update_comes_after_what_occurred(tmp_path):
+    """Orbit's workspace "Summit workspace" had the slug "juniper-workspace", and its activities
+    were updated before they occurred (blind round 55)."""
+    from import_specs import listed, obj, run, s, spec
+
+    workspace = obj({"id": s(), "name": s(), "slug": s(), "members_count": s("integer")})
+    activity = obj({"id": s(), "action": s(), "occurred_at": s(format="date-time"), "updated_at": s(format="date-time")})
+    result, _, _, _ = run(tmp_path, spec({**listed("workspaces", "Workspace"), **listed("activities", "Activity")}, {"Workspace": workspace, "Activity": activity}))
+    text = "".join(result.files.values())
+    assert 'slug: slug(same(name), "-")' in _seed_of(text, "workspaces"), _seed_of(text, "workspaces")
+    assert "updated_at: after(same(occurred_at), 0..30)" in _seed_of(text, "activities"), _seed_of(text, "activities")
+
+
+def test_a_json_api_relationship_to_the_parent_is_the_parent(tmp_path):
+    """Orbit's member activities, listed at `/{workspace_slug}/members/{member_slug}/activities`,
+    hold `relationships.member.data.id`: drawn apart, "the member of the member activity
+    "spec_action" among the member activities of the last member" was another member (blind
+    round 55's draw)."""
+    from import_specs import arr, listed, obj, ok, pparam, ref, run, s, spec
+
+    member = obj({"id": s(), "name": s()})
+    activity = obj({"id": s(), "attributes": obj({"action": s(), "key": s()}), "relationships": obj({"member": obj({"data": obj({"id": s(), "type": s()})})})})
+    paths = listed("members", "Member")
+    paths["/members/{member_id}/activities"] = {"get": {"operationId": "listMemberActivities", "parameters": [pparam("member_id")], "responses": ok(arr(ref("Activity")))}}
+    result, ops, _, _ = run(tmp_path, spec(paths, {"Member": member, "Activity": activity}))
+    text = "".join(result.files.values())
+    table = next(line.split()[1].rstrip(":") for line in text.splitlines() if line.strip().startswith("seed ") and "activit" in line)
+    seed = _seed_of(text, table)
+    assert "relationships_member_data_id: same(member_id)" in seed, (ops, seed)

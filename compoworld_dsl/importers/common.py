@@ -735,6 +735,10 @@ def _plain_words(name: str, id_words: bool = False) -> list[str]:
     toks = unwrapped(words(name).split())
     if id_words and len(toks) > 1 and (singular(toks[-1]) in KEY_NAMES or toks[-1] == "arn"):
         toks = toks[:-1]
+    if id_words and toks[:1] == ["relationships"] and "data" in toks[2:]:
+        # JSON:API's `relationships.member.data.id` names a member (Orbit's member activities,
+        # listed under a member, held another member: blind round 55's draw)
+        toks = toks[1 : toks.index("data", 2)]
     return toks
 
 
@@ -745,6 +749,15 @@ def _said_as(f: FieldIR) -> list[str]:
     was in two, a fresh draw of stop 73)."""
     toks = _plain_words(snake(f.src.replace(".", "_")), id_words=True)
     return toks[:-1] if len(toks) > 1 and toks[-1] == "name" else toks
+
+
+def said_with(phrases: list[tuple[bool, str]]) -> str:
+    """The values a write's `say` lists after "with", from (is a flag, "label {param}") pairs. A
+    flag is no value to name in a list ("... is enabled yes and description ...", a fresh Azure
+    task; Enode's "with deadline "08:00" and enabled no", stop 73): the sampler says it after the
+    values, "marked as enabled", where any other value is there to list."""
+    kept = [ph for flag, ph in phrases if not flag] or [ph for _, ph in phrases]
+    return ", ".join(kept[:-1]) + " and " + kept[-1] if len(kept) > 1 else kept[0]
 
 
 # the nouns of rows that are people: their `name`, `display_name` and `full_name` are a person's
@@ -1247,7 +1260,9 @@ def ordered_ranges(t: ToolIR) -> list[str]:
 
 # a row's creation and its last change: seeded, the change comes after (IoT 1-Click's projects
 # were updated before they were created, blind round 47); not a range a call's arguments give
-_CHANGED_AFTER = (("created", "updated"), ("created", "modified"), ("created", "changed"), ("creation", "modification"))
+# (and what befell a row before its record changed: Orbit's activities were updated before they
+# occurred, blind round 55)
+_CHANGED_AFTER = (("created", "updated"), ("created", "modified"), ("created", "changed"), ("creation", "modification"), ("occurred", "updated"))
 
 
 def _range_pairs(types: dict[str, str], ends=_RANGE_ENDS) -> list[tuple[str, str]]:

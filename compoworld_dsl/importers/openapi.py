@@ -83,6 +83,7 @@ from .common import (
     _names_noun,
     _plain_words,
     _said_as,
+    said_with,
 )
 from ..vocab import placeholder_members, prose_field
 from .normalize import VERSION, normalize_ops, show_readings
@@ -1735,6 +1736,11 @@ class OpenAPIImporter(TypeMapper):
                     # setting "Northwind ..."' fitted two (blind round 38)
                     seed[f.name] = f"same({identity})"
                     continue
+                if f.base == "text" and identity and f.name != identity and _plain_words(f.name)[-1:] == ["slug"] and ident_base == "text" and not r.said_key:
+                    # a row's slug is its name's (Orbit's workspace "Summit workspace" had the
+                    # slug "juniper-workspace", drawn apart: blind round 55)
+                    seed[f.name] = f'slug(same({identity}), "-")'
+                    continue
                 gen = self.field_seed(f, r.noun, f.name == identity)
                 if f.base == "text" and _from_pool(gen, STREETS) and beside_port(f.name, [g.name for g in rec.fields]):
                     gen = f"pick([{', '.join(lit(v) for v in IPS)}])"
@@ -1746,6 +1752,8 @@ class OpenAPIImporter(TypeMapper):
                 if gen is not None:
                     seed[f.name] = gen
             self.copied_from_refs(rec, seed, by_q)
+            if not is_param(r.coll_segs[-1]):
+                self.copied_from_parent(rec, seed, r.coll_segs[-1], by_q)
             if r.path_id is not None:
                 seed[r.path_id[0]] = r.path_id[1]
             rows = "6..12" if parent_fields else "4..8"
@@ -1815,6 +1823,31 @@ class OpenAPIImporter(TypeMapper):
                     seed[f.name] = f"same({g.name}.{hit.name})"
                     f.comments.append(f"the {words(hit.name)} of the {target.noun} in {g.name}")
                     break
+
+    @staticmethod
+    def copied_from_parent(rec: RecordIR, seed: dict[str, str], seg: str, by_q: dict) -> None:
+        """A row read under a parent at `.../{parent}/SEG` whose parent holds a nested copy of it
+        (Enode's vehicle holds `information: {brand, model, year}` and `smartChargingPolicy:
+        {deadline, isEnabled}`; `GET /vehicles/{vehicleId}/information` and `.../smart-charging-
+        policy` answer them) holds that copy's values: `year` is seeded `same(vehicle_id.
+        information_year)`. Drawn apart, the vehicle said 2023 and its information 2020, and a
+        blind player could not tell which vehicle the task meant (round 55)."""
+        want = norm(seg)
+        if not want:
+            return
+        for g in rec.fields:
+            if not g.ref or g.key or not re.match(r"(?:unique )?ref ", seed.get(g.name, "")):
+                continue
+            target = by_q.get(g.ref)
+            if target is None or target.record is None:
+                continue
+            copy = {x.src.rsplit(".", 1)[1]: x for x in target.record.fields if "." in x.src and norm(x.src.rsplit(".", 1)[0]) == want and not x.key and not x.ref}
+            for f in rec.fields:
+                x = copy.get(f.src)
+                if x is None or f.key or f.ref or f.json or x.type != f.type or seed.get(f.name, "").startswith("same("):
+                    continue
+                seed[f.name] = f"same({g.name}.{x.name})"
+                f.comments.append(f"the {words(x.name)} of the {target.noun} in {g.name}")
 
     def field_seed(self, f: FieldIR, noun: str, identity: bool = False) -> str | None:
         """A generator for a field that refers to no row: the spec's example, enum or bounds
@@ -2677,10 +2710,7 @@ class OpenAPIImporter(TypeMapper):
                 checks.append(ranged)
             sets.append((f.name, name, blank_keeps))
             phrases.append((f.base == "bool", f"{words(f.name)} {{{name}}}"))
-        # a flag is no value to name in a list ("... is enabled yes and description ...", a fresh
-        # Azure task): the sampler says it after the values, "marked as enabled"
-        phrases = [ph for flag, ph in phrases if not flag] or [ph for _, ph in phrases]
-        with_ = ", ".join(phrases[:-1]) + " and " + phrases[-1] if len(phrases) > 1 else phrases[0]
+        with_ = said_with(phrases)
         comments = [f"{o.label}: update (patch the given fields; a blank text argument keeps the field as it is)"]
         if extra:
             comments.append("also accepted by the API, left out here: " + ", ".join(extra))
@@ -3163,6 +3193,10 @@ class OpenAPIImporter(TypeMapper):
                 if o is None:
                     continue
                 shapes = {snake(p.name): p.shape for p in o.params}
+                # what a post to a collection under the row makes is that collection's (Spotify's
+                # `POST /users/{user_id}/playlists`, recorded on a user: its `name` was drawn as a
+                # person's, "create playlist with name "Grace Adeyemi"", stop 73)
+                made = words(singular(snake(o.segs[-1]))) if o.method == "post" and len(o.segs) >= 2 and is_param(o.segs[-2]) and not is_param(o.segs[-1]) and singular(o.segs[-1]) != o.segs[-1] else noun
                 if o.body is not None and o.body.kind == "object":
                     shapes.update({snake(n): x for n, x in o.body.props.items()})
                 for p in t.params:
@@ -3186,7 +3220,7 @@ class OpenAPIImporter(TypeMapper):
                     members = shape.items.enum if shape is not None and shape.kind == "array" and shape.items is not None else shape.enum if shape is not None else None
                     said = [v for v in members if isinstance(v, str) and v.strip()][:12] if isinstance(members, list) else []
                     kind = said_as_kind(p.name, (shape.description or shape.aside) if shape is not None else None) if example is None else p.name
-                    gen = text_seed(kind, noun, example)
+                    gen = text_seed(kind, made, example)
                     if kind.endswith("_arn") and not p.name.endswith(("arn", "arns")):
                         # an ARN by its description (CodeStar's `TargetAddress`, "The ARN of the
                         # Chatbot topic"), as `speak.reseed` writes a field's

@@ -29,7 +29,7 @@ import re
 from typing import Any
 
 from ..vocab import norm
-from .common import ROW, FieldIR, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, safe, said_as_kind, singular, snake, stable_hash, text_seed, unique, words
+from .common import ROW, FieldIR, ParamIR, ToolIR, article, datetime_lit, email_ok, lit, safe, said_as_kind, said_with, singular, snake, stable_hash, text_seed, unique, words
 from .ops import DETAIL_WORDS, ENVELOPE_WORDS, MAX_WRITE_PARAMS, SEARCH_WORDS, Op, Resource, id_action, is_param, pattern, pname, split_path
 from .schema import Shape, opaque
 
@@ -953,13 +953,13 @@ def tool_update_one(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | 
         else:
             req.append(ParamIR(name, f.type))
             assigns.append(f"{f.name}: {name}")
-        phrases.append(f"{words(f.name)} {{{name}}}")
+        phrases.append((f.base == "bool", f"{words(f.name)} {{{name}}}"))
     body = [check, f"let {ONE} = earliest({ROW} in {r.table} where {cond} by {ROW}.{r.key_field})", f"update {r.table}[{ONE}.{r.key_field}] {{ {', '.join(assigns)} }}"]
     result = None
     if o.has_response:
         body.append(f"return {r.table}[{ONE}.{r.key_field}]")
         result = r.name
-    with_ = ", ".join(phrases[:-1]) + " and " + phrases[-1] if len(phrases) > 1 else phrases[0]
+    with_ = said_with(phrases)
     comments = [f"{o.label}: update the one {r.noun}{whose.split(' {')[0]} (patch the given fields; a blank text argument keeps the field as it is)"]
     if left:
         comments.append("body properties left out (no field of the record, or read-only): " + ", ".join(left[:15]) + (", ..." if len(left) > 15 else ""))

@@ -966,6 +966,8 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     # another catalog than the tag's own, and a blind player could not tell which to change,
     # round 42)
     imp.copied_from_refs(rec, seed, owners)
+    if o.segs and not is_param(o.segs[-1]):
+        imp.copied_from_parent(rec, seed, o.segs[-1], owners)
     if rows_of is not None and rows_of.record is not None:
         # the rows an answer names sit where its arguments say: the test keys answered for a
         # service are that service's (`ref test_keys where service_name == same(service_name)`)

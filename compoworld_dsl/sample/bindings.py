@@ -518,6 +518,11 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
     if p == "bool":
         return rng.random() < 0.5
     same, other = held_split(facts, attempt, state, tstr(t), name)
+    if same and said and near and p in ("text", "email") and not optional and not held_split(facts, attempt, state, tstr(t), name, scope=near)[0]:
+        # a pool of the parameter's own before another service's field of its name: Spotify's
+        # playlists (created by a call the world model records on a user) were named "Atlas
+        # album", an album's name (a fresh draw, stop 73)
+        return rng.choice(said)
     if same and near:
         # a field of that name in the tool's own service first: a document is renamed to a
         # document's title, not to a matter's ("Wrongful dismissal claim")

@@ -1079,6 +1079,11 @@ def flag_predicate(label: str, value: bool) -> str:
     # a label that is a clause of its own ("user has liked": Instagram's `user_has_liked`) is a
     # mark, not a predicate ("if that media entry is user has liked", round 16)
     clause = any(w in ("is", "are", "was", "were", "has", "have", "had", "can", "may", "did", "does") for w in ws[1:])
+    if clause and len(ws) > 2 and ws[-2] == "is" and ws[-1] in ("enabled", "disabled"):
+        # a thing and its state ("smart charging policy is enabled", Enode's vehicles: "if that
+        # vehicle is not marked as smart charging policy is enabled", a fresh draw, stop 73)
+        ws, clause = ws[:-2] + ws[-1:], False
+        label = " ".join(ws)
     if not clause and len(ws) > 1 and ws[-1] in ("enabled", "disabled") and ws[0] not in ("a", "an", "the", "still", "not"):
         # a thing a record has switched on ("do not share warning enabled", Twilio Verify's:
         # "if that service is do not share warning enabled", a fresh draw of stop 70)

@@ -323,6 +323,14 @@ class Walker:
         again = [j for j, st in enumerate(steps) if st.tool.qualified == tool.qualified and all(values.get((j, n)) == got[1].get(n) for n in got[1])]
         if again:
             return f"step {k + 1} {tool.qualified}: it repeats step {again[0] + 1}'s call"
+        # nor a write that repeats one but for a flag: Spotify's "create playlist with name "Atlas
+        # album" ... and marked as public, and create playlist with name "Atlas album" ..." made
+        # two playlists one flag apart, one errand said twice (a fresh draw, stop 73)
+        flagged = [n for n, v in got[1].items() if isinstance(v, bool)]
+        if flagged and tool.qualified in self.facts.mutating:
+            again = [j for j, st in enumerate(steps) if st.tool.qualified == tool.qualified and all(values.get((j, n)) == v for n, v in got[1].items() if n not in flagged)]
+            if again:
+                return f"step {k + 1} {tool.qualified}: it repeats step {again[0] + 1}'s call but for a flag"
         if (why := self._gone(state0, state, tool, got[1])):
             return f"step {k + 1} {tool.qualified}: {why}"
         if tool.qualified in self.facts.mutating and (why := self._rewrites(state, got[2], diffs, [st.tool.qualified for st in steps], tool.qualified) or self._protected_since(state0, state, got[2])):
