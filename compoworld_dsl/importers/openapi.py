@@ -3209,6 +3209,13 @@ class OpenAPIImporter(TypeMapper):
                         continue
                     if p.default is not None or p.type != "text" or p.name in seeded:
                         continue
+                    if re.search(r"(?:^|_)email(?:_address)?$", p.name):
+                        # an address kept as text (LetMC's `create_landlord_login(email: text)`
+                        # was given "address3 29", another field's: a fresh draw, stop 73)
+                        name = f"{s.name}_{t.name}_{p.name}"
+                        if name not in taken and safe(name) == name:
+                            out.append((name, list(EXAMPLE_EMAILS), f"what a person gives {t.name}'s {p.name}, which no field of the world holds (the sampler draws it from here)"))
+                        continue
                     last = p.name.rsplit("_", 1)[-1]
                     if last not in _VAGUE_WORDS and any(f.endswith("_" + last) for f in seeded):
                         continue  # a field that ends in its last word holds it (`new_folder`: a `parent_folder`)

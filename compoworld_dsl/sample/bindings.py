@@ -40,6 +40,7 @@ _LEFT = object()  # an optional text no field of its meaning holds: left at its 
 # fresh value gets, so a name found in them is drawn as before
 _NAME_TRIES = 48
 _EMPTY_JSON = frozenset({"{}", "[]", "null"})
+_AN_ADDRESS = re.compile(r"[^@\s\"]+@[^@\s\"]+\.[A-Za-z]{2,}")
 _NUMBERED = re.compile(r"([a-z][a-z ]*) \d{1,3}")
 
 
@@ -569,6 +570,10 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
             # a label from fields of other names (a `tag` where no field is one): at least about
             # no other record, not a ticket's subject as a refund ticket's tag (issue 29)
             pool = not_about_another(list(pool), str, about())
+        if p == "text" and re.search(r"(?:^|_)email(?:_address)?$", name):
+            # an address kept as text takes an address: LetMC's `create_landlord_login(email:
+            # text)` was given "address3 29", another field's (a fresh draw, stop 73)
+            pool = [v for v in pool if _AN_ADDRESS.fullmatch(str(v))]
         if not pool:
             return _NO_VALUE
         got = rng.choice(pool)
