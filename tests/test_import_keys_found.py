@@ -86,6 +86,11 @@ def test_a_walk_never_undoes_its_own_recorded_action(tmp_path, monkeypatch):
     assert not any(undone(p) for p in plans("with.jsonl"))
     assert walk._undoes("associate_member", "disassociate_member") and walk._undoes("stop_job", "start_job") and walk._undoes("lock_device", "unlock_device")
     assert not walk._undoes("get_member", "delete_member") and not walk._undoes("enable_alarm", "disable_rule")
+    # a Google custom method's verb comes last, and a request let through and turned down
+    # undoes it (Access Approval: "dismiss the approval request ... After that, approve that
+    # approval request", a fresh draw of stop 73)
+    assert walk._undoes("projects_approval_requests_dismiss", "projects_approval_requests_approve") and walk._undoes("projects_jobs_start", "projects_jobs_stop")
+    assert not walk._undoes("projects_jobs_start", "folders_jobs_stop") and not walk._undoes("a_b_approve", "c_b_dismiss")
 
 
 def test_answers_that_share_a_key_name_share_its_values(tmp_path):
