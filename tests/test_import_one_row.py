@@ -145,3 +145,24 @@ def test_a_json_api_relationship_to_the_parent_is_the_parent(tmp_path):
     table = next(line.split()[1].rstrip(":") for line in text.splitlines() if line.strip().startswith("seed ") and "activit" in line)
     seed = _seed_of(text, table)
     assert "relationships_member_data_id: same(member_id)" in seed, (ops, seed)
+
+
+def test_a_collections_delete_by_a_query_key_deletes_the_row(tmp_path):
+    """YouTube deletes a caption with `DELETE /youtube/v3/captions?id=...` (and 40 other specs of
+    the corpus so): read as a call the world model only records, a task "deleted" a caption that
+    was still there to read. The required query parameter named as the key names the row."""
+    from import_specs import arr, obj, ok, run, s, spec
+
+    caption = obj({"id": s(), "snippet": obj({"name": s(), "language": s(), "videoId": s()})})
+    q = lambda name, req: {"name": name, "in": "query", "required": req, "schema": {"type": "string"}}  # noqa: E731
+    paths = {
+        "/captions": {
+            "get": {"operationId": "captionsList", "parameters": [q("videoId", False)], "responses": ok(obj({"items": arr(caption)}))},
+            "delete": {"operationId": "captionsDelete", "summary": "Deletes a resource", "parameters": [q("id", True), q("onBehalfOf", False)], "responses": {"204": {"description": "deleted"}}},
+        }
+    }
+    result, ops, _, _ = run(tmp_path, spec(paths))
+    assert ops["DELETE /captions"][0] == "delete", ops
+    text = "".join(result.files.values())
+    tool = text.split("tool captions_delete(", 1)[1].split("\n  }", 1)[0]
+    assert "delete captions[id]" in tool, tool
