@@ -2764,24 +2764,14 @@ class OpenAPIImporter(TypeMapper):
         q = self.query_key(o, r)
         if q is None:
             return None
-        taken = self.fresh()
-        params, info = self.path_params(o, r, taken)
-        key = unique(safe(snake(q.name)), taken)
-        params.append(ParamIR(key, r.alias))
-        return ToolIR(
-            self.tool_name(o, f"delete_{snake(r.name)}"),
-            params,
-            None,
-            self.describe(o, f"Delete {article(r.noun)} {r.noun}"),
-            f"{self.verb(o, 'delete')} {r.noun} {{{key}}}",
-            None,
-            [self.check_key(r, key), *self.parent_checks(r, info, key), f"delete {r.table}[{key}]"],
-            comments=[f"{o.label}: delete (the query parameter {q.name} is the row's key)"] + self.unused_note(o, info),
-        )
+        return self.tool_delete(o, r, q)
 
-    def tool_delete(self, o: Op, r: Resource) -> ToolIR | None:
+    def tool_delete(self, o: Op, r: Resource, by: "Param | None" = None) -> ToolIR | None:
+        """`DELETE C/{key}`, or `DELETE C?key=` where `by` is the query parameter that keys it."""
         taken = self.fresh()
         params, info = self.path_params(o, r, taken)
+        if by is not None:
+            params.append(ParamIR(unique(safe(snake(by.name)), taken), r.alias))
         key = params[-1].name
         return ToolIR(
             self.tool_name(o, f"delete_{snake(r.name)}"),
@@ -2791,7 +2781,7 @@ class OpenAPIImporter(TypeMapper):
             f"{self.verb(o, 'delete')} {r.noun} {{{key}}}",
             None,
             [self.check_key(r, key), *self.parent_checks(r, info, key), f"delete {r.table}[{key}]"],
-            comments=[f"{o.label}: delete"] + self.unused_note(o, info),
+            comments=[f"{o.label}: delete" + (f" (the query parameter {by.name} is the row's key)" if by is not None else "")] + self.unused_note(o, info),
         )
 
     def unused_note(self, o: Op, info: dict) -> list[str]:
