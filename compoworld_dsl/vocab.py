@@ -42,6 +42,16 @@ def placeholder_members(members) -> list[str]:
     return got if len(got) < len(list(members)) else []
 
 
+_ADDRESS_NAME = re.compile(r"(?:^|_)email(?:_address)?$")
+
+
+def address_name(name: str) -> bool:
+    """Is a parameter (snake case) named as an email address (`email`, `owner_email_address`)?
+    The importer writes it a pool of addresses, and the sampler draws it only from addresses,
+    where it is kept as text (LetMC's `email: text` was given "address3 29")."""
+    return _ADDRESS_NAME.search(name) is not None
+
+
 def prose_field(name: str) -> bool:
     """Does a field (or parameter) of this snake-case name hold a sentence (`description`,
     `channel_description`, `component_remarks`)?"""

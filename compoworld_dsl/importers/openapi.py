@@ -85,7 +85,7 @@ from .common import (
     _said_as,
     said_with,
 )
-from ..vocab import placeholder_members, prose_field
+from ..vocab import address_name, placeholder_members, prose_field
 from .normalize import VERSION, normalize_ops, show_readings
 from .schema import NO_PROPERTIES, SAYS_NOTHING, SchemaReader, Shape, adopt_examples
 from .speak import identity, may_name, speak
@@ -3232,7 +3232,7 @@ class OpenAPIImporter(TypeMapper):
                         continue
                     if p.default is not None or p.type != "text" or p.name in seeded:
                         continue
-                    if re.search(r"(?:^|_)email(?:_address)?$", p.name):
+                    if address_name(p.name):
                         # an address kept as text (LetMC's `create_landlord_login(email: text)`
                         # was given "address3 29", another field's: a fresh draw, stop 73)
                         name = f"{s.name}_{t.name}_{p.name}"

@@ -17,7 +17,7 @@ from ..check.model import Tool
 from ..codegen.python import tstr
 from ..runtime.state import State
 from ..runtime.world import slug
-from ..vocab import placeholder_members, prose_field, words
+from ..vocab import address_name, placeholder_members, prose_field, words
 from ..smt.encode import EncodingUnsupported, assert_success, asserted, constraint_violated, fresh_context
 from .attempt import Attempt
 from .facts import WorldFacts
@@ -570,7 +570,7 @@ def _draw(facts: WorldFacts, attempt: Attempt, rng: random.Random, state: State,
             # a label from fields of other names (a `tag` where no field is one): at least about
             # no other record, not a ticket's subject as a refund ticket's tag (issue 29)
             pool = not_about_another(list(pool), str, about())
-        if p == "text" and re.search(r"(?:^|_)email(?:_address)?$", name):
+        if p == "text" and address_name(name):
             # an address kept as text takes an address: LetMC's `create_landlord_login(email:
             # text)` was given "address3 29", another field's (a fresh draw, stop 73)
             pool = [v for v in pool if _AN_ADDRESS.fullmatch(str(v))]
