@@ -55,6 +55,9 @@ def test_a_schema_named_by_its_package_or_its_read_is_the_thing():
 
     assert clean_schema_name("GoogleCloudMlV1__Trial") == "Trial" and clean_schema_name("GoogleLongrunning__Operation") == "Operation"
     assert clean_schema_name("getTxResponse") == "Tx" and clean_schema_name("createOrder") == "Order"
+    # a view of fewer fields (Spotify's `SimplifiedTrackObject`: 'the simplified track
+    # "Northwind simplified track"')
+    assert clean_schema_name("SimplifiedTrackObject") == "Track" and clean_schema_name("Simplify") == "Simplify"
     # a word that starts so is no verb before a thing
     assert clean_schema_name("getaway") == "getaway" and clean_schema_name("newsItem") == "newsItem"
 

@@ -1674,6 +1674,9 @@ def clean_schema_name(name: str | None) -> str:
     # detail its answer shows ("update the org ... with name "Cedar organization full"", stop 69)
     name = re.sub(r"(?i)[-_](?:full|simple|minimal)$", "", name)
     name = re.sub(r"(?i)^(?:(?:nullable|minimal|simple)[-_])+(?=[a-z])", "", name)
+    # and in camel case, a view of fewer fields (Spotify's `SimplifiedTrackObject`, 'the
+    # simplified track "Northwind simplified track"', a fresh draw, stop 73)
+    name = re.sub(r"^(?:Simplified|Minimal|Nullable)(?=[A-Z][a-z])", "", name)
     n = re.sub(r"[^A-Za-z0-9_]", "_", name)
     # Google's package prefix: `GoogleCloudBillingSkugroupskusV1betaSkuGroupSku` is a SKU group SKU
     # ("the google cloud billing skugroupskus v1beta SKU group SKUs" before)
