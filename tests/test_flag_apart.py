@@ -67,3 +67,28 @@ def test_a_parameters_own_pool_comes_before_another_services_field_of_its_name(t
     sample(Job(str(world), 3, 12, 7, max_attempts=120), out)
     named = [st["arguments"]["name"] for line in out.read_text().splitlines() for st in json.loads(line)["reference_plan"] if st["tool"].endswith("create_playlist")]
     assert named and all("album" not in n.lower() for n in named), named
+
+
+def _requests_doc() -> dict:
+    paths = {
+        "/requests": {"get": {"operationId": "listRequests", "responses": ok(arr(ref("Request")))}},
+        "/requests/{id}": {"get": {"operationId": "getRequest", "parameters": [pparam("id")], "responses": ok(ref("Request"))}},
+        "/requests/{id}/approve": {"post": {"operationId": "approveRequest", "summary": "Approves a request", "parameters": [pparam("id")], "requestBody": body(obj({"expireTime": s(format="date-time")})), "responses": {"204": {"description": "approved"}}}},
+        "/requests/{id}/escalate": {"post": {"operationId": "escalateRequest", "summary": "Escalates a request", "parameters": [pparam("id")], "requestBody": body(obj({"note": s()}, ["note"])), "responses": {"204": {"description": "escalated"}}}},
+    }
+    return spec(paths, {"Request": obj({"id": s(), "requestedResourceName": s(), "requestTime": s(format="date-time"), "approveExpireTime": s(format="date-time")})})
+
+
+def test_no_recorded_action_asked_again_on_the_same_record(tmp_path):
+    """Access Approval's "approve the approval request ... After that, approve that approval
+    request ..., with expire time ..." (a fresh draw, stop 73): a call only the world model's log
+    shows, asked for again on the same record, leaves nothing the first did not."""
+    _, ops, _, world = run(tmp_path, _requests_doc())
+    assert ops["POST /requests/{id}/approve"][0] == "recorded", ops
+    out = tmp_path / "t.jsonl"
+    sample(Job(str(world), 3, 12, 7, max_attempts=150), out)
+    tasks = [json.loads(line) for line in out.read_text().splitlines()]
+    assert tasks
+    for t in tasks:
+        calls = [(st["tool"], st["arguments"].get("id")) for st in t["reference_plan"] if not st["tool"].split(".")[-1].startswith(("list", "get"))]
+        assert len(calls) == len(set(calls)), t["instruction"]
