@@ -169,3 +169,14 @@ def test_a_collections_delete_by_a_query_key_deletes_the_row(tmp_path):
     text = "".join(result.files.values())
     tool = text.split("tool captions_delete(", 1)[1].split("\n  }", 1)[0]
     assert "delete captions[id]" in tool, tool
+
+
+def test_people_known_by_their_name_are_seeded_apart(tmp_path):
+    """Two of Spotify's artists were "Kenji Raman" (blind round 56): a person's name is drawn as
+    a first and a last name apart, and the rows known by it are seeded distinct by it."""
+    from import_specs import listed, obj, run, s, spec
+
+    result, _, _, _ = run(tmp_path, spec(listed("artists", "Artist"), {"Artist": obj({"id": s(), "name": s(), "popularity": s("integer")})}))
+    text = "".join(result.files.values())
+    head = next(line for line in text.splitlines() if line.strip().startswith("seed artists:"))
+    assert 'format("{} {}", pick(' in _seed_of(text, "artists") and "distinct by name" in head, (head, _seed_of(text, "artists"))
