@@ -748,13 +748,16 @@ class Walker:
                 # recorded, one call's work padded into two hops; a fresh draw, stop 72)
                 if j == len(steps) - 1 and st.tool.service == tool.service and EDITS.search(st.tool.name) and EDITS.search(tool.name) and all(n in dict(st.tool.params) and values.get((j, n)) == args.get(n) for n in keys):
                     return f"it changes again the record step {j + 1} just changed"
-        if d.rows and not touched & {(rt, args.get(n)) for n, rt in keys.items()} and not any(ch.table in self.graph.read_tables for ch in d.rows):
-            # an action whose call only the world model's log shows, asked for again on the same
-            # records: Access Approval's "approve the approval request ... After that, approve
+        if d.rows and not touched & {(rt, args.get(n)) for n, rt in keys.items()} and all(ch.table.endswith("_calls") and ch.table not in self.graph.read_tables for ch in d.rows):
+            # an action whose call only the world model's log shows (an import's `<tool>_calls`
+            # table, which no read shows), asked for again on the same records: Access Approval's "approve the approval request ... After that, approve
             # that approval request ..., with expire time ..." (a fresh draw, stop 73); the second
             # call leaves nothing the first did not
+            # (another member of an enum is another action: "lock the device, then reboot it" are
+            # two `issue_command`s, and stay)
+            enums = {n for n, pt in tool.params if self.people.types.base(tstr(pt)).startswith("enum:")}
             for j, st in enumerate(steps):
-                if st.tool.qualified == tool.qualified and all(values.get((j, n)) == args.get(n) for n in keys):
+                if st.tool.qualified == tool.qualified and all(values.get((j, n)) == args.get(n) for n in keys) and all(values.get((j, n)) == args.get(n) for n in enums):
                     return f"it asks again for step {j + 1}'s call on the same record"
         for j, st in enumerate(steps):
             # "associate the account with the administrator ..., then disassociate that member":
