@@ -701,6 +701,7 @@ class OpenAPIImporter(TypeMapper):
         self.reader = SchemaReader(doc, budget)
         self.notes: list[str] = []
         self.ops: list[Op] = []
+        self._sent: dict[int, Shape | None] = {}  # id(op) → what its query parameters send (`sent`)
         self.skipped: list[Op] = []
         self.resources: list[Resource] = []
         self.service_names: set[str] = Names(reserved=taken or frozenset())
@@ -981,7 +982,8 @@ class OpenAPIImporter(TypeMapper):
         # `DescribeClusters` by `ClusterName`: `{NextToken, Clusters: [Cluster]}`): the item is
         # the page's element, not a record "known by next token" holding the clusters as JSON
         pages = [s.items for s in shape.props.values() if s.kind == "array" and s.items is not None and s.items.kind == "object"]
-        if len(pages) == 1 and len(shape.props) <= 4 and all(s.kind != "object" and (s.kind == "array" or re.search(ENVELOPE_WORDS + "|marker", norm(p))) for p, s in shape.props.items()):
+        # (Botify's `{count, next, previous, page, size, results: [Project]}` too)
+        if len(pages) == 1 and len(shape.props) <= 6 and all(s.kind != "object" and (s.kind == "array" or re.search(ENVELOPE_WORDS + "|marker|previous|^size$|pagesize|perpage|limit|offset|hasmore", norm(p))) for p, s in shape.props.items()):
             return self.unwrap_item(pages[0], depth + 1) or pages[0]
         objs = [s for s in _enveloped(shape).props.values() if s.kind == "object"]
         # an envelope holds its object beside a status or a message, not beside a name and
@@ -2090,7 +2092,7 @@ class OpenAPIImporter(TypeMapper):
                 return "create_keyed"  # `POST /channel/{ChannelName}` named CreateChannel: the caller chooses the key
             if m == "put" and not alt and resources.upserts(o):
                 return "upsert"  # Azure's createOrUpdate: a new row under the key the caller chooses, or an update
-            if m in ("put", "patch") or m == "post" and o.body is not None:  # Stripe and AWS update with a POST on the item
+            if m in ("put", "patch") or m == "post" and self.sent(o) is not None:  # Stripe and AWS update with a POST on the item
                 return None if alt else "update"
             if m == "delete":
                 return "delete_by" if alt else "delete"
@@ -2632,7 +2634,7 @@ class OpenAPIImporter(TypeMapper):
         taken = self.fresh()
         params, info = self.path_params(o, r, taken)
         parent_fields = {r.parent_fields[p] for p, _ in r.parents if p in info}
-        fields, left, batch = self.writable(o, r, o.body, parent_fields)
+        fields, left, batch = self.writable(o, r, self.sent(o), parent_fields)
         if not fields and not keyed:
             return None
         ranked = self.rank_writable(r, fields)
@@ -2689,6 +2691,30 @@ class OpenAPIImporter(TypeMapper):
         body = checks + [f"let new_ = insert {r.table} {{ {', '.join(assigns)} }}", f"return {r.table}[new_.{r.key_field}]" if returns_record else f"return new_.{r.key_field}"]
         return ToolIR(self.tool_name(o, f"create_{snake(r.name)}"), params, r.name if returns_record else r.alias, self.describe(o, f"Create {article(r.noun)} {r.noun}"), say, None, body, comments=comments)
 
+    def sent(self, o: Op) -> Shape | None:
+        """What a write sends of a row: its request body, or, for a POST, PUT or PATCH with no
+        body, its query parameters as one (Sinao's `POST /apps/{appId}/accountcategories/?name=
+        &description=&type=`, Trello's `POST /boards?name=`: about 150 corpus specs write so).
+        Read as the body only where a create or an update asks (`writable` keeps the parameters
+        that name fields of the row); a simulated or recorded call takes them as before. Plumbing
+        (paging, a constant, a trial run) is no part of it."""
+        if o.body is not None or o.method not in ("post", "put", "patch"):
+            return o.body
+        if id(o) not in self._sent:
+            self._sent[id(o)] = self._query_body(o)
+        return self._sent[id(o)]
+
+    def _query_body(self, o: Op) -> Shape | None:
+        # a parameter the path's GET takes too filters or scopes every method there, whatever
+        # the write sends (DrChrono's `POST /api/allergies?doctor=&patient=` are its list's
+        # filters, its body unwritten): no field the write sets
+        read = next((x for x in self.ops if x.method == "get" and x.path == o.path), None)
+        shared = {p.name for p in read.params if p.where == "query"} if read is not None else set()
+        props = {p.name: p.shape for p in o.params if p.where == "query" and p.name not in shared and not plumbing(p) and not constant(p) and norm(p.name) not in TRIAL_RUNS}
+        if not props:
+            return None
+        return Shape("object", props=props, required={p.name for p in o.params if p.where == "query" and p.required and p.name in props}, at=f"{o.label} (query)")
+
     def returns_resource(self, o: Op, r: Resource) -> bool:
         got = self.unwrap_item(o.response)
         return got is not None and (got.name == r.shape.name or (r.key_prop in got.props and len(got.props) > 3))
@@ -2700,7 +2726,7 @@ class OpenAPIImporter(TypeMapper):
         params, info = self.path_params(o, r, taken)
         key = params[-1].name
         parent_fields = {r.parent_fields[p] for p, _ in r.parents}
-        fields, left, _ = self.writable(o, r, o.body, parent_fields, update=True)
+        fields, left, _ = self.writable(o, r, self.sent(o), parent_fields, update=True)
         if not fields:
             return None
         ranked = self.rank_writable(r, fields)

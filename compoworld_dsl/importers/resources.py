@@ -940,7 +940,7 @@ def tool_update_one(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | 
     imp.reserved.add(ONE)
     taken = imp.fresh()
     params, info, cond, check, whose = one_of(imp, o, r, taken)
-    fields, left, _ = imp.writable(o, r, o.body, set(r.parent_fields.values()), update=True)
+    fields, left, _ = imp.writable(o, r, imp.sent(o), set(r.parent_fields.values()), update=True)
     if not params or not fields:
         return None
     chosen = imp.rank_writable(r, fields)[:MAX_WRITE_PARAMS]
