@@ -2694,7 +2694,7 @@ class OpenAPIImporter(TypeMapper):
     def sent(self, o: Op) -> Shape | None:
         """What a write sends of a row: its request body, or, for a POST, PUT or PATCH with no
         body, its query parameters as one (Sinao's `POST /apps/{appId}/accountcategories/?name=
-        &description=&type=`, Trello's `POST /boards?name=`: about 150 corpus specs write so).
+        &description=&type=`, Netlify's `POST /accounts`: about 150 corpus specs write so).
         Read as the body only where a create or an update asks (`writable` keeps the parameters
         that name fields of the row); a simulated or recorded call takes them as before. Plumbing
         (paging, a constant, a trial run) is no part of it."""
