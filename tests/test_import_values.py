@@ -757,3 +757,23 @@ def test_google_style_values_are_said_as_a_person_would(tmp_path):
     assert "UNSPECIFIED" not in seed_line(text, "contacts", "notification_category_subscriptions")
     assert re.search(r"enum \w+ \{ unspecified, generative, custom \}", text), re.findall(r"enum .*", text)
     assert "record Evaluation known by kms_key_name" not in text, re.findall(r"record Evaluation .*", text)
+
+
+def test_a_bank_accounts_numbers_are_what_banks_write():
+    """Sinao's bank details and SEPA mandates were 'BIC "bic 4", IBAN "iban 34"' (a fresh draw,
+    stop 74); a `swift_code` was "SC-4821"."""
+    from compoworld_dsl.importers.common import text_seed
+
+    for name in ("iban", "account_iban", "iban_number"):
+        assert "GB29NWBK60161331926819" in text_seed(name, "bank"), name
+    for name in ("bic", "swift_code", "swift"):
+        assert "DEUTDEFF" in text_seed(name, "bank"), name
+
+
+def test_what_a_change_adds_or_removes_is_the_things_named():
+    """MemoryDB's ACLs held `pending_changes_user_names_to_remove` "pending changes user names to
+    remove 2", and a task's answer was that (a fresh draw, stop 74)."""
+    from compoworld_dsl.importers.common import text_seed
+
+    assert text_seed("tags_to_remove", "acl") == text_seed("tags", "acl")
+    assert "to remove" not in text_seed("pending_changes_user_names_to_remove", "acl")

@@ -846,6 +846,10 @@ _KINDS_OF_TEXT: tuple[tuple[frozenset, object], ...] = (
     (frozenset({"weekday", "day"}), ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]),
     (frozenset({"latitude", "lat"}), ["51.5072", "48.8566", "40.7128", "35.6762", "-33.8688"]),
     (frozenset({"longitude", "lng", "lon"}), ["-0.1276", "2.3522", "-74.0060", "139.6503", "151.2093"]),
+    # a bank account's numbers (Sinao's bank details and SEPA mandates were 'BIC "bic 4", IBAN
+    # "iban 34"', a fresh draw, stop 74): the standard's own examples
+    (frozenset({"iban"}), ["DE89370400440532013000", "GB29NWBK60161331926819", "FR1420041010050500013M02606", "NL91ABNA0417164300", "ES9121000418450200051332"]),
+    (frozenset({"bic", "swift", "swiftcode", "swiftbic"}), ["DEUTDEFF", "NWBKGB2L", "BNPAFRPP", "ABNANL2A", "CAIXESBB"]),
 )
 
 
@@ -990,6 +994,10 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         toks, name = bare, "_".join(bare)  # Azure's `properties_active_deployment_name`: the wrapper says nothing
     if toks[-2:] == ["e", "tag"]:  # Azure's `eTag` is an entity tag, not a tag: "e tag "onboarding"" (a sampled task)
         toks = [*toks[:-2], "etag"]
+    if len(toks) > 2 and toks[-2] == "to" and toks[-1] in ("add", "remove", "delete", "keep", "include", "exclude", "apply"):
+        # what a change does to the things named (MemoryDB's `pending_changes_user_names_to_remove`
+        # was "pending changes user names to remove 2": a fresh draw, stop 74): the things
+        toks, name = toks[:-2], "_".join(toks[:-2])
     last = toks[-1] if toks else name
     if flag_like(name) and example is None:
         return 'pick(["true", "false"])'  # a yes or no the API types as text
@@ -1171,6 +1179,8 @@ def text_seed(name: str, noun: str, example=None, identity: bool = False) -> str
         return _pick(ex + DOMAINS)
     if "carrier" in toks:
         return _pick(ex + CARRIERS)
+    if last in ("code", "number", "id") and len(toks) > 1 and toks[-2] in ("iban", "bic", "swift") and not ex:
+        return text_seed(toks[-2], noun)  # a `swift_code` is a BIC, an `iban_number` an IBAN
     if last in ("code", "id") and len(toks) > 1 and toks[-2] in ("iata", "icao") and not ex:
         return text_seed(toks[-2], noun)  # an `iata_code` is an airport's code, "LHR"
     if last in ("uuid", "guid") and not ex:
