@@ -55,6 +55,9 @@ def test_a_schema_named_by_its_package_or_its_read_is_the_thing():
 
     assert clean_schema_name("GoogleCloudMlV1__Trial") == "Trial" and clean_schema_name("GoogleLongrunning__Operation") == "Operation"
     assert clean_schema_name("getTxResponse") == "Tx" and clean_schema_name("createOrder") == "Order"
+    # the package before `__` goes first, and a product named "Search ..." is no search's answer
+    # (Search Ads 360's rows were "services  search ads360 row", then "ads360 row": stop 74)
+    assert clean_schema_name("GoogleAdsSearchads360V0Services__SearchAds360Row") == "SearchAds360Row"
     # a view of fewer fields (Spotify's `SimplifiedTrackObject`: 'the simplified track
     # "Northwind simplified track"')
     assert clean_schema_name("SimplifiedTrackObject") == "Track" and clean_schema_name("Simplify") == "Simplify"
@@ -180,3 +183,28 @@ def test_people_known_by_their_name_are_seeded_apart(tmp_path):
     text = "".join(result.files.values())
     head = next(line for line in text.splitlines() if line.strip().startswith("seed artists:"))
     assert 'format("{} {}", pick(' in _seed_of(text, "artists") and "distinct by name" in head, (head, _seed_of(text, "artists"))
+
+
+def test_the_key_of_an_object_named_as_another_thing_names_no_row_keyed_so(tmp_path):
+    """Search Ads 360's search answers rows holding `adGroupAd.resourceName`, the resource name
+    of an ad group ad; the one table keyed by `resourceName` is the fields'. Read as a field's
+    key, every answer named a field ('the search ads360 row with ad group ad resource "Harbor
+    search ads360 field"', a fresh draw of stop 74). An object named as the table's thing
+    (`field.resourceName`) still names its row."""
+    from import_specs import arr, body, obj, ok, pparam, ref, run, s, spec
+
+    field = obj({"resourceName": s(), "name": s(), "category": s(enum=["RESOURCE", "METRIC"])})
+    row = obj({"adGroupAd": obj({"resourceName": s(), "status": s(enum=["ENABLED", "PAUSED"])}), "field": obj({"resourceName": s(), "note": s()}), "clicks": s("integer")})
+    found = obj({"results": arr(ref("Field")), "nextPageToken": s()})
+    paths = {
+        "/v0/searchAds360Fields:search": {"post": {"operationId": "searchads360.searchAds360Fields.search", "requestBody": body(obj({"query": s()})), "responses": ok(found)}},
+        "/v0/{resourceName}": {"get": {"operationId": "searchads360.searchAds360Fields.get", "parameters": [pparam("resourceName")], "responses": ok(ref("Field"))}},
+        "/v0/customers/{customerId}/searchAds360:search": {"post": {"operationId": "searchRows", "summary": "Returns all rows that match the search query", "parameters": [pparam("customerId")], "requestBody": body(obj({"query": s()})), "responses": ok(obj({"results": arr(row)}))}},
+    }
+    result, ops, _, _ = run(tmp_path, spec(paths, {"Field": field}))
+    text = "".join(result.files.values())
+    import re
+
+    typed = dict(re.findall(r"^    (\w+_resource_name): (\w+) = ", text, re.M))  # the record's declarations
+    assert typed.get("ad_group_ad_resource_name") == "text", (ops, typed)
+    assert typed.get("field_resource_name") == "FieldId", (ops, typed)

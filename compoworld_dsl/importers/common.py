@@ -1691,7 +1691,9 @@ def clean_schema_name(name: str | None) -> str:
     # Google's package prefix: `GoogleCloudBillingSkugroupskusV1betaSkuGroupSku` is a SKU group SKU
     # ("the google cloud billing skugroupskus v1beta SKU group SKUs" before)
     # (and AI Platform's `GoogleCloudMlV1__Trial`: "the google cloud ml v1 trial", a fresh draw, stop 73)
-    n = re.sub(r"^Google[A-Za-z0-9]*?V\d+(?:p\d+)?(?:alpha|beta)?\d*_*(?=[A-Z][a-z])|^Google[A-Za-z0-9]*?__(?=[A-Z][a-z])", "", n)
+    # (the package before `__` first: Search Ads 360's `GoogleAdsSearchads360V0Services__SearchAds360Row`
+    # was "services  search ads360 row", its version stripped and its package kept: stop 74)
+    n = re.sub(r"^Google[A-Za-z0-9]*?__(?=[A-Z][a-z])|^Google[A-Za-z0-9]*?V\d+(?:p\d+)?(?:alpha|beta)?\d*_*(?=[A-Z][a-z])", "", n)
     for _ in range(3):
         # (AWS Comprehend's `EndpointProperties`, `EntitiesDetectionJobProperties`: "the entities
         # detection job properties "Northwind job"" in a task; VTEX's `NewTaskRequest`, "the new
@@ -1729,7 +1731,9 @@ def clean_schema_name(name: str | None) -> str:
     # a search's answer named by the search (Meteosource's `FindPlaces` at `/find_places`: "the
     # point with the find places "Summit find places"", a fresh draw, stop 66): the things found
     found = re.fullmatch(r"(?:Find|Search|Fetch|Retrieve)((?:[A-Z][a-z0-9]*)*?)([A-Z][a-z]{2,})", n)
-    if found and found.group(2) not in ("Result", "Results", "Response", "Request", "Query", "Item", "Items", "Data", "Output"):
+    # (the things found are many: Search Ads 360's `SearchAds360Row` is one row of a product
+    # named so, not "the ads360 row")
+    if found and found.group(2) not in ("Result", "Results", "Response", "Request", "Query", "Item", "Items", "Data", "Output") and singular(found.group(2).lower()) != found.group(2).lower():
         n = found.group(1) + singular(found.group(2).lower()).capitalize()
     # a version number glued to a word (SchoolDigger's `School20`, `District12`): the schema's
     # revision, not the thing's name ("the school20 ..."); a short word keeps its digits (`Ipv4`,

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..check.types import PRIMITIVES
 from ..vocab import norm as _norm
-from .ops import DOTNET, MAX_FIELDS, after_other_collection, flattened, is_param, page_token, pattern, pname
+from .ops import DOTNET, ITEM_WRAPPERS, MAX_FIELDS, after_other_collection, flattened, is_param, page_token, pattern, pname
 from .common import NUMBER_TYPES, _names_noun, _plain_words, _said_as, ROW, VAGUE_KEYS, _tokens, clean_schema_name, drawn_values, FieldIR, Names, ParamIR, RecordIR, TableIR, ToolIR, article, lit, naming, pascal, plural, safe, singular, snake, unique, words
 from . import resources
 
@@ -221,6 +221,19 @@ def row_names(x: Any) -> set[str]:
     # (and Trello's `idOrganization`, the id before its noun: a board was added "with ID
     # organization "Orion Analytics"", an organization's name as text, blind round 52)
     return {n + "id" for n in nouns} | {"id" + n for n in nouns} | ({key} - VAGUE_KEYS - {"path", ""}) | ({n + key for n in nouns if not key.startswith(n)} if key else set())
+
+
+def _names_as_key(src: str, x: Any) -> bool:
+    """Does a property of an answer (its source path) name a row of resource `x`: named as one
+    of `row_names`, and, where it is the key of a nested object named as another thing, that
+    thing is `x` (Search Ads 360's rows hold `adGroupAd.resourceName`, the resource name of an
+    ad group ad, not of the search ads 360 field keyed by `resourceName`: every answer referred
+    to one, a fresh draw of stop 74)."""
+    parts = [p for p in src.split(".") if p]
+    if not parts or _norm(parts[-1]) not in row_names(x):
+        return False
+    owner = next((_norm(p) for p in reversed(parts[:-1]) if _norm(p) not in ITEM_WRAPPERS), "")
+    return not owner or _norm(parts[-1]) != _norm(x.key_prop) or owner + _norm(parts[-1]) in row_names(x) or owner in {_norm(singular(x.table)), _norm(x.name)}
 
 
 def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tuple[str, Any] | None:
@@ -880,7 +893,7 @@ def answered(imp: Any, o: Any, r: Any, sim: ToolIR, info: dict, answer: tuple[An
     for f in fields:
         # a property named as a resource's key (`customerId`) refers to its rows: the answers name
         # rows the world holds, and a task can go on from an answer to the row it names
-        named = [x for x in imp.resources if f.textlike and not f.json and _norm(f.src.split(".")[-1]) in row_names(x)]
+        named = [x for x in imp.resources if f.textlike and not f.json and _names_as_key(f.src, x)]
         if len(named) == 1:
             f.type, f.base, f.ref, f.default, f.enum = named[0].alias, "id", named[0].qualified, '""', None
             f.comments.append(f"refers to {named[0].noun} rows (named as its key)")
