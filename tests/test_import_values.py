@@ -777,3 +777,31 @@ def test_what_a_change_adds_or_removes_is_the_things_named():
 
     assert text_seed("tags_to_remove", "acl") == text_seed("tags", "acl")
     assert "to remove" not in text_seed("pending_changes_user_names_to_remove", "acl")
+
+
+def test_a_moment_typed_as_a_number_is_a_unix_time_of_2025():
+    """Buffer's updates were "created at 147.17" (a fresh draw, stop 74)."""
+    from compoworld_dsl.importers.common import decimal_seed, int_seed
+
+    assert int_seed("created_at") == "1735689600..1767225599" and int_seed("timestamp") == "1735689600..1767225599"
+    assert int_seed("updated_ms") == "1735689600000..1767225599000"
+    assert decimal_seed("created_at", False).startswith("1735689600.0..")
+    assert int_seed("count") == "1..50" and int_seed("start_time") == "1..100"
+    assert int_seed("created_at", maximum=100) != "1735689600..1767225599"  # the spec's bounds say otherwise
+
+
+def test_a_text_written_again_in_another_form_says_the_same(tmp_path):
+    """Buffer's updates hold `text` and `text_formatted`: drawn apart, a task's answer was "text
+    formatted 15" (a fresh draw, stop 74)."""
+    from import_specs import arr, obj, ok, pparam, run, s, spec
+
+    update = obj({"id": s(), "text": s(), "text_formatted": s(), "description_html": s(), "via": s()})
+    paths = {
+        "/updates": {"get": {"operationId": "listUpdates", "responses": ok(arr(update))}},
+        "/updates/{id}": {"get": {"operationId": "getUpdate", "parameters": [pparam("id")], "responses": ok(update)}},
+    }
+    result, _, _, _ = run(tmp_path, spec(paths))
+    text = "".join(result.files.values())
+    assert "text_formatted: same(text)" in text, text
+    assert "description_html: same(" not in text  # no `description` beside it
+    assert '"via ' not in text.split("seed updates", 1)[1]

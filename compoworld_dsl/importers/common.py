@@ -834,6 +834,7 @@ _KINDS_OF_TEXT: tuple[tuple[frozenset, object], ...] = (
     (frozenset({"pattern", "regex", "glob"}), ["*.log", "order-*", "^INV-[0-9]+$", "Sign out"]),
     # the most common field words a random draw of corpus specs still numbered ("gender 3",
     # "tier 12", "namespace 7": bench/import_corpus.py's specs, stop 54)
+    (frozenset({"via"}), ["web", "api", "ios", "android", "email"]),  # what a post was made with (Buffer's "via 23", stop 74)
     (frozenset({"gender", "sex"}), ["female", "male", "non-binary", "unspecified"]),
     (frozenset({"iata"}), ["LHR", "JFK", "NRT", "LOS", "YYZ", "LIS", "ORD", "SYD"]),  # not "airport iata 7" (aviationdata.systems)
     (frozenset({"icao"}), ["EGLL", "KJFK", "RJAA", "DNMM", "CYYZ", "LPPT", "KORD", "YSSY"]),
@@ -1454,10 +1455,32 @@ def email_seed(example=None) -> str:
 _INT_FLAGS = frozenset("enabled disabled active inactive deleted archived visible hidden verified locked default primary".split())
 
 
+# a moment typed as a number is a Unix time, seconds (or milliseconds) since 1970: a time of
+# 2025, not "created at 147.17" (Buffer's updates, a fresh draw of stop 74)
+_EPOCH_WORDS = frozenset({"timestamp", "created", "updated", "modified", "epoch", "expires", "expiry"})
+_EPOCH_2025 = (1735689600, 1767225599)
+
+
+def epoch_seed(name: str) -> str | None:
+    """The seed of a number field that holds a moment (`created_at`, `timestamp`,
+    `updated_ms`), or None."""
+    toks = _tokens(name)
+    millis = toks[-1:] in (["ms"], ["millis"], ["milliseconds"]) and len(toks) > 1
+    if millis:
+        toks = toks[:-1]
+    last = toks[-1] if toks else ""
+    if last in _EPOCH_WORDS or last in ("at", "on") and len(toks) > 1 and toks[-2] not in ("based", "click", "add", "pay"):
+        lo, hi = (x * 1000 for x in _EPOCH_2025) if millis else _EPOCH_2025
+        return f"{lo}..{hi}"
+    return None
+
+
 def int_seed(name: str, minimum=None, maximum=None) -> str:
     toks = _tokens(name)
     last = toks[-1] if toks else name
     lo, hi = 1, 100
+    if (moment := epoch_seed(name)) is not None and not (isinstance(maximum, (int, float)) and maximum < _EPOCH_2025[0]):
+        return moment
     if last in _INT_FLAGS or toks[:1] in (["is"], ["has"]) and len(toks) > 1:
         # a flag the API types as a number (ClickSend's `enabled: 1`): 0 or 1, not "enabled 66"
         # (a fresh draw's task)
@@ -1499,6 +1522,8 @@ def int_seed(name: str, minimum=None, maximum=None) -> str:
 
 def decimal_seed(name: str, money: bool) -> str:
     toks = _tokens(name)
+    if not money and (moment := epoch_seed(name)) is not None:
+        return moment.replace("..", ".0..") + ".0"
     if {"lat", "latitude"} & set(toks):
         return "-60.0..60.0"
     if {"lng", "lon", "longitude"} & set(toks):

@@ -1746,6 +1746,12 @@ class OpenAPIImporter(TypeMapper):
                     # slug "juniper-workspace", drawn apart: blind round 55)
                     seed[f.name] = f'slug(same({identity}), "-")'
                     continue
+                if f.base == "text" and not f.json and (plain := _copy_of(f, rec)) is not None:
+                    # a text written again in another form (Buffer's `text_formatted` beside
+                    # its `text`) says what the text says: drawn apart, a task's answer was
+                    # "text formatted 15" (a fresh draw, stop 74)
+                    seed[f.name] = f"same({plain})"
+                    continue
                 gen = self.field_seed(f, r.noun, f.name == identity)
                 if f.base == "text" and _from_pool(gen, STREETS) and beside_port(f.name, [g.name for g in rec.fields]):
                     gen = f"pick([{', '.join(lit(v) for v in IPS)}])"
@@ -3300,6 +3306,22 @@ class OpenAPIImporter(TypeMapper):
         size = len(text.encode("utf-8", "replace"))
         if size > self.budget.output_bytes:
             raise SpecError(f"the world would be {size:,} bytes, more than {self.budget.output_bytes:,} (#/paths: {len(self.ops) + len(self.skipped):,} operations, {len(self.resources):,} resources): split the spec")
+
+
+# words that say a text is another field's text written in another form
+_FORMS_OF_TEXT = frozenset({"formatted", "html", "rendered", "markdown", "plain", "raw", "display", "escaped", "sanitized"})
+
+
+def _copy_of(f: FieldIR, rec: RecordIR) -> str | None:
+    """The text field of `rec` that `f` writes in another form (`text_formatted`, `html_body`
+    of `body`, `description_html`), or None."""
+    ws = _plain_words(f.name)
+    if len(ws) < 2:
+        return None
+    rest = [w for w in ws if w not in _FORMS_OF_TEXT]
+    if len(rest) == len(ws) or not rest:
+        return None
+    return next((g.name for g in rec.fields if g is not f and g.base == "text" and not g.json and not g.key and _plain_words(g.name) == rest), None)
 
 
 def _enveloped(shape: Shape) -> Shape:
