@@ -99,3 +99,17 @@ def test_a_query_parameter_the_paths_read_takes_too_is_no_field_a_write_sets(tmp
     }
     _, ops, _, _ = run(tmp_path, spec(paths))
     assert ops["POST /api/allergies"][0] != "create", ops
+
+
+def test_the_thing_a_summary_names_in_code_is_said_in_words(tmp_path):
+    """Firebase's "Enables a DatabaseInstance": a task said "enable a DatabaseInstance and
+    disable that database instance" (a fresh draw, stop 74). A recorded call answers nothing:
+    its key argument names the thing."""
+    from import_specs import listed, obj, run, spec
+
+    instance = obj({"id": {"type": "string"}, "databaseUrl": {"type": "string"}, "state": {"type": "string", "enum": ["ACTIVE", "DISABLED"]}})
+    paths = {**listed("instances", "DatabaseInstance"), "/instances/{id}:reenable": {"post": {"operationId": "reenable", "summary": "Enables a DatabaseInstance.", "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}], "responses": {"204": {"description": "done"}}}}}
+    result, ops, _, _ = run(tmp_path, spec(paths, {"DatabaseInstance": instance}))
+    text = "".join(result.files.values())
+    say = text.split("tool reenable(", 1)[1].split("say ", 1)[1].split("\n", 1)[0]
+    assert "DatabaseInstance" not in say and say.startswith("\"enable "), (ops, say)

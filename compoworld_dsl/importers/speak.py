@@ -661,6 +661,13 @@ def phrase_tool(t: ToolIR) -> bool:
     if got is None:
         return False
     phrase, read = got
+    # the type the call answers, named as the spec's code names it ("Enables a DatabaseInstance",
+    # Firebase's: a task said "enable a DatabaseInstance ... and disable that database instance",
+    # a fresh draw of stop 74), is said in words; a brand of two parts elsewhere stays
+    # (or the record a key argument names: a recorded call answers nothing)
+    for named in {re.sub(r"_\d+$", "", t.result or "")} | {p.type[:-2] for p in t.params if p.type.endswith("Id")}:
+        if re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+", named):
+            phrase = re.sub(rf"\b{named}\b", words(named), phrase)
     holders = _PLACEHOLDER.findall(t.say)
     if "{" in phrase:
         return False
