@@ -652,7 +652,9 @@ def test_probe_random_rpc_specs_import_check_and_read_by_their_verb(tmp_path_fac
         verb = re.sub(r"([a-z])([A-Z])", r"\1 \2", o.label.rsplit(".", 1)[1]).split()[0].lower()
         want = "GET" if verb in GET | LIST else "PATCH" if verb in UPDATE else "DELETE" if verb in DELETE else "POST"
         assert m.group(1) == want, (o.label, o.why)
-        if verb in ACTIONS:
+        # (a start whose item the caller may leave unnamed starts a new one: a create, stop 74)
+        named = next((req and suf for v, n, m_, suf, req in ops if o.label.endswith("." + camel(v) + camel(n) + ("s" if m_ else ""))), True)
+        if verb in ACTIONS and not (verb in ("start", "run", "launch", "submit", "execute") and not named and "/:" not in o.why):
             assert "/:" in o.why and o.kind not in CRUD, (o.label, o.why)  # an action, never an effect
 
 
@@ -693,3 +695,41 @@ def test_a_name_key_inside_a_creates_wrapper_names_the_new_row(tmp_path):
     create = re.search(r"tool create_budget\(([^)]*)\)", text)
     assert create and "budget_name: BudgetId" in create.group(1), text
     assert "insert budgets { budget_name: budget_name" in text, text
+
+
+def test_a_start_whose_item_the_caller_may_leave_unnamed_starts_a_new_one(tmp_path):
+    """Step Functions' `StartExecution {stateMachineArn, name?}` runs a state machine as a new
+    execution. Read as an action on the execution its optional `name` names, a task deleted an
+    execution's state machine and then "started that execution" (a fresh draw, stop 74). A start
+    that must name its item (`StopExecution {executionArn}`) is still an action on it."""
+    schemas = _start_schemas()
+    paths = {}
+    for name in ("CreateStateMachine", "ListStateMachines", "DescribeStateMachine", "ListExecutions", "DescribeExecution", "StartExecution", "StopExecution"):
+        paths.update(aws_action("AWSStepFunctions", name))
+    result = imported(tmp_path, spec_file(tmp_path, paths, schemas, "Step Functions"))
+    kind = {re.sub(r".*\.", "", label): o.kind for label, o in ops_by_label(result).items()}
+    assert kind["StartExecution"] == "create", kind
+    assert kind["StopExecution"] != "create", kind
+
+
+def _start_schemas() -> dict:
+    s = {"type": "string"}
+    status = {"type": "string", "enum": ["RUNNING", "SUCCEEDED", "FAILED", "ABORTED"]}
+    execution = {"type": "object", "properties": {"executionArn": s, "stateMachineArn": s, "name": s, "status": status}}
+    machine = {"type": "object", "properties": {"stateMachineArn": s, "name": s, "definition": s}}
+    return {
+        "CreateStateMachineRequest": {"type": "object", "required": ["name", "definition"], "properties": {"name": s, "definition": s}},
+        "CreateStateMachineResponse": {"type": "object", "properties": {"stateMachineArn": s}},
+        "ListStateMachinesRequest": {"type": "object", "properties": {"nextToken": s}},
+        "ListStateMachinesResponse": {"type": "object", "properties": {"stateMachines": {"type": "array", "items": machine}, "nextToken": s}},
+        "DescribeStateMachineRequest": {"type": "object", "required": ["stateMachineArn"], "properties": {"stateMachineArn": s}},
+        "DescribeStateMachineResponse": machine,
+        "ListExecutionsRequest": {"type": "object", "properties": {"stateMachineArn": s, "nextToken": s}},
+        "ListExecutionsResponse": {"type": "object", "properties": {"executions": {"type": "array", "items": execution}, "nextToken": s}},
+        "DescribeExecutionRequest": {"type": "object", "required": ["executionArn"], "properties": {"executionArn": s}},
+        "DescribeExecutionResponse": execution,
+        "StartExecutionRequest": {"type": "object", "required": ["stateMachineArn"], "properties": {"stateMachineArn": s, "name": s, "input": s}},
+        "StartExecutionResponse": {"type": "object", "properties": {"executionArn": s, "startDate": {"type": "string", "format": "date-time"}}},
+        "StopExecutionRequest": {"type": "object", "required": ["executionArn"], "properties": {"executionArn": s, "cause": s}},
+        "StopExecutionResponse": {"type": "object", "properties": {"stopDate": {"type": "string", "format": "date-time"}}},
+    }

@@ -394,7 +394,17 @@ def normalize_ops(ops: list, make_param: Callable[..., Any]) -> None:
         key = r.key if r.key is not None else keys.get(id(o))
         if key is not None and r.key is None and any(is_param(s) and pname(s) == key for s in o.segs):
             key = None  # already a parameter of the path's prefix (`/{QueueName}/#Action=...`)
+        if r.kind == "action" and r.verb in _STARTS_ONE and key is not None and r.key is None and not any(name == key and required for name, _, required, _ in fields_of(o)):
+            # a start whose item the caller may leave unnamed starts a new one: Step Functions'
+            # `StartExecution {stateMachineArn, name?}` runs a state machine as a new execution.
+            # Read as an action on the execution its `name` names, a task deleted an
+            # execution's state machine and then "started that execution" (a fresh draw, stop 74)
+            r, key = replace(r, kind="create"), None
         apply(o, r, key, make_param)
+
+
+# verbs that begin something new when the call names no existing item (`normalize_ops`)
+_STARTS_ONE = frozenset({"start", "run", "launch", "submit", "execute"})
 
 
 def owner_reading(o: Any, r: Reading) -> Reading | None:

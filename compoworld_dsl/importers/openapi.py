@@ -1746,7 +1746,7 @@ class OpenAPIImporter(TypeMapper):
                     # slug "juniper-workspace", drawn apart: blind round 55)
                     seed[f.name] = f'slug(same({identity}), "-")'
                     continue
-                if f.base == "text" and not f.json and (plain := _copy_of(f, rec)) is not None:
+                if f.base == "text" and not f.json and f.name != identity and (plain := _copy_of(f, rec)) is not None and seed.get(plain) != f"same({f.name})":
                     # a text written again in another form (Buffer's `text_formatted` beside
                     # its `text`) says what the text says: drawn apart, a task's answer was
                     # "text formatted 15" (a fresh draw, stop 74)
@@ -3309,7 +3309,8 @@ class OpenAPIImporter(TypeMapper):
 
 
 # words that say a text is another field's text written in another form
-_FORMS_OF_TEXT = frozenset({"formatted", "html", "rendered", "markdown", "plain", "raw", "display", "escaped", "sanitized"})
+# (not `display`: a display name is the row's name, which `same(identity)` draws the other way)
+_FORMS_OF_TEXT = frozenset({"formatted", "html", "rendered", "markdown", "plain", "escaped", "sanitized"})
 
 
 def _copy_of(f: FieldIR, rec: RecordIR) -> str | None:
