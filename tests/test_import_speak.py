@@ -530,6 +530,10 @@ def test_summaries_and_nouns_read_as_a_person_writes_them():
     assert summary_phrase("Sends an SMS message") == ("send an SMS message", False)
     assert summary_phrase("Creates an hourly report") == ("create an hourly report", False)
     assert summary_phrase("Creates an x509 certificate") == ("create an x509 certificate", False)
+    # and "an" where a summary wrote "a" before a vowel (Sinao's "Create a export entity", stop
+    # 74), not before one said as a consonant
+    assert summary_phrase("Create a export entity") == ("create an export entity", False)
+    assert summary_phrase("Add a user to a one-off group") == ("add a user to a one-off group", False)
     assert spoken_noun("io t spaces description") == "IoT spaces description"
     assert spoken_noun("o auth client") == "OAuth client"
     assert spoken_noun("radio t") == "radio t"  # not inside a word

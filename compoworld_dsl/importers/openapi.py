@@ -1741,9 +1741,10 @@ class OpenAPIImporter(TypeMapper):
                     # setting "Northwind ..."' fitted two (blind round 38)
                     seed[f.name] = f"same({identity})"
                     continue
-                if f.base == "text" and identity and f.name != identity and _plain_words(f.name)[-1:] == ["slug"] and ident_base == "text" and not r.said_key:
+                if f.base == "text" and identity and f.name != identity and _plain_words(f.name)[-1:] == ["slug"] and _plain_words(f.name)[:-1] in ([], _plain_words(r.noun), _plain_words(singular(r.table))) and ident_base == "text" and not r.said_key:
                     # a row's slug is its name's (Orbit's workspace "Summit workspace" had the
-                    # slug "juniper-workspace", drawn apart: blind round 55)
+                    # slug "juniper-workspace", drawn apart: blind round 55); not another thing's
+                    # (Netlify's site "Beacon site" had the account slug "beacon-site", stop 74)
                     seed[f.name] = f'slug(same({identity}), "-")'
                     continue
                 if f.base == "text" and not f.json and f.name != identity and (plain := _copy_of(f, rec)) is not None and seed.get(plain) != f"same({f.name})":

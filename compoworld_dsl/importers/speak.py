@@ -625,6 +625,10 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
     # development environment": the corpus's AWS summaries lost their "AWS"), not before a
     # letter said as a vowel ("an SMS", "an hour", "an x509 certificate")
     rest = ["a" if w == "an" and i + 1 < len(rest) and re.match(r"[bcdfgjklmnpqrstvwyz][a-z0-9]", rest[i + 1]) else w for i, w in enumerate(rest)]
+    # and "an" where a summary wrote "a" before a vowel ("Create a export entity": Sinao's, said
+    # so in a task of stop 74); not before a vowel said as a consonant ("a user", "a one-off",
+    # "a European")
+    rest = ["an" if w == "a" and i + 1 < len(rest) and re.match(r"(?!one\b|once\b|eu)[aeio][a-z]", rest[i + 1]) else w for i, w in enumerate(rest)]
     # "for the specified meetingId" names the meeting by its id, as the key argument does: "for
     # the specified meeting" (Chime's "stop transcription for the specified meeting id for meeting
     # ...", a fresh draw, stop 66)
