@@ -37,3 +37,7 @@ def test_an_amount_of_money_is_said_with_its_cents():
     assert people.value_text("money", Fraction(501, 2)) == "250.50"
     assert people.value_text("decimal", Fraction(2)) == "2"
     assert people.value_text("int", 12) == "12"
+    # a figure of ten digits or more is a moment or a code, written as it is (Buffer's "created
+    # at 1,752,752,627.30" was a Unix time, stop 74); a count keeps its separators
+    assert people.value_text("decimal", Fraction(1752752627)) == "1752752627"
+    assert people.value_text("int", 1752752627) == "1752752627" and people.value_text("int", 25000) == "25,000"

@@ -163,11 +163,14 @@ class People:
             n = Fraction(str(j)) if not isinstance(j, (int, float)) else Fraction(j)
             # an amount of money always with its cents ("fine that member 12.00", not "12" beside
             # "2.50": met by an author reading a library world's tasks); other decimals as needed
+            # (a figure of ten digits or more is a moment or a code, not a count: Buffer's
+            # "created at 1,752,752,627.30" was a Unix time, stop 74)
+            sep = "," if abs(n) < 10**9 else ""
             if base == "money" or n.denominator != 1:
-                return f"{float(n):,.2f}"
-            return f"{int(n):,}"
+                return f"{float(n):{sep}.2f}"
+            return f"{int(n):{sep}}"
         if isinstance(j, int):
-            return f"{j:,}" if abs(j) >= 10000 else str(j)
+            return f"{j:,}" if 10000 <= abs(j) < 10**9 else str(j)
         if base in ("text", "email", "id") or base.startswith("alias:"):
             # (an id is stated only as a new record's name its caller chooses: "channel-east")
             return f'"{j}"'
