@@ -805,3 +805,17 @@ def test_a_text_written_again_in_another_form_says_the_same(tmp_path):
     assert "text_formatted: same(text)" in text, text
     assert "description_html: same(" not in text  # no `description` beside it
     assert '"via ' not in text.split("seed updates", 1)[1]
+
+
+def test_a_state_with_no_address_beside_it_is_the_rows_state(tmp_path):
+    """Netlify's site (a web site) was in state "Berlin" (a fresh draw, stop 74); an office's
+    `state` beside its `city` is still a region."""
+    from import_specs import listed, obj, run, s, spec
+
+    site = obj({"id": s(), "name": s(), "state": s(), "url": s()})
+    office = obj({"id": s(), "name": s(), "city": s(), "state": s()})
+    result, _, _, _ = run(tmp_path, spec({**listed("sites", "Site"), **listed("offices", "Office")}, {"Site": site, "Office": office}))
+    text = "".join(result.files.values())
+    sites, offices = (text.split(f"seed {t}:", 1)[1].split("\n  }", 1)[0] for t in ("sites", "offices"))
+    assert "Berlin" not in sites and "active" in sites, sites
+    assert "active" not in offices, offices  # drawn with its city, from one place

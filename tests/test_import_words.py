@@ -1544,6 +1544,10 @@ def test_a_descriptions_first_clause_is_said_where_the_whole_is_too_long():
     from compoworld_dsl.importers.speak import phrase_tool, summary_phrase
 
     assert summary_phrase("Waits until the specified long-running operation is done or reaches at most a specified timeout, returning the latest state") == ("wait until the specified long-running operation is done", False)
+    # an "or" inside a noun phrase opens no clause: MemoryDB's "Modifies the parameters of a
+    # parameter group to the engine or system default value" was "modify the parameters of a
+    # parameter group to the engine" (blind round 57); no short phrase is better
+    assert summary_phrase("Modifies the parameters of a parameter group to the engine or system default value.") is None
     assert summary_phrase("Creates a new user, if none exists") == ("create a new user", False)
     assert summary_phrase("If the user exists, update it") is None
     t = ToolIR("accounts_apps_operations_wait", [ParamIR("name", "OperationId")], "id", "Waits until the specified long-running operation is done or reaches at most a specified timeout, returning the latest state", "wait accounts apps of operation {name}", None)

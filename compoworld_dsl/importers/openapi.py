@@ -64,6 +64,9 @@ from .common import (
     safe,
     seed_for,
     beside_port,
+    REGIONS,
+    STATUSES,
+    _pick,
     _from_pool,
     _tokens,
     IPS,
@@ -1754,6 +1757,10 @@ class OpenAPIImporter(TypeMapper):
                     seed[f.name] = f"same({plain})"
                     continue
                 gen = self.field_seed(f, r.noun, f.name == identity)
+                if f.base == "text" and f.name == "state" and _from_pool(gen, REGIONS) and not any(set(_plain_words(g.name)) & _ADDRESS_WORDS for g in rec.fields if g is not f):
+                    # a state with no address beside it is the row's state, not a region:
+                    # Netlify's site (a web site) was in state "Berlin" (a fresh draw, stop 74)
+                    gen = _pick(STATUSES)
                 if f.base == "text" and _from_pool(gen, STREETS) and beside_port(f.name, [g.name for g in rec.fields]):
                     gen = f"pick([{', '.join(lit(v) for v in IPS)}])"
                 if f.name in shown and f.name not in asked:
@@ -3308,6 +3315,9 @@ class OpenAPIImporter(TypeMapper):
         if size > self.budget.output_bytes:
             raise SpecError(f"the world would be {size:,} bytes, more than {self.budget.output_bytes:,} (#/paths: {len(self.ops) + len(self.skipped):,} operations, {len(self.resources):,} resources): split the spec")
 
+
+# words of a field that place a row at an address (`_ADDRESS_WORDS`: a `state` beside them is a region)
+_ADDRESS_WORDS = frozenset({"address", "city", "country", "zip", "postal", "postcode", "street", "town", "county", "province", "region", "latitude", "longitude"})
 
 # words that say a text is another field's text written in another form
 # (not `display`: a display name is the row's name, which `same(identity)` draws the other way)

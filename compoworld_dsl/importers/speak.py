@@ -585,7 +585,13 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
         # before an "or" that opens a second clause where that is still too long
         clause = re.split(r"[,;(]|\s[-–]\s", text, maxsplit=1)[0].strip()
         if len(clause.split()) > 12:
-            clause = clause.split(" or ", 1)[0]
+            # (only where "or" opens a second clause with a verb of its own, "... is done or
+            # reaches ...": MemoryDB's "Modifies the parameters of a parameter group to the engine
+            # or system default value" was said "modify the parameters ... to the engine", a
+            # blind player's puzzle in round 57)
+            head, _, after = clause.partition(" or ")
+            if after and _THIRD_PERSON.match(after.split()[0].lower()) and after.split()[0].lower() not in ("its", "is", "this", "was", "has"):
+                clause = head
         if clause == text or not 2 <= len(clause.split()) <= 12 or not re.fullmatch(r"[A-Z][a-z]+s\b.*", clause) or _THIRD_PERSON.match(clause.split()[0].lower()) is None:
             return None  # a comma or a bracket: a sentence from a description ("..., i.e"), not a summary
         text, ws = clause, clause.split()
