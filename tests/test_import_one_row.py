@@ -211,3 +211,14 @@ def test_the_key_of_an_object_named_as_another_thing_names_no_row_keyed_so(tmp_p
     typed = dict(re.findall(r"^    (\w+_resource_name): (\w+) = ", text, re.M))  # the record's declarations
     assert typed.get("ad_group_ad_resource_name") == "text", (ops, typed)
     assert typed.get("field_resource_name") == "FieldId", (ops, typed)
+
+
+def test_a_run_stops_after_it_starts(tmp_path):
+    """A Step Functions execution stopped on 2025-02-12 and started on 2025-03-28 (blind round
+    57)."""
+    from import_specs import listed, obj, run, s, spec
+
+    execution = obj({"id": s(), "name": s(), "start_date": s(format="date-time"), "stop_date": s(format="date-time"), "started_at": s(format="date-time"), "completed_at": s(format="date-time")})
+    result, _, _, _ = run(tmp_path, spec(listed("executions", "Execution"), {"Execution": execution}))
+    seed = _seed_of("".join(result.files.values()), "executions")
+    assert "stop_date: after(same(start_date), 0..30)" in seed and "completed_at: after(same(started_at), 0..30)" in seed, seed

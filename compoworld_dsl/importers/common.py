@@ -1273,7 +1273,9 @@ def ordered_ranges(t: ToolIR) -> list[str]:
 # were updated before they were created, blind round 47); not a range a call's arguments give
 # (and what befell a row before its record changed: Orbit's activities were updated before they
 # occurred, blind round 55)
-_CHANGED_AFTER = (("created", "updated"), ("created", "modified"), ("created", "changed"), ("creation", "modification"), ("occurred", "updated"))
+# (and a run stopped or finished after it started: a Step Functions execution stopped a month
+# before its start, blind round 57)
+_CHANGED_AFTER = (("created", "updated"), ("created", "modified"), ("created", "changed"), ("creation", "modification"), ("occurred", "updated"), ("start", "stop"), ("started", "stopped"), ("started", "completed"), ("started", "finished"))
 
 
 def _range_pairs(types: dict[str, str], ends=_RANGE_ENDS) -> list[tuple[str, str]]:
