@@ -127,14 +127,14 @@ def test_a_slug_is_the_rows_name_and_an_update_comes_after_what_occurred(tmp_pat
     were updated before they occurred (blind round 55)."""
     from import_specs import listed, obj, run, s, spec
 
-    # (and another thing's slug is not the row's: Netlify's site "Beacon site" had the account
-    # slug "beacon-site", stop 74)
-    workspace = obj({"id": s(), "name": s(), "slug": s(), "account_slug": s(), "members_count": s("integer")})
+    # (and another thing's slug is not the row's but that thing's: Netlify's site "Beacon site"
+    # had the account slug "beacon-site", stop 74)
+    workspace = obj({"id": s(), "name": s(), "slug": s(), "account_slug": s(), "account_name": s(), "members_count": s("integer")})
     activity = obj({"id": s(), "action": s(), "occurred_at": s(format="date-time"), "updated_at": s(format="date-time")})
     result, _, _, _ = run(tmp_path, spec({**listed("workspaces", "Workspace"), **listed("activities", "Activity")}, {"Workspace": workspace, "Activity": activity}))
     text = "".join(result.files.values())
     assert '    slug: slug(same(name), "-")' in _seed_of(text, "workspaces"), _seed_of(text, "workspaces")
-    assert 'account_slug: slug(same(name)' not in _seed_of(text, "workspaces"), _seed_of(text, "workspaces")
+    assert 'account_slug: slug(same(account_name), "-")' in _seed_of(text, "workspaces"), _seed_of(text, "workspaces")
     assert "updated_at: after(same(occurred_at), 0..30)" in _seed_of(text, "activities"), _seed_of(text, "activities")
 
 
@@ -222,3 +222,14 @@ def test_a_run_stops_after_it_starts(tmp_path):
     result, _, _, _ = run(tmp_path, spec(listed("executions", "Execution"), {"Execution": execution}))
     seed = _seed_of("".join(result.files.values()), "executions")
     assert "stop_date: after(same(start_date), 0..30)" in seed and "completed_at: after(same(started_at), 0..30)" in seed, seed
+
+
+def test_enable_on_a_row_that_holds_disabled_clears_it(tmp_path):
+    """Netlify's `POST /hooks/{hook_id}/enable` on a hook that holds `disabled` was recorded:
+    the hook stayed disabled, and a task "enabled" a hook already enabled (blind round 57)."""
+    from import_specs import listed, obj, pparam, run, s, spec
+
+    hook = obj({"id": s(), "event": s(), "disabled": {"type": "boolean"}})
+    paths = {**listed("hooks", "Hook", key="hook_id"), "/hooks/{hook_id}/enable": {"post": {"operationId": "enableHook", "parameters": [pparam("hook_id")], "responses": {"204": {"description": "done"}}}}}
+    _, ops, _, _ = run(tmp_path, spec(paths, {"Hook": hook}))
+    assert ops["POST /hooks/{hook_id}/enable"] == ("action", "sets disabled to false"), ops

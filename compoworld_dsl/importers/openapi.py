@@ -1750,6 +1750,11 @@ class OpenAPIImporter(TypeMapper):
                     # (Netlify's site "Beacon site" had the account slug "beacon-site", stop 74)
                     seed[f.name] = f'slug(same({identity}), "-")'
                     continue
+                if f.base == "text" and _plain_words(f.name)[-1:] == ["slug"] and len(_plain_words(f.name)) > 1 and (named := rec.field("_".join(_plain_words(f.name)[:-1] + ["name"]))) is not None and named.base == "text" and not named.json:
+                    # and another thing's slug is that thing's name's (Netlify's `account_slug`
+                    # beside `account_name` "Riverside Studio" was "cedar-site", stop 74)
+                    seed[f.name] = f'slug(same({named.name}), "-")'
+                    continue
                 if f.base == "text" and not f.json and f.name != identity and (plain := _copy_of(f, rec)) is not None and seed.get(plain) != f"same({f.name})":
                     # a text written again in another form (Buffer's `text_formatted` beside
                     # its `text`) says what the text says: drawn apart, a task's answer was

@@ -789,7 +789,19 @@ def status_member(imp: "OpenAPIImporter", r: "Resource", verb: str) -> tuple[Any
         f = next((f for f in r.record.fields if f.base == "bool" and norm(f.name) in (want, "is" + want) and "." not in f.src), None)
         if f is not None:
             return f, "true" if value else "false", verb
+    # or the flag that says the opposite, the other way (Netlify's `enable` on a hook that holds
+    # `disabled`: recorded, the hook stayed disabled, and a task "enabled" a hook already
+    # enabled, which a blind player puzzled over in round 57)
+    for want in flags:
+        other = _OPPOSITE_FLAGS.get(want)
+        f = next((f for f in r.record.fields if other and f.base == "bool" and norm(f.name) in (other, "is" + other) and "." not in f.src), None)
+        if f is not None:
+            return f, "false" if value else "true", verb
     return None
+
+
+# a flag and the one that says its opposite (`status_member`)
+_OPPOSITE_FLAGS = {"enabled": "disabled", "active": "inactive", "locked": "unlocked", "hidden": "visible", "published": "unpublished", "read": "unread"}
 
 
 def tool_action(imp: "OpenAPIImporter", o: "Op", r: "Resource") -> ToolIR | None:
