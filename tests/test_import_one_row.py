@@ -233,3 +233,22 @@ def test_enable_on_a_row_that_holds_disabled_clears_it(tmp_path):
     paths = {**listed("hooks", "Hook", key="hook_id"), "/hooks/{hook_id}/enable": {"post": {"operationId": "enableHook", "parameters": [pparam("hook_id")], "responses": {"204": {"description": "done"}}}}}
     _, ops, _, _ = run(tmp_path, spec(paths, {"Hook": hook}))
     assert ops["POST /hooks/{hook_id}/enable"] == ("action", "sets disabled to false"), ops
+
+
+def test_a_key_named_after_its_thing_names_it_inside_any_object(tmp_path):
+    """Chime's membership summaries hold `ChannelSummary.ChannelArn`: the channel, though the
+    object is named otherwise (the rule above took it away, and the spec lost its one task:
+    stop 74's corpus run)."""
+    from import_specs import arr, body, listed, obj, ok, pparam, run, s, spec
+
+    channel = obj({"ChannelArn": s(), "Name": s(), "Mode": s(enum=["RESTRICTED", "UNRESTRICTED"])})
+    summary = obj({"ChannelSummary": obj({"ChannelArn": s(), "Name": s()}), "Note": s()})
+    paths = {
+        **listed("channels", "Channel", key="ChannelArn"),
+        "/users/{userArn}/memberships:search": {"post": {"operationId": "searchMemberships", "summary": "Lists the memberships of a user", "parameters": [pparam("userArn")], "requestBody": body(obj({"query": s()})), "responses": ok(obj({"Memberships": arr(summary)}))}},
+    }
+    result, ops, _, _ = run(tmp_path, spec(paths, {"Channel": channel}))
+    import re
+
+    typed = dict(re.findall(r"^    (channel_summary_channel_arn): (\w+) = ", "".join(result.files.values()), re.M))
+    assert typed.get("channel_summary_channel_arn") == "ChannelId", (ops, typed)

@@ -233,7 +233,11 @@ def _names_as_key(src: str, x: Any) -> bool:
     if not parts or _norm(parts[-1]) not in row_names(x):
         return False
     owner = next((_norm(p) for p in reversed(parts[:-1]) if _norm(p) not in ITEM_WRAPPERS), "")
-    return not owner or _norm(parts[-1]) != _norm(x.key_prop) or owner + _norm(parts[-1]) in row_names(x) or owner in {_norm(singular(x.table)), _norm(x.name)}
+    key, nouns = _norm(x.key_prop), {_norm(singular(x.table)), _norm(x.name)}
+    # (a key named after its thing names it wherever it sits: Chime's `ChannelSummary.ChannelArn`)
+    if not owner or _norm(parts[-1]) != key or any(key.startswith(n) for n in nouns if n):
+        return True
+    return owner + key in row_names(x) or owner in nouns
 
 
 def named_row(imp: Any, o: Any, r: Any, info: dict, params: list[ParamIR]) -> tuple[str, Any] | None:
