@@ -1526,7 +1526,6 @@ def decimal_seed(name: str, money: bool) -> str:
     toks = _tokens(name)
     if not money and (moment := epoch_seed(name)) is not None:
         return moment  # whole seconds, as a clock gives them
-
     if {"lat", "latitude"} & set(toks):
         return "-60.0..60.0"
     if {"lng", "lon", "longitude"} & set(toks):

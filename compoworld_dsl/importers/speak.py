@@ -590,7 +590,8 @@ def summary_phrase(description: str) -> tuple[str, bool] | None:
             # or system default value" was said "modify the parameters ... to the engine", a
             # blind player's puzzle in round 57)
             head, _, after = clause.partition(" or ")
-            if after and _THIRD_PERSON.match(after.split()[0].lower()) and after.split()[0].lower() not in ("its", "is", "this", "was", "has"):
+            # ("is", "was", "has" open one too: "... is done or is cancelled"; "its" and "this" do not)
+            if after and _THIRD_PERSON.match(after.split()[0].lower()) and after.split()[0].lower() not in ("its", "this"):
                 clause = head
         if clause == text or not 2 <= len(clause.split()) <= 12 or not re.fullmatch(r"[A-Z][a-z]+s\b.*", clause) or _THIRD_PERSON.match(clause.split()[0].lower()) is None:
             return None  # a comma or a bracket: a sentence from a description ("..., i.e"), not a summary
